@@ -1,0 +1,351 @@
+"""The ``hotdice`` command: the edge where files, standard input and output meet the core.
+
+Core commands (``rules``, ``score``, ``turn``, ``replay``) live here; ``strategy`` and
+``advise`` in ``cli_strategy``; ``read``/``eval`` (vision) and ``serve`` (web) plug in through
+the ``hotdice.commands`` entry points, so this package never imports those layers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion import game
+from companion.errors import IllegalEvent, ParseError
+from companion.rules import PRESET_SOURCES, PRESETS, TOGGLES, Rules, describe, load_rules
+from companion.scoring import Keep, format_dice, parse_dice, roll_report, score_roll
+from companion.turn import Phase, Turn
+
+EXIT_ERROR = 2
+
+
+def read_rules(spec: str, target: int | None = None) -> Rules:
+    """Rules from a preset spec or a ``.toml`` file naming a base preset and overrides."""
+    if spec.endswith(".toml") or Path(spec).is_file():
+        try:
+            with open(spec, "rb") as file:
+                table = tomllib.load(file)
+        except tomllib.TOMLDecodeError as error:
+            raise ParseError(f"{spec}: not valid TOML: {error}") from None
+        except OSError as error:
+            raise OSError(f"cannot read rule file {spec}: {error.strerror}") from None
+        if "name" not in table:
+            table["name"] = Path(spec).stem
+        try:
+            return load_rules(table, target=target)
+        except ParseError as error:
+            raise ParseError(f"{spec}: {error}") from None
+    return load_rules(spec, target=target)
+
+
+@dataclass(frozen=True)
+class CommandContext:
+    """What plug-in commands may ask of the rules engine without importing it."""
+
+    score_report: Callable[..., dict[str, Any]]
+    advice_report: Callable[..., dict[str, Any] | None]
+
+
+def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = None) -> dict:
+    rules = read_rules(rules_spec, target)
+    roll = parse_dice(dice, max_dice=rules.dice)
+    return roll_report(rules, roll)
+
+
+def _advice_report(rules_spec: str, dice: Sequence[int],
+                   target: int | None = None) -> dict[str, Any] | None:
+    if importlib.util.find_spec("companion.strategy") is None:
+        return None
+    from companion import strategy
+
+    rules = read_rules(rules_spec, target)
+    return strategy.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
+
+
+CONTEXT = CommandContext(_score_report, _advice_report)
+
+
+# --- printing ------------------------------------------------------------------------------
+
+def _keep_line(keep: Keep) -> str:
+    why = ", ".join(f"{g.name} {g.points:,}" for g in keep.groups)
+    flag = "  WINS THE GAME" if keep.wins else ""
+    return f"  {format_dice(keep.dice):<8} {keep.points:>6,}  {why}{flag}"
+
+
+def print_score(rules: Rules, roll: Sequence[int], out: TextIO) -> None:
+    score = score_roll(rules, roll)
+    out.write(f"{format_dice(roll)} under {rules.name}: ")
+    if score.bust or score.best is None:
+        out.write("bust, nothing scores\n")
+        return
+    out.write(f"best keep {format_dice(score.best.dice)} for {score.best.points:,}\n")
+    out.write(f"  {'keep':<8} {'points':>6}  groups\n")
+    for keep in score.options:
+        out.write(_keep_line(keep) + "\n")
+
+
+# --- commands ------------------------------------------------------------------------------
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    out = sys.stdout
+    name = args.name or args.rules
+    if name:
+        rules = read_rules(name, args.target)
+        if args.json:
+            from companion.rules import rules_to_json
+
+            print(json.dumps(rules_to_json(rules)))
+        else:
+            print(describe(rules))
+        return 0
+    if args.json:
+        print(json.dumps({"presets": {n: PRESET_SOURCES[n] for n in PRESETS},
+                          "toggles": {n: d for n, (d, _) in TOGGLES.items()}}))
+        return 0
+    out.write("Rule sets (use --rules NAME, add house rules with +, e.g. "
+              "ten-thousand+progressive+strike-out):\n")
+    for name_ in PRESETS:
+        out.write(f"  {name_:<14} {PRESET_SOURCES[name_]}\n")
+    out.write("House rules (toggles):\n")
+    for toggle, (text, _) in TOGGLES.items():
+        out.write(f"  +{toggle:<13} {text}\n")
+    out.write("A table's own rules: --rules my-table.toml with base = \"preset\", "
+              "toggles = [...] and any option to override.\n")
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    rules = _require_rules(args)
+    if args.dice == ["-"]:
+        return _score_stream(rules, sys.stdin, args.json)
+    if not args.dice:
+        raise ParseError("give the dice of the roll, e.g. hotdice score --rules farkle 1 4 2 4 4 5")
+    roll = parse_dice(" ".join(args.dice), max_dice=rules.dice)
+    if args.json:
+        print(json.dumps(roll_report(rules, roll)))
+    else:
+        print_score(rules, roll, sys.stdout)
+    return 0
+
+
+def _score_stream(rules: Rules, lines: TextIO, as_json: bool) -> int:
+    """Score one roll a line; a bad line is reported with its number and stops the run."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            roll = parse_dice(line, max_dice=rules.dice)
+        except ParseError as error:
+            raise ParseError(f"line {number}: {error}") from None
+        if as_json:
+            sys.stdout.write(json.dumps(roll_report(rules, roll)) + "\n")
+        else:
+            print_score(rules, roll, sys.stdout)
+    return 0
+
+
+def parse_step(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
+    """``"142445>14445"`` is a roll and the dice kept from it; without ``>`` just a roll."""
+    roll_text, sep, keep_text = text.partition(">")
+    roll = parse_dice(roll_text)
+    if not sep:
+        return roll, None
+    if not keep_text.strip():
+        raise ParseError(f"{text!r}: nothing after '>' (name the dice kept)")
+    return roll, parse_dice(keep_text)
+
+
+def play_turn(rules: Rules, steps: Sequence[str], score: int) -> Turn:
+    """Play a turn from the command line's ``roll>keep`` arguments."""
+    if score < 0:
+        raise ParseError(f"--score must be at least 0, not {score}")
+    turn = Turn.start(rules, score=score)
+    for text in steps:
+        if turn.phase is Phase.BUST:
+            raise ParseError(f"{text!r}: the turn is already bust, no more rolls")
+        roll, keep = parse_step(text)
+        turn = turn.roll(roll)
+        if keep is not None:
+            if turn.phase is Phase.BUST:
+                raise ParseError(f"{text!r}: {format_dice(roll)} is a bust "
+                                 f"({turn.bust_reason}), nothing can be kept")
+            turn = turn.keep(keep)
+    return turn
+
+
+def cmd_turn(args: argparse.Namespace) -> int:
+    rules = _require_rules(args)
+    if not args.steps:
+        raise ParseError('give the rolls, e.g. hotdice turn --rules hot-dice "142445>14445" "4>4"')
+    turn = play_turn(rules, args.steps, args.score)
+    if args.json:
+        print(json.dumps(turn.to_json()))
+        return 0
+    print(f"{rules.name}, banked score before the turn {args.score:,}"
+          + ("" if turn.on_board else " (not on the board)"))
+    print(f"  {'roll':<8} {'keep':<8} {'points':>7} {'total':>7} {'left':>4}")
+    for step in turn.steps:
+        hot = "  HOT DICE" if step.hot_dice else ""
+        note = f"  {step.note}" if step.note else ""
+        print(f"  {format_dice(step.roll):<8} {format_dice(step.keep) or '-':<8} "
+              f"{step.points:>7,} {step.turn_total:>7,} {step.dice_left:>4}{hot}{note}")
+    if turn.phase is Phase.BUST:
+        print(f"Bust: {turn.bust_reason}; the turn scores 0.")
+    elif turn.phase is Phase.WON:
+        print(f"Turn total {turn.total:,}: that roll wins the game.")
+    elif turn.phase is Phase.KEEP:
+        print(f"Turn total {turn.total:,}; keep from {format_dice(turn.last_roll or ())}:")
+        for keep in turn.options():
+            print(_keep_line(keep))
+    else:
+        refusal = turn.bank_refusal()
+        verdict = "may be banked now" if refusal is None else f"cannot be banked: {refusal}"
+        print(f"Turn total {turn.total:,} with {turn.dice_left} dice to roll; {verdict}.")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    path = args.log
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise OSError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ParseError(f"{path} is not a text file") from None
+    try:
+        log = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}") from None
+    if isinstance(log, dict) and (args.rules or args.target is not None):
+        log = dict(log)
+        if args.rules:
+            log["rules"] = args.rules
+        if args.target is not None:
+            log["target"] = args.target
+    try:
+        state = game.replay(log)
+    except IllegalEvent as error:
+        events = log.get("events", []) if isinstance(log, dict) else []
+        shown = json.dumps(events[error.index]) if error.index is not None and (
+            error.index < len(events)) else ""
+        raise IllegalEvent(f"{error} {shown}".rstrip()) from None
+    if args.json:
+        print(json.dumps(state.to_json()))
+        return 0
+    print_standings(state, sys.stdout)
+    return 0
+
+
+def print_standings(state: game.GameState, out: TextIO) -> None:
+    rules = state.rules
+    out.write(f"{rules.name}, game to {rules.target:,}: {state.phase.value.replace('_', ' ')}\n")
+    for player in sorted(state.players, key=lambda q: -q.score):
+        badge = "" if player.on_board else f"  (not on the board: needs {rules.entry:,})"
+        out.write(f"  {player.name:<16} {player.score:>7,}{badge}\n")
+    if state.winner_name:
+        out.write(f"Winner: {state.winner_name}\n")
+    else:
+        out.write(f"To play: {state.current_player}\n")
+    if state.history:
+        out.write("History:\n")
+        for number, record in enumerate(state.history, 1):
+            what = "bust" if record.bust else f"+{record.points:,}"
+            extra = f" (strike-out -{record.penalty:,})" if record.penalty else ""
+            extra += " (took over)" if record.takeover else ""
+            extra += " (bonus roll)" if record.kind == "bonus" else ""
+            extra += " WINS" if record.wins else ""
+            out.write(f"  {number:>3}. {record.player:<16} {what:>8} -> {record.score:>7,}"
+                      f"{extra}\n")
+
+
+def _require_rules(args: argparse.Namespace) -> Rules:
+    if not args.rules:
+        raise ParseError("choose the table's rules with --rules NAME (see: hotdice rules)")
+    return read_rules(args.rules, args.target)
+
+
+# --- the parser ------------------------------------------------------------------------------
+
+def _common() -> argparse.ArgumentParser:
+    """--rules, --target and --json, accepted by every command."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--rules", metavar="NAME",
+                        help="preset with +house-rules (e.g. minnesota+the-420) or a .toml file")
+    common.add_argument("--target", type=int, metavar="N", help="game score to play to")
+    common.add_argument("--json", action="store_true", help="print JSON")
+    return common
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"hotdice: error: {message} (see: {self.prog} --help)\n")
+        raise SystemExit(EXIT_ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = _Parser(prog="hotdice", description="Dice-table companion for the Farkle family.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("rules", parents=[common], help="list the rule sets, or explain one")
+    p.add_argument("name", nargs="?", help="preset+toggles or a .toml rule file")
+    p.set_defaults(handler=cmd_rules)
+
+    p = sub.add_parser("score", parents=[common], help="what a roll scores, every legal keep")
+    p.add_argument("dice", nargs="*", help="the roll (1 4 2 4 4 5 or 142445); - reads stdin")
+    p.set_defaults(handler=cmd_score)
+
+    p = sub.add_parser("turn", parents=[common], help="play out a turn: roll>keep ...")
+    p.add_argument("steps", nargs="*", metavar="ROLL>KEEP", help='e.g. "142445>14445" "4>4"')
+    p.add_argument("--score", type=int, default=0, metavar="N",
+                   help="the player's banked score before the turn (0: not on the board)")
+    p.set_defaults(handler=cmd_turn)
+
+    p = sub.add_parser("replay", parents=[common], help="standings and history of a game log")
+    p.add_argument("log", help="game log JSON file (- for standard input)")
+    p.set_defaults(handler=cmd_replay)
+
+    if importlib.util.find_spec("companion.cli_strategy") is not None:
+        from companion import cli_strategy
+
+        cli_strategy.register(sub)
+    for point in entry_points(group="hotdice.commands"):
+        try:
+            register = point.load()
+        except ImportError:
+            continue
+        register(sub, CONTEXT)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return EXIT_ERROR
+    try:
+        return int(handler(args) or 0)
+    except (ValueError, OSError) as error:
+        sys.stderr.write(f"hotdice: error: {error}\n")
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

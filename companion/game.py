@@ -1,0 +1,477 @@
+"""A whole game as a fold over its events: ``state = apply(state, event)``.
+
+The game log (rules, players, events) is the only record; every state is rebuilt from it,
+so undo is dropping the last event and any game can be replayed. Events are plain JSON:
+``roll``, ``keep``, ``bank`` and ``takeover`` for roll-by-roll play, ``score`` for tables
+that only write down each turn's result.
+
+>>> log = new_log("dice-10000", ["Ann", "Bob"], target=5000)
+>>> log["events"] = [{"type": "roll", "dice": [1, 5, 5, 2, 6]},
+...                  {"type": "keep", "dice": [1, 5, 5]}, {"type": "bank"}]
+>>> state = replay(log)
+>>> state.current_player, state.players[0].score
+('Bob', 200)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import IllegalEvent, IllegalMove, ParseError
+from companion.rules import Finish, Rules, load_rules
+from companion.scoring import parse_dice, score_roll
+from companion.turn import Phase, Turn
+
+MAX_PLAYERS = 12
+MAX_NAME = 40
+EVENT_TYPES = ("roll", "keep", "bank", "takeover", "score")
+
+
+class GamePhase(enum.Enum):
+    """Where the game stands."""
+
+    PLAYING = "playing"
+    """Nobody has reached the target yet."""
+    FINAL_ROUND = "final_round"
+    """Someone reached the target; the players in ``to_play`` still have a turn."""
+    TIE_BREAK = "tie_break"
+    """Leaders are tied at the end; they play tie-break turns until one leads."""
+    BONUS = "bonus"
+    """The 5150: players who ever stood at exactly 5150 roll once more."""
+    OVER = "over"
+    """The game has a winner; no more events."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player's standing: banked score, on the board, busts in a row."""
+
+    name: str
+    score: int = 0
+    on_board: bool = False
+    busts_in_row: int = 0
+    hit_5150: bool = False
+    bonus_done: bool = False
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One finished turn, a row of the paper scoresheet."""
+
+    player: str
+    points: int
+    bust: bool
+    score: int
+    takeover: bool = False
+    penalty: int = 0
+    kind: str = "dice"
+    wins: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "points": self.points, "bust": self.bust,
+                "score": self.score, "takeover": self.takeover, "penalty": self.penalty,
+                "kind": self.kind, "wins": self.wins}
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A takeover offer: the next player may go on with this banked turn's dice and total."""
+
+    from_player: int
+    turn: Turn
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the scoresheet shows, derived from the events so far."""
+
+    rules: Rules
+    players: tuple[Player, ...]
+    current: int = 0
+    phase: GamePhase = GamePhase.PLAYING
+    turn: Turn | None = None
+    offer: Offer | None = None
+    trigger: int | None = None
+    to_play: tuple[int, ...] = ()
+    tie_break: tuple[int, ...] = ()
+    winner: int | None = None
+    history: tuple[TurnRecord, ...] = ()
+    events: int = 0
+
+    @property
+    def current_player(self) -> str | None:
+        return None if self.phase is GamePhase.OVER else self.players[self.current].name
+
+    @property
+    def winner_name(self) -> str | None:
+        return None if self.winner is None else self.players[self.winner].name
+
+    def index_of(self, name: str) -> int:
+        for i, player in enumerate(self.players):
+            if player.name == name:
+                return i
+        raise IllegalMove(f"no player named {name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as ``hotdice replay --json`` prints it and the web API returns it."""
+        rules = self.rules
+        return {
+            "rules": rules.name,
+            "target": rules.target,
+            "phase": self.phase.value,
+            "current_player": self.current_player,
+            "players": [
+                {"name": p.name, "score": p.score, "on_board": p.on_board,
+                 "busts_in_row": p.busts_in_row,
+                 "needs": 0 if p.on_board else rules.entry,
+                 "hit_5150": p.hit_5150}
+                for p in self.players
+            ],
+            "winner": self.winner_name,
+            "turn": self._turn_json(),
+            "takeover": None if self.offer is None or self.phase is GamePhase.OVER else {
+                "from": self.players[self.offer.from_player].name,
+                "dice": self.offer.turn.dice_left,
+                "total": self.offer.turn.total,
+            },
+            "final_round": None if self.phase is not GamePhase.FINAL_ROUND else {
+                "triggered_by": self.players[self.trigger].name if self.trigger is not None
+                else None,
+                "to_play": [self.players[i].name for i in self.to_play],
+            },
+            "tie_break": None if self.phase is not GamePhase.TIE_BREAK else {
+                "players": [self.players[i].name for i in self.tie_break],
+                "to_play": [self.players[i].name for i in self.to_play],
+            },
+            "bonus": None if self.phase is not GamePhase.BONUS else {
+                "to_play": [self.players[i].name for i in self.to_play],
+            },
+            "history": [r.to_json() for r in self.history],
+            "events": self.events,
+        }
+
+    def _turn_json(self) -> dict[str, Any] | None:
+        turn = self.turn
+        if turn is None:
+            return None
+        options = turn.options()
+        return {
+            "player": self.players[self.current].name,
+            "total": turn.total,
+            "dice_left": turn.dice_left,
+            "hot_dice": turn.hot_dice,
+            "awaiting": turn.phase.value,
+            "roll": list(turn.last_roll) if turn.last_roll else None,
+            "options": [k.to_json() for k in options],
+            "can_bank": turn.can_bank,
+            "bank_refusal": turn.bank_refusal(),
+            "must_roll": turn.must_roll,
+            "takeover": turn.takeover,
+            "steps": [s.to_json() for s in turn.steps],
+        }
+
+
+# --- the log ---------------------------------------------------------------------------
+
+def _check_players(players: Any) -> tuple[str, ...]:
+    if not isinstance(players, list | tuple) or not players:
+        raise ParseError("players must be a non-empty list of names")
+    names: list[str] = []
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise ParseError(f"a player's name must be non-empty text, not {name!r}")
+        name = name.strip()
+        if len(name) > MAX_NAME:
+            raise ParseError(f"a player's name is at most {MAX_NAME} characters: {name[:20]!r}...")
+        if name.casefold() in (n.casefold() for n in names):
+            raise ParseError(f"two players are named {name!r}")
+        names.append(name)
+    if len(names) > MAX_PLAYERS:
+        raise ParseError(f"at most {MAX_PLAYERS} players, got {len(names)}")
+    return tuple(names)
+
+
+def new_log(rules: str | Mapping[str, Any], players: Sequence[str],
+            target: int | None = None) -> dict[str, Any]:
+    """A fresh game log, checked: the rules load and the player names are usable."""
+    load_rules(rules, target=target)
+    log: dict[str, Any] = {"rules": rules if isinstance(rules, str) else dict(rules),
+                           "players": list(_check_players(list(players))), "events": []}
+    if target is not None:
+        log["target"] = target
+    return log
+
+
+def new_game(rules: Rules, players: Sequence[str]) -> GameState:
+    """The state before the first event: every player at 0, the first name to play."""
+    return GameState(rules, tuple(Player(n) for n in _check_players(list(players))))
+
+
+def start(log: Mapping[str, Any]) -> GameState:
+    """The initial state of a game log (its events not yet applied)."""
+    if not isinstance(log, Mapping):
+        raise ParseError("a game log must be a JSON object")
+    for key in ("rules", "players"):
+        if key not in log:
+            raise ParseError(f"a game log needs {key!r}")
+    target = log.get("target")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+        raise ParseError(f"target must be a whole number, not {target!r}")
+    rules = load_rules(log["rules"], target=target)
+    return new_game(rules, log["players"])
+
+
+def replay(log: Mapping[str, Any]) -> GameState:
+    """Fold every event of a log; an illegal event raises ``IllegalEvent`` with its index."""
+    state = start(log)
+    events = log.get("events", [])
+    if not isinstance(events, list):
+        raise ParseError("'events' must be a list")
+    for index, event in enumerate(events):
+        try:
+            state = apply(state, event)
+        except IllegalEvent as error:
+            raise IllegalEvent(error.reason, index) from None
+    return state
+
+
+def undo(log: Mapping[str, Any]) -> dict[str, Any]:
+    """The log without its last event (the state is whatever replaying that gives)."""
+    events = list(log.get("events", []))
+    if not events:
+        raise IllegalMove("nothing to undo")
+    return {**log, "events": events[:-1]}
+
+
+def roll_off(rolls: Mapping[str, int]) -> tuple[str | None, list[str]]:
+    """Who starts: each player rolls one die, highest starts, tied leaders roll again."""
+    if not rolls:
+        raise ParseError("nobody rolled")
+    for name, value in rolls.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise ParseError(f"{name} must roll one die from 1 to 6, not {value!r}")
+    top = max(rolls.values())
+    leaders = [name for name, value in rolls.items() if value == top]
+    return (leaders[0], []) if len(leaders) == 1 else (None, leaders)
+
+
+# --- applying one event ----------------------------------------------------------------
+
+def apply(state: GameState, event: Any) -> GameState:
+    """The state after one event; raises ``IllegalEvent`` (state untouched) if it is not allowed."""
+    try:
+        return replace(_apply(state, event), events=state.events + 1)
+    except IllegalEvent:
+        raise
+    except ValueError as error:
+        raise IllegalEvent(str(error)) from None
+
+
+def _apply(state: GameState, event: Any) -> GameState:
+    if not isinstance(event, Mapping):
+        raise ParseError(f"an event must be an object, not {event!r}")
+    kind = event.get("type")
+    if kind not in EVENT_TYPES:
+        raise ParseError(f"unknown event type {kind!r}; types: {', '.join(EVENT_TYPES)}")
+    if state.phase is GamePhase.OVER:
+        raise IllegalMove(f"the game is over: {state.winner_name} won")
+    name = state.players[state.current].name
+    if kind == "score":
+        return _quick_score(state, event)
+    if kind == "takeover":
+        return _takeover(state, event)
+    if kind == "roll":
+        dice = _event_dice(event)
+        if state.phase is GamePhase.BONUS:
+            return _bonus_roll(state, dice)
+        turn = state.turn
+        if turn is None:
+            player = state.players[state.current]
+            turn = Turn.start(state.rules, score=player.score, on_board=player.on_board)
+            if len(dice) != turn.dice_left:
+                raise IllegalMove(f"{name} starts a turn by rolling all {turn.dice_left} dice, "
+                                  f"not {len(dice)}")
+            state = replace(state, offer=None)
+        turn = turn.roll(dice)
+        state = replace(state, turn=turn)
+        if turn.phase is Phase.BUST:
+            return _finish_turn(state, points=0, bust=True)
+        return state
+    if state.turn is None:
+        raise IllegalMove(f"{name} has not rolled yet this turn")
+    if kind == "keep":
+        turn = state.turn.keep(_event_dice(event))
+        state = replace(state, turn=turn)
+        if turn.phase is Phase.WON:
+            return _finish_turn(state, points=turn.total, bust=False, wins=True)
+        return state
+    turn = state.turn.bank()
+    return _finish_turn(replace(state, turn=turn), points=turn.total, bust=False)
+
+
+def _event_dice(event: Mapping[str, Any]) -> tuple[int, ...]:
+    dice = event.get("dice")
+    if not isinstance(dice, list):
+        raise ParseError(f"a {event.get('type')} event needs 'dice', a list of values 1-6")
+    if not dice and event.get("type") == "keep":
+        raise IllegalMove("a keep needs at least one scoring die")
+    return parse_dice(dice)
+
+
+def _takeover(state: GameState, event: Mapping[str, Any]) -> GameState:
+    accept = event.get("accept")
+    if not isinstance(accept, bool):
+        raise ParseError("a takeover event needs 'accept': true or false")
+    if state.offer is None or state.turn is not None:
+        raise IllegalMove("there is no takeover offer to answer")
+    if not accept:
+        return replace(state, offer=None)
+    player = state.players[state.current]
+    turn = state.offer.turn.handed_to(score=player.score, on_board=player.on_board)
+    return replace(state, offer=None, turn=turn)
+
+
+def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
+    rules = state.rules
+    player = state.players[state.current]
+    who, points = event.get("player"), event.get("points")
+    if not isinstance(who, str):
+        raise ParseError("a score event needs 'player', the name of whose turn it is")
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise ParseError(f"'points' must be a whole number, not {points!r}")
+    if who != player.name:
+        state.index_of(who)
+        raise IllegalMove(f"it is {player.name}'s turn, not {who}'s")
+    if state.turn is not None:
+        raise IllegalMove(f"{player.name} is playing this turn roll by roll; finish it first")
+    if points < 0 or points % 50:
+        raise IllegalMove(f"a turn scores a multiple of 50 and at least 0, not {points}")
+    if points and state.phase is not GamePhase.BONUS:
+        if not player.on_board and points < rules.entry:
+            raise IllegalMove(f"{player.name} is not on the board yet: needs {rules.entry:,} "
+                              f"in one turn, not {points:,}")
+        if points < rules.min_bank:
+            raise IllegalMove(f"a bank needs at least {rules.min_bank:,}, not {points:,}")
+        if rules.finish is Finish.EXACT and player.score + points > rules.target:
+            raise IllegalMove(f"{player.score:,} + {points:,} would pass {rules.target:,}: "
+                              "that turn is a bust (score 0)")
+    state = replace(state, offer=None)
+    return _finish_turn(state, points=points, bust=points == 0, kind="quick")
+
+
+def _bonus_roll(state: GameState, dice: tuple[int, ...]) -> GameState:
+    if state.turn is not None:
+        raise IllegalMove("the bonus roll is a single roll")
+    if len(dice) != state.rules.dice:
+        raise IllegalMove(f"the bonus roll is of all {state.rules.dice} dice")
+    best = score_roll(state.rules, dice).best
+    points = best.points if best else 0
+    return _finish_turn(state, points=points, bust=best is None, kind="bonus")
+
+
+# --- the end of a turn and who plays next -------------------------------------------------
+
+def _finish_turn(state: GameState, *, points: int, bust: bool, kind: str = "dice",
+                 wins: bool = False) -> GameState:
+    rules = state.rules
+    p = state.current
+    player = state.players[p]
+    turn = state.turn
+    penalty = 0
+    bonus = state.phase is GamePhase.BONUS
+    if bust:
+        busts = player.busts_in_row + (0 if bonus else 1)
+        if rules.strike_penalty and busts >= rules.strike_after:
+            penalty = min(rules.strike_penalty, player.score)
+            busts = 0
+        player = replace(player, score=player.score - penalty, busts_in_row=busts)
+    else:
+        player = replace(player, score=player.score + points, on_board=True, busts_in_row=0)
+    if rules.the_5150 and player.score == 5150:
+        player = replace(player, hit_5150=True)
+    if bonus:
+        player = replace(player, bonus_done=True)
+    top_before = max(q.score for q in state.players)
+    players = tuple(player if i == p else q for i, q in enumerate(state.players))
+    record = TurnRecord(player.name, 0 if bust else points, bust, player.score,
+                        takeover=bool(turn and turn.takeover), penalty=penalty, kind=kind,
+                        wins=wins)
+    state = replace(state, players=players, turn=None, offer=None,
+                    history=(*state.history, record))
+    if wins:
+        return replace(state, phase=GamePhase.OVER, winner=p, to_play=())
+    banked = turn if turn is not None and turn.phase is Phase.BANKED else None
+    phase = state.phase
+    if phase is GamePhase.BONUS:
+        state = _next_of(state, p, _without(state.to_play, p))
+        return state if state.to_play else _resolve(state, range(len(players)))
+    if phase is GamePhase.TIE_BREAK:
+        state = _next_of(state, p, _without(state.to_play, p))
+        return _with_offer(state, p, banked) if state.to_play else _resolve(state,
+                                                                            state.tie_break)
+    if rules.finish in (Finish.FIRST_TO_TARGET, Finish.EXACT):
+        reached = player.score >= rules.target if rules.finish is Finish.FIRST_TO_TARGET else (
+            player.score == rules.target)
+        if reached:
+            return _would_end(state, p)
+        return _with_offer(_next_of(state, p, range(len(players))), p, banked)
+    if phase is GamePhase.PLAYING:
+        if player.score < rules.target:
+            return _with_offer(_next_of(state, p, range(len(players))), p, banked)
+        others = _seating_after(p, [i for i in range(len(players)) if i != p], len(players))
+        state = replace(state, phase=GamePhase.FINAL_ROUND, trigger=p, to_play=others)
+    else:
+        owed = _without(state.to_play, p)
+        if rules.finish is Finish.TIE_OR_BEAT and not bust and points and (
+                player.score >= top_before):
+            owed = tuple(i for i in range(len(players)) if i != p)
+        state = replace(state, to_play=_seating_after(p, list(owed), len(players)))
+    if not state.to_play:
+        return _resolve(state, range(len(players)))
+    return _with_offer(replace(state, current=state.to_play[0]), p, banked)
+
+
+def _without(order: tuple[int, ...], p: int) -> tuple[int, ...]:
+    return tuple(i for i in order if i != p)
+
+
+def _seating_after(p: int, indices: Sequence[int], n: int) -> tuple[int, ...]:
+    """Indices in seating order, starting with the first seat after p."""
+    return tuple(sorted(set(indices), key=lambda i: (i - p - 1) % n))
+
+
+def _next_of(state: GameState, p: int, candidates: Sequence[int]) -> GameState:
+    """Move play to the first of ``candidates`` after p; they stay owed turns where listed."""
+    order = _seating_after(p, candidates, len(state.players))
+    if state.phase in (GamePhase.BONUS, GamePhase.TIE_BREAK, GamePhase.FINAL_ROUND):
+        state = replace(state, to_play=order)
+    return replace(state, current=order[0]) if order else state
+
+
+def _with_offer(state: GameState, p: int, banked: Turn | None) -> GameState:
+    """After a bank by dice, the next player (if on the board) may take the dice over."""
+    if (banked is None or not state.rules.takeover or state.phase is GamePhase.OVER
+            or state.current == p or not state.players[state.current].on_board):
+        return state
+    return replace(state, offer=Offer(p, banked))
+
+
+def _resolve(state: GameState, among: Sequence[int] | range) -> GameState:
+    """The last owed turn is played: a single leader ends the game, tied leaders play on."""
+    top = max(state.players[i].score for i in among)
+    leaders = tuple(i for i in among if state.players[i].score == top)
+    if len(leaders) == 1:
+        return _would_end(state, leaders[0])
+    return replace(state, phase=GamePhase.TIE_BREAK, tie_break=leaders, to_play=leaders,
+                   current=leaders[0], offer=None)
+
+
+def _would_end(state: GameState, winner: int) -> GameState:
+    """The game would end: first the 5150 bonus rolls, then the winner."""
+    owed = tuple(i for i, q in enumerate(state.players) if q.hit_5150 and not q.bonus_done)
+    if state.rules.the_5150 and owed:
+        return replace(state, phase=GamePhase.BONUS, to_play=owed, current=owed[0], offer=None)
+    return replace(state, phase=GamePhase.OVER, winner=winner, to_play=(), offer=None)

@@ -1,0 +1,429 @@
+"""What a roll scores: every legal keep with its best split into groups, and the best keep.
+
+A keep is any non-empty sub-multiset of a roll in which every die scores. Its points are
+the best split of the kept dice into groups (singles, n of a kind, straights, pairs...). Most
+rule sets score a keep the same way whatever happened earlier in the turn, so those keeps are
+scored once per rule set into a table; the two rule sets whose sets grow across rolls
+(``double-turn`` and ``progressive``) score against a ``Held`` context instead.
+
+>>> from companion.rules import load_rules
+>>> score = score_roll(load_rules("hot-dice"), parse_dice("142445"))
+>>> score.best.dice, score.best.points
+((1, 4, 4, 4, 5), 550)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import ParseError
+from companion.rules import InstantWin, Multiples, Rules
+
+Dice = tuple[int, ...]
+Counts = tuple[int, int, int, int, int, int]
+
+_COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+_ORDINALS = {4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
+NO_COUNTS: Counts = (0, 0, 0, 0, 0, 0)
+
+
+def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
+    """Dice from ``"142445"``, ``"1 4 2 4 4 5"``, ``"1,4,2"`` or a sequence of values.
+
+    The roll keeps the order it was given in; ``format_dice`` prints it back.
+
+    >>> parse_dice("1 4 2"), format_dice(parse_dice("142"))
+    ((1, 4, 2), '142')
+    """
+    if isinstance(text, str):
+        tokens: list[Any] = text.replace(",", " ").split()
+        if len(tokens) == 1:
+            tokens = list(tokens[0])
+    else:
+        tokens = list(text)
+    values: list[int] = []
+    for token in tokens:
+        if isinstance(token, bool):
+            raise ParseError(f"a die must be a number from 1 to 6, not {token!r}")
+        try:
+            value = int(token)
+        except (TypeError, ValueError):
+            raise ParseError(f"a die must be a number from 1 to 6, not {token!r}") from None
+        if isinstance(token, float) and token != value:
+            raise ParseError(f"a die must be a number from 1 to 6, not {token!r}")
+        if not 1 <= value <= 6:
+            raise ParseError(f"a die must be a number from 1 to 6, not {value}")
+        values.append(value)
+    if not values:
+        raise ParseError("no dice given")
+    if len(values) > max_dice:
+        raise ParseError(f"at most {max_dice} dice can be rolled at once, got {len(values)}")
+    return tuple(values)
+
+
+def format_dice(dice: Iterable[int]) -> str:
+    """The compact form of a roll, ``"142445"``."""
+    return "".join(str(d) for d in dice)
+
+
+def counts_of(dice: Iterable[int]) -> Counts:
+    """How many dice show each face, 1 to 6."""
+    counts = [0] * 6
+    for d in dice:
+        counts[d - 1] += 1
+    return tuple(counts)  # type: ignore[return-value]
+
+
+def dice_of(counts: Sequence[int]) -> Dice:
+    """The sorted dice of a count vector."""
+    return tuple(v for v in range(1, 7) for _ in range(counts[v - 1]))
+
+
+@dataclass(frozen=True)
+class Group:
+    """One scoring group of a keep, e.g. ``three 4s`` for 400."""
+
+    name: str
+    dice: Dice
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "dice": list(self.dice), "points": self.points}
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A legal keep: its sorted dice, the points it adds to the turn, and why."""
+
+    dice: Dice
+    points: int
+    groups: tuple[Group, ...]
+    wins: bool = False
+    held_sets: frozenset[int] = field(default=frozenset(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "keep": list(self.dice),
+            "points": self.points,
+            "groups": [g.to_json() for g in self.groups],
+        }
+        if self.wins:
+            out["wins_game"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Held:
+    """What a turn carries from earlier rolls into the scoring of the next one.
+
+    Only ``double-turn`` (held triples double the turn total) and ``progressive`` (kept dice
+    of a value grow one set) look at it; every other rule set scores each roll on its own.
+    """
+
+    turn_total: int = 0
+    sets: frozenset[int] = frozenset()
+    kept: Counts = NO_COUNTS
+    first_roll: bool = True
+
+    @property
+    def fresh(self) -> bool:
+        return self.turn_total == 0 and not self.sets and self.kept == NO_COUNTS
+
+
+@dataclass(frozen=True)
+class RollScore:
+    """Every legal keep of one roll, best first; ``bust`` when there is none."""
+
+    roll: Dice
+    options: tuple[Keep, ...]
+
+    @property
+    def bust(self) -> bool:
+        return not self.options
+
+    @property
+    def best(self) -> Keep | None:
+        return self.options[0] if self.options else None
+
+
+# --- groups of one value ------------------------------------------------------------
+
+def _plural(value: int) -> str:
+    return f"{value}s"
+
+
+def _kind_points(rules: Rules, value: int, n: int) -> int | None:
+    """Points of n of a kind from one roll under the rule set's multiples, None if not a group."""
+    t = rules.triple(value)
+    if n == 3:
+        return t
+    m = rules.multiples
+    if m is Multiples.DOUBLE or m is Multiples.PROGRESSIVE:
+        return t * 2 ** (n - 3)
+    if m is Multiples.ADD:
+        return t * (n - 2)
+    if m is Multiples.FLAT:
+        return {4: 1000, 5: 2000, 6: 3000}[n]
+    return None
+
+
+def _single_points(value: int) -> int:
+    return {1: 100, 5: 50}.get(value, 0)
+
+
+def _singles(value: int, n: int) -> list[Group]:
+    return [Group(f"single {value}", (value,), _single_points(value)) for _ in range(n)]
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One way to score the dice of one value: added points, then doublings of the total."""
+
+    added: int
+    groups: tuple[Group, ...]
+    doubling: Group | None = None
+    new_set: bool = False
+
+    @property
+    def doublings(self) -> int:
+        return len(self.doubling.dice) if self.doubling else 0
+
+
+def _value_parts(rules: Rules, value: int, n: int, held: Held) -> list[_Part]:
+    """Every way n kept dice of one value can all score, given what the turn holds."""
+    is_single = value in (1, 5)
+    m = rules.multiples
+    parts: list[_Part] = []
+    if m is Multiples.PROGRESSIVE:
+        before = held.kept[value - 1]
+        total = before + n
+
+        def set_points(c: int) -> int:
+            if c >= 3:
+                return rules.triple(value) * 2 ** (c - 3)
+            return c * _single_points(value)
+
+        if not is_single and total < 3:
+            return []
+        gained = set_points(total) - set_points(before)
+        if before == 0:
+            name = f"{_COUNT_WORDS[n]} {_plural(value) if n > 1 else value}"
+        else:
+            name = f"{n} more {_plural(value) if n > 1 else value} (set of {total})"
+        if before == 0 and n < 3:
+            return [_Part(gained, tuple(_singles(value, n)))]
+        return [_Part(gained, (Group(name, (value,) * n, gained),))]
+    if m is Multiples.DOUBLE_TURN:
+        if value in held.sets:
+            parts.append(_Part(0, (), _doubling(value, n)))
+        if n >= 3:
+            triple = Group(f"three {_plural(value)}", (value,) * 3, rules.triple(value))
+            doubling = _doubling(value, n - 3) if n > 3 else None
+            parts.append(_Part(triple.points, (triple,), doubling, new_set=True))
+            if is_single and n > 3:
+                parts.append(_Part(triple.points + (n - 3) * _single_points(value),
+                                   (triple, *_singles(value, n - 3)), new_set=True))
+            if n == 6:
+                parts.append(_Part(2 * triple.points, (triple, triple), new_set=True))
+        if is_single:
+            parts.append(_Part(n * _single_points(value), tuple(_singles(value, n))))
+        return parts
+    best: _Part | None = None
+    candidates: list[_Part] = []
+    if is_single:
+        candidates.append(_Part(n * _single_points(value), tuple(_singles(value, n))))
+    for size in range(3, n + 1):
+        points = _kind_points(rules, value, size)
+        if points is None or (not is_single and size != n):
+            continue
+        group = Group(f"{_COUNT_WORDS[size]} {_plural(value)}", (value,) * size, points)
+        rest = tuple(_singles(value, n - size))
+        candidates.append(_Part(points + sum(g.points for g in rest), (group, *rest)))
+    if n == 6:
+        triple = Group(f"three {_plural(value)}", (value,) * 3, rules.triple(value))
+        candidates.append(_Part(2 * triple.points, (triple, triple)))
+    for part in candidates:
+        if best is None or (part.added, -len(part.groups)) > (best.added, -len(best.groups)):
+            best = part
+    return [best] if best else []
+
+
+def _doubling(value: int, n: int) -> Group:
+    """The dice of a held set that double the turn total; points are filled in by _combine."""
+    if n == 1:
+        return Group(f"one more {value} doubles the turn total", (value,), 0)
+    return Group(f"{n} more {_plural(value)} double the turn total {n} times", (value,) * n, 0)
+
+
+# --- groups of five or six dice -------------------------------------------------------
+
+def _combos(rules: Rules, counts: Counts) -> Iterator[tuple[Group, Counts]]:
+    """Whole-roll groups (straights, pairs, triplets, full house) found in a keep, with the rest."""
+    size = sum(counts)
+    if rules.straight and size == rules.dice:
+        runs = [(1, 2, 3, 4, 5, 6)] if rules.dice == 6 else [(1, 2, 3, 4, 5), (2, 3, 4, 5, 6)]
+        for run in runs:
+            if counts == counts_of(run):
+                name = "straight " + "-".join(map(str, run))
+                yield Group(name, run, rules.straight), NO_COUNTS
+    if size == 6:
+        shape = sorted(c for c in counts if c)
+        if rules.three_pairs and (shape == [2, 2, 2] or (
+                shape == [2, 4] and rules.four_kind_pair_is_three_pairs)):
+            yield Group("three pairs", dice_of(counts), rules.three_pairs), NO_COUNTS
+        if rules.four_kind_and_pair and shape == [2, 4]:
+            yield Group("four of a kind and a pair", dice_of(counts),
+                        rules.four_kind_and_pair), NO_COUNTS
+        if rules.two_triplets and shape == [3, 3]:
+            yield Group("two triplets", dice_of(counts), rules.two_triplets), NO_COUNTS
+    if rules.full_house_bonus and size >= 5:
+        for three, two in itertools.permutations(range(1, 7), 2):
+            if counts[three - 1] >= 3 and counts[two - 1] >= 2:
+                rest = list(counts)
+                rest[three - 1] -= 3
+                rest[two - 1] -= 2
+                dice = (three,) * 3 + (two,) * 2
+                points = rules.triple(three) + rules.full_house_bonus
+                name = f"full house, three {_plural(three)} and two {_plural(two)}"
+                yield Group(name, tuple(sorted(dice)), points), tuple(rest)  # type: ignore[misc]
+
+
+# --- a keep ----------------------------------------------------------------------------
+
+def score_keep(rules: Rules, dice: Iterable[int], held: Held = Held()) -> Keep | None:
+    """The best score of keeping exactly these dice, or None if one of them does not score."""
+    counts = counts_of(dice)
+    return _score_counts(rules, counts, held)
+
+
+@functools.lru_cache(maxsize=65536)
+def _score_counts(rules: Rules, counts: Counts, held: Held) -> Keep | None:
+    if not any(counts):
+        return None
+    splits: list[tuple[tuple[Group, ...], Counts]] = [((), counts)]
+    splits.extend(((group,), rest) for group, rest in _combos(rules, counts))
+    best: tuple[int, int, tuple[Group, ...], frozenset[int]] | None = None
+    for combo_groups, rest in splits:
+        choices: list[list[_Part]] = []
+        for value in range(1, 7):
+            n = rest[value - 1]
+            if n:
+                parts = _value_parts(rules, value, n, held)
+                if not parts:
+                    break
+                choices.append(parts)
+        else:
+            for pick in itertools.product(*choices):
+                points, groups, new_sets = _combine(held, combo_groups, pick)
+                scored = (points, -len(groups), groups, new_sets)
+                if best is None or scored[:2] > best[:2]:
+                    best = scored
+    if best is None:
+        return None
+    points, _, groups, new_sets = best
+    return Keep(dice_of(counts), points, groups, _wins(rules, counts, held), held.sets | new_sets)
+
+
+def _combine(held: Held, combo_groups: tuple[Group, ...],
+             parts: Sequence[_Part]) -> tuple[int, tuple[Group, ...], frozenset[int]]:
+    """Add the roll's groups first, then apply each doubling, as the hot-dice seed says."""
+    total = held.turn_total + sum(g.points for g in combo_groups) + sum(p.added for p in parts)
+    groups = sorted([*combo_groups, *(g for p in parts for g in p.groups)],
+                    key=lambda g: (-g.points, g.dice))
+    new_sets = frozenset(p.groups[0].dice[0] for p in parts if p.new_set)
+    for part in parts:
+        if part.doubling:
+            gained = total * (2 ** part.doublings - 1)
+            total += gained
+            groups.append(Group(part.doubling.name, part.doubling.dice, gained))
+    return total - held.turn_total, tuple(groups), new_sets
+
+
+def _wins(rules: Rules, counts: Counts, held: Held) -> bool:
+    if rules.instant_win is InstantWin.SIX_ONES:
+        return counts[0] == 6
+    if rules.instant_win is InstantWin.SIX_OF_A_KIND_FIRST_ROLL:
+        return held.first_roll and 6 in counts
+    return False
+
+
+# --- a roll ----------------------------------------------------------------------------
+
+def _sub_counts(counts: Counts) -> Iterator[Counts]:
+    for pick in itertools.product(*(range(c + 1) for c in counts)):
+        if any(pick):
+            yield pick  # type: ignore[misc]
+
+
+def _sort_key(keep: Keep) -> tuple[int, int, Dice]:
+    return (-keep.points, len(keep.dice), keep.dice)
+
+
+def keep_options(rules: Rules, roll: Sequence[int], held: Held = Held()) -> tuple[Keep, ...]:
+    """Every distinct legal keep of a roll in a turn context, best first (fewest dice on a tie)."""
+    counts = counts_of(roll)
+    if held.fresh or rules.multiples not in (Multiples.DOUBLE_TURN, Multiples.PROGRESSIVE):
+        return _table_options(rules, counts, held.first_roll)
+    return _options(rules, counts, held)
+
+
+@functools.lru_cache(maxsize=32768)
+def _table_options(rules: Rules, counts: Counts, first_roll: bool) -> tuple[Keep, ...]:
+    return _options(rules, counts, Held(first_roll=first_roll))
+
+
+def _options(rules: Rules, counts: Counts, held: Held) -> tuple[Keep, ...]:
+    options = [k for sub in _sub_counts(counts) if (k := _score_counts(rules, sub, held))]
+    if not options and rules.nothing_scores and sum(counts) == rules.dice and (
+            held.first_roll or not rules.nothing_scores_first_roll_only):
+        dice = dice_of(counts)
+        group = Group(f"nothing scores with all {rules.dice} dice", dice, rules.nothing_scores)
+        options = [Keep(dice, rules.nothing_scores, (group,), False, held.sets)]
+    return tuple(sorted(options, key=_sort_key))
+
+
+def score_roll(rules: Rules, roll: Sequence[int], held: Held | None = None) -> RollScore:
+    """Score a roll; by default as the first roll of a fresh turn when all dice are rolled."""
+    if held is None:
+        held = Held(first_roll=len(roll) == rules.dice)
+    if len(roll) > rules.dice:
+        raise ParseError(f"{rules.name} uses {rules.dice} dice, got {len(roll)}")
+    return RollScore(tuple(roll), keep_options(rules, roll, held))
+
+
+def roll_report(rules: Rules, roll: Sequence[int]) -> dict[str, Any]:
+    """The ``hotdice score --json`` object for one roll of a fresh turn."""
+    score = score_roll(rules, roll)
+    return {
+        "rules": rules.name,
+        "roll": list(roll),
+        "bust": score.bust,
+        "best": score.best.to_json() if score.best else None,
+        "options": [k.to_json() for k in score.options],
+    }
+
+
+def distinct_rolls(n: int) -> Iterator[tuple[Dice, int]]:
+    """Every distinct roll of n dice (sorted) with the number of ordered rolls that give it."""
+    for dice in itertools.combinations_with_replacement(range(1, 7), n):
+        ways = 1
+        remaining = n
+        for c in counts_of(dice):
+            ways *= math.comb(remaining, c)
+            remaining -= c
+        yield dice, ways
+
+
+def build_tables(rules: Rules) -> int:
+    """Score every distinct roll of 1..N dice once, so later look-ups are dictionary hits."""
+    built = 0
+    for n in range(1, rules.dice + 1):
+        for dice, _ in distinct_rolls(n):
+            _table_options(rules, counts_of(dice), n == rules.dice)
+            built += 1
+    return built

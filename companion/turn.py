@@ -1,0 +1,254 @@
+"""One player's turn as an immutable state machine: roll, keep, roll again or bank.
+
+Every rule that reaches across rolls lives here: hot dice (may or must roll again), the held
+sets of ``double-turn`` and ``progressive``, the 420 and hard-six free re-rolls, the entry
+threshold and bank minimum, and the exact-10,000 forced keep. Each action returns a new
+``Turn``; an illegal one raises ``IllegalMove`` and leaves the old turn as it was.
+
+>>> from companion.rules import load_rules
+>>> turn = Turn.start(load_rules("hot-dice"), score=2000)
+>>> turn = turn.roll((1, 4, 2, 4, 4, 5)).keep((1, 4, 4, 4, 5)).roll((4,)).keep((4,))
+>>> turn.total, turn.dice_left, turn.hot_dice
+(1100, 6, True)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import IllegalMove
+from companion.rules import Finish, Rules
+from companion.scoring import (
+    NO_COUNTS,
+    Counts,
+    Dice,
+    Held,
+    Keep,
+    counts_of,
+    format_dice,
+    keep_options,
+    parse_dice,
+)
+
+
+class Phase(enum.Enum):
+    """Where a turn stands."""
+
+    ROLL = "roll"
+    """Waiting for the player to roll (or bank, when allowed)."""
+    KEEP = "keep"
+    """Waiting for the player to pick a keep from the last roll."""
+    BUST = "bust"
+    """Over: a roll had nothing to keep, so the turn total is lost."""
+    BANKED = "banked"
+    """Over: the turn total was added to the player's score."""
+    WON = "won"
+    """Over: a roll that wins the game outright was kept."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One roll of a turn and what came of it, as the ``hotdice turn`` listing shows it."""
+
+    roll: Dice
+    keep: Dice
+    points: int
+    turn_total: int
+    dice_left: int
+    hot_dice: bool
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "roll": list(self.roll), "keep": list(self.keep), "points": self.points,
+            "turn_total": self.turn_total, "dice_left": self.dice_left, "hot_dice": self.hot_dice,
+        }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A turn in progress or finished; ``score`` is the player's banked score before it."""
+
+    rules: Rules
+    score: int = 0
+    on_board: bool = False
+    total: int = 0
+    dice_left: int = 0
+    phase: Phase = Phase.ROLL
+    last_roll: Dice | None = None
+    sets: frozenset[int] = frozenset()
+    kept: Counts = NO_COUNTS
+    rolled: bool = False
+    has_kept: bool = False
+    hot_dice: bool = False
+    must_roll: bool = False
+    takeover: bool = False
+    bust_reason: str = ""
+    steps: tuple[Step, ...] = ()
+
+    @classmethod
+    def start(cls, rules: Rules, *, score: int = 0, on_board: bool | None = None) -> Turn:
+        """A fresh turn with all dice in hand; a player with a score is on the board."""
+        board = score > 0 if on_board is None else on_board
+        return cls(rules, score=score, on_board=board, dice_left=rules.dice)
+
+    def handed_to(self, *, score: int, on_board: bool) -> Turn:
+        """The takeover: the next player picks up these dice and this turn total."""
+        if self.phase is not Phase.BANKED:
+            raise IllegalMove("only a banked turn can be taken over")
+        return replace(self, score=score, on_board=on_board, phase=Phase.ROLL, last_roll=None,
+                       has_kept=False, takeover=True, must_roll=False, steps=())
+
+    # --- what the turn allows now -------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase in (Phase.BUST, Phase.BANKED, Phase.WON)
+
+    @property
+    def held(self) -> Held:
+        return Held(turn_total=self.total, sets=self.sets, kept=self.kept,
+                    first_roll=not self.rolled and not self.takeover)
+
+    def options(self) -> tuple[Keep, ...]:
+        """The legal keeps of the last roll in this turn's context, best first."""
+        if self.phase is not Phase.KEEP or self.last_roll is None:
+            return ()
+        return keep_options(self.rules, self.last_roll, self.held)
+
+    def bank_refusal(self) -> str | None:
+        """Why the turn may not be banked now, or None when it may."""
+        rules = self.rules
+        if self.over:
+            return f"the turn is over ({self.phase.value})"
+        if self.phase is Phase.KEEP:
+            return "keep some dice from the roll first"
+        if not self.has_kept:
+            return "roll and keep at least once before banking"
+        if self.must_roll:
+            return f"hot dice: all {rules.dice} dice must be rolled again before banking"
+        if not self.on_board and self.total < rules.entry:
+            return (f"not on the board yet: needs {rules.entry:,} in one turn, "
+                    f"has {self.total:,}")
+        if self.total < rules.min_bank:
+            return f"a bank needs at least {rules.min_bank:,}, has {self.total:,}"
+        if rules.finish is Finish.EXACT and self.score + self.total > rules.target:
+            return f"{self.score + self.total:,} would pass {rules.target:,}"
+        return None
+
+    @property
+    def can_bank(self) -> bool:
+        return self.bank_refusal() is None
+
+    # --- actions -------------------------------------------------------------------------
+
+    def roll(self, dice: Sequence[int]) -> Turn:
+        """Roll the dice in hand; a roll with nothing to keep busts (bar the free re-rolls)."""
+        dice = parse_dice(dice)
+        if self.over:
+            raise IllegalMove(f"the turn is over ({self.phase.value}): no more rolls")
+        if self.phase is Phase.KEEP:
+            raise IllegalMove(f"keep some dice from {format_dice(self.last_roll or ())} "
+                              "before rolling again")
+        if len(dice) != self.dice_left:
+            raise IllegalMove(f"the player holds {self.dice_left} dice, "
+                              f"but {len(dice)} were rolled ({format_dice(dice)})")
+        rolled = replace(self, phase=Phase.KEEP, last_roll=dice, hot_dice=False,
+                         must_roll=False)
+        options = rolled.options()
+        if not options:
+            if self._free_reroll(dice):
+                note = "the 420: roll the 2 again" if dice == (2,) else (
+                    "the hard six: roll the 6 again")
+                step = Step(dice, (), 0, self.total, self.dice_left, False, note)
+                return replace(self, steps=(*self.steps, step), rolled=True)
+            return rolled._bust("nothing to keep")
+        if self.rules.finish is Finish.EXACT:
+            most = max(options, key=lambda k: (len(k.dice), k.points))
+            if self.score + self.total + most.points > self.rules.target:
+                reason = (f"keeping every scoring die ({format_dice(most.dice)}) would pass "
+                          f"{self.rules.target:,}")
+                return rolled._bust(reason)
+        return replace(rolled, rolled=True)
+
+    def _free_reroll(self, dice: Dice) -> bool:
+        rules = self.rules
+        if len(dice) != 1:
+            return False
+        return (rules.the_420 and dice == (2,) and self.total == 400) or (
+            rules.hard_six and dice == (6,))
+
+    def _bust(self, reason: str) -> Turn:
+        roll = self.last_roll or ()
+        step = Step(roll, (), 0, 0, 0, False, f"bust: {reason}")
+        return replace(self, phase=Phase.BUST, total=0, bust_reason=reason, rolled=True,
+                       steps=(*self.steps, step))
+
+    def keep(self, dice: Sequence[int]) -> Turn:
+        """Set aside a legal keep from the last roll and add its points."""
+        if self.phase is not Phase.KEEP or self.last_roll is None:
+            raise IllegalMove("there is no roll to keep dice from" if not self.over else
+                              f"the turn is over ({self.phase.value})")
+        if not dice:
+            raise IllegalMove("a keep needs at least one scoring die")
+        chosen = tuple(sorted(parse_dice(dice)))
+        roll = self.last_roll
+        want = counts_of(chosen)
+        if any(w > h for w, h in zip(want, counts_of(roll), strict=True)):
+            raise IllegalMove(f"keep {format_dice(chosen)} is not in the roll {format_dice(roll)}")
+        keep = next((k for k in self.options() if k.dice == chosen), None)
+        if keep is None:
+            raise IllegalMove(f"keep {format_dice(chosen)} from {format_dice(roll)} includes a "
+                              "die that does not score")
+        total = self.total + keep.points
+        left = self.dice_left - len(chosen)
+        hot = left == 0
+        kept = tuple(a + b for a, b in zip(self.kept, want, strict=True))
+        turn = replace(self, phase=Phase.WON if keep.wins else Phase.ROLL, last_roll=None,
+                       total=total, has_kept=True, hot_dice=hot)
+        if hot:
+            turn = replace(turn, dice_left=self.rules.dice, sets=frozenset(), kept=NO_COUNTS,
+                           must_roll=self.rules.hot_dice_must_roll)
+        else:
+            turn = replace(turn, dice_left=left, sets=keep.held_sets, kept=kept)  # type: ignore[arg-type]
+        step = Step(roll, chosen, keep.points, total, turn.dice_left, hot,
+                    "wins the game" if keep.wins else "")
+        return replace(turn, steps=(*self.steps, step))
+
+    def bank(self) -> Turn:
+        """End the turn and keep the turn total."""
+        refusal = self.bank_refusal()
+        if refusal:
+            raise IllegalMove(f"cannot bank: {refusal}")
+        return replace(self, phase=Phase.BANKED)
+
+    def to_json(self) -> dict[str, Any]:
+        """The turn as the ``hotdice turn --json`` listing reports it."""
+        out: dict[str, Any] = {
+            "rules": self.rules.name,
+            "steps": [s.to_json() for s in self.steps],
+            "bust": self.phase is Phase.BUST,
+            "turn_total": self.total,
+            "dice_left": self.dice_left,
+            "hot_dice": self.hot_dice,
+            "can_bank": self.can_bank,
+        }
+        if self.phase is Phase.BUST:
+            out["bust_reason"] = self.bust_reason
+        if self.phase is Phase.WON:
+            out["wins_game"] = True
+        if self.phase is Phase.KEEP:
+            out["awaiting"] = "keep"
+            out["roll"] = list(self.last_roll or ())
+            out["options"] = [k.to_json() for k in self.options()]
+        elif not self.over:
+            out["awaiting"] = "roll"
+            if not self.can_bank:
+                out["bank_refusal"] = self.bank_refusal()
+        return out

@@ -1,0 +1,155 @@
+"""Fixtures for the web tests: a fresh app per test, a client, and helpers for games/servers."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from web import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
+                      "SECRET_KEY": "test", "INSTANCE_PATH": str(tmp_path / "instance")})
+    yield app
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+class GameActions:
+    """Repeated API actions on one game (like flaskr's AuthActions): create, act, read."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.id = ""
+        self.token = ""
+        self.version = 0
+        self.state: dict[str, Any] | None = None
+
+    @property
+    def auth(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def create(self, rules: str = "ten-thousand", players: list[str] | None = None,
+               target: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"rules": rules, "players": players or ["Ann", "Bob"]}
+        if target is not None:
+            body["target"] = target
+        resp = self.client.post("/api/games", json=body)
+        assert resp.status_code == 201, resp.get_json()
+        out = resp.get_json()
+        self.id, self.token, self.version, self.state = (
+            out["id"], out["token"], out["version"], out["state"])
+        return out
+
+    def _update(self, resp: Any, expect: int) -> Any:
+        assert resp.status_code == expect, (resp.status_code, resp.get_json())
+        if resp.status_code == 200:
+            body = resp.get_json()
+            self.version, self.state = body["version"], body["state"]
+        return resp
+
+    def event(self, event: dict[str, Any], expect: int = 200) -> Any:
+        resp = self.client.post(f"/api/games/{self.id}/events", headers=self.auth,
+                                json={"version": self.version, "event": event})
+        return self._update(resp, expect)
+
+    def score(self, player: str, points: int, expect: int = 200) -> Any:
+        return self.event({"type": "score", "player": player, "points": points}, expect)
+
+    def undo(self, expect: int = 200) -> Any:
+        resp = self.client.post(f"/api/games/{self.id}/undo", headers=self.auth,
+                                json={"version": self.version})
+        return self._update(resp, expect)
+
+    def get(self) -> dict[str, Any]:
+        resp = self.client.get(f"/api/games/{self.id}")
+        assert resp.status_code == 200
+        return resp.get_json()
+
+
+@pytest.fixture
+def game(client: FlaskClient) -> GameActions:
+    return GameActions(client)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A real ``hotdice serve`` process (waitress) on loopback, for browser and crash tests."""
+
+    def __init__(self, db: Path, instance: Path | None = None) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    def start(self) -> Server:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--db", str(self.db)],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/api/rules", timeout=1) as resp:
+                    resp.read()
+                return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(self.log.read_text()) from None
+                time.sleep(0.1)
+        raise RuntimeError("server did not start: " + self.log.read_text())
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to flush or clean up, as in a crash."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+            self.proc = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "server.sqlite").start()
+    yield srv
+    srv.stop()

@@ -1,0 +1,155 @@
+"""Scoring a reader against labelled photos (the `labels.json` format of the dev set).
+
+A detection matches a labelled die when its centre falls inside the labelled box, one to
+one (nearest box centre first). Detections inside an image's `ignore` boxes are not scored.
+Dice flagged `"face": "symbol"` must be found, but their value is left out of face and roll
+accuracy, since no pip counter can read a printed logo. Where a source gives no boxes, the
+multisets of values are compared instead.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .detections import Detections
+
+
+@dataclass
+class ImageResult:
+    """How one image was read compared with its labels."""
+
+    file: str
+    labelled: int
+    detected: int
+    matched: int
+    face_correct: int
+    face_scored: int
+    roll_ok: bool
+    ms: float
+    problems: list[str] = field(default_factory=list)
+
+
+def _inside(pt: tuple[float, float], box: list[float]) -> bool:
+    x, y, w, h = box
+    return x <= pt[0] <= x + w and y <= pt[1] <= y + h
+
+
+def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
+    """Compare one image's detections with its label entry."""
+    ignore = entry.get("ignore", [])
+    dets = [d for d in detections if not any(_inside(d.center_xy, b) for b in ignore)]
+    labels = entry.get("dice", [])
+    problems: list[str] = []
+    if labels and all("box" in lab for lab in labels):
+        pairs = []
+        for i, lab in enumerate(labels):
+            x, y, w, h = lab["box"]
+            cx, cy = x + w / 2, y + h / 2
+            for j, d in enumerate(dets):
+                if _inside(d.center_xy, lab["box"]):
+                    dist = (d.center_xy[0] - cx) ** 2 + (d.center_xy[1] - cy) ** 2
+                    pairs.append((dist, i, j))
+        pairs.sort()
+        used_l: dict[int, int] = {}
+        used_d: set[int] = set()
+        for _, i, j in pairs:
+            if i not in used_l and j not in used_d:
+                used_l[i] = j
+                used_d.add(j)
+        face_ok = face_n = 0
+        for i, lab in enumerate(labels):
+            box = [round(v) for v in lab["box"]]
+            if i not in used_l:
+                problems.append(f"missed {lab['value']} at {box}")
+                continue
+            if lab.get("face") == "symbol":
+                continue
+            face_n += 1
+            got = dets[used_l[i]]
+            if got.value == lab["value"]:
+                face_ok += 1
+            else:
+                problems.append(f"read {got.value} ({got.confidence:.2f}) for {lab['value']} at {box}")
+        for j, d in enumerate(dets):
+            if j not in used_d:
+                problems.append(f"extra {d.value} ({d.confidence:.2f}) at {list(d.box_xywh)}")
+        matched = len(used_l)
+        roll_ok = not problems
+    else:
+        want = Counter(lab["value"] for lab in labels)
+        got = Counter(d.value for d in dets)
+        matched = sum((want & got).values())
+        face_ok = face_n = matched
+        roll_ok = want == got
+        if not roll_ok:
+            problems.append(f"read {sorted(got.elements())} for {sorted(want.elements())}")
+    return ImageResult(entry["file"], len(labels), len(dets), matched, face_ok, face_n,
+                       roll_ok, ms, problems)
+
+
+def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
+    """The labels file of a folder: (header, image entries)."""
+    path = Path(directory) / "labels.json"
+    if not path.is_file():
+        raise OSError(f"{path}: no labels.json in {directory}")
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    return data, list(data.get("images", []))
+
+
+def evaluate(directory: Path, read_file: Callable[[Path], tuple[Detections, float]],
+             *, progress: Callable[[int, int], None] | None = None) -> list[ImageResult]:
+    """Read every labelled image of `directory` with `read_file(path) -> (detections, ms)`."""
+    _, entries = iter_dataset(directory)
+    results = []
+    for k, entry in enumerate(entries):
+        dets, ms = read_file(Path(directory) / entry["file"])
+        results.append(score_image(entry, dets, ms))
+        if progress:
+            progress(k + 1, len(entries))
+    return results
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = (len(s) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def summarize(results: Iterable[ImageResult]) -> dict:
+    """The figures `hotdice eval --json` prints."""
+    res = list(results)
+    labelled = sum(r.labelled for r in res)
+    detected = sum(r.detected for r in res)
+    matched = sum(r.matched for r in res)
+    face_n = sum(r.face_scored for r in res)
+    ms = [r.ms for r in res]
+    return {
+        "images": len(res),
+        "dice_labelled": labelled,
+        "dice_detected": detected,
+        "dice_matched": matched,
+        "precision": round(matched / detected, 4) if detected else 1.0,
+        "recall": round(matched / labelled, 4) if labelled else 1.0,
+        "face_accuracy": round(sum(r.face_correct for r in res) / face_n, 4) if face_n else 1.0,
+        "roll_accuracy": round(sum(r.roll_ok for r in res) / len(res), 4) if res else 1.0,
+        "ms_median": round(statistics.median(ms), 1) if ms else 0.0,
+        "ms_p95": round(_percentile(ms, 0.95), 1),
+    }
+
+
+def failure_lines(results: Iterable[ImageResult]) -> Iterator[str]:
+    """One line per image that was not read exactly right."""
+    for r in results:
+        if not r.roll_ok:
+            yield f"{r.file}: " + "; ".join(r.problems)

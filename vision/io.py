@@ -1,0 +1,105 @@
+"""Decoding image files and bytes: the only place the vision layer touches files.
+
+OpenCV's decoders honour the EXIF orientation tag unless told otherwise, so photos taken
+with a phone held upright come out upright. Large JPEGs are decoded at a reduced size
+(the JPEG decoder scales by 1/2, 1/4 or 1/8 almost for free), because dice in a
+12-megapixel photo are far larger than the reader needs.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+            4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def image_size_wh(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a JPEG or PNG header without decoding, or None if unknown."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return int(w), int(h)
+    if data[:2] != b"\xff\xd8":
+        return None
+    i, n = 2, len(data)
+    while i + 9 < n:
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            i += 1 if marker == 0xFF else 2
+            continue
+        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            h, w = struct.unpack(">HH", data[i + 5:i + 9])
+            return int(w), int(h)
+        i += 2 + length
+    return None
+
+
+def reduction_for(size_wh: tuple[int, int] | None, *, min_long_side: int = 1000) -> int:
+    """The largest JPEG reduction (1, 2, 4 or 8) that keeps the long side >= min_long_side."""
+    if size_wh is None:
+        return 1
+    long_side = max(size_wh)
+    factor = 1
+    while factor < 8 and long_side // (factor * 2) >= min_long_side:
+        factor *= 2
+    return factor
+
+
+def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) -> np.ndarray:
+    """Decode image bytes to a BGR uint8 array, honouring EXIF orientation.
+
+    `reduce` (1, 2, 4, 8) asks the JPEG decoder for a smaller image. Raises ValueError with a
+    one-line message for bytes that are not an image or are too big.
+    """
+    if not data:
+        raise ValueError("empty data is not an image")
+    size = image_size_wh(data)
+    if size is not None and size[0] * size[1] > max_pixels:
+        raise ValueError(f"image is {size[0]}x{size[1]}, more than {max_pixels} pixels")
+    buf = np.frombuffer(data, dtype=np.uint8)
+    image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))
+    if image is None:
+        raise ValueError("data is not a readable image")
+    if image.shape[0] * image.shape[1] > max_pixels:
+        raise ValueError(f"image is {image.shape[1]}x{image.shape[0]}, more than {max_pixels} pixels")
+    return image
+
+
+def read_bytes(path: str | os.PathLike) -> bytes:
+    """The file's bytes, with a one-line OSError for a missing or unreadable file."""
+    p = Path(path)
+    if not p.exists():
+        raise OSError(f"{p}: no such file")
+    if not p.is_file():
+        raise OSError(f"{p}: not a file")
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise OSError(f"{p}: cannot read ({exc.strerror or exc})") from None
+
+
+def load_image(path: str | os.PathLike, *, max_pixels: int = 50_000_000,
+               min_long_side: int | None = None) -> np.ndarray:
+    """Read an image file to BGR, honouring EXIF orientation.
+
+    With `min_long_side`, a large JPEG is decoded at 1/2, 1/4 or 1/8 size as long as its long
+    side stays at least that many pixels. Raises OSError (missing file) or ValueError (not an
+    image), each with a one-line message naming the file.
+    """
+    data = read_bytes(path)
+    reduce = 1
+    if min_long_side is not None:
+        reduce = reduction_for(image_size_wh(data), min_long_side=min_long_side)
+    try:
+        return decode_image(data, max_pixels=max_pixels, reduce=reduce)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None

@@ -1,0 +1,57 @@
+"""hotdice web: the shared phone scoresheet (Flask application factory)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+MAX_PIXELS = 50_000_000
+
+
+def _secret_key(instance: Path) -> str:
+    """Keep one random key per instance folder so sessions survive a restart."""
+    path = instance / "secret_key"
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        path.write_text(key, encoding="utf-8")
+        return key
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; ``test_config`` overrides the defaults (e.g. ``DATABASE``)."""
+    instance = (test_config or {}).get("INSTANCE_PATH")
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "hotdice.sqlite"),
+        DB_SYNCHRONOUS="NORMAL",
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        MAX_PIXELS=MAX_PIXELS,
+        POLL_MS=1000,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    from . import api, db, errors, pages, store
+
+    db.init_app(app)
+    store.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app

@@ -1,0 +1,225 @@
+"""The JSON API under /api/: everything the pages do, for any client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from companion import rules as crules
+
+from . import photos, store
+from .errors import error_response
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class BadRequest(ValueError):
+    """A body the API cannot read: answered with 400 and the reason."""
+
+
+@bp.errorhandler(BadRequest)
+def bad_request(exc: BadRequest) -> Any:
+    return error_response(400, str(exc))
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object, or BadRequest saying what is wrong with it."""
+    if not request.is_json:
+        raise BadRequest("expected a JSON body (Content-Type: application/json)")
+    body = request.get_json(silent=True)
+    if body is None:
+        raise BadRequest("malformed JSON body")
+    if not isinstance(body, dict):
+        raise BadRequest("the JSON body must be an object")
+    return body
+
+
+def _int(body: dict[str, Any], key: str, *, required: bool = True) -> int | None:
+    value = body.get(key)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"{key!r} must be a whole number")
+    return value
+
+
+def bearer_token() -> str | None:
+    """The token of ``Authorization: Bearer <token>`` (a header, so forms cannot forge it)."""
+    auth = request.headers.get("Authorization", "")
+    scheme, _, token = auth.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def authorised(game_id: str) -> store.Game:
+    """The game, if the request carries its join token; 403 otherwise."""
+    game = store.get_game(game_id)
+    if not store.check_token(game, bearer_token()):
+        raise PermissionError
+    return game
+
+
+@bp.errorhandler(photos.PhotoError)
+def photo_error(exc: photos.PhotoError) -> Any:
+    return error_response(exc.status, str(exc))
+
+
+@bp.errorhandler(PermissionError)
+def forbidden(_exc: PermissionError) -> Any:
+    return error_response(403, "this action needs the game's join token "
+                               "(Authorization: Bearer <token>)")
+
+
+def game_urls(game_id: str, token: str | None) -> dict[str, str]:
+    """The join link (with its token, for the QR code) and the read-only link."""
+    view = url_for("pages.game", game_id=game_id, _external=True)
+    urls = {"view_url": view}
+    if token:
+        urls["join_url"] = url_for("pages.game", game_id=game_id, t=token, _external=True)
+    return urls
+
+
+def etag_for(game_id: str, version: int) -> str:
+    return f"g{game_id}-{version}"
+
+
+@bp.get("/rules")
+def rules_list() -> Response:
+    """The presets and house rules, for a client building a rule picker."""
+    presets = []
+    for name, rules in crules.PRESETS.items():
+        presets.append({"name": name, "title": crules.PRESET_SOURCES.get(name, name),
+                        "dice": rules.dice, "target": rules.target,
+                        "description": crules.describe(rules)})
+    toggles = [{"name": n, "description": d} for n, (d, _o) in crules.TOGGLES.items()]
+    return jsonify({"presets": presets, "toggles": toggles})
+
+
+@bp.post("/games")
+def create() -> tuple[Response, int]:
+    """Create a game; the answer carries the join token, shown only this once."""
+    body = json_body()
+    rules = body.get("rules")
+    if not isinstance(rules, str) or not rules.strip():
+        raise BadRequest("'rules' must be a rule set name such as \"ten-thousand+strike-out\"")
+    target = _int(body, "target", required=False)
+    players = body.get("players", [])
+    snap, token = store.create_game(rules.strip(), target, players)
+    out = {"id": snap.game.id, "token": token, **snap.public(), **game_urls(snap.game.id, token)}
+    return jsonify(out), 201
+
+
+@bp.get("/games/<game_id>")
+def get(game_id: str) -> Response:
+    """Anyone with the id may read; ``If-None-Match`` makes an unchanged poll a cheap 304."""
+    game = store.get_game(game_id)
+    version = store.current_version(game.id)
+    tag = etag_for(game.id, version)
+    if request.if_none_match.contains(tag):
+        resp = Response(status=304)
+    else:
+        resp = jsonify(store.snapshot_at(game, version).public())
+    resp.set_etag(tag)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+def _write(game_id: str, kind: str, payload_key: str | None) -> Response:
+    game = authorised(game_id)
+    body = json_body()
+    version = _int(body, "version")
+    assert version is not None
+    payload: dict[str, Any] = {}
+    if payload_key == "event":
+        payload = body.get("event")  # type: ignore[assignment]
+        if not isinstance(payload, dict):
+            raise BadRequest("'event' must be an object such as {\"type\": \"bank\"}")
+    elif payload_key == "name":
+        name = body.get("name")
+        if not isinstance(name, str):
+            raise BadRequest("'name' must be the new player's name")
+        payload = {"player": name}
+    snap = store.append(game.id, version, kind, payload)
+    resp = jsonify(snap.public())
+    resp.set_etag(etag_for(game.id, snap.version))
+    return resp
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str) -> Response:
+    """Record one event of the game log, if it is legal and made on the current version."""
+    return _write(game_id, "game", "event")
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    """Cancel the last action; itself version-checked, and recorded (nothing is deleted)."""
+    return _write(game_id, "undo", None)
+
+
+@bp.post("/games/<game_id>/players")
+def add_player(game_id: str) -> Response:
+    """Add a player at the end of the seating, before the first turn."""
+    return _write(game_id, "join", "name")
+
+
+@bp.post("/games/<game_id>/first")
+def first_player(game_id: str) -> Response:
+    """Roll for first player: the engine picks the highest; ties must roll again."""
+    game = authorised(game_id)
+    body = json_body()
+    version = _int(body, "version")
+    rolls = body.get("rolls")
+    if not isinstance(rolls, dict) or not rolls or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in rolls.values()):
+        raise BadRequest("'rolls' must map player names to the die each rolled")
+    snap = store.snapshot_at(game, store.current_version(game.id))
+    winner, again = store.roll_off(snap, rolls)
+    if winner is None:
+        return jsonify({"winner": None, "roll_again": again, **snap.public()})
+    assert version is not None
+    snap = store.append(game.id, version, "seat",
+                        {"players": store.seating_from(snap.players, winner), "rolls": rolls})
+    return jsonify({"winner": winner, "roll_again": [], **snap.public()})
+
+
+@bp.get("/games/<game_id>/log")
+def log(game_id: str) -> Response:
+    """The game log in the ``hotdice replay`` format (``?download=1`` for a file)."""
+    snap = store.load(game_id)
+    resp = jsonify(snap.log())
+    if request.args.get("download"):
+        resp.headers["Content-Disposition"] = (
+            f'attachment; filename="hotdice-{snap.game.id}.json"')
+    return resp
+
+
+@bp.post("/score")
+def score() -> Response:
+    """What a roll scores under some rules, and why (the engine's ``roll_report``)."""
+    body = json_body()
+    rules = body.get("rules")
+    dice = body.get("dice")
+    if not isinstance(rules, str) or not rules.strip():
+        raise BadRequest("'rules' must be a rule set name")
+    if not isinstance(dice, list) or not all(
+            isinstance(d, int) and not isinstance(d, bool) for d in dice):
+        raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
+    target = _int(body, "target", required=False)
+    return jsonify(photos.score_report(rules.strip(), dice, target))
+
+
+@bp.post("/read")
+def read() -> Response:
+    """Read the dice of a photo (multipart ``photo`` or a raw image body); score with ?rules."""
+    if "photo" in request.files:
+        data = request.files["photo"].read()
+    elif request.mimetype.startswith("image/") or request.mimetype == "application/octet-stream":
+        data = request.get_data(cache=False)
+    else:
+        raise BadRequest("send the photo as multipart field 'photo' or as an image body")
+    if not data:
+        raise BadRequest("the photo is empty")
+    rules = request.args.get("rules") or None
+    out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
+    return jsonify(out)

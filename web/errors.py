@@ -1,0 +1,50 @@
+"""One helper for JSON errors, and handlers that turn every failure into a one-line message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from . import store
+
+
+def error_response(status: int, message: str, **extra: Any) -> tuple[Response, int]:
+    """``{"error": message, ...}`` with the status; the API's only error shape."""
+    body = {"error": message, **extra}
+    return jsonify(body), status
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or not request.accept_mimetypes.accept_html
+
+
+def init_app(app: Flask) -> None:
+    """Map domain exceptions and HTTP errors to JSON (API) or a short HTML page."""
+
+    @app.errorhandler(store.NotFound)
+    def not_found(exc: store.NotFound) -> Any:
+        if _wants_json():
+            return error_response(404, str(exc))
+        return render_template("error.html", message=str(exc)), 404
+
+    @app.errorhandler(store.Conflict)
+    def conflict(exc: store.Conflict) -> Any:
+        return error_response(409, str(exc), **exc.snapshot.public())
+
+    @app.errorhandler(store.Rejected)
+    def rejected(exc: store.Rejected) -> Any:
+        return error_response(422, str(exc))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        status = exc.code or 500
+        if status == 413:
+            limit = app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+            message = f"upload too large: at most {limit} MB"
+        else:
+            message = exc.description or exc.name
+        if _wants_json():
+            return error_response(status, message)
+        return render_template("error.html", message=message), status

@@ -1,0 +1,220 @@
+"""The phone pages: home (create/join), the game's scoresheet, the rule check."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template,
+                   request, session, url_for)
+from werkzeug.wrappers import Response as WResponse
+
+from companion import rules as crules
+
+from . import chart, store
+from .api import etag_for, game_urls
+
+bp = Blueprint("pages", __name__)
+
+
+def csrf_token() -> str:
+    """The session's CSRF token, carried by every HTML form."""
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+    return session["csrf"]
+
+
+@bp.app_context_processor
+def inject() -> dict[str, Any]:
+    return {"csrf_token": csrf_token, "poll_ms": current_app.config["POLL_MS"]}
+
+
+def check_form() -> None:
+    """Reject cross-site form posts: the CSRF token must match and the Origin be ours."""
+    origin = request.headers.get("Origin")
+    if origin and origin != "null":
+        if urlsplit(origin).netloc != request.host:
+            abort(403, "cross-site form post refused")
+    sent = request.form.get("csrf_token", "")
+    if not sent or not secrets.compare_digest(sent, session.get("csrf", "")):
+        abort(403, "the form has expired; reload the page and try again")
+
+
+def session_token(game: store.Game) -> str | None:
+    """The join token this browser holds for the game, if it is still valid."""
+    token = session.get("tokens", {}).get(game.id)
+    return token if token and store.check_token(game, token) else None
+
+
+def remember_token(game_id: str, token: str) -> None:
+    tokens = dict(session.get("tokens", {}))
+    tokens[game_id] = token
+    session["tokens"] = tokens
+    session.permanent = True
+
+
+def preset_choices() -> list[dict[str, Any]]:
+    return [{"name": n, "title": crules.PRESET_SOURCES.get(n, n), "dice": r.dice,
+             "target": r.target, "description": crules.describe(r)}
+            for n, r in crules.PRESETS.items()]
+
+
+def toggle_choices() -> list[dict[str, str]]:
+    return [{"name": n, "description": d} for n, (d, _o) in crules.TOGGLES.items()]
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("index.html", presets=preset_choices(), toggles=toggle_choices())
+
+
+@bp.post("/new")
+def new() -> WResponse | tuple[str, int]:
+    """The create form: preset, house rules, target, players in seating order."""
+    check_form()
+    preset = request.form.get("preset", "")
+    toggles = [t for t in request.form.getlist("toggle") if t]
+    spec = "+".join([preset, *toggles])
+    players = [p for p in (request.form.get("players", "").replace(",", "\n").splitlines())
+               if p.strip()]
+    target_text = request.form.get("target", "").strip()
+    try:
+        target = int(target_text) if target_text else None
+        snap, token = store.create_game(spec, target, players)
+    except (ValueError, store.Rejected) as exc:
+        message = "the target must be a whole number" if not isinstance(
+            exc, store.Rejected) else str(exc)
+        flash(message)
+        return render_template("index.html", presets=preset_choices(),
+                               toggles=toggle_choices(), form=request.form), 422
+    remember_token(snap.game.id, token)
+    return redirect(url_for("pages.game", game_id=snap.game.id))
+
+
+@bp.post("/join")
+def join() -> WResponse:
+    """Typed codes instead of the QR: game code, and the join code to play (not to watch)."""
+    check_form()
+    game_id = store.normalise_id(request.form.get("game", ""))
+    code = request.form.get("code", "").strip().upper().replace("-", "").replace(" ", "")
+    if not game_id:
+        flash("type the game code")
+        return redirect(url_for("pages.index"))
+    return redirect(url_for("pages.game", game_id=game_id, t=code or None))
+
+
+@bp.get("/g/<game_id>")
+def game(game_id: str) -> WResponse | str:
+    """The scoresheet; ``?t=<token>`` (the QR link) makes this browser a player."""
+    snap = store.load(game_id)
+    token = request.args.get("t")
+    if token is not None:
+        if store.check_token(snap.game, token):
+            remember_token(snap.game.id, token)
+        else:
+            flash("That join code is not valid: you are watching, not playing.")
+        return redirect(url_for("pages.game", game_id=snap.game.id))
+    if game_id != snap.game.id:
+        return redirect(url_for("pages.game", game_id=snap.game.id))
+    token = session_token(snap.game)
+    return render_template("game.html", snap=snap, token=token, editor=token is not None,
+                           urls=game_urls(snap.game.id, token), view=view_model(snap),
+                           code=store.format_token(token) if token else None)
+
+
+@bp.get("/g/<game_id>/sheet")
+def sheet(game_id: str) -> Response:
+    """The live part of the game page, polled by the page's script when the version moves."""
+    game = store.get_game(game_id)
+    version = store.current_version(game.id)
+    editor = session_token(game) is not None
+    tag = etag_for(game.id, version) + ("e" if editor else "v")
+    if request.if_none_match.contains(tag):
+        resp = Response(status=304)
+    else:
+        snap = store.snapshot_at(game, version)
+        resp = Response(render_template("_sheet.html", snap=snap, editor=editor,
+                                        view=view_model(snap)))
+    resp.set_etag(tag)
+    resp.headers["Cache-Control"] = "no-cache, private"
+    resp.vary.add("Cookie")
+    return resp
+
+
+@bp.get("/g/<game_id>/qr.svg")
+def qr(game_id: str) -> Response:
+    """The game's QR code: the join link for players, the read-only link for spectators."""
+    game = store.get_game(game_id)
+    token = session_token(game)
+    which = request.args.get("link", "join")
+    urls = game_urls(game.id, token)
+    url = urls["join_url"] if which == "join" and "join_url" in urls else urls["view_url"]
+    resp = Response(chart.qr_svg(url), mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "private, no-store"
+    return resp
+
+
+@bp.get("/g/<game_id>/chart.svg")
+def score_chart(game_id: str) -> Response:
+    """Each player's score over their turns, drawn on the server."""
+    snap = store.load(game_id)
+    resp = Response(chart.score_chart(snap.state_json, list(snap.players)),
+                    mimetype="image/svg+xml")
+    resp.set_etag(etag_for(snap.game.id, snap.version))
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp.make_conditional(request)
+
+
+@bp.get("/check")
+def check() -> str:
+    """Rule check without a game: pick rules, enter or photograph a roll."""
+    return render_template("check.html", presets=preset_choices(), toggles=toggle_choices())
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """Web app manifest so the scoresheet installs to the home screen."""
+    body = {
+        "name": "hotdice scoresheet", "short_name": "hotdice", "start_url": "/",
+        "display": "standalone", "background_color": "#ffffff", "theme_color": "#b3261e",
+        "icons": [
+            {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192",
+             "type": "image/png"},
+            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512",
+             "type": "image/png"},
+            {"src": url_for("static", filename="icon.svg"), "sizes": "any",
+             "type": "image/svg+xml"},
+        ],
+    }
+    resp = current_app.response_class(current_app.json.dumps(body),
+                                      mimetype="application/manifest+json")
+    return resp
+
+
+def view_model(snap: store.Snapshot) -> dict[str, Any]:
+    """Arrange the engine's state for the paper-like sheet: columns, rows, banners.
+
+    Only presentation happens here (grouping history rows per player); every number comes
+    from the engine's state JSON.
+    """
+    state = snap.state_json
+    players = list(snap.players)
+    if state is None:
+        return {"players": players, "columns": [], "rows": [], "phase": "setup"}
+    columns = {p["name"]: {**p, "turns": []} for p in state["players"]}
+    for entry in state.get("history", []):
+        col = columns.get(entry["player"])
+        if col is not None:
+            col["turns"].append(entry)
+    ordered = [columns[p["name"]] for p in state["players"]]
+    depth = max((len(c["turns"]) for c in ordered), default=0)
+    rows = [[c["turns"][i] if i < len(c["turns"]) else None for c in ordered]
+            for i in range(depth)]
+    turn = state.get("turn")
+    takeover = state.get("takeover")
+    return {"players": players, "columns": ordered, "rows": rows, "phase": state["phase"],
+            "turn": turn, "takeover": takeover, "current": state.get("current_player"),
+            "final_round": state.get("final_round"), "tie_break": state.get("tie_break"),
+            "winner": state.get("winner"), "history": state.get("history", []),
+            "dice": crules.load_rules(snap.game.rules, target=snap.game.target).dice}

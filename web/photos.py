@@ -1,0 +1,91 @@
+"""Photos to dice through ``vision``, and dice to points through ``companion``.
+
+The web layer only moves bytes and JSON here: reading pips is ``vision``'s job and every
+point comes from ``companion.scoring.roll_report``.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from companion import rules as crules
+from companion import scoring
+
+from . import store
+
+UNSURE_BELOW = 0.6
+PREVIEW_MAX_SIDE = 960
+
+
+class PhotoError(ValueError):
+    """An upload we cannot use; ``status`` is 400 (not an image) or 413 (too big)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def score_report(rules_spec: str, dice: list[int], target: int | None = None) -> dict[str, Any]:
+    """The engine's report for one roll; its ValueError becomes a 422 with its reason."""
+    try:
+        rules = crules.load_rules(rules_spec, target=target)
+        report = scoring.roll_report(rules, dice)
+    except ValueError as exc:
+        raise store.Rejected(str(exc)) from exc
+    return report
+
+
+def _vision() -> Any:
+    try:
+        import vision
+    except ImportError as exc:
+        raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
+    return vision
+
+
+def _jpeg_data_url(image: Any) -> str:
+    import cv2
+
+    h, w = image.shape[:2]
+    scale = min(1.0, PREVIEW_MAX_SIDE / max(h, w))
+    if scale < 1.0:
+        image = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not ok:  # pragma: no cover - encoding a valid array does not fail
+        raise PhotoError("could not encode the preview", 500)
+    return "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode("ascii")
+
+
+def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[str, Any]:
+    """Dice found in the photo, the annotated preview, and with rules the roll's scoring."""
+    vision = _vision()
+    try:
+        image = vision.decode_image(data, max_pixels=max_pixels)
+    except ValueError as exc:
+        message = str(exc)
+        too_big = "pixel" in message.lower() or "too large" in message.lower()
+        raise PhotoError(message, 413 if too_big else 400) from exc
+    detections = vision.read(image)
+    dice = [d.value for d in detections.dice]
+    h, w = image.shape[:2]
+    out: dict[str, Any] = {
+        "dice": dice,
+        "detections": [
+            {"value": d.value, "confidence": round(float(d.confidence), 3),
+             "box_xywh": [int(v) for v in d.box_xywh],
+             "center_xy": [float(v) for v in d.center_xy],
+             "unsure": float(d.confidence) < UNSURE_BELOW}
+            for d in detections.dice
+        ],
+        "size_wh": [int(w), int(h)],
+        "annotated": _jpeg_data_url(vision.annotate(image, detections)),
+    }
+    if rules_spec:
+        out["rules"] = rules_spec
+        try:
+            out["score"] = score_report(rules_spec, dice) if dice else None
+        except store.Rejected as exc:
+            out["score"] = None
+            out["score_error"] = str(exc)
+    return out

@@ -1,0 +1,43 @@
+// Rule check: score a roll under the chosen rules and show every legal keep and why.
+"use strict";
+(function () {
+  const form = document.getElementById("check-rules");
+  const result = document.getElementById("result");
+  if (!form) return;
+
+  function spec() {
+    const parts = [form.querySelector("#preset").value];
+    form.querySelectorAll("input[name=toggle]:checked").forEach((t) => parts.push(t.value));
+    return parts.join("+");
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+  }
+
+  function show(report) {
+    result.hidden = false;
+    const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
+    if (report.bust || !report.options.length) {
+      result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
+      return;
+    }
+    const rows = report.options.map((o, i) =>
+      `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span>` +
+      ` <b>${o.points.toLocaleString("en")}</b><br><span class="why">` +
+      o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
+    result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice">${roll}</p>` +
+      `<p class="big">Best: <b id="best-points">${report.best.points.toLocaleString("en")}</b></p>` +
+      `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
+  }
+
+  async function score(dice) {
+    const resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({rules: spec(), dice})});
+    const body = await resp.json();
+    if (!resp.ok) { result.hidden = false; result.innerHTML = `<p class="error">${esc(body.error)}</p>`; return; }
+    show(body);
+  }
+
+  HotDice.attach(document.querySelector("#check .pad"), {exact: false, rules: spec, onGo: score});
+})();

@@ -1,0 +1,91 @@
+// Dice pad: tap faces or read a photo, correct unsure dice, hand the roll to a callback.
+"use strict";
+(function () {
+  const PIPS = {1: [[15,15]], 2: [[8,8],[22,22]], 3: [[8,8],[15,15],[22,22]],
+    4: [[8,8],[22,8],[8,22],[22,22]], 5: [[8,8],[22,8],[15,15],[8,22],[22,22]],
+    6: [[8,8],[22,8],[8,15],[22,15],[8,22],[22,22]]};
+
+  function dieSvg(v, cls) {
+    const c = PIPS[v].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="3"/>`).join("");
+    return `<svg class="die ${cls || ""}" viewBox="0 0 30 30" role="img" aria-label="${v}">` +
+      `<rect x="1" y="1" width="28" height="28" rx="6"/>${c}</svg>`;
+  }
+
+  // One pad element: pending dice [{value, unsure}], a max count, and what to do on "go".
+  function attach(pad, opts) {
+    const max = parseInt(pad.dataset.count || "6", 10);
+    const tray = pad.querySelector(".tray");
+    const go = pad.querySelector('[data-pad="go"]');
+    const confirm = pad.querySelector('[data-pad="confirm"]');
+    const help = pad.querySelector(".unsure-help");
+    let dice = [];
+
+    function render() {
+      tray.innerHTML = dice.map((d, i) =>
+        `<button type="button" class="tray-die${d.unsure ? " unsure" : ""}" data-i="${i}" ` +
+        `aria-label="die ${i + 1}: ${d.value}${d.unsure ? " (unsure)" : ""}">${dieSvg(d.value)}</button>`
+      ).join("") || `<span class="tray-empty">no dice yet (${max} to enter)</span>`;
+      const unsure = dice.some((d) => d.unsure);
+      help.hidden = !unsure;
+      confirm.hidden = !unsure;
+      go.disabled = dice.length === 0 || unsure || (opts.exact && dice.length !== max);
+    }
+
+    pad.addEventListener("click", (ev) => {
+      const face = ev.target.closest("[data-face]");
+      const die = ev.target.closest(".tray-die");
+      const act = ev.target.closest("[data-pad]");
+      if (face && dice.length < max) {
+        dice.push({value: parseInt(face.dataset.face, 10), unsure: false});
+      } else if (die) {
+        const d = dice[parseInt(die.dataset.i, 10)];
+        d.unsure = false;
+        d.value = d.value % 6 + 1;
+      } else if (act && act.dataset.pad === "back") {
+        dice.pop();
+      } else if (act && act.dataset.pad === "confirm") {
+        dice.forEach((d) => { d.unsure = false; });
+      } else if (act && act.dataset.pad === "go") {
+        opts.onGo(dice.map((d) => d.value));
+        return;
+      } else {
+        return;
+      }
+      render();
+    });
+
+    const input = pad.querySelector("input.photo");
+    const preview = pad.querySelector(".photo-preview");
+    input.addEventListener("change", async () => {
+      const file = input.files && input.files[0];
+      if (!file) return;
+      const status = preview.querySelector(".photo-status");
+      preview.hidden = false;
+      status.textContent = "Reading the dice…";
+      const form = new FormData();
+      form.append("photo", file);
+      const rules = opts.rules ? opts.rules() : "";
+      try {
+        const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) : ""),
+          {method: "POST", body: form});
+        const body = await resp.json();
+        if (!resp.ok) { status.textContent = body.error || "Could not read the photo"; return; }
+        preview.querySelector("img").src = body.annotated;
+        dice = body.detections.slice(0, max).map((d) => ({value: d.value, unsure: d.unsure}));
+        const n = body.detections.length;
+        status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}` +
+          (n > max ? ` (only ${max} used)` : "") + ". Check them below." : "No dice found: tap them in.";
+        render();
+        if (opts.onRead) opts.onRead(body);
+      } catch (e) {
+        status.textContent = "Upload failed: " + e;
+      } finally {
+        input.value = "";
+      }
+    });
+    render();
+    return {clear() { dice = []; render(); }};
+  }
+
+  window.HotDice = {attach, dieSvg};
+})();

@@ -1,0 +1,125 @@
+// The game page: poll with ETags, swap in the fresh sheet, send version-checked actions.
+"use strict";
+(function () {
+  const root = document.getElementById("game");
+  if (!root) return;
+  const gameId = root.dataset.id;
+  const token = root.dataset.token;
+  const pollMs = parseInt(root.dataset.poll || "1000", 10);
+  const toast = document.getElementById("toast");
+  let etag = null;
+  let busy = false;
+
+  function version() {
+    return parseInt(document.getElementById("sheet").dataset.version, 10);
+  }
+
+  function say(message, bad) {
+    toast.textContent = message;
+    toast.className = bad ? "toast bad" : "toast";
+    toast.hidden = false;
+    clearTimeout(say.timer);
+    say.timer = setTimeout(() => { toast.hidden = true; }, 4000);
+  }
+
+  async function refresh() {
+    const resp = await fetch(`/g/${gameId}/sheet`, {cache: "no-store"});
+    if (!resp.ok) return;
+    const html = await resp.text();
+    const sheet = document.getElementById("sheet");
+    const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
+    sheet.outerHTML = html;
+    const fresh = document.getElementById("sheet");
+    if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
+    wire();
+  }
+
+  async function poll() {
+    if (!document.hidden && !busy) {
+      try {
+        const headers = etag ? {"If-None-Match": etag} : {};
+        const resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store"});
+        if (resp.status === 200) {
+          etag = resp.headers.get("ETag");
+          const body = await resp.json();
+          if (body.version !== version()) await refresh();
+        }
+      } catch (e) { /* offline for a moment: try again next tick */ }
+    }
+    setTimeout(poll, pollMs);
+  }
+
+  async function send(path, body) {
+    if (busy) return null;
+    busy = true;
+    try {
+      const resp = await fetch(`/api/games/${gameId}/${path}`, {
+        method: "POST", cache: "no-store",
+        headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
+        body: JSON.stringify({version: version(), ...body}),
+      });
+      const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
+      if (resp.status === 409) say("Someone else was quicker: the sheet is updated, check and try again.", true);
+      else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
+      if (resp.ok || resp.status === 409) await refresh();
+      return resp.ok ? out : null;
+    } catch (e) {
+      say("Network problem: " + e, true);
+      return null;
+    } finally {
+      busy = false;
+    }
+  }
+
+  function event(ev) { return send("events", {event: ev}); }
+
+  function wire() {
+    const sheet = document.getElementById("sheet");
+    const pad = sheet.querySelector(".pad");
+    if (pad) {
+      HotDice.attach(pad, {
+        exact: true,
+        rules: () => root.dataset.rules,
+        onGo: (dice) => event({type: "roll", dice}),
+      });
+    }
+    const quick = sheet.querySelector("#quick");
+    if (quick) {
+      quick.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const text = quick.querySelector("input[name=points]").value.trim();
+        if (!/^\d+$/.test(text)) { say("Type the points banked, e.g. 850", true); return; }
+        event({type: "score", player: quick.dataset.player, points: parseInt(text, 10)});
+      });
+      quick.querySelector('[data-quick="bust"]').addEventListener("click", () =>
+        event({type: "score", player: quick.dataset.player, points: 0}));
+    }
+    const add = sheet.querySelector("#add-player");
+    if (add) {
+      add.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        send("players", {name: add.querySelector("input[name=name]").value});
+      });
+    }
+    const first = sheet.querySelector("#first");
+    if (first) {
+      first.addEventListener("submit", async (ev) => {
+        ev.preventDefault();
+        const rolls = {};
+        first.querySelectorAll("select").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
+        const out = await send("first", {rolls});
+        if (out && out.winner) say(`${out.winner} starts.`);
+        else if (out) say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
+      });
+    }
+  }
+
+  document.addEventListener("click", (ev) => {
+    const btn = ev.target.closest("[data-event]");
+    if (btn && btn.closest("#sheet")) { event(JSON.parse(btn.dataset.event)); return; }
+    if (ev.target.closest("[data-undo]")) send("undo", {});
+  });
+
+  wire();
+  setTimeout(poll, pollMs);
+})();

@@ -1,0 +1,384 @@
+"""Games and their event logs: version-checked writes, states rebuilt by folding the log.
+
+The ``events`` table is the source of truth. Each row is one of:
+``game`` (an event of the game log), ``undo`` (cancels the last row that still counts),
+``join`` (a player added before the first turn) and ``seat`` (the seating order after the
+roll for first player). The version of a game is the number of rows, so it only grows and
+an ETag never comes back with other content. States are cached per game, keyed by version,
+so that a poll does not refold the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask, current_app
+
+from companion import game as cgame
+from companion import rules as crules
+
+from .db import get_db
+
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+ID_LEN = 6
+TOKEN_LEN = 12
+MAX_PLAYERS = 12
+MAX_NAME = 20
+CACHE_SIZE = 2000
+
+
+class NotFound(LookupError):
+    """No game with that id."""
+
+
+class Conflict(Exception):
+    """The write was made on an old version; carries the current snapshot."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        super().__init__(f"the game has changed (now at version {snapshot.version}); reload")
+        self.snapshot = snapshot
+
+
+class Rejected(ValueError):
+    """The action is not allowed now (the engine's reason or a setup rule)."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """The immutable row of a game."""
+
+    id: str
+    token_hash: str
+    rules: str
+    target: int | None
+    players: tuple[str, ...]
+    created: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game at one version: the rows that still count and the state folded from them."""
+
+    game: Game
+    version: int
+    stack: tuple[tuple[str, dict[str, Any]], ...]
+    players: tuple[str, ...]
+    events: tuple[dict[str, Any], ...]
+    state: Any = None
+    setup_error: str | None = None
+    _json: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def state_json(self) -> dict[str, Any] | None:
+        """``state.to_json()``, computed once per snapshot."""
+        return self._json
+
+    @property
+    def started(self) -> bool:
+        """True once the first event of the game log is recorded."""
+        return bool(self.events)
+
+    def log(self) -> dict[str, Any]:
+        """The game log in the format ``hotdice replay`` reads."""
+        log: dict[str, Any] = {"rules": self.game.rules, "target": self.game.target,
+                               "players": list(self.players), "events": list(self.events)}
+        if log["target"] is None:
+            del log["target"]
+        return log
+
+    def public(self) -> dict[str, Any]:
+        """What the API returns for a game: its version and state (plus the setup status)."""
+        body: dict[str, Any] = {"version": self.version, "state": self.state_json}
+        if self.state is None:
+            body["setup"] = {"players": list(self.players), "error": self.setup_error}
+        return body
+
+
+def _make(game: Game, version: int, stack: tuple[tuple[str, dict[str, Any]], ...],
+          state: Any = None, setup_error: str | None = None,
+          players: tuple[str, ...] | None = None,
+          events: tuple[dict[str, Any], ...] | None = None) -> Snapshot:
+    if players is None or events is None:
+        plist = list(game.players)
+        evs: list[dict[str, Any]] = []
+        for kind, payload in stack:
+            if kind == "join":
+                plist.append(payload["player"])
+            elif kind == "seat":
+                plist = list(payload["players"])
+            elif kind == "game":
+                evs.append(payload)
+        players, events = tuple(plist), tuple(evs)
+    if state is None and setup_error is None:
+        try:
+            state = cgame.replay(_log(game, players, events))
+        except ValueError as exc:
+            if events:
+                raise
+            setup_error = str(exc)
+    js = state.to_json() if state is not None else None
+    return Snapshot(game, version, stack, players, events, state, setup_error, js)
+
+
+def _log(game: Game, players: tuple[str, ...], events: tuple[dict[str, Any], ...]) -> dict:
+    log = cgame.new_log(game.rules, list(players), target=game.target)
+    log["events"] = list(events)
+    return log
+
+
+def fold(game: Game, rows: list[tuple[int, str, dict[str, Any]]]) -> Snapshot:
+    """Fold all rows of a game (undo cancels the last row that still counts)."""
+    stack: list[tuple[str, dict[str, Any]]] = []
+    for _seq, kind, payload in rows:
+        if kind == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append((kind, payload))
+    version = rows[-1][0] if rows else 0
+    return _make(game, version, tuple(stack))
+
+
+class Cache:
+    """Latest snapshot per game and the immutable game rows, shared by all threads."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self.lock = threading.Lock()
+        self.snapshots: OrderedDict[str, Snapshot] = OrderedDict()
+        self.games: OrderedDict[str, Game] = OrderedDict()
+
+    def get(self, game_id: str) -> Snapshot | None:
+        with self.lock:
+            return self.snapshots.get(game_id)
+
+    def put(self, snap: Snapshot) -> None:
+        with self.lock:
+            old = self.snapshots.get(snap.game.id)
+            if old is None or old.version <= snap.version:
+                self.snapshots[snap.game.id] = snap
+                self.snapshots.move_to_end(snap.game.id)
+                while len(self.snapshots) > self.size:
+                    self.snapshots.popitem(last=False)
+
+    def game(self, game_id: str) -> Game | None:
+        with self.lock:
+            return self.games.get(game_id)
+
+    def put_game(self, game: Game) -> None:
+        with self.lock:
+            self.games[game.id] = game
+            while len(self.games) > self.size:
+                self.games.popitem(last=False)
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its own cache (tests build many apps)."""
+    app.extensions["hotdice_cache"] = Cache()
+
+
+def _cache() -> Cache:
+    return current_app.extensions["hotdice_cache"]
+
+
+def _code(n: int) -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(n))
+
+
+def hash_token(token: str) -> str:
+    """Tokens are stored hashed; a leaked database does not give write access."""
+    return hashlib.sha256(token.upper().replace("-", "").encode()).hexdigest()
+
+
+def normalise_id(game_id: str) -> str:
+    """Game codes are typed on phones: ignore case and stray spaces."""
+    return game_id.strip().upper()
+
+
+def format_token(token: str) -> str:
+    """Group the join code in fours so it can be read out and typed."""
+    return "-".join(token[i:i + 4] for i in range(0, len(token), 4))
+
+
+def clean_players(players: Any) -> list[str]:
+    """Player names: a list of distinct, non-empty, short strings."""
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise Rejected("players must be a list of names")
+    names = [" ".join(p.split()) for p in players]
+    if any(not n for n in names):
+        raise Rejected("a player name is empty")
+    if any(len(n) > MAX_NAME for n in names):
+        raise Rejected(f"a player name is longer than {MAX_NAME} characters")
+    if len({n.casefold() for n in names}) != len(names):
+        raise Rejected("two players have the same name")
+    if len(names) > MAX_PLAYERS:
+        raise Rejected(f"at most {MAX_PLAYERS} players")
+    return names
+
+
+def create_game(rules: str, target: int | None, players: list[str]) -> tuple[Snapshot, str]:
+    """Validate the rules with the engine, store a new game; return it and its join token."""
+    names = clean_players(players)
+    try:
+        crules.load_rules(rules, target=target)
+        if names:
+            cgame.new_log(rules, names, target=target)
+    except ValueError as exc:
+        raise Rejected(str(exc)) from exc
+    token = _code(TOKEN_LEN)
+    conn = get_db()
+    for _ in range(20):
+        game_id = _code(ID_LEN)
+        try:
+            conn.execute(
+                "INSERT INTO games (id, token_hash, rules, target, players) VALUES (?,?,?,?,?)",
+                (game_id, hash_token(token), rules, target, json.dumps(names)))
+            break
+        except sqlite3.IntegrityError:
+            continue
+    else:  # pragma: no cover - 31**6 ids
+        raise RuntimeError("could not allocate a game id")
+    snap = load(game_id)
+    return snap, token
+
+
+def get_game(game_id: str) -> Game:
+    """The game row, from the cache when possible; NotFound if unknown."""
+    game_id = normalise_id(game_id)
+    game = _cache().game(game_id)
+    if game is not None:
+        return game
+    row = get_db().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"no game {game_id!r}")
+    game = Game(row["id"], row["token_hash"], row["rules"], row["target"],
+                tuple(json.loads(row["players"])), row["created"])
+    _cache().put_game(game)
+    return game
+
+
+def check_token(game: Game, token: str | None) -> bool:
+    """Constant-time check of a join token."""
+    return bool(token) and hmac.compare_digest(game.token_hash, hash_token(token or ""))
+
+
+def current_version(game_id: str) -> int:
+    """Number of rows of the game's log (one indexed query)."""
+    row = get_db().execute(
+        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+    return int(row[0])
+
+
+def _rows(game_id: str, after: int, upto: int) -> list[tuple[int, str, dict[str, Any]]]:
+    cur = get_db().execute(
+        "SELECT seq, kind, event FROM events WHERE game_id = ? AND seq > ? AND seq <= ? "
+        "ORDER BY seq", (game_id, after, upto))
+    return [(r[0], r[1], json.loads(r[2])) for r in cur]
+
+
+def snapshot_at(game: Game, version: int) -> Snapshot:
+    """The snapshot at ``version``: cached, advanced by applying new events, or refolded."""
+    cached = _cache().get(game.id)
+    if cached is not None and cached.version == version:
+        return cached
+    if cached is not None and cached.version < version and cached.state is not None:
+        rows = _rows(game.id, cached.version, version)
+        if rows and all(kind == "game" for _s, kind, _p in rows):
+            state = cached.state
+            for _seq, _kind, payload in rows:
+                state = cgame.apply(state, payload)
+            stack = cached.stack + tuple(("game", p) for _s, _k, p in rows)
+            snap = _make(game, version, stack, state, None, cached.players,
+                         cached.events + tuple(p for _s, _k, p in rows))
+            _cache().put(snap)
+            return snap
+    snap = fold(game, _rows(game.id, 0, version))
+    _cache().put(snap)
+    return snap
+
+
+def load(game_id: str) -> Snapshot:
+    """The current snapshot of a game."""
+    game = get_game(game_id)
+    return snapshot_at(game, current_version(game.id))
+
+
+def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
+    """The snapshot after one more row, or Rejected with the reason."""
+    version = snap.version + 1
+    if kind == "game":
+        if snap.state is None:
+            raise Rejected(snap.setup_error or "the game has not started")
+        try:
+            state = cgame.apply(snap.state, payload)
+        except ValueError as exc:
+            raise Rejected(str(exc)) from exc
+        return _make(snap.game, version, snap.stack + ((kind, payload),), state, None,
+                     snap.players, snap.events + (payload,))
+    if kind == "undo":
+        if not snap.stack:
+            raise Rejected("nothing to undo")
+        return _make(snap.game, version, snap.stack[:-1])
+    if snap.started:
+        raise Rejected("players and seating are fixed once the first turn is recorded")
+    if kind == "join":
+        names = clean_players([*snap.players, payload["player"]])
+        payload = {"player": names[-1]}
+    elif kind == "seat":
+        if sorted(payload["players"]) != sorted(snap.players):
+            raise Rejected("the seating must list the same players")
+    try:
+        return _make(snap.game, version, snap.stack + ((kind, payload),))
+    except ValueError as exc:  # pragma: no cover - setup errors are kept, not raised
+        raise Rejected(str(exc)) from exc
+
+
+def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Snapshot:
+    """Record one row if ``version`` is current, in one IMMEDIATE transaction.
+
+    The version check and the insert hold SQLite's write lock together, so of two racing
+    writers on the same version exactly one succeeds and the other gets Conflict.
+    """
+    game = get_game(game_id)
+    conn = get_db()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = current_version(game.id)
+        snap = snapshot_at(game, current)
+        if current != version:
+            raise Conflict(snap)
+        new = _next(snap, kind, payload)
+        conn.execute("INSERT INTO events (game_id, seq, kind, event) VALUES (?,?,?,?)",
+                     (game.id, new.version, kind, json.dumps(payload)))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    _cache().put(new)
+    return new
+
+
+def roll_off(snap: Snapshot, rolls: dict[str, int]) -> tuple[str | None, list[str]]:
+    """Ask the engine who starts; only the players of this game may roll."""
+    if set(rolls) - set(snap.players):
+        raise Rejected("a roll names someone who is not in this game")
+    try:
+        return cgame.roll_off(rolls)
+    except ValueError as exc:
+        raise Rejected(str(exc)) from exc
+
+
+def seating_from(players: tuple[str, ...], first: str) -> list[str]:
+    """Keep the seating order around the table, starting with ``first``."""
+    i = players.index(first)
+    return list(players[i:] + players[:i])
+
+
