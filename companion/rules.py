@@ -104,6 +104,15 @@ class Rules:
         if self.strike_after < 1:
             raise ParseError(f"strike_after must be at least 1, not {self.strike_after}")
 
+    def __hash__(self) -> int:
+        # Rules key every scoring table; hashing two dozen fields (enums among them) on each
+        # look-up would cost more than the look-up itself, so the hash is worked out once.
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
     def triple(self, value: int) -> int:
         """T(v): the three-of-a-kind value."""
         return self.triple_one if value == 1 else 100 * value
@@ -263,11 +272,13 @@ def load_rules(spec: str | Mapping[str, Any] | Rules, *, target: int | None = No
     if target is not None:
         if isinstance(target, bool) or not isinstance(target, int):
             raise ParseError(f"target must be a whole number, not {target!r}")
-        try:
-            rules = replace(rules, target=target)
-        except ParseError as error:
-            raise ParseError(str(error)) from None
-    return rules
+        rules = replace(rules, target=target)
+    return _INTERNED.setdefault(rules, rules)
+
+
+# Equal rule sets are handed out as one object, so the scoring tables keyed by them are found
+# by identity instead of by comparing every option on each look-up.
+_INTERNED: dict[Rules, Rules] = {}
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:

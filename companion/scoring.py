@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +73,7 @@ def format_dice(dice: Iterable[int]) -> str:
 
 def counts_of(dice: Iterable[int]) -> Counts:
     """How many dice show each face, 1 to 6."""
-    counts = [0] * 6
+    counts = [0, 0, 0, 0, 0, 0]
     for d in dice:
         counts[d - 1] += 1
     return tuple(counts)  # type: ignore[return-value]
@@ -298,13 +298,22 @@ def _combos(rules: Rules, counts: Counts) -> Iterator[tuple[Group, Counts]]:
 def score_keep(rules: Rules, dice: Iterable[int], held: Held = Held()) -> Keep | None:
     """The best score of keeping exactly these dice, or None if one of them does not score."""
     counts = counts_of(dice)
+    if held.fresh or rules.multiples not in (Multiples.DOUBLE_TURN, Multiples.PROGRESSIVE):
+        return _tables(rules, held.first_roll and _first_roll_matters(rules))[0].get(counts)
     return _score_counts(rules, counts, held)
 
 
-@functools.lru_cache(maxsize=65536)
-def _score_counts(rules: Rules, counts: Counts, held: Held) -> Keep | None:
+PartsOf = Callable[[int, int], list["_Part"]]
+
+
+def _score_counts(rules: Rules, counts: Counts, held: Held,
+                  parts_of: PartsOf | None = None) -> Keep | None:
     if not any(counts):
         return None
+    if parts_of is None:
+        def parts_of(value: int, n: int) -> list[_Part]:
+            return _value_parts(rules, value, n, held)
+
     splits: list[tuple[tuple[Group, ...], Counts]] = [((), counts)]
     splits.extend(((group,), rest) for group, rest in _combos(rules, counts))
     best: tuple[int, int, tuple[Group, ...], frozenset[int]] | None = None
@@ -313,7 +322,7 @@ def _score_counts(rules: Rules, counts: Counts, held: Held) -> Keep | None:
         for value in range(1, 7):
             n = rest[value - 1]
             if n:
-                parts = _value_parts(rules, value, n, held)
+                parts = parts_of(value, n)
                 if not parts:
                     break
                 choices.append(parts)
@@ -354,10 +363,11 @@ def _wins(rules: Rules, counts: Counts, held: Held) -> bool:
 
 # --- a roll ----------------------------------------------------------------------------
 
-def _sub_counts(counts: Counts) -> Iterator[Counts]:
-    for pick in itertools.product(*(range(c + 1) for c in counts)):
-        if any(pick):
-            yield pick  # type: ignore[misc]
+@functools.cache
+def _sub_counts(counts: Counts) -> tuple[Counts, ...]:
+    """Every non-empty sub-multiset of a roll: the candidate keeps."""
+    return tuple(pick for pick in itertools.product(*(range(c + 1) for c in counts))
+                 if any(pick))  # type: ignore[misc]
 
 
 def _sort_key(keep: Keep) -> tuple[int, int, Dice]:
@@ -368,17 +378,44 @@ def keep_options(rules: Rules, roll: Sequence[int], held: Held = Held()) -> tupl
     """Every distinct legal keep of a roll in a turn context, best first (fewest dice on a tie)."""
     counts = counts_of(roll)
     if held.fresh or rules.multiples not in (Multiples.DOUBLE_TURN, Multiples.PROGRESSIVE):
-        return _table_options(rules, counts, held.first_roll)
-    return _options(rules, counts, held)
+        return _tables(rules, held.first_roll and _first_roll_matters(rules))[1][counts]
+    return _context_options(rules, counts, held)
+
+
+def _first_roll_matters(rules: Rules) -> bool:
+    return rules.instant_win is InstantWin.SIX_OF_A_KIND_FIRST_ROLL or (
+        rules.nothing_scores_first_roll_only)
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(rules: Rules, first_roll: bool) -> tuple[dict[Counts, Keep | None],
+                                                      dict[Counts, tuple[Keep, ...]]]:
+    """Every keep and every roll of 1..N dice scored once: the look-up tables of a rule set.
+
+    Outside double-turn and progressive a keep's score never depends on earlier rolls, and
+    there are only 923 distinct multisets of one to six dice, so the whole table is cheap.
+    """
+    held = Held(first_roll=first_roll)
+    all_counts = [counts_of(dice) for n in range(1, rules.dice + 1)
+                  for dice in itertools.combinations_with_replacement(range(1, 7), n)]
+    parts = {(v, n): _value_parts(rules, v, n, held) for v in range(1, 7)
+             for n in range(1, rules.dice + 1)}
+    keeps = {counts: _score_counts(rules, counts, held, lambda v, n: parts[v, n])
+             for counts in all_counts}
+    rolls = {counts: _collect(rules, counts, held, [k for sub in _sub_counts(counts)
+                                                    if (k := keeps[sub])])
+             for counts in all_counts}
+    return keeps, rolls
 
 
 @functools.lru_cache(maxsize=32768)
-def _table_options(rules: Rules, counts: Counts, first_roll: bool) -> tuple[Keep, ...]:
-    return _options(rules, counts, Held(first_roll=first_roll))
+def _context_options(rules: Rules, counts: Counts, held: Held) -> tuple[Keep, ...]:
+    return _collect(rules, counts, held, [k for sub in _sub_counts(counts)
+                                          if (k := _score_counts(rules, sub, held))])
 
 
-def _options(rules: Rules, counts: Counts, held: Held) -> tuple[Keep, ...]:
-    options = [k for sub in _sub_counts(counts) if (k := _score_counts(rules, sub, held))]
+def _collect(rules: Rules, counts: Counts, held: Held, options: list[Keep]) -> tuple[Keep, ...]:
+    """The roll's options best first, or the scoreless-roll bonus where the rules have one."""
     if not options and rules.nothing_scores and sum(counts) == rules.dice and (
             held.first_roll or not rules.nothing_scores_first_roll_only):
         dice = dice_of(counts)
@@ -389,10 +426,11 @@ def _options(rules: Rules, counts: Counts, held: Held) -> tuple[Keep, ...]:
 
 def score_roll(rules: Rules, roll: Sequence[int], held: Held | None = None) -> RollScore:
     """Score a roll; by default as the first roll of a fresh turn when all dice are rolled."""
-    if held is None:
-        held = Held(first_roll=len(roll) == rules.dice)
     if len(roll) > rules.dice:
         raise ParseError(f"{rules.name} uses {rules.dice} dice, got {len(roll)}")
+    if held is None:
+        first = len(roll) == rules.dice and _first_roll_matters(rules)
+        return RollScore(tuple(roll), _tables(rules, first)[1][counts_of(roll)])
     return RollScore(tuple(roll), keep_options(rules, roll, held))
 
 
@@ -421,9 +459,7 @@ def distinct_rolls(n: int) -> Iterator[tuple[Dice, int]]:
 
 def build_tables(rules: Rules) -> int:
     """Score every distinct roll of 1..N dice once, so later look-ups are dictionary hits."""
-    built = 0
-    for n in range(1, rules.dice + 1):
-        for dice, _ in distinct_rolls(n):
-            _table_options(rules, counts_of(dice), n == rules.dice)
-            built += 1
+    built = len(_tables(rules, False)[1])
+    if _first_roll_matters(rules):
+        built += len(_tables(rules, True)[1])
     return built

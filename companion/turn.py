@@ -84,7 +84,7 @@ class Turn:
     last_roll: Dice | None = None
     sets: frozenset[int] = frozenset()
     kept: Counts = NO_COUNTS
-    rolled: bool = False
+    first_roll: bool = True
     has_kept: bool = False
     hot_dice: bool = False
     must_roll: bool = False
@@ -103,7 +103,8 @@ class Turn:
         if self.phase is not Phase.BANKED:
             raise IllegalMove("only a banked turn can be taken over")
         return replace(self, score=score, on_board=on_board, phase=Phase.ROLL, last_roll=None,
-                       has_kept=False, takeover=True, must_roll=False, steps=())
+                       has_kept=False, takeover=True, must_roll=False, first_roll=False,
+                       steps=())
 
     # --- what the turn allows now -------------------------------------------------------
 
@@ -114,7 +115,7 @@ class Turn:
     @property
     def held(self) -> Held:
         return Held(turn_total=self.total, sets=self.sets, kept=self.kept,
-                    first_roll=not self.rolled and not self.takeover)
+                    first_roll=self.first_roll)
 
     def options(self) -> tuple[Keep, ...]:
         """The legal keeps of the last roll in this turn's context, best first."""
@@ -167,7 +168,7 @@ class Turn:
                 note = "the 420: roll the 2 again" if dice == (2,) else (
                     "the hard six: roll the 6 again")
                 step = Step(dice, (), 0, self.total, self.dice_left, False, note)
-                return replace(self, steps=(*self.steps, step), rolled=True)
+                return replace(self, steps=(*self.steps, step))
             return rolled._bust("nothing to keep")
         if self.rules.finish is Finish.EXACT:
             most = max(options, key=lambda k: (len(k.dice), k.points))
@@ -175,7 +176,7 @@ class Turn:
                 reason = (f"keeping every scoring die ({format_dice(most.dice)}) would pass "
                           f"{self.rules.target:,}")
                 return rolled._bust(reason)
-        return replace(rolled, rolled=True)
+        return rolled
 
     def _free_reroll(self, dice: Dice) -> bool:
         rules = self.rules
@@ -187,7 +188,7 @@ class Turn:
     def _bust(self, reason: str) -> Turn:
         roll = self.last_roll or ()
         step = Step(roll, (), 0, 0, 0, False, f"bust: {reason}")
-        return replace(self, phase=Phase.BUST, total=0, bust_reason=reason, rolled=True,
+        return replace(self, phase=Phase.BUST, total=0, bust_reason=reason,
                        steps=(*self.steps, step))
 
     def keep(self, dice: Sequence[int]) -> Turn:
@@ -211,7 +212,7 @@ class Turn:
         hot = left == 0
         kept = tuple(a + b for a, b in zip(self.kept, want, strict=True))
         turn = replace(self, phase=Phase.WON if keep.wins else Phase.ROLL, last_roll=None,
-                       total=total, has_kept=True, hot_dice=hot)
+                       total=total, has_kept=True, hot_dice=hot, first_roll=False)
         if hot:
             turn = replace(turn, dice_left=self.rules.dice, sets=frozenset(), kept=NO_COUNTS,
                            must_roll=self.rules.hot_dice_must_roll)

@@ -1,0 +1,282 @@
+"""Whole games: every finish mode, takeovers, strike-outs, house rules, and fold/undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.errors import IllegalEvent, ParseError
+from companion.game import GamePhase, apply, new_log, replay, roll_off, start, undo
+from strategies import rule_sets
+
+
+def quick(player: str, points: int) -> dict[str, Any]:
+    return {"type": "score", "player": player, "points": points}
+
+
+def roll(*dice: int) -> dict[str, Any]:
+    return {"type": "roll", "dice": list(dice)}
+
+
+def keep(*dice: int) -> dict[str, Any]:
+    return {"type": "keep", "dice": list(dice)}
+
+
+BANK = {"type": "bank"}
+
+
+def play(rules: str, players: list[str], events: list[dict[str, Any]],
+         target: int | None = None) -> Any:
+    log = new_log(rules, players, target=target)
+    log["events"] = events
+    return replay(log)
+
+
+def test_first_to_target_wins_at_once() -> None:
+    state = play("dice-10000", ["Ann", "Bob"], [quick("Ann", 600), quick("Bob", 950),
+                                                quick("Ann", 400)], target=1000)
+    assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
+    assert state.to_json()["current_player"] is None
+    with pytest.raises(IllegalEvent, match="game is over"):
+        apply(state, quick("Bob", 100))
+
+
+def test_final_round_gives_everyone_else_one_turn() -> None:
+    state = play("hot-dice", ["Ann", "Bob", "Cy"], [
+        quick("Ann", 1000), quick("Bob", 1000), quick("Cy", 0), quick("Ann", 1000)],
+        target=2000)
+    assert state.phase is GamePhase.FINAL_ROUND
+    assert state.to_json()["final_round"] == {"triggered_by": "Ann", "to_play": ["Bob", "Cy"]}
+    state = apply(state, quick("Bob", 1500))
+    assert state.phase is GamePhase.FINAL_ROUND and state.current_player == "Cy"
+    state = apply(state, quick("Cy", 0))
+    assert state.phase is GamePhase.OVER and state.winner_name == "Bob"
+
+
+def test_final_round_tie_goes_to_tie_break_turns() -> None:
+    state = play("ten-thousand", ["Ann", "Bob"], [
+        quick("Ann", 2000), quick("Bob", 2000)], target=2000)
+    assert state.phase is GamePhase.TIE_BREAK
+    assert state.to_json()["tie_break"]["players"] == ["Ann", "Bob"]
+    state = apply(apply(state, quick("Ann", 300)), quick("Bob", 300))
+    assert state.phase is GamePhase.TIE_BREAK  # still tied
+    state = apply(apply(state, quick("Ann", 0)), quick("Bob", 50))
+    assert state.phase is GamePhase.OVER and state.winner_name == "Bob"
+
+
+def test_tie_or_beat_gives_everyone_another_turn() -> None:
+    state = play("minnesota", ["Ann", "Bob", "Cy"], [
+        quick("Ann", 1000), quick("Bob", 1000), quick("Cy", 1000),
+        quick("Ann", 1000)], target=2000)
+    assert state.to_json()["final_round"]["to_play"] == ["Bob", "Cy"]
+    state = apply(state, quick("Bob", 1000))  # ties 2000
+    assert state.to_json()["final_round"]["to_play"] == ["Cy", "Ann"]
+    state = apply(state, quick("Cy", 0))
+    assert state.to_json()["final_round"]["to_play"] == ["Ann"]
+    state = apply(state, quick("Ann", 50))  # beats
+    assert state.to_json()["final_round"]["to_play"] == ["Bob", "Cy"]
+    state = apply(apply(state, quick("Bob", 0)), quick("Cy", 0))
+    assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
+
+
+def test_tie_or_beat_still_tied_after_a_full_pass_plays_tie_break() -> None:
+    state = play("minnesota", ["Ann", "Bob"], [
+        quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 1000), quick("Bob", 1000),
+        quick("Ann", 0)], target=2000)
+    assert state.phase is GamePhase.TIE_BREAK
+
+
+def test_exact_finish() -> None:
+    state = play("exact-10000", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 1000)],
+                 target=2000)
+    with pytest.raises(IllegalEvent, match="would pass 2,000"):
+        apply(state, quick("Ann", 1500))
+    state = apply(state, quick("Ann", 1000))
+    assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
+
+
+def test_exact_forced_keep_bust_by_dice() -> None:
+    state = play("exact-10000", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 1000),
+                                                 roll(1, 1, 1, 2, 3, 4)], target=1500)
+    assert state.current_player == "Bob" and state.history[-1].bust
+
+
+def test_roll_by_roll_turns_and_busts() -> None:
+    state = play("hot-dice", ["Ann", "Bob"], [
+        roll(1, 4, 2, 4, 4, 5), keep(1, 4, 4, 4, 5), roll(4), keep(4), BANK,
+        roll(2, 3, 4, 6, 6, 2)])
+    ann, bob = state.players
+    assert (ann.score, ann.on_board, bob.score, bob.busts_in_row) == (1100, True, 0, 1)
+    assert state.current_player == "Ann" and state.turn is None
+    assert [(r.player, r.points, r.bust) for r in state.history] == [
+        ("Ann", 1100, False), ("Bob", 0, True)]
+
+
+def test_entry_threshold_blocks_a_small_bank() -> None:
+    log = new_log("hot-dice", ["Ann", "Bob"])
+    log["events"] = [roll(1, 4, 2, 4, 4, 5), keep(1, 4, 4, 4, 5), BANK]
+    with pytest.raises(IllegalEvent, match=r"event 3: cannot bank: not on the board"):
+        replay(log)
+    with pytest.raises(IllegalEvent, match="needs 1,000 in one turn"):
+        play("hot-dice", ["Ann"], [quick("Ann", 550)])
+
+
+def test_takeover_offer_accept_and_decline() -> None:
+    base = [quick("Ann", 1000), quick("Bob", 1000),
+            roll(1, 2, 3, 4, 6), keep(1), roll(5, 5, 2, 3), keep(5, 5), BANK]
+    state = play("minnesota", ["Ann", "Bob"], base)
+    assert state.to_json()["takeover"] == {"from": "Ann", "dice": 2, "total": 200}
+    taken = apply(state, {"type": "takeover", "accept": True})
+    assert taken.turn is not None and (taken.turn.total, taken.turn.dice_left) == (200, 2)
+    taken = apply(apply(apply(taken, roll(1, 3)), keep(1)), roll(5))
+    taken = apply(apply(taken, keep(5)), roll(1, 2, 3, 4, 4))  # hot dice must roll again
+    taken = apply(apply(taken, keep(1)), BANK)
+    assert taken.players[1].score == 1000 + 450 and taken.history[-1].takeover
+    declined = apply(state, {"type": "takeover", "accept": False})
+    assert declined.offer is None and declined.turn is None
+    rolled = apply(state, roll(1, 2, 3, 4, 6))  # rolling all dice declines it too
+    assert rolled.offer is None and rolled.turn.total == 0  # type: ignore[union-attr]
+
+
+def test_no_takeover_offer_for_a_player_off_the_board() -> None:
+    state = play("minnesota", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 0),
+                                              roll(1, 2, 3, 4, 6), keep(1), BANK])
+    assert state.offer is None
+    with pytest.raises(IllegalEvent, match="no takeover offer"):
+        apply(state, {"type": "takeover", "accept": True})
+
+
+def test_strike_out_costs_500_never_below_zero() -> None:
+    events = [quick("Ann", 700)] + [e for _ in range(3) for e in (quick("Bob", 0),
+                                                                   quick("Ann", 0))]
+    state = play("ten-thousand+strike-out", ["Ann", "Bob"], events[:-1])
+    ann, bob = state.players
+    assert (ann.score, ann.busts_in_row, bob.score, bob.busts_in_row) == (700, 2, 0, 0)
+    state = apply(state, quick("Ann", 0))
+    assert (state.players[0].score, state.players[0].busts_in_row) == (200, 0)
+    assert state.history[-1].penalty == 500 and state.history[-3].penalty == 0
+
+
+def test_zilch_bank_minimum_every_turn() -> None:
+    with pytest.raises(IllegalEvent, match="at least 300"):
+        play("zilch", ["Ann"], [quick("Ann", 300), quick("Ann", 250)])
+
+
+def test_the_5150_bonus_roll_comes_before_the_end() -> None:
+    state = play("minnesota+the-5150", ["Ann", "Bob"], [
+        quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 4150), quick("Bob", 5000)],
+        target=6000)
+    assert state.players[0].hit_5150 and state.phase is GamePhase.FINAL_ROUND
+    state = apply(state, quick("Ann", 0))
+    assert state.phase is GamePhase.BONUS and state.current_player == "Ann"
+    with pytest.raises(IllegalEvent, match="all 5 dice"):
+        apply(state, roll(1, 1))
+    state = apply(state, roll(1, 1, 1, 1, 1))
+    assert state.players[0].score == 9150 and state.winner_name == "Ann"
+
+
+def test_six_ones_win_farke_at_once() -> None:
+    state = play("farke", ["Ann", "Bob"], [roll(1, 1, 1, 1, 1, 1), keep(1, 1, 1, 1, 1, 1)])
+    assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
+    assert state.history[-1].wins
+
+
+@pytest.mark.parametrize(("event", "message"), [
+    (quick("Ann", 125), "multiple of 50"),
+    (quick("Ann", -50), "multiple of 50"),
+    (quick("Bob", 100), "it is Ann's turn"),
+    (quick("Zed", 100), "no player named 'Zed'"),
+    ({"type": "score", "player": "Ann", "points": True}, "whole number"),
+    ({"type": "fly"}, "unknown event type"),
+    ("roll", "must be an object"),
+    (keep(1), "has not rolled"),
+    (BANK, "has not rolled"),
+    (roll(1, 2, 3), "rolling all 6 dice"),
+    ({"type": "roll", "dice": "123456"}, "list of values"),
+    ({"type": "roll", "dice": [1, 2, 3, 4, 5, 9]}, "1 to 6"),
+    ({"type": "takeover"}, "true or false"),
+])
+def test_illegal_events_are_rejected_with_a_reason(event: Any, message: str) -> None:
+    state = start(new_log("farkle", ["Ann", "Bob"]))
+    with pytest.raises(IllegalEvent, match=message):
+        apply(state, event)
+
+
+def test_quick_score_during_a_dice_turn_is_refused() -> None:
+    state = play("farkle", ["Ann", "Bob"], [roll(1, 2, 3, 4, 6, 6)])
+    with pytest.raises(IllegalEvent, match="roll by roll"):
+        apply(state, quick("Ann", 100))
+
+
+@pytest.mark.parametrize(("log", "message"), [
+    ({"rules": "farkle"}, "needs 'players'"),
+    ({"rules": "farkle", "players": []}, "non-empty list"),
+    ({"rules": "farkle", "players": ["Ann", "ann"]}, "two players"),
+    ({"rules": "farkle", "players": ["Ann"], "events": {}}, "must be a list"),
+    ({"rules": "farkle", "players": ["Ann"], "target": "lots"}, "whole number"),
+    ([], "JSON object"),
+])
+def test_malformed_logs(log: Any, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        replay(log)
+
+
+def test_extra_keys_are_kept_in_the_log_and_ignored_by_the_fold() -> None:
+    log = new_log({"base": "farkle", "entry": 500}, ["Ann"])
+    log["events"] = [{**quick("Ann", 500), "by": "phone 2", "at": "20:15"}]
+    assert replay(log).players[0].score == 500 and replay(log).rules.entry == 500
+
+
+def test_roll_off() -> None:
+    assert roll_off({"Ann": 3, "Bob": 5, "Cy": 2}) == ("Bob", [])
+    assert roll_off({"Ann": 6, "Bob": 6, "Cy": 2}) == (None, ["Ann", "Bob"])
+    with pytest.raises(ParseError):
+        roll_off({"Ann": 7})
+
+
+def _random_event(state: Any, data: st.DataObject) -> dict[str, Any]:
+    """Mostly legal moves for the current state, sometimes anything at all."""
+    if data.draw(st.integers(0, 9)) == 0:
+        return data.draw(st.sampled_from([BANK, keep(2), roll(1), quick("Ann", 75),
+                                          {"type": "takeover", "accept": True}]))
+    name = state.current_player
+    turn = state.turn
+    if state.offer is not None and data.draw(st.booleans()):
+        return {"type": "takeover", "accept": data.draw(st.booleans())}
+    if turn is None and data.draw(st.booleans()):
+        return quick(name, data.draw(st.sampled_from([0, 300, 500, 1000, 2000])))
+    if turn is not None and turn.phase.value == "keep":
+        return keep(*data.draw(st.sampled_from(turn.options())).dice)
+    if turn is not None and turn.can_bank and data.draw(st.booleans()):
+        return BANK
+    n = turn.dice_left if turn is not None else state.rules.dice
+    return roll(*data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(rules=rule_sets(), data=st.data())
+def test_state_is_the_fold_of_its_events_and_undo_is_exact(rules, data) -> None:  # type: ignore[no-untyped-def]
+    log = new_log(rules.name, ["Ann", "Bob", "Cy"], target=3000)
+    state = replay(log)
+    states = [state]
+    for _ in range(60):
+        if state.phase is GamePhase.OVER:
+            break
+        event = _random_event(state, data)
+        try:
+            after = apply(state, event)
+        except IllegalEvent:
+            assert replay(log) == state  # a rejected event changes nothing
+            continue
+        assert after.events == state.events + 1
+        log["events"].append(event)
+        states.append(after)
+        state = after
+        assert all(p.score >= 0 for p in state.players)
+    assert replay(log) == state
+    assert replay(log).to_json() == state.to_json()
+    if log["events"]:
+        assert replay(undo(log)) == states[-2]

@@ -1,0 +1,95 @@
+"""Rule sets as data: presets, toggles, custom rules and their errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import ParseError
+from companion.rules import (
+    PRESETS,
+    TOGGLES,
+    Finish,
+    Multiples,
+    describe,
+    load_rules,
+    option_names,
+    rules_to_json,
+)
+
+
+def test_every_preset_of_rules_md_is_there() -> None:
+    assert set(PRESETS) == {"hot-dice", "dice-10000", "farke", "minnesota", "exact-10000",
+                            "ten-thousand", "farkle", "zilch"}
+    assert set(TOGGLES) == {"greed", "amish", "the-420", "hard-six", "the-5150", "progressive",
+                            "extra-combos", "threshold", "strike-out"}
+
+
+def test_presets_match_rules_md() -> None:
+    assert PRESETS["minnesota"].dice == 5 and PRESETS["minnesota"].hot_dice_must_roll
+    assert PRESETS["minnesota"].finish is Finish.TIE_OR_BEAT and PRESETS["minnesota"].takeover
+    assert PRESETS["exact-10000"].finish is Finish.EXACT
+    assert PRESETS["exact-10000"].multiples is Multiples.ADD
+    assert PRESETS["farkle"].triple(1) == 300 and PRESETS["hot-dice"].triple(1) == 1000
+    assert PRESETS["zilch"].min_bank == 300 and PRESETS["zilch"].strike_penalty == 500
+    assert PRESETS["dice-10000"].finish is Finish.FIRST_TO_TARGET
+    assert PRESETS["farke"].entry == 750
+
+
+def test_toggles_combine_in_order() -> None:
+    rules = load_rules("ten-thousand+progressive+strike-out")
+    assert rules.multiples is Multiples.PROGRESSIVE and rules.strike_penalty == 500
+    assert rules.name == "ten-thousand+progressive+strike-out"
+    assert load_rules("dice-10000+greed+amish").entry == 1000
+    assert load_rules("dice-10000+greed+amish").takeover
+
+
+def test_target_override_and_interning() -> None:
+    assert load_rules("minnesota", target=5000).target == 5000
+    assert load_rules("farkle") is load_rules("farkle")
+
+
+def test_custom_rules_from_a_mapping() -> None:
+    rules = load_rules({"base": "farkle", "toggles": ["strike-out"], "entry": 500,
+                        "multiples": "double", "name": "Grandma's"})
+    assert (rules.entry, rules.multiples, rules.strike_penalty, rules.name) == (
+        500, Multiples.DOUBLE, 500, "Grandma's")
+    assert rules_to_json(rules)["multiples"] == "double"
+    assert set(rules_to_json(rules)) == {"name", *option_names()}
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("yahtzee", "unknown rule set"),
+    ("farkle+cheating", "unknown house rule"),
+    ("", "empty"),
+    ({"toggles": []}, "base"),
+    ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'"),
+    ({"base": "farkle", "entry": "lots"}, "entry must be a whole number"),
+    ({"base": "farkle", "entry": 333}, "multiple of 50"),
+    ({"base": "farkle", "dice": 4}, "dice must be 5 or 6"),
+    ({"base": "farkle", "takeover": 1}, "true or false"),
+    ({"base": "farkle", "finish": "whenever"}, "finish must be one of"),
+    ({"base": "farkle", "toggles": "greed"}, "list"),
+    (42, "rules must be"),
+])
+def test_bad_rules_are_one_clear_error(spec: object, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        load_rules(spec)  # type: ignore[arg-type]
+
+
+def test_bad_target() -> None:
+    with pytest.raises(ParseError, match="target"):
+        load_rules("farkle", target=-50)
+    with pytest.raises(ParseError, match="target"):
+        load_rules("farkle", target=1234)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_describe_says_how_the_game_ends(name: str) -> None:
+    text = describe(load_rules(name))
+    assert text.startswith(name) and "Winning:" in text and "10,000" in text
+
+
+def test_describe_mentions_house_rules() -> None:
+    text = describe(load_rules("minnesota+the-420+hard-six+the-5150"))
+    assert "the 420" in text and "hard six" in text and "5,150" in text
+    assert "1,000" in text  # the entry threshold

@@ -1,0 +1,186 @@
+"""Scoring a roll: the RULES.md and seed examples, known answers, and invariants."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.errors import ParseError
+from companion.rules import load_rules
+from companion.scoring import (
+    Held,
+    counts_of,
+    distinct_rolls,
+    format_dice,
+    keep_options,
+    parse_dice,
+    roll_report,
+    score_keep,
+    score_roll,
+)
+from strategies import rule_sets, rolls
+
+KNOWN = Path(__file__).parent / "data" / "known_scores.txt"
+
+
+def _known_rows() -> list[tuple[str, str, int, str]]:
+    rows = []
+    for line in KNOWN.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            rules, roll, points, keep = line.split()
+            rows.append((rules, roll, int(points), keep))
+    return rows
+
+
+@pytest.mark.parametrize(("rules", "roll", "points", "keep"), _known_rows())
+def test_known_best_keep(rules: str, roll: str, points: int, keep: str) -> None:
+    score = score_roll(load_rules(rules), parse_dice(roll))
+    if keep == "-":
+        assert score.bust and score.best is None
+    else:
+        assert score.best is not None
+        assert (score.best.points, format_dice(score.best.dice)) == (points, keep)
+
+
+def test_hot_dice_seed_example_groups() -> None:
+    best = score_roll(load_rules("hot-dice"), parse_dice("142445")).best
+    assert best is not None
+    assert [(g.name, g.points) for g in best.groups] == [
+        ("three 4s", 400), ("single 1", 100), ("single 5", 50)]
+
+
+def test_minnesota_takes_up_to_the_full_amount() -> None:
+    """Seed 002: 1-1-5-6 'can take up to the full 250', and any scoring subset."""
+    options = {format_dice(k.dice): k.points
+               for k in score_roll(load_rules("minnesota"), parse_dice("1156")).options}
+    assert options == {"115": 250, "11": 200, "15": 150, "1": 100, "5": 50}
+
+
+def test_three_ones_gathered_over_rolls_are_singles() -> None:
+    """Hot-dice: three 1s are 1000 only when rolled at once."""
+    rules = load_rules("hot-dice")
+    assert score_roll(rules, (1, 2, 3, 4, 6, 6)).best.points == 100  # type: ignore[union-attr]
+    held = Held(turn_total=200, first_roll=False)
+    assert keep_options(rules, (1, 2, 3, 4), held)[0].points == 100
+
+
+def test_zilch_nothing_scores_only_with_all_six_dice() -> None:
+    rules = load_rules("zilch")
+    assert score_roll(rules, parse_dice("22346")).bust
+    later = keep_options(rules, parse_dice("223466"), Held(turn_total=300, first_roll=False))
+    assert [k.points for k in later] == [500]
+
+
+def test_extra_combos_scoreless_roll_counts_only_first() -> None:
+    rules = load_rules("ten-thousand+extra-combos")
+    assert score_roll(rules, parse_dice("223346")).best.points == 500  # type: ignore[union-attr]
+    assert keep_options(rules, parse_dice("223346"), Held(first_roll=False)) == ()
+
+
+def test_instant_wins_are_flagged() -> None:
+    assert score_roll(load_rules("farke"), parse_dice("111111")).best.wins  # type: ignore[union-attr]
+    assert not score_roll(load_rules("farke"), parse_dice("222222")).best.wins  # type: ignore[union-attr]
+    rules = load_rules("ten-thousand+extra-combos")
+    assert score_roll(rules, parse_dice("444444")).best.wins  # type: ignore[union-attr]
+    assert not keep_options(rules, parse_dice("444444"), Held(first_roll=False))[0].wins
+
+
+@pytest.mark.parametrize(("n", "busts"), [(1, 4), (2, 16), (3, 60), (4, 204), (5, 600),
+                                          (6, 1440)])
+def test_bust_counts_with_singles_and_triples(n: int, busts: int) -> None:
+    """Published bust probabilities: 4/6, 16/36, 60/216, 204/1296, 600/7776, 1440/46656."""
+    rules = load_rules("ten-thousand")
+    count = sum(ways for dice, ways in distinct_rolls(n) if score_roll(rules, dice).bust)
+    assert Fraction(count, 6 ** n) == Fraction(busts, 6 ** n)
+    assert count == busts
+
+
+def test_three_pairs_lower_six_dice_busts_to_1080() -> None:
+    rules = load_rules("exact-10000")
+    assert sum(w for d, w in distinct_rolls(6) if score_roll(rules, d).bust) == 1080
+
+
+def test_distinct_rolls_cover_every_ordered_roll() -> None:
+    for n in range(1, 7):
+        assert sum(w for _, w in distinct_rolls(n)) == 6 ** n
+        assert len(list(distinct_rolls(n))) == len(
+            set(tuple(sorted(r)) for r in itertools.product(range(1, 7), repeat=n)))
+
+
+def test_roll_report_shape() -> None:
+    report = roll_report(load_rules("hot-dice"), parse_dice("142445"))
+    assert report["rules"] == "hot-dice" and report["roll"] == [1, 4, 2, 4, 4, 5]
+    assert report["bust"] is False
+    assert report["best"] == report["options"][0]
+    assert report["best"]["keep"] == [1, 4, 4, 4, 5] and report["best"]["points"] == 550
+    assert report["best"]["groups"][0] == {"name": "three 4s", "dice": [4, 4, 4], "points": 400}
+    bust = roll_report(load_rules("hot-dice"), parse_dice("2346"))
+    assert bust["bust"] is True and bust["best"] is None and bust["options"] == []
+
+
+@pytest.mark.parametrize("text", ["1 4 7", "0", "", "abc", "1234567", "1.5"])
+def test_parse_dice_rejects_bad_input(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse_dice(text)
+
+
+def test_parse_dice_forms_round_trip() -> None:
+    for text in ("142445", "1 4 2 4 4 5", "1,4,2,4,4,5"):
+        assert format_dice(parse_dice(text)) == "142445"
+    assert parse_dice([6, 1]) == (6, 1)
+
+
+def test_roll_too_big_for_the_rule_set() -> None:
+    with pytest.raises(ParseError, match="5 dice"):
+        score_roll(load_rules("minnesota"), parse_dice("111111"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules=rule_sets(), data=st.data())
+def test_every_option_is_a_legal_keep_of_the_roll(rules, data) -> None:  # type: ignore[no-untyped-def]
+    roll = data.draw(rolls(rules.dice))
+    score = score_roll(rules, roll)
+    have = Counter(roll)
+    seen = set()
+    for keep in score.options:
+        assert not Counter(keep.dice) - have, "kept dice must come from the roll"
+        assert keep.dice == tuple(sorted(keep.dice)) and keep.dice not in seen
+        seen.add(keep.dice)
+        assert keep.points > 0 and keep.points % 50 == 0
+        assert sum(g.points for g in keep.groups) == keep.points
+        assert sorted(d for g in keep.groups for d in g.dice) == list(keep.dice)
+        if not keep.groups[0].name.startswith("nothing scores"):
+            assert score_keep(rules, keep.dice, Held(first_roll=len(roll) == rules.dice)) == keep
+    points = [k.points for k in score.options]
+    assert points == sorted(points, reverse=True)
+    assert score.bust == (not score.options)
+    if score.best:
+        assert score.best.points == max(points)
+        assert len(score.best.dice) == min(len(k.dice) for k in score.options
+                                           if k.points == score.best.points)
+
+
+@settings(max_examples=200, deadline=None)
+@given(roll=rolls(6))
+def test_singles_and_triples_bust_oracle(roll: tuple[int, ...]) -> None:
+    """Under singles and triples only, a roll busts exactly when it has no 1, 5 or triple."""
+    counts = counts_of(roll)
+    expected = counts[0] == 0 and counts[4] == 0 and max(counts) < 3
+    assert score_roll(load_rules("ten-thousand"), roll).bust == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules=rule_sets(), data=st.data())
+def test_adding_a_scoring_die_never_lowers_the_best(rules, data) -> None:  # type: ignore[no-untyped-def]
+    """A bigger roll offers every keep of the smaller one (outside whole-roll bonuses)."""
+    roll = data.draw(rolls(rules.dice - 1))
+    extra = data.draw(st.integers(1, 6))
+    small, big = score_roll(rules, roll), score_roll(rules, (*roll, extra))
+    small_keeps = {k.dice for k in small.options if not k.groups[0].name.startswith("nothing")}
+    assert small_keeps <= {k.dice for k in big.options}
