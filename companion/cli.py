@@ -225,6 +225,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         log = json.loads(text)
     except json.JSONDecodeError as error:
         raise ParseError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise ParseError(f"{path} is nested too deeply to be a game log") from None
     if isinstance(log, dict) and (args.rules or args.target is not None):
         log = dict(log)
         if args.rules:
@@ -249,7 +251,8 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
     rules = state.rules
     out.write(f"{rules.name}, game to {rules.target:,}: {state.phase.value.replace('_', ' ')}\n")
     for player in sorted(state.players, key=lambda q: -q.score):
-        badge = "" if player.on_board else f"  (not on the board: needs {rules.entry:,})"
+        badge = "" if player.on_board or not rules.entry else (
+            f"  (not on the board: needs {rules.entry:,})")
         out.write(f"  {player.name:<16} {player.score:>7,}{badge}\n")
     if state.winner_name:
         out.write(f"Winner: {state.winner_name}\n")

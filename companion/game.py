@@ -177,7 +177,7 @@ class GameState:
 # --- the log ---------------------------------------------------------------------------
 
 def _check_players(players: Any) -> tuple[str, ...]:
-    if not isinstance(players, list | tuple) or not players:
+    if isinstance(players, str) or not isinstance(players, list | tuple) or not players:
         raise ParseError("players must be a non-empty list of names")
     names: list[str] = []
     for name in players:
@@ -199,7 +199,7 @@ def new_log(rules: str | Mapping[str, Any], players: Sequence[str],
     """A fresh game log, checked: the rules load and the player names are usable."""
     load_rules(rules, target=target)
     log: dict[str, Any] = {"rules": rules if isinstance(rules, str) else dict(rules),
-                           "players": list(_check_players(list(players))), "events": []}
+                           "players": list(_check_players(players)), "events": []}
     if target is not None:
         log["target"] = target
     return log
@@ -207,7 +207,7 @@ def new_log(rules: str | Mapping[str, Any], players: Sequence[str],
 
 def new_game(rules: Rules, players: Sequence[str]) -> GameState:
     """The state before the first event: every player at 0, the first name to play."""
-    return GameState(rules, tuple(Player(n) for n in _check_players(list(players))))
+    return GameState(rules, tuple(Player(n) for n in _check_players(players)))
 
 
 def start(log: Mapping[str, Any]) -> GameState:
@@ -292,8 +292,11 @@ def _apply(state: GameState, event: Any) -> GameState:
             player = state.players[state.current]
             turn = Turn.start(state.rules, score=player.score, on_board=player.on_board)
             if len(dice) != turn.dice_left:
+                hint = "" if state.offer is None else (
+                    f" (to roll the {state.offer.turn.dice_left} dice left by "
+                    f"{state.players[state.offer.from_player].name}, accept the takeover first)")
                 raise IllegalMove(f"{name} starts a turn by rolling all {turn.dice_left} dice, "
-                                  f"not {len(dice)}")
+                                  f"not {len(dice)}{hint}")
             state = replace(state, offer=None)
         turn = turn.roll(dice)
         state = replace(state, turn=turn)
@@ -407,11 +410,10 @@ def _finish_turn(state: GameState, *, points: int, bust: bool, kind: str = "dice
     phase = state.phase
     if phase is GamePhase.BONUS:
         state = _next_of(state, p, _without(state.to_play, p))
-        return state if state.to_play else _resolve(state, range(len(players)))
+        return state if state.to_play else _resolve(state, range(len(players)), after=p)
     if phase is GamePhase.TIE_BREAK:
         state = _next_of(state, p, _without(state.to_play, p))
-        return _with_offer(state, p, banked) if state.to_play else _resolve(state,
-                                                                            state.tie_break)
+        return state if state.to_play else _resolve(state, state.tie_break, after=p)
     if rules.finish in (Finish.FIRST_TO_TARGET, Finish.EXACT):
         reached = player.score >= rules.target if rules.finish is Finish.FIRST_TO_TARGET else (
             player.score == rules.target)
@@ -430,7 +432,7 @@ def _finish_turn(state: GameState, *, points: int, bust: bool, kind: str = "dice
             owed = tuple(i for i in range(len(players)) if i != p)
         state = replace(state, to_play=_seating_after(p, list(owed), len(players)))
     if not state.to_play:
-        return _resolve(state, range(len(players)))
+        return _resolve(state, range(len(players)), after=p)
     return _with_offer(replace(state, current=state.to_play[0]), p, banked)
 
 
@@ -453,16 +455,19 @@ def _next_of(state: GameState, p: int, candidates: Sequence[int]) -> GameState:
 
 def _with_offer(state: GameState, p: int, banked: Turn | None) -> GameState:
     """After a bank by dice, the next player (if on the board) may take the dice over."""
-    if (banked is None or not state.rules.takeover or state.phase is GamePhase.OVER
+    if (banked is None or not state.rules.takeover
+            or state.phase in (GamePhase.OVER, GamePhase.TIE_BREAK, GamePhase.BONUS)
             or state.current == p or not state.players[state.current].on_board):
         return state
     return replace(state, offer=Offer(p, banked))
 
 
-def _resolve(state: GameState, among: Sequence[int] | range) -> GameState:
-    """The last owed turn is played: a single leader ends the game, tied leaders play on."""
+def _resolve(state: GameState, among: Sequence[int] | range, *, after: int) -> GameState:
+    """The last owed turn is played: a single leader ends the game, tied leaders play on,
+    starting with the first of them to sit after the player who just played."""
     top = max(state.players[i].score for i in among)
-    leaders = tuple(i for i in among if state.players[i].score == top)
+    leaders = _seating_after(after, [i for i in among if state.players[i].score == top],
+                             len(state.players))
     if len(leaders) == 1:
         return _would_end(state, leaders[0])
     return replace(state, phase=GamePhase.TIE_BREAK, tie_break=leaders, to_play=leaders,

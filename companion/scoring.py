@@ -52,7 +52,7 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
             raise ParseError(f"a die must be a number from 1 to 6, not {token!r}")
         try:
             value = int(token)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise ParseError(f"a die must be a number from 1 to 6, not {token!r}") from None
         if isinstance(token, float) and token != value:
             raise ParseError(f"a die must be a number from 1 to 6, not {token!r}")
@@ -105,6 +105,7 @@ class Keep:
     groups: tuple[Group, ...]
     wins: bool = False
     held_sets: frozenset[int] = field(default=frozenset(), compare=False)
+    held_kept: Counts = field(default=NO_COUNTS, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -316,7 +317,7 @@ def _score_counts(rules: Rules, counts: Counts, held: Held,
 
     splits: list[tuple[tuple[Group, ...], Counts]] = [((), counts)]
     splits.extend(((group,), rest) for group, rest in _combos(rules, counts))
-    best: tuple[int, int, tuple[Group, ...], frozenset[int]] | None = None
+    best: tuple[int, int, tuple[Group, ...], frozenset[int], Counts] | None = None
     for combo_groups, rest in splits:
         choices: list[list[_Part]] = []
         for value in range(1, 7):
@@ -329,13 +330,16 @@ def _score_counts(rules: Rules, counts: Counts, held: Held,
         else:
             for pick in itertools.product(*choices):
                 points, groups, new_sets = _combine(held, combo_groups, pick)
-                scored = (points, -len(groups), groups, new_sets)
+                scored = (points, -len(groups), groups, new_sets, rest)
                 if best is None or scored[:2] > best[:2]:
                     best = scored
     if best is None:
         return None
-    points, _, groups, new_sets = best
-    return Keep(dice_of(counts), points, groups, _wins(rules, counts, held), held.sets | new_sets)
+    points, _, groups, new_sets, rest = best
+    # Only dice outside whole-roll combinations join a value's progressive set.
+    kept = tuple(a + b for a, b in zip(held.kept, rest, strict=True))
+    return Keep(dice_of(counts), points, groups, _wins(rules, counts, held), held.sets | new_sets,
+                kept)  # type: ignore[arg-type]
 
 
 def _combine(held: Held, combo_groups: tuple[Group, ...],
@@ -400,12 +404,18 @@ def _tables(rules: Rules, first_roll: bool) -> tuple[dict[Counts, Keep | None],
                   for dice in itertools.combinations_with_replacement(range(1, 7), n)]
     parts = {(v, n): _value_parts(rules, v, n, held) for v in range(1, 7)
              for n in range(1, rules.dice + 1)}
-    keeps = {counts: _score_counts(rules, counts, held, lambda v, n: parts[v, n])
+    keeps = {counts: None if _surely_unscoring(counts) else
+             _score_counts(rules, counts, held, lambda v, n: parts[v, n])
              for counts in all_counts}
     rolls = {counts: _collect(rules, counts, held, [k for sub in _sub_counts(counts)
                                                     if (k := keeps[sub])])
              for counts in all_counts}
     return keeps, rolls
+
+
+def _surely_unscoring(counts: Counts) -> bool:
+    """A lone or paired 2, 3, 4 or 6 scores only inside a five- or six-dice combination."""
+    return sum(counts) < 5 and any(counts[i] in (1, 2) for i in (1, 2, 3, 5))
 
 
 @functools.lru_cache(maxsize=32768)

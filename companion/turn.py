@@ -210,14 +210,13 @@ class Turn:
         total = self.total + keep.points
         left = self.dice_left - len(chosen)
         hot = left == 0
-        kept = tuple(a + b for a, b in zip(self.kept, want, strict=True))
         turn = replace(self, phase=Phase.WON if keep.wins else Phase.ROLL, last_roll=None,
                        total=total, has_kept=True, hot_dice=hot, first_roll=False)
         if hot:
             turn = replace(turn, dice_left=self.rules.dice, sets=frozenset(), kept=NO_COUNTS,
                            must_roll=self.rules.hot_dice_must_roll)
         else:
-            turn = replace(turn, dice_left=left, sets=keep.held_sets, kept=kept)  # type: ignore[arg-type]
+            turn = replace(turn, dice_left=left, sets=keep.held_sets, kept=keep.held_kept)
         step = Step(roll, chosen, keep.points, total, turn.dice_left, hot,
                     "wins the game" if keep.wins else "")
         return replace(turn, steps=(*self.steps, step))

@@ -174,3 +174,11 @@ def test_the_installed_command_runs(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     done = subprocess.run([exe, "frobnicate"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+def test_replay_of_absurdly_nested_json_is_an_error(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and "nested too deeply" in err

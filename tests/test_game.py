@@ -280,3 +280,27 @@ def test_state_is_the_fold_of_its_events_and_undo_is_exact(rules, data) -> None:
     assert replay(log).to_json() == state.to_json()
     if log["events"]:
         assert replay(undo(log)) == states[-2]
+
+
+@pytest.mark.parametrize("players", ["AB", "Ann", 5, None])
+def test_players_must_be_a_list(players: Any) -> None:
+    with pytest.raises(ParseError, match="list of names"):
+        replay({"rules": "zilch", "players": players})
+
+
+def test_absurd_dice_values_are_rejected_not_crashing() -> None:
+    with pytest.raises(IllegalEvent, match="1 to 6"):
+        play("zilch", ["A"], [roll(float("inf"), 1, 1, 1, 1, 1)])  # type: ignore[arg-type]
+
+
+def test_tie_break_starts_after_the_last_player_and_has_no_takeovers() -> None:
+    state = play("minnesota", ["A", "B", "C", "D"], [
+        quick("A", 1000), quick("B", 1000), quick("C", 1000), quick("D", 1000),
+        quick("A", 1000), quick("B", 0), quick("C", 1000), quick("D", 0), quick("A", 0),
+        quick("B", 0)], target=2000)
+    assert state.phase is GamePhase.TIE_BREAK
+    assert state.to_json()["tie_break"] == {"players": ["C", "A"], "to_play": ["C", "A"]}
+    state = apply(apply(apply(state, roll(1, 2, 3, 4, 6)), keep(1)), BANK)
+    assert state.current_player == "A" and state.offer is None
+    state = apply(state, quick("A", 0))
+    assert state.phase is GamePhase.OVER and state.winner_name == "C"

@@ -161,3 +161,9 @@ def test_random_turns_keep_their_invariants(rules, data) -> None:  # type: ignor
         elif turn.phase is Phase.BUST:
             assert turn.total == 0 and not turn.can_bank
         assert before.total == before.total  # the old turn is untouched (immutable)
+
+
+def test_progressive_combination_dice_do_not_join_a_set() -> None:
+    rules = "ten-thousand+progressive+extra-combos"
+    assert play(rules, "222113>22211", "1>1").total == 450 + 100
+    assert play(rules, "222334>22233", "3").phase is Phase.BUST
