@@ -325,10 +325,10 @@ def build_parser() -> argparse.ArgumentParser:
         cli_strategy.register(sub)
     for point in entry_points(group="hotdice.commands"):
         try:
-            register = point.load()
-        except ImportError:
-            continue
-        register(sub, CONTEXT)
+            point.load()(sub, CONTEXT)
+        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break `score`
+            sys.stderr.write(f"hotdice: warning: the {point.name} commands are unavailable: "
+                             f"{error}\n")
     return parser
 
 
@@ -341,13 +341,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     try:
         return int(handler(args) or 0)
+    except BrokenPipeError:
+        return 0
     except (ValueError, OSError) as error:
         sys.stderr.write(f"hotdice: error: {error}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

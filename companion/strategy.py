@@ -17,7 +17,7 @@ turn to turn, so the advisor maximises the long-run average score per turn inste
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -49,17 +49,27 @@ from companion.strategy_dp import (
 )
 from companion.turn import Phase, Turn
 
-CAP = 40_000
-"""Turn totals are solved exactly up to here; past it a turn is valued as banked.
+CAP = 20_000
+"""Turn totals are solved exactly up to here; past it a state is valued by its asymptotics.
 
-Every bank threshold of every preset is far below it (the highest, six dice in ``farkle``, is
-about 16,800), and reaching it from a fresh turn is so unlikely that doubling it changes the
-fresh-turn value by less than 1e-9 points (checked in the tests).
+Every bank threshold of every preset is below it (the highest, six dice in ``farkle``, is
+about 16,800). Past it a state is worth ``growth * total + offset``
+(``strategy_dp.asymptotic_growth``: banking, or rolling on where doublings or a roll that
+cannot bust make that pay at any total), and reaching it from a fresh turn is so unlikely
+that doubling the cap changes no preset's fresh-turn value by 1e-9 points (a test checks).
 """
 
-_PROBES = (1000, 2000)
-"""Turn totals at which keeps are scored: ``double-turn`` doublings make the new total an
-affine function ``mul * total + add`` of the old one, so two probes recover it exactly."""
+
+def _probes(rules: Rules, sets: frozenset[int]) -> tuple[int, ...]:
+    """Turn totals at which to score keeps to learn how the new total follows from the old.
+
+    Only ``double-turn`` makes it depend on the old total, and then as an affine map
+    ``mul * total + add`` (doublings), which two probes recover exactly; the engine's cheap
+    fresh-turn tables serve the probe at 0 when no set is held.
+    """
+    if rules.multiples is not Multiples.DOUBLE_TURN:
+        return (0,)
+    return (0, 1000) if not sets else (1000, 2000)
 
 
 # --- the turn model from the engine ---------------------------------------------------
@@ -88,16 +98,29 @@ def _context(rules: Rules, key: StateKey, total: int) -> Held:
     return Held(turn_total=total, sets=sets, kept=kept, first_roll=first)
 
 
-def _outcome(rules: Rules, n: int, held: HeldKey, keep: Keep, points: Sequence[int]) -> Outcome:
+def _outcome(rules: Rules, n: int, held: HeldKey, keep: Keep, probes: Sequence[int],
+             points: Sequence[int]) -> Outcome:
     """Where a keep leads; the state update is ``Turn.keep``'s (checked against it in tests)."""
     left = n - len(keep.dice)
-    low, high = points
-    mul = 1 + (high - low) // (_PROBES[1] - _PROBES[0])
-    add = low - (mul - 1) * _PROBES[0]
+    mul, add = 1, points[0]
+    if len(probes) == 2:
+        mul = 1 + (points[1] - points[0]) // (probes[1] - probes[0])
+        add = points[0] - (mul - 1) * probes[0]
     if left == 0:
         return Outcome(add, 0, None, mul)
     kept = tuple(a + b for a, b in zip(held[1], counts_of(keep.dice), strict=True))
     return Outcome(add, left, _held_key(rules, keep.held_sets, kept, False), mul)  # type: ignore[arg-type]
+
+
+def turn_at(rules: Rules, *, total: int, dice: int, score: int = 0, on_board: bool = True,
+            sets: Iterable[int] = (), kept: Iterable[int] = (),
+            first_roll: bool = False) -> Turn:
+    """An engine ``Turn`` waiting to roll ``dice`` dice: mid-turn, or a turn's first roll."""
+    if first_roll:
+        return replace(Turn.start(rules, score=score, on_board=on_board), total=total,
+                       dice_left=dice)
+    return Turn.at(rules, total=total, dice=dice, score=score, on_board=on_board,
+                   sets=frozenset(sets), kept=counts_of(tuple(kept)))
 
 
 def _free_reroll_totals(rules: Rules, roll: tuple[int, ...]) -> frozenset[int] | None:
@@ -106,7 +129,7 @@ def _free_reroll_totals(rules: Rules, roll: tuple[int, ...]) -> frozenset[int] |
         return frozenset()
     rerolled = []
     for total in (400, 1000):
-        turn = Turn(rules, on_board=True, total=total, dice_left=1, rolled=True, has_kept=True)
+        turn = turn_at(rules, total=total, dice=1)
         rerolled.append(turn.roll(roll).phase is Phase.ROLL)
     if all(rerolled):
         return None
@@ -126,16 +149,19 @@ def turn_model(rules: Rules) -> TurnModel:
         if key in classes:
             continue
         n, held = key
-        contexts = [_context(rules, key, total) for total in _PROBES]
+        probes = _probes(rules, held[0])
+        contexts = [_context(rules, key, total) for total in probes]
         rolls = []
         for roll, weight in distinct_rolls(n):
-            low, high = (keep_options(scoring_rules, roll, c) for c in contexts)
+            scored = [keep_options(scoring_rules, roll, c) for c in contexts]
+            low = scored[0]
             if not low:
                 rolls.append((weight, RollClass(0, (), _free_reroll_totals(rules, roll))))
                 continue
-            by_dice = {k.dice: k.points for k in high}
-            outcomes = prune(_outcome(rules, n, held, k, (k.points, by_dice[k.dice]))
-                             for k in low)
+            others = [{k.dice: k.points for k in options} for options in scored[1:]]
+            outcomes = prune(
+                _outcome(rules, n, held, k, probes, [k.points, *(o[k.dice] for o in others)])
+                for k in low)
             most = max(low, key=lambda k: (len(k.dice), k.points))
             forced = most.points if rules.finish is Finish.EXACT else 0
             rolls.append((weight, RollClass(0, outcomes, frozenset(), forced)))
@@ -155,25 +181,49 @@ def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> O
                      bust_value=bust_value, cap=CAP)
 
 
-@functools.lru_cache(maxsize=64)
-def solve(rules: Rules, *, score: int = 0, on_board: bool = True,
-          bust_value: float = 0.0) -> TurnSolution:
+def solve(rules: Rules, *, score: int = 0, on_board: bool = True, bust_value: float = 0.0,
+          need: int | None = None) -> TurnSolution:
     """The optimal values of every state of a turn (memoised per rule set and situation).
 
     ``score`` matters only for ``exact-10000`` (the target caps the turn); ``bust_value`` is
-    what a bust is worth to the player (0 for a turn in a vacuum).
+    what a bust is worth to the player (0 for a turn in a vacuum). With ``need`` the values
+    are instead the chance of ending the turn with at least ``need`` points (a final round).
     """
-    if not rules.finish is Finish.EXACT:
+    if rules.finish is not Finish.EXACT:
         score = 0
-    return solve_turn(turn_model(rules), _objective(rules, score, on_board, bust_value))
+    if need is not None:
+        if need <= 0 or need % UNIT:
+            raise ParseError(f"points needed must be a positive multiple of {UNIT}, not {need}")
+        bust_value = 0.0
+    return _solve(rules, score, on_board, float(bust_value), need)
+
+
+@functools.lru_cache(maxsize=64)
+def _solve(rules: Rules, score: int, on_board: bool, bust_value: float,
+           need: int | None = None) -> TurnSolution:
+    objective = replace(_objective(rules, score, on_board, bust_value), goal=need)
+    return solve_turn(turn_model(rules), objective)
+
+
+def chance_to_make(rules: Rules, need: int, *, on_board: bool = True) -> float:
+    """The best chance that a fresh turn ends banked with at least ``need`` points.
+
+    What the last player of a final round plays for: ``need`` is the lead plus 50.
+
+    >>> from companion.rules import load_rules
+    >>> round(chance_to_make(load_rules("farkle"), 1000), 4)
+    0.2771
+    """
+    solution = solve(rules, on_board=on_board, need=need)
+    return solution.roll_value(solution.model.start, 0)
 
 
 def expected_turn_score(rules: Rules, *, score: int = 0, on_board: bool = True) -> float:
     """Expected points of a fresh turn under the play that maximises them.
 
     >>> from companion.rules import load_rules
-    >>> round(expected_turn_score(load_rules("ten-thousand")), 1) > 0
-    True
+    >>> round(expected_turn_score(load_rules("ten-thousand")), 2)
+    446.57
     """
     solution = solve(rules, score=score, on_board=on_board)
     return solution.roll_value(solution.model.start, 0)
@@ -223,7 +273,9 @@ def bust_value(rules: Rules, busts_in_row: int = 0) -> float:
 
 
 def bust_fraction(rules: Rules, dice: int) -> Fraction:
-    """Exact chance that a roll of ``dice`` dice scores nothing, mid-turn with nothing held.
+    """Exact chance that a roll of ``dice`` dice busts, mid-turn with nothing held.
+
+    A free re-roll at any total (``hard-six``) counts as rolling again, not as a bust.
 
     >>> from companion.rules import load_rules
     >>> bust_fraction(load_rules("ten-thousand"), 6)
@@ -233,56 +285,123 @@ def bust_fraction(rules: Rules, dice: int) -> Fraction:
         raise ParseError(f"{rules.name} rolls 1 to {rules.dice} dice, not {dice}")
     classes = turn_model(rules).classes[(dice, _NOTHING_HELD)]
     scoring = sum(c.weight for c in classes if c.outcomes)
-    return Fraction(6**dice - scoring, 6**dice)
+    rerolled = sum(c.weight for c in classes if not c.outcomes and c.reroll_at is None)
+    return Fraction(6**dice - scoring - rerolled, 6**dice - rerolled)
+
+
+def _odds(dice: int, p: Fraction) -> str:
+    """``16/36`` style, over all orderings of the dice when that is exact."""
+    whole = 6**dice
+    if (p * whole).denominator == 1:
+        return f"{p.numerator * whole // p.denominator}/{whole}"
+    return f"{p.numerator}/{p.denominator}"
 
 
 # --- thresholds ------------------------------------------------------------------------
 
-def _state(solution: TurnSolution, dice: int, total: int) -> StateKey:
-    rules_dice = solution.model.dice
-    if not 1 <= dice <= rules_dice:
-        raise ParseError(f"dice in hand must be 1 to {rules_dice}, not {dice}")
-    return (dice, _NOTHING_HELD)
+def _state(rules: Rules, dice: int, sets: Iterable[int] = (),
+           kept: Iterable[int] = ()) -> StateKey:
+    """The DP state of ``dice`` in hand with these held sets / kept dice, checked."""
+    if not 1 <= dice <= rules.dice:
+        raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice}")
+    kept = tuple(kept)
+    key = (dice, _held_key(rules, frozenset(sets), counts_of(kept), False))
+    if key not in turn_model(rules).classes:
+        raise ParseError(f"{rules.name}: {_dice_word(dice)} in hand cannot go with held sets "
+                         f"{sorted(set(sets))} and kept dice {sorted(kept)}")
+    return key
+
+
+def _dice_word(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+def _horizon(rules: Rules, score: int) -> int:
+    return rules.target - score if rules.finish is Finish.EXACT else rules.target
+
+
+def _from_which_on(totals: range, good: Callable[[int], bool]) -> int | None:
+    """The smallest total from which ``good`` holds at every total up to the last one."""
+    found = None
+    for total in reversed(totals):
+        if not good(total):
+            break
+        found = total
+    return found
 
 
 def bank_thresholds(rules: Rules, *, busts_in_row: int = 0,
                     score: int = 0) -> dict[int, int | None]:
     """For each number of dice in hand, the smallest turn total from which banking is best.
 
-    Banking must be best at that total and at every total above it up to the target (a
-    turn total past the target is beyond what a table needs); None means roll at every
-    total up to there.
+    Banking must be at least as good as rolling at that total and at every total above it
+    up to the target (totals past the target are beyond what a table needs: ``farkle``'s six
+    dice only bank from about 16,800). None means roll at every total up to there (always,
+    for hot dice that must be rolled).
+
+    >>> from companion.rules import load_rules
+    >>> bank_thresholds(load_rules("farkle"))
+    {1: 300, 2: 250, 3: 400, 4: 950, 5: 2800, 6: None}
     """
     solution = solve(rules, score=score, bust_value=bust_value(rules, busts_in_row))
-    horizon = rules.target - score if rules.finish is Finish.EXACT else rules.target
+    totals = range(UNIT, _horizon(rules, score) + 1, UNIT)
     out: dict[int, int | None] = {}
     for dice in range(1, rules.dice + 1):
-        key = _state(solution, dice, 0)
-        threshold = None
-        for total in range(horizon, 0, -UNIT):
-            if not solution.can_bank(total) or solution.roll_value(key, total) > total:
-                break
-            threshold = total
-        out[dice] = threshold
+        key = _state(rules, dice)
+        hot_must_roll = dice == rules.dice and rules.hot_dice_must_roll
+        out[dice] = None if hot_must_roll else _from_which_on(
+            totals, lambda t, key=key: solution.can_bank(t) and solution.roll_value(key, t) <= t)
+    return out
+
+
+def takeover_ranges(rules: Rules, *, score: int = 0) -> dict[int, list[tuple[int, int]]] | None:
+    """For each number of dice handed over, the turn totals (up to the target) worth taking.
+
+    Taking over means rolling those dice on from that total instead of a fresh turn from
+    zero; it pays where the first is worth at least the second. Usually one range up to the
+    target, but not always: ``the-420`` makes exactly 400 with one die a bargain, and under
+    ``exact-10000`` a total close to the target is too risky. None for rules without
+    takeover. All dice can be handed over only after hot dice, so that row is left out where
+    hot dice must be rolled.
+    """
+    if not rules.takeover:
+        return None
+    solution = solve(rules, score=score)
+    fresh = solution.roll_value(solution.model.start, 0)
+    top = rules.dice - 1 if rules.hot_dice_must_roll else rules.dice
+    out: dict[int, list[tuple[int, int]]] = {}
+    for dice in range(1, top + 1):
+        key = _state(rules, dice)
+        ranges: list[tuple[int, int]] = []
+        for total in range(UNIT, _horizon(rules, score) + 1, UNIT):
+            if solution.roll_value(key, total) >= fresh:
+                if ranges and ranges[-1][1] == total - UNIT:
+                    ranges[-1] = (ranges[-1][0], total)
+                else:
+                    ranges.append((total, total))
+        out[dice] = ranges
     return out
 
 
 def takeover_thresholds(rules: Rules, *, score: int = 0) -> dict[int, int | None] | None:
     """For each number of dice handed over, the smallest turn total worth taking over.
 
-    Taking over means rolling those dice from that total, against a fresh turn from zero;
-    None when no total up to the target makes it worth it. None for rules without takeover.
+    That is the start of the range that runs up to the target (``takeover_ranges``), or of
+    the widest range where none does (``exact-10000``); None where taking over never pays.
+
+    >>> from companion.rules import load_rules
+    >>> takeover_thresholds(load_rules("minnesota"))
+    {1: 800, 2: 550, 3: 400, 4: 250}
     """
-    if not rules.takeover:
+    ranges = takeover_ranges(rules, score=score)
+    if ranges is None:
         return None
-    solution = solve(rules, score=score)
-    fresh = solution.roll_value(solution.model.start, 0)
-    horizon = rules.target - score if rules.finish is Finish.EXACT else rules.target
+    horizon = _horizon(rules, score)
     out: dict[int, int | None] = {}
-    for dice in range(1, rules.dice + 1):
-        key = _state(solution, dice, 0)
-        out[dice] = next((t for t in range(UNIT, horizon + 1, UNIT)
-                          if solution.roll_value(key, t) >= fresh), None)
+    for dice, spans in ranges.items():
+        reaching = [lo for lo, hi in spans if hi == horizon]
+        widest = max(spans, key=lambda span: span[1] - span[0], default=None)
+        out[dice] = reaching[0] if reaching else (widest[0] if widest else None)
     return out
 
 
@@ -298,7 +417,9 @@ class StrategySummary:
     entry_turn_score: float | None
     bank_thresholds: dict[int, int | None]
     bust_probability: dict[int, Fraction]
+    bust_odds: dict[int, str]
     takeover_thresholds: dict[int, int | None] | None
+    takeover_ranges: dict[int, list[tuple[int, int]]] | None
     long_run_average: float | None
     streak_bank_thresholds: dict[int, dict[int, int | None]] | None
 
@@ -309,13 +430,14 @@ class StrategySummary:
             "expected_turn_score": round(self.expected_turn_score, 4),
             "bank_thresholds": {str(k): v for k, v in self.bank_thresholds.items()},
             "bust_probability": {str(k): float(v) for k, v in self.bust_probability.items()},
-            "bust_odds": {str(k): f"{v.numerator * 6**k // v.denominator}/{6**k}"
-                          for k, v in self.bust_probability.items()},
+            "bust_odds": {str(k): v for k, v in self.bust_odds.items()},
         }
         if self.entry_turn_score is not None:
             out["entry_turn_score"] = round(self.entry_turn_score, 4)
         if self.takeover_thresholds is not None:
             out["takeover_thresholds"] = {str(k): v for k, v in self.takeover_thresholds.items()}
+            out["takeover_ranges"] = {str(k): [list(span) for span in v]
+                                      for k, v in (self.takeover_ranges or {}).items()}
         if self.long_run_average is not None:
             out["long_run_average"] = round(self.long_run_average, 4)
         if self.streak_bank_thresholds is not None:
@@ -330,57 +452,65 @@ def strategy_summary(rules: Rules) -> StrategySummary:
     """The optimal policy of ``rules`` in brief, for a player on the board.
 
     >>> from companion.rules import load_rules
-    >>> strategy_summary(load_rules("farkle")).bank_thresholds
-    {1: 300, 2: 250, 3: 400, 4: 950, 5: 2800, 6: None}
+    >>> summary = strategy_summary(load_rules("zilch"))
+    >>> round(summary.long_run_average, 3), summary.bust_odds[6]
+    (620.855, '0/46656')
     """
     run = long_run(rules)
     streaks = None
     if run is not None:
         streaks = {k: bank_thresholds(rules, busts_in_row=k) for k in range(rules.strike_after)}
+    bust = {n: bust_fraction(rules, n) for n in range(1, rules.dice + 1)}
     return StrategySummary(
         rules=rules.name,
         dice=rules.dice,
         expected_turn_score=expected_turn_score(rules),
         entry_turn_score=expected_turn_score(rules, on_board=False) if rules.entry else None,
         bank_thresholds=bank_thresholds(rules),
-        bust_probability={n: bust_fraction(rules, n) for n in range(1, rules.dice + 1)},
+        bust_probability=bust,
+        bust_odds={n: _odds(n, p) for n, p in bust.items()},
         takeover_thresholds=takeover_thresholds(rules),
+        takeover_ranges=takeover_ranges(rules),
         long_run_average=run.average if run else None,
         streak_bank_thresholds=streaks,
     )
 
 
-def _situation(rules: Rules, turn_total: int, score: int) -> None:
+def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
     if turn_total < 0 or turn_total % UNIT:
         raise ParseError(f"turn total must be a multiple of {UNIT} and at least 0, "
                          f"not {turn_total}")
-    if score % UNIT and rules.finish is Finish.EXACT:
-        raise ParseError(f"score must be a multiple of {UNIT}, not {score}")
+    if rules.finish is Finish.EXACT:
+        if score % UNIT or score < 0:
+            raise ParseError(f"score must be a multiple of {UNIT} and at least 0, not {score}")
+        if score + turn_total > rules.target:
+            raise ParseError(f"score {score:,} and turn total {turn_total:,} already pass "
+                             f"{rules.target:,}")
 
 
 def advise_state(rules: Rules, *, turn_total: int, dice: int, score: int = 0,
-                 on_board: bool = True, busts_in_row: int = 0) -> dict[str, Any]:
+                 on_board: bool = True, busts_in_row: int = 0, sets: Iterable[int] = (),
+                 kept: Iterable[int] = (), need: int | None = None) -> dict[str, Any]:
     """Bank or roll with ``dice`` in hand at ``turn_total``, and the figures behind it.
 
     ``expected_if_roll`` is the expected final turn score of rolling on and playing
     optimally; under a strike penalty a bust counts as ``bust_value`` (its long-run cost).
-    All dice in hand with a turn total means hot dice.
+    With ``need`` (a final round: the turn must end with at least that many points) the
+    figures are chances instead: ``chance_if_roll``, ``chance_if_bank``. All dice in hand
+    with a turn total means hot dice. ``sets`` are the held sets of ``double-turn``,
+    ``kept`` the dice kept since the last pick-up under ``progressive``.
 
     >>> from companion.rules import load_rules
     >>> advice = advise_state(load_rules("farkle"), turn_total=1000, dice=2)
     >>> advice["advice"], round(advice["expected_if_roll"], 2)
     ('bank', 652.77)
     """
-    _situation(rules, turn_total, score)
-    bust = bust_value(rules, busts_in_row)
-    solution = solve(rules, score=score, on_board=on_board, bust_value=bust)
-    key = _state(solution, dice, turn_total)
-    hot = dice == rules.dice and turn_total > 0
+    _check_situation(rules, turn_total, score)
+    bust = bust_value(rules, busts_in_row) if need is None else 0.0
+    solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need)
     fresh = turn_total == 0 and dice == rules.dice
-    if fresh:
-        key = solution.model.start
-    if rules.finish is Finish.EXACT and turn_total > rules.target - score:
-        raise ParseError(f"turn total {turn_total:,} would already pass {rules.target:,}")
+    key = solution.model.start if fresh else _state(rules, dice, sets, kept)
+    hot = dice == rules.dice and turn_total > 0
     roll_value = solution.roll_value(key, turn_total)
     refusal = None
     if fresh:
@@ -388,82 +518,110 @@ def advise_state(rules: Rules, *, turn_total: int, dice: int, score: int = 0,
     elif hot and rules.hot_dice_must_roll:
         refusal = f"hot dice: all {rules.dice} dice must be rolled again before banking"
     elif not solution.can_bank(turn_total):
-        need = solution.objective.bank_min
-        refusal = (f"a bank needs at least {need:,}" if turn_total < need
-                   else f"{score + turn_total:,} would pass {rules.target:,}")
-    can_bank = refusal is None
-    advice = "bank" if can_bank and turn_total >= roll_value else "roll"
+        refusal = f"a bank needs at least {solution.objective.bank_min:,}"
+    bank_value = None if refusal else solution.bank_value(turn_total)
+    word = "expected" if need is None else "chance"
     out: dict[str, Any] = {
         "rules": rules.name,
         "turn_total": turn_total,
         "dice": dice,
         "score": score,
         "on_board": on_board,
-        "advice": advice,
-        "can_bank": can_bank,
+        "advice": "bank" if bank_value is not None and bank_value >= roll_value else "roll",
+        "can_bank": bank_value is not None,
         "bust_probability": solution.bust_probability(key, turn_total),
-        "expected_if_roll": roll_value,
-        "expected_if_bank": float(turn_total) if can_bank else None,
-        "gain_from_rolling": roll_value - turn_total,
+        f"{word}_if_roll": roll_value,
+        f"{word}_if_bank": bank_value,
     }
+    if need is not None:
+        out["need"] = need
     if refusal:
         out["bank_refusal"] = refusal
-    if busts_in_row or rules.strike_penalty:
+    if rules.strike_penalty and need is None:
         out["busts_in_row"] = busts_in_row
         out["bust_value"] = bust
     return out
 
 
-def advise_roll(rules: Rules, dice: Sequence[int], *, turn_total: int = 0, score: int = 0,
-                on_board: bool = True, busts_in_row: int = 0) -> dict[str, Any]:
+def advise_roll(rules: Rules, dice: Sequence[int] | str, *, turn_total: int = 0,
+                score: int = 0, on_board: bool = True, busts_in_row: int = 0,
+                sets: Iterable[int] = (), kept: Iterable[int] = (),
+                need: int | None = None) -> dict[str, Any]:
     """Every legal keep of a roll ranked by expected final turn score under optimal play.
 
-    The roll is taken mid-turn with nothing held (the first roll of the turn when all dice
-    are rolled from zero). Each option says what to do next (``bank`` or ``roll``).
+    The roll is the first of the turn when all dice are rolled from zero. Each option says
+    what to do next (``bank`` or ``roll``) and what the turn is then worth (``expected``;
+    with ``need``, the ``chance`` of ending the turn with at least that many points).
 
     >>> from companion.rules import load_rules
-    >>> best = advise_roll(load_rules("farkle"), [1, 4, 2, 4, 4, 5])["options"][0]
-    >>> best["keep"], best["then"]
-    ([1], 'roll')
+    >>> best = advise_roll(load_rules("farkle"), [1, 1, 2, 3, 4, 6])["options"][0]
+    >>> best["keep"], best["then"], round(best["expected"], 1)
+    ([1], 'roll', 370.1)
     """
     roll = parse_dice(dice, max_dice=rules.dice)
-    _situation(rules, turn_total, score)
-    bust = bust_value(rules, busts_in_row)
-    solution = solve(rules, score=score, on_board=on_board, bust_value=bust)
+    _check_situation(rules, turn_total, score)
     first = turn_total == 0 and len(roll) == rules.dice
-    turn = Turn(rules, score=score, on_board=on_board, total=turn_total, dice_left=len(roll),
-                rolled=not first, has_kept=not first)
-    rolled = turn.roll(roll)
-    out: dict[str, Any] = {
-        "rules": rules.name, "roll": list(roll), "turn_total": turn_total, "score": score,
-        "bust": rolled.phase is Phase.BUST, "options": [],
+    if not first:
+        _state(rules, len(roll), sets, kept)
+    turn = turn_at(rules, total=turn_total, dice=len(roll), score=score, on_board=on_board,
+                   sets=sets, kept=kept, first_roll=first)
+    return advise_turn(turn.roll(roll), busts_in_row=busts_in_row, need=need)
+
+
+def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -> dict[str, Any]:
+    """Advice for a turn of the engine as it stands: bank or roll, or which dice to keep.
+
+    This is what the web and ``hotdice read`` show when the table turns the coach on.
+    """
+    rules = turn.rules
+    bust = bust_value(rules, busts_in_row) if need is None else 0.0
+    if turn.over and turn.phase is not Phase.BUST:
+        raise ParseError(f"the turn is over ({turn.phase.value}): nothing to advise")
+    word = "expected" if need is None else "chance"
+    if turn.phase is Phase.ROLL:
+        takeover = not turn.has_kept and turn.takeover
+        out = advise_state(rules, turn_total=turn.total, dice=turn.dice_left, score=turn.score,
+                           on_board=turn.on_board, busts_in_row=busts_in_row,
+                           sets=() if takeover else turn.sets,
+                           kept=() if takeover else _kept_dice(turn), need=need)
+        if turn.steps and turn.steps[-1].note and not turn.steps[-1].keep:
+            out.update(roll=list(turn.steps[-1].roll), reroll=True, note=turn.steps[-1].note)
+        if takeover:
+            out.update({"advice": "roll", "can_bank": False, f"{word}_if_bank": None,
+                        "bank_refusal": "roll and keep at least once before banking"})
+        return out
+    roll = turn.last_roll or ()
+    out = {
+        "rules": rules.name, "roll": list(roll), "turn_total": turn.total,
+        "score": turn.score, "bust": turn.phase is Phase.BUST, "options": [],
     }
-    if rolled.phase is Phase.ROLL:
-        out["reroll"] = True
-        out["note"] = rolled.steps[-1].note
-        out["expected_if_reroll"] = solution.roll_value((len(roll), _NOTHING_HELD), turn_total)
+    if need is not None:
+        out["need"] = need
+    if turn.phase is Phase.BUST:
+        out["bust_reason"] = turn.bust_reason
         return out
-    if rolled.phase is Phase.BUST:
-        out["bust_reason"] = rolled.bust_reason
-        out["expected"] = bust
-        return out
+    solution = solve(rules, score=turn.score, on_board=turn.on_board, bust_value=bust,
+                     need=need)
     options = []
-    for keep in rolled.options():
-        after = rolled.keep(keep.dice)
+    for keep in turn.options():
+        after = turn.keep(keep.dice)
         left = 0 if after.hot_dice else after.dice_left
-        key = (left, _held_key(rules, after.sets, after.kept, False))
         if after.phase is Phase.WON:
-            value, then = float(after.total), "win"
+            value, then = (1.0 if need else float(after.total)), "win"
         else:
+            key = (left, _held_key(rules, after.sets, after.kept, False))
             value = solution.arrive_value(key, after.total)
-            then = "bank" if after.can_bank and after.total >= value else "roll"
-            if rules.finish is Finish.EXACT and after.total > rules.target - score:
-                then = "bust"
+            bank_value = None if after.must_roll else solution.bank_value(after.total)
+            then = "bank" if bank_value is not None and bank_value >= value else "roll"
         options.append({
             "keep": list(keep.dice), "points": keep.points, "turn_total": after.total,
             "dice_left": after.dice_left, "hot_dice": after.hot_dice, "then": then,
-            "expected": value,
+            word: value,
         })
-    options.sort(key=lambda o: (-o["expected"], len(o["keep"]), o["keep"]))
+    options.sort(key=lambda o: (-o[word], len(o["keep"]), o["keep"]))
     out["options"] = options
     return out
+
+
+def _kept_dice(turn: Turn) -> tuple[int, ...]:
+    return tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))

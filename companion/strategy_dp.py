@@ -42,9 +42,10 @@ class RollClass:
     """Rolls that offer the same keeps, merged: ``weight`` orderings out of ``6**n``.
 
     ``outcomes`` is empty for a roll that scores nothing; ``reroll_at`` holds the turn totals
-    at which such a roll is rolled again instead of busting (``the-420``; None = always, as
-    ``hard-six``), ``forced_add`` the points of keeping every scoring die (``exact-10000``:
-    when they would carry the player past the target the roll busts).
+    at which such a roll may be rolled again instead of busting, or the turn banked
+    (``the-420``; None = always, as ``hard-six``); ``forced_add`` is the points of keeping
+    every scoring die (``exact-10000``: when they would carry the player past the target,
+    the roll busts).
     """
 
     weight: int
@@ -92,24 +93,24 @@ class TurnModel:
     start: StateKey
     hot: StateKey
 
-    def total_weight(self, key: StateKey) -> int:
-        return 6 ** key[0]
-
 
 @dataclass(frozen=True)
 class Objective:
     """What a turn is worth at its end, and when it may end.
 
-    ``bust_value`` is what a bust is worth (0 for a turn in a vacuum; the long-run relative
-    cost of one more bust in a row under a strike penalty). Banking is allowed from
-    ``bank_min`` on; with ``limit`` (exact finish) a total above it is a bust.
+    Banking is worth the turn total, or with a ``goal`` 1 if the total reaches it and 0 if
+    not (the chance of making at least ``goal``, as in a final round). ``bust_value`` is what
+    a bust is worth (0 for a turn in a vacuum; the long-run relative cost of one more bust in
+    a row under a strike penalty). Banking is allowed from ``bank_min`` on; with ``limit``
+    (exact finish) a total above it is a bust.
     """
 
     bank_min: int = 0
     limit: int | None = None
     hot_must_roll: bool = False
     bust_value: float = 0.0
-    cap: int = 40_000
+    cap: int = 20_000
+    goal: int | None = None
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,8 @@ class TurnSolution:
 
     ``roll[key][i]`` is the expected final value of rolling from state ``key`` at turn total
     ``i * UNIT`` and playing on optimally; ``after[key][i]`` the value of arriving there
-    (bank or roll, whichever is better). Totals past ``top`` use the banking approximation.
+    (bank or roll, whichever is better). Past the arrays a state is worth
+    ``growth * total + offset`` (``asymptotic_growth``).
     """
 
     model: TurnModel
@@ -127,10 +129,18 @@ class TurnSolution:
     roll: Mapping[StateKey, list[float]] = field(repr=False)
     after: Mapping[StateKey, list[float]] = field(repr=False)
     bust: Mapping[StateKey, list[float]] = field(repr=False)
+    growth: Mapping[Hashable, tuple[float, float]] = field(repr=False)
 
     def can_bank(self, total: int) -> bool:
         o = self.objective
         return total >= o.bank_min and (o.limit is None or total <= o.limit)
+
+    def bank_value(self, total: int) -> float | None:
+        """What banking ``total`` is worth under the objective (None if not allowed)."""
+        if not self.can_bank(total):
+            return None
+        goal = self.objective.goal
+        return float(total) if goal is None else float(total >= goal)
 
     def roll_value(self, key: StateKey, total: int) -> float:
         """Expected final value of rolling ``key`` at ``total`` and playing on optimally."""
@@ -156,17 +166,24 @@ class TurnSolution:
         values = table[key]
         if i < len(values):
             return values[i]
-        return float(total)
+        growth, offset = self.growth[key]
+        return growth * total + offset
 
 
 def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
     """Backward induction over turn totals from the cap (or the exact limit) down to 0.
 
-    States above ``top`` are valued as banking (the cap is set far past every threshold, so
-    the chance of ever getting there is negligible; ``companion.strategy`` checks it).
+    Past ``top`` a state is valued by its asymptotics (``asymptotic_growth``): banking for
+    additive rules, ``growth * total + offset`` where doublings (or a roll that cannot bust)
+    make rolling on pay at any total; with a ``goal`` every such state has made it (1). The
+    cap is far past every threshold, so the chance of getting there is negligible
+    (``companion.strategy`` checks that doubling it changes nothing).
     """
     o = objective
-    top = (o.limit if o.limit is not None else o.cap) // UNIT
+    if o.limit is not None:
+        top = o.limit // UNIT
+    else:
+        top = (o.cap + (o.goal or 0)) // UNIT
     adds = [out.add for classes in model.classes.values() for c in classes for out in c.outcomes]
     forced = [c.forced_add for classes in model.classes.values() for c in classes]
     span = top + 1 + max(adds + forced + [0]) // UNIT
@@ -174,88 +191,174 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
     bank_min_i = -(-o.bank_min // UNIT)
 
     def bank(i: int) -> float:
-        return float(i * UNIT) if i >= bank_min_i and i <= top else -math.inf
+        if i < bank_min_i or i > top:
+            return -math.inf
+        if o.goal is not None:
+            return 1.0 if i * UNIT >= o.goal else 0.0
+        return float(i * UNIT)
 
-    beyond = b if o.limit is not None else None
+    beyond = b if o.limit is not None else (1.0 if o.goal is not None else None)
     keys = list(model.classes)
+    hot_key = ("hot",)
+    flat = (0.0, beyond) if o.limit is None else (1.0, 0.0)
+    growth = {k: flat for k in [*keys, hot_key]} if beyond is not None else (
+        asymptotic_growth(model, hot_must_roll=o.hot_must_roll, bust_value=b))
     roll = {k: [0.0] * span for k in keys}
     bust = {k: [0.0] * span for k in keys}
-    hot_key = ("hot",)
     after: dict = {k: [0.0] * span for k in keys}
     after[hot_key] = [0.0] * span
     for i in range(top + 1, span):
-        v = beyond if beyond is not None else float(i * UNIT)
-        for k in keys:
-            roll[k][i] = v
+        for k in [*keys, hot_key]:
+            alpha, beta = growth[k]
+            v = beyond if beyond is not None else alpha * i * UNIT + beta
             after[k][i] = v
-        after[hot_key][i] = v
+            if k != hot_key:
+                roll[k][i] = v
 
+    beyond_value = beyond if beyond is not None else 0.0
+    per_unit = 0.0 if beyond is not None else float(UNIT)
     plans = []
+    no_force = -span - 1
     for k in keys:
         n = k[0]
-        total = 6**n
-        simple: list[tuple[int, tuple[tuple[int, list[float]], ...]]] = []
-        general: list[tuple[int, tuple[Outcome, ...], int]] = []
-        empty: list[RollClass] = []
+        single: list[tuple[int, int, list[float]]] = []
+        several: list[tuple[int, int, tuple[tuple[int, int, list[float], float, float], ...]]]
+        several = []
+        empty: list[tuple[int, frozenset[int] | None]] = []
         for c in model.classes[k]:
             if not c.outcomes:
-                empty.append(c)
+                empty.append((c.weight, c.reroll_at))
                 continue
             targets = tuple(
-                (out.add // UNIT, after[hot_key] if out.dice == 0 else after[(out.dice, out.held)])
+                (out.mul, out.add // UNIT, after[target], per_unit * growth[target][0],
+                 growth[target][1] if beyond is None else beyond_value)
                 for out in c.outcomes
+                for target in [hot_key if out.dice == 0 else (out.dice, out.held)]
             )
-            if o.limit is None and all(out.mul == 1 for out in c.outcomes):
-                simple.append((c.weight, targets))
+            forced_i = c.forced_add // UNIT if o.limit is not None else no_force
+            if len(targets) == 1 and targets[0][0] == 1 and o.limit is None:
+                single.append((c.weight, targets[0][1], targets[0][2]))
             else:
-                general.append((c.weight, c.outcomes, c.forced_add // UNIT))
-        plans.append((k, total, simple, general, empty))
+                several.append((c.weight, forced_i, targets))
+        unaccounted = 6**n - sum(c.weight for c in model.classes[k])
+        plans.append((k, 6**n, unaccounted, single, several, empty))
 
-    def arrive(out: Outcome, i: int) -> float:
-        j = out.mul * i + out.add // UNIT
-        if j >= span:
-            return beyond if beyond is not None else float(j * UNIT)
-        table = after[hot_key] if out.dice == 0 else after[(out.dice, out.held)]
-        return table[j]
-
-    start_key = model.hot
+    hot_roll = model.hot
+    inf = math.inf
     for i in range(top, -1, -1):
-        for k, total, simple, general, empty in plans:
+        bank_i = bank(i)
+        for k, total, unaccounted, single, several, empty in plans:
             acc = 0.0
-            busted = 0
-            for weight, targets in simple:
-                if len(targets) == 1:
-                    a, arr = targets[0]
-                    acc += weight * arr[i + a]
-                else:
-                    best = -math.inf
-                    for a, arr in targets:
-                        v = arr[i + a]
-                        if v > best:
-                            best = v
-                    acc += weight * best
-            for weight, outcomes, forced_i in general:
-                if o.limit is not None and i + forced_i > top:
+            busted = unaccounted
+            for weight, a, arr in single:
+                acc += weight * arr[i + a]
+            for weight, forced_i, targets in several:
+                if i + forced_i > top:
                     busted += weight
                     continue
-                acc += weight * max(arrive(out, i) for out in outcomes)
-            denominator = total
-            for c in empty:
-                if c.reroll_at is None or i * UNIT in c.reroll_at:
-                    denominator -= c.weight
+                best = -inf
+                for mul, a, arr, far, offset in targets:
+                    j = i + a if mul == 1 else mul * i + a
+                    v = arr[j] if j < span else offset + far * j
+                    if v > best:
+                        best = v
+                acc += weight * best
+            rerolled = 0
+            for weight, reroll_at in empty:
+                if reroll_at is None or i * UNIT in reroll_at:
+                    rerolled += weight
                 else:
-                    busted += c.weight
-            busted += total - sum(c.weight for c in model.classes[k])
-            acc += busted * b
-            roll[k][i] = acc / denominator
-            bust[k][i] = busted / denominator
-        bank_i = bank(i)
+                    busted += weight
+            value = (acc + busted * b) / (total - rerolled)
+            if rerolled and bank_i > value:
+                value = (acc + busted * b + rerolled * bank_i) / total
+            roll[k][i] = value
+            bust[k][i] = busted / (total - rerolled)
         for k in keys:
             r = roll[k][i]
             after[k][i] = bank_i if bank_i > r else r
-        r = roll[start_key][i]
+        r = roll[hot_roll][i]
         after[hot_key][i] = r if o.hot_must_roll or bank_i <= r else bank_i
-    return TurnSolution(model, objective, top, roll, after, bust)
+    return TurnSolution(model, objective, top, roll, after, bust, growth)
+
+
+def asymptotic_growth(model: TurnModel, *, hot_must_roll: bool = False, bust_value: float = 0.0,
+                      tol: float = 1e-12) -> dict:
+    """How the value of each state behaves at huge turn totals: ``growth * total + offset``.
+
+    Added points vanish beside a huge total, but ``double-turn`` doublings do not: there
+    rolling on can pay at any total. ``growth`` is the fixed point of the Bellman equation
+    with every keep reduced to its multiplier (bust 0, bank 1); ``offset`` the next term,
+    under the policy that growth picks (ties broken by offset). For additive rules this is
+    banking (1, 0), except where a roll cannot bust (``zilch``'s six dice) and rolling on adds
+    its expected points. Keys are the model's states plus ``("hot",)`` (after hot dice);
+    values are ``(growth, offset)`` for arriving there. ``ValueError`` if rolling on forever
+    would be worth an unbounded amount.
+    """
+    hot_key = ("hot",)
+    keys = sorted(model.classes, key=lambda k: (k[0], repr(k[1])))
+    targets = {k: [(c, [(out, hot_key if out.dice == 0 else (out.dice, out.held))
+                        for out in c.outcomes]) for c in model.classes[k]] for k in keys}
+    alpha = {k: 1.0 for k in [*keys, hot_key]}
+    beta = {k: 0.0 for k in [*keys, hot_key]}
+    rolling = {k: 1.0 for k in keys}
+
+    def sweep(second: bool) -> float:
+        change = 0.0
+        for k in keys:
+            acc = 0.0
+            denominator = 6 ** k[0]
+            busted = denominator
+            for c, outs in targets[k]:
+                busted -= c.weight
+                if not outs:
+                    if c.reroll_at is None:
+                        denominator -= c.weight
+                    else:
+                        busted += c.weight
+                    continue
+                best = max(out.mul * alpha[t] for out, t in outs)
+                if second:
+                    best = max(alpha[t] * out.add + beta[t] for out, t in outs
+                               if out.mul * alpha[t] >= best * (1 - 1e-12))
+                acc += c.weight * best
+            if not second:
+                value = acc / denominator
+                rolling[k] = value
+                new = {k: max(1.0, value)}
+                if k == model.hot:
+                    new[hot_key] = value if hot_must_roll else max(1.0, value)
+                table = alpha
+            else:
+                value = (acc + busted * bust_value) / denominator
+                new = {k: _second(rolling[k], value)}
+                if k == model.hot:
+                    new[hot_key] = value if hot_must_roll else _second(rolling[k], value)
+                table = beta
+            for key, v in new.items():
+                change = max(change, abs(v - table[key]) / max(1.0, abs(v)))
+                table[key] = v
+        return change
+
+    for second in (False, True):
+        for _ in range(100_000):
+            change = sweep(second)
+            if max(alpha.values()) > 1e6 or max(beta.values()) > 1e12:
+                raise ValueError("rolling on forever has an unbounded expected value")
+            if change < tol:
+                break
+        else:
+            raise ValueError("the asymptotic growth did not converge")
+    return {k: (alpha[k], beta[k]) for k in alpha}
+
+
+def _second(growth_if_roll: float, offset_if_roll: float) -> float:
+    """Offset after arriving: rolling's if it grows faster than banking, else banking's 0."""
+    if growth_if_roll > 1 + 1e-12:
+        return offset_if_roll
+    if growth_if_roll < 1 - 1e-12:
+        return 0.0
+    return max(0.0, offset_if_roll)
 
 
 def solve_long_run(

@@ -98,13 +98,36 @@ class Turn:
         board = score > 0 if on_board is None else on_board
         return cls(rules, score=score, on_board=board, dice_left=rules.dice)
 
+    @classmethod
+    def at(cls, rules: Rules, *, total: int, dice: int, score: int = 0, on_board: bool = True,
+           sets: frozenset[int] = frozenset(), kept: Counts = NO_COUNTS) -> Turn:
+        """A turn part-way through, waiting to roll ``dice`` dice with ``total`` so far.
+
+        For the advisor and for tests, which reason about states no one has played to yet.
+        """
+        if not 1 <= dice <= rules.dice:
+            raise IllegalMove(f"a turn holds 1 to {rules.dice} dice, not {dice}")
+        return cls(rules, score=score, on_board=on_board, total=total, dice_left=dice,
+                   sets=sets, kept=kept, first_roll=False, has_kept=True)
+
     def handed_to(self, *, score: int, on_board: bool) -> Turn:
-        """The takeover: the next player picks up these dice and this turn total."""
+        """The takeover: the next player picks up these dice and this turn total.
+
+        The held sets were built from the previous player's dice and stay with them.
+        """
         if self.phase is not Phase.BANKED:
             raise IllegalMove("only a banked turn can be taken over")
         return replace(self, score=score, on_board=on_board, phase=Phase.ROLL, last_roll=None,
                        has_kept=False, takeover=True, must_roll=False, first_roll=False,
-                       steps=())
+                       sets=frozenset(), kept=NO_COUNTS, steps=())
+
+    def free_reroll(self, dice: Sequence[int]) -> bool:
+        """Whether this scoreless roll is rolled again for free (the 420, the hard six)."""
+        rules = self.rules
+        if len(dice) != 1 or self.dice_left != 1:
+            return False
+        return (rules.the_420 and tuple(dice) == (2,) and self.total == 400) or (
+            rules.hard_six and tuple(dice) == (6,))
 
     # --- what the turn allows now -------------------------------------------------------
 
@@ -164,7 +187,7 @@ class Turn:
                          must_roll=False)
         options = rolled.options()
         if not options:
-            if self._free_reroll(dice):
+            if self.free_reroll(dice):
                 note = "the 420: roll the 2 again" if dice == (2,) else (
                     "the hard six: roll the 6 again")
                 step = Step(dice, (), 0, self.total, self.dice_left, False, note)
@@ -177,13 +200,6 @@ class Turn:
                           f"{self.rules.target:,}")
                 return rolled._bust(reason)
         return rolled
-
-    def _free_reroll(self, dice: Dice) -> bool:
-        rules = self.rules
-        if len(dice) != 1:
-            return False
-        return (rules.the_420 and dice == (2,) and self.total == 400) or (
-            rules.hard_six and dice == (6,))
 
     def _bust(self, reason: str) -> Turn:
         roll = self.last_roll or ()

@@ -1,0 +1,186 @@
+"""``hotdice strategy`` and ``hotdice advise``: the strategy advisor at the command line.
+
+``companion.cli`` calls ``register(subparsers)``; each handler returns the exit status and
+raises ``ValueError`` (or ``OSError``) with a one-line message on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from companion.rules import Rules
+from companion.scoring import parse_dice
+from companion.strategy import advise_roll, advise_state, strategy_summary
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``strategy`` and ``advise`` commands."""
+    p = subparsers.add_parser(
+        "strategy", help="optimal play of a turn: expected score, when to bank, bust odds",
+        description="The policy that maximises the expected score of a turn, solved exactly.")
+    _rules_arguments(p)
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(handler=run_strategy)
+
+    p = subparsers.add_parser(
+        "advise", help="bank or roll now, or which dice of a roll to keep",
+        description="Bank or roll with the dice in hand (--dice), or rank every keep of a "
+                    "roll (--roll) by expected final turn score under optimal play.")
+    _rules_arguments(p)
+    p.add_argument("--score", type=int, default=None, metavar="N",
+                   help="the player's banked score; 0 means not on the board yet "
+                        "(default: on the board)")
+    p.add_argument("--turn-total", type=int, default=0, metavar="T",
+                   help="points accumulated this turn so far (default 0)")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--dice", type=int, metavar="D", help="number of dice in hand")
+    what.add_argument("--roll", nargs="+", metavar="DIE", help="the dice just rolled")
+    board = p.add_mutually_exclusive_group()
+    board.add_argument("--on-board", dest="on_board", action="store_true", default=None,
+                       help="the player is on the board (whatever --score says)")
+    board.add_argument("--off-board", dest="on_board", action="store_false",
+                       help="the player is not on the board yet (entry threshold applies)")
+    p.add_argument("--busts-in-row", type=int, default=0, metavar="K",
+                   help="busts in a row so far (matters under a strike penalty)")
+    p.add_argument("--need", type=int, default=None, metavar="N",
+                   help="play for the chance to end the turn with at least N points "
+                        "(a final round: the lead plus 50) instead of the expected score")
+    p.add_argument("--held-sets", nargs="+", type=int, default=[], metavar="V",
+                   help="double-turn: faces whose triple is held this turn")
+    p.add_argument("--kept", nargs="+", default=[], metavar="DIE",
+                   help="progressive: dice kept since the dice were last all picked up")
+    p.add_argument("--json", action="store_true", help="print the advice as JSON")
+    p.set_defaults(handler=run_advise)
+
+
+def _rules_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", required=True, metavar="NAME",
+                   help="preset+toggle+... or a TOML rule file")
+    p.add_argument("--target", type=int, default=None, metavar="N", help="game target score")
+
+
+def read_rules(spec: str, target: int | None = None) -> Rules:
+    """A preset spec or a ``.toml`` rule file, read the way every ``hotdice`` command does."""
+    from companion.cli import read_rules as cli_read_rules
+
+    return cli_read_rules(spec, target)
+
+
+def _points(value: float) -> str:
+    return f"{value:,.2f}"
+
+
+def _dice_word(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+def run_strategy(args: argparse.Namespace) -> int:
+    """Print the optimal policy of a rule set in brief."""
+    rules = read_rules(args.rules, args.target)
+    summary = strategy_summary(rules)
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=2))
+        return 0
+    print(format_summary(summary.to_json()))
+    return 0
+
+
+def format_summary(data: dict[str, Any]) -> str:
+    """The ``hotdice strategy`` text from its JSON object."""
+    lines = [f"{data['rules']}: optimal play of a turn"]
+    lines.append(f"  expected score of a fresh turn: {_points(data['expected_turn_score'])}")
+    if "entry_turn_score" in data:
+        lines.append(f"    (not yet on the board: {_points(data['entry_turn_score'])})")
+    if "long_run_average" in data:
+        lines.append(f"  long-run average per turn, streak-aware: "
+                     f"{_points(data['long_run_average'])}")
+    lines.append("  bank at or above (on the board, no busts in a row):")
+    for n, threshold in data["bank_thresholds"].items():
+        shown = f"{threshold:,}" if threshold is not None else "always roll"
+        lines.append(f"    {_dice_word(int(n)):>7} in hand: {shown}")
+    if "streak_bank_thresholds" in data:
+        for streak, table in data["streak_bank_thresholds"].items():
+            if streak == "0":
+                continue
+            row = ", ".join(f"{n}: {v:,}" if v is not None else f"{n}: roll"
+                            for n, v in table.items())
+            lines.append(f"    after {streak} bust{'s' if streak != '1' else ''} in a row: {row}")
+    lines.append("  chance that a roll busts:")
+    for n, p in data["bust_probability"].items():
+        lines.append(f"    {_dice_word(int(n)):>7}: {p:6.2%}  ({data['bust_odds'][n]})")
+    if "takeover_thresholds" in data:
+        lines.append("  take over the previous player's dice at turn totals of:")
+        for n, ranges in data["takeover_ranges"].items():
+            shown = ", ".join(f"{lo:,} to {hi:,}" if lo != hi else f"{lo:,}"
+                              for lo, hi in ranges) or "never"
+            lines.append(f"    {_dice_word(int(n)):>7} handed over: {shown}")
+    return "\n".join(lines)
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """Bank or roll for a state, or every keep of a roll ranked."""
+    rules = read_rules(args.rules, args.target)
+    score = args.score or 0
+    on_board = args.on_board
+    if on_board is None:
+        on_board = args.score is None or args.score > 0
+    kept = parse_dice(" ".join(args.kept), max_dice=rules.dice) if args.kept else ()
+    common: dict[str, Any] = dict(turn_total=args.turn_total, score=score, on_board=on_board,
+                                  busts_in_row=args.busts_in_row, sets=args.held_sets,
+                                  kept=kept, need=args.need)
+    if args.roll is not None:
+        advice = advise_roll(rules, " ".join(args.roll), **common)
+        text = format_roll_advice(advice)
+    else:
+        advice = advise_state(rules, dice=args.dice, **common)
+        text = format_state_advice(advice)
+    print(json.dumps(advice, indent=2) if args.json else text)
+    return 0
+
+
+def _figure(value: float, chance: bool) -> str:
+    return f"{value:.2%} chance" if chance else f"{_points(value)} expected"
+
+
+def format_state_advice(data: dict[str, Any]) -> str:
+    """The ``hotdice advise --dice`` text from its JSON object."""
+    chance = "need" in data
+    word = "chance" if chance else "expected"
+    goal = f" (playing to make {data['need']:,} this turn)" if chance else ""
+    lines = [f"{data['rules']}: turn total {data['turn_total']:,} with "
+             f"{_dice_word(data['dice'])} in hand{goal}: {data['advice'].upper()}"]
+    if data["can_bank"]:
+        shown = f", {_figure(data['chance_if_bank'], True)}" if chance else ""
+        lines.append(f"  bank now: {data['turn_total']:,}{shown}")
+    else:
+        lines.append(f"  bank now: not allowed ({data['bank_refusal']})")
+    lines.append(f"  roll on, then play optimally: {_figure(data[word + '_if_roll'], chance)}")
+    lines.append(f"  chance the next roll busts: {data['bust_probability']:.2%}")
+    if "bust_value" in data:
+        lines.append(f"  a bust now is worth {_points(data['bust_value'])} in the long run "
+                     f"({data['busts_in_row']} bust(s) in a row so far)")
+    return "\n".join(lines)
+
+
+def format_roll_advice(data: dict[str, Any]) -> str:
+    """The ``hotdice advise --roll`` text from its JSON object."""
+    roll = " ".join(map(str, data["roll"]))
+    head = f"{data['rules']}: roll {roll} at turn total {data['turn_total']:,}"
+    if data.get("reroll"):
+        return f"{head}: {data['note']}\n{format_state_advice(data)}"
+    if data["bust"]:
+        return f"{head}: bust ({data['bust_reason']})"
+    chance = "need" in data
+    word = "chance" if chance else "expected"
+    ranked = (f"chance to make {data['need']:,} this turn" if chance
+              else "expected final turn score")
+    lines = [f"{head}: keeps ranked by {ranked}"]
+    for rank, option in enumerate(data["options"], 1):
+        keep = " ".join(map(str, option["keep"]))
+        left = "hot dice" if option["hot_dice"] else f"{_dice_word(option['dice_left'])} left"
+        value = f"{option[word]:.2%}" if chance else _points(option[word])
+        lines.append(f"  {rank}. keep {keep:<11} +{option['points']:<5,} -> "
+                     f"{option['turn_total']:,}, {left}, then {option['then']}: {value}")
+    return "\n".join(lines)

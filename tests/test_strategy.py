@@ -1,0 +1,351 @@
+"""The strategy advisor: published optimal-play numbers, the DP against the engine, the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import rule_sets
+
+from companion import cli_strategy, strategy
+from companion.errors import ParseError
+from companion.rules import PRESETS, Finish, Multiples, load_rules
+from companion.scoring import distinct_rolls, keep_options
+from companion.strategy import (
+    advise_roll,
+    advise_state,
+    advise_turn,
+    bank_thresholds,
+    bust_fraction,
+    expected_turn_score,
+    long_run,
+    solve,
+    strategy_summary,
+    takeover_thresholds,
+    turn_model,
+)
+from companion.strategy_dp import UNIT, solve_turn
+from companion.turn import Turn
+
+FARKLE = load_rules("farkle")
+ZILCH = load_rules("zilch")
+
+# --- published numbers ---------------------------------------------------------------------
+
+
+def test_farkle_fresh_turn_is_worth_542_06() -> None:
+    assert expected_turn_score(FARKLE) == pytest.approx(542.0632, abs=5e-5)
+
+
+def test_farkle_rolling_two_dice_at_1000_is_worth_652_77() -> None:
+    advice = advise_state(FARKLE, turn_total=1000, dice=2)
+    assert advice["expected_if_roll"] == pytest.approx(652.77, abs=5e-3)
+    assert advice["advice"] == "bank"
+    assert advice["bust_probability"] == pytest.approx(16 / 36)
+
+
+def test_farkle_bank_thresholds() -> None:
+    assert bank_thresholds(FARKLE) == {1: 300, 2: 250, 3: 400, 4: 950, 5: 2800, 6: None}
+
+
+def test_zilch_long_run_average_is_620_855() -> None:
+    run = long_run(ZILCH)
+    assert run is not None
+    assert run.average == pytest.approx(620.855, abs=5e-4)
+
+
+def test_zilch_plays_safer_after_busts_in_a_row() -> None:
+    by_streak = [bank_thresholds(ZILCH, busts_in_row=k) for k in range(3)]
+    for dice in range(1, 6):
+        thresholds = [t[dice] for t in by_streak]
+        assert thresholds == sorted(thresholds, reverse=True)
+    assert by_streak[2] != by_streak[0]
+
+
+@pytest.mark.parametrize(("dice", "busts"), [(1, 4), (2, 16), (3, 60), (4, 204), (5, 600),
+                                             (6, 1440)])
+def test_bust_odds_with_singles_and_triples(dice: int, busts: int) -> None:
+    assert bust_fraction(load_rules("ten-thousand"), dice) == Fraction(busts, 6**dice)
+
+
+def test_three_pairs_lower_the_six_dice_bust_odds() -> None:
+    assert bust_fraction(FARKLE, 6) == Fraction(1080, 46656)
+    assert bust_fraction(ZILCH, 6) == 0
+    assert bust_fraction(load_rules("minnesota+hard-six"), 1) == Fraction(3, 5)
+
+
+def test_strategy_json_has_the_documented_keys() -> None:
+    data = strategy_summary(FARKLE).to_json()
+    assert data["expected_turn_score"] == pytest.approx(542.0632, abs=1e-4)
+    assert data["bank_thresholds"] == {"1": 300, "2": 250, "3": 400, "4": 950, "5": 2800,
+                                       "6": None}
+    assert data["bust_odds"]["6"] == "1080/46656"
+    assert "takeover_thresholds" not in data and "long_run_average" not in data
+    zilch = strategy_summary(ZILCH).to_json()
+    assert zilch["long_run_average"] == pytest.approx(620.855, abs=5e-4)
+    assert set(strategy_summary(load_rules("minnesota")).to_json()["takeover_thresholds"]) == {
+        "1", "2", "3", "4"}
+
+
+# --- the DP is exact ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [*sorted(PRESETS), "ten-thousand+progressive"])
+def test_the_cap_does_not_change_the_answer(name: str) -> None:
+    rules = load_rules(name)
+    model = turn_model(rules)
+    objective = strategy._objective(rules, 0, True, 0.0)
+    near = solve_turn(model, objective)
+    far = solve_turn(model, replace(objective, cap=2 * strategy.CAP))
+    assert near.roll_value(model.start, 0) == pytest.approx(
+        far.roll_value(model.start, 0), abs=1e-9)
+
+
+def _direct_roll_value(rules, solution, turn: Turn) -> float:
+    """A state's value from the engine's own Turn, roll by roll, without the merged model."""
+    acc = 0.0
+    busted = 0
+    for roll, weight in distinct_rolls(turn.dice_left):
+        after_roll = turn.roll(roll)
+        if after_roll.phase.value == "bust":
+            busted += weight
+            continue
+        best = max(
+            solution.arrive_value(
+                (0 if (t := after_roll.keep(k.dice)).hot_dice else t.dice_left,
+                 strategy._held_key(rules, t.sets, t.kept, False)), t.total)
+            for k in after_roll.options())
+        acc += weight * best
+    return (acc + busted * solution.objective.bust_value) / 6**turn.dice_left
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), data=st.data())
+def test_bellman_equation_holds_against_the_engine(rules, data) -> None:
+    if rules.the_420 or rules.hard_six:
+        rules = load_rules(rules.name.replace("+the-420", "").replace("+hard-six", ""))
+    solution = solve(rules)
+    model = solution.model
+    key = data.draw(st.sampled_from(sorted(model.classes, key=repr)))
+    dice, (sets, kept, first) = key
+    if first:
+        return
+    floor = 1000 * len(sets) + 50 * sum(kept)
+    total = data.draw(st.integers(floor // UNIT + 1, 120)) * UNIT
+    if rules.finish.value == "exact" and total > rules.target:
+        return
+    turn = strategy.turn_at(rules, total=total, dice=dice, sets=sets,
+                            kept=[v for v in range(1, 7) for _ in range(kept[v - 1])])
+    assert solution.roll_value(key, total) == pytest.approx(
+        _direct_roll_value(rules, solution, turn), rel=1e-9, abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=rule_sets(), data=st.data())
+def test_state_update_matches_turn_keep(rules, data) -> None:
+    dice = data.draw(st.integers(1, rules.dice))
+    roll = tuple(data.draw(st.lists(st.integers(1, 6), min_size=dice, max_size=dice)))
+    total = data.draw(st.integers(1, 60)) * UNIT
+    sets = frozenset(data.draw(st.sets(st.integers(1, 6), max_size=1))) if (
+        rules.multiples is Multiples.DOUBLE_TURN) else frozenset()
+    scoring_rules = replace(rules, finish=Finish.FINAL_ROUND)
+    turn = strategy.turn_at(scoring_rules, total=total + 1000 * len(sets), dice=dice,
+                            sets=sets)
+    rolled = turn.roll(roll)
+    if rolled.phase.value != "keep":
+        return
+    key = (dice, strategy._held_key(rules, sets, turn.kept, False))
+    probes = strategy._probes(rules, sets)
+    contexts = [strategy._context(rules, key, t) for t in probes]
+    for keep in rolled.options():
+        after = rolled.keep(keep.dice)
+        points = [next(k.points for k in keep_options(turn.rules, roll, c) if k.dice == keep.dice)
+                  for c in contexts]
+        outcome = strategy._outcome(rules, dice, key[1], keep, probes, points)
+        assert outcome.mul * turn.total + outcome.add == after.total
+        assert outcome.dice == (0 if after.hot_dice else after.dice_left)
+        if outcome.dice:
+            assert outcome.held == strategy._held_key(rules, after.sets, after.kept, False)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_solves_and_thresholds_are_consistent(name: str) -> None:
+    rules = load_rules(name)
+    summary = strategy_summary(rules)
+    assert 0 < summary.expected_turn_score < 5000
+    for dice, threshold in summary.bank_thresholds.items():
+        if threshold is None or threshold <= rules.min_bank:
+            continue
+        below = advise_state(rules, turn_total=threshold - UNIT, dice=dice)
+        at = advise_state(rules, turn_total=threshold, dice=dice)
+        assert at["advice"] == "bank"
+        assert below["advice"] == "roll" or not below["can_bank"]
+
+
+def test_takeover_thresholds_are_where_taking_over_pays() -> None:
+    rules = load_rules("dice-10000+amish")
+    thresholds = takeover_thresholds(rules)
+    assert thresholds is not None and takeover_thresholds(FARKLE) is None
+    solution = solve(rules)
+    fresh = solution.roll_value(solution.model.start, 0)
+    for dice, total in thresholds.items():
+        assert total is not None
+        key = (dice, strategy._NOTHING_HELD)
+        assert solution.roll_value(key, total) >= fresh
+        if total > UNIT:
+            assert solution.roll_value(key, total - UNIT) < fresh
+
+
+def test_entry_threshold_makes_a_fresh_turn_worth_less() -> None:
+    rules = load_rules("minnesota")
+    assert expected_turn_score(rules, on_board=False) < expected_turn_score(rules)
+    advice = advise_state(rules, turn_total=650, dice=4, on_board=False)
+    assert advice["advice"] == "roll" and not advice["can_bank"]
+
+
+def test_exact_target_caps_the_turn() -> None:
+    rules = load_rules("exact-10000")
+    advice = advise_state(rules, turn_total=9900, dice=6, score=0)
+    assert advice["expected_if_roll"] < 9900
+    out = advise_roll(rules, [1, 1, 1, 2, 3, 4], turn_total=500, score=9000)
+    assert out["bust"] and "pass" in out["bust_reason"]
+    with pytest.raises(ParseError):
+        advise_state(rules, turn_total=600, dice=3, score=9500)
+
+
+# --- advice --------------------------------------------------------------------------------
+
+
+def test_need_plays_for_the_chance_to_make_a_total() -> None:
+    out = advise_roll(FARKLE, [1, 4, 2, 4, 4, 5], need=600)
+    best = out["options"][0]
+    # two dice at 500 need +100: a 1 (11/36), 5-5 (1/36), or one 5 then a 1 or 5 (8/36 x 1/3)
+    assert best["keep"] == [1, 4, 4, 4] and best["chance"] == pytest.approx(11 / 27)
+    advice = advise_state(FARKLE, turn_total=600, dice=2, need=600)
+    assert advice["advice"] == "bank" and advice["chance_if_bank"] == 1.0
+    assert advise_state(FARKLE, turn_total=550, dice=2, need=600)["advice"] == "roll"
+    assert strategy.chance_to_make(FARKLE, 50) == pytest.approx(1 - 1080 / 46656)
+    assert strategy.chance_to_make(FARKLE, 1000) > strategy.chance_to_make(FARKLE, 1500)
+
+
+def test_advise_roll_ranks_every_keep() -> None:
+    out = advise_roll(FARKLE, [1, 4, 2, 4, 4, 5])
+    values = [o["expected"] for o in out["options"]]
+    assert values == sorted(values, reverse=True)
+    assert len(out["options"]) == 7
+    assert out["options"][0]["keep"] == [1, 4, 4, 4, 5] and out["options"][0]["then"] == "bank"
+    json.dumps(out)
+
+
+def test_advise_roll_follows_the_held_set() -> None:
+    out = advise_roll(load_rules("hot-dice"), [4], turn_total=550, sets=[4])
+    assert out["options"][0]["turn_total"] == 1100 and out["options"][0]["hot_dice"]
+    assert advise_roll(load_rules("hot-dice"), [4], turn_total=550)["bust"]
+
+
+def test_advise_roll_free_reroll_and_bust() -> None:
+    rules = load_rules("minnesota+the-420")
+    assert advise_roll(rules, [2], turn_total=400)["reroll"]
+    assert advise_roll(rules, [2], turn_total=450)["bust"]
+
+
+def test_free_rerolls_may_be_taken_or_banked() -> None:
+    rules = load_rules("minnesota+hard-six")
+    solution = solve(rules)
+    hot = ("hot",)
+    after_hot = [solution.arrive_value((0, None), t) for t in (900, 850)]
+    assert solution.after[hot][18] == after_hot[0]
+    expected = (sum(after_hot) + 800) / 6  # a 6 is rolled again, or the 800 banked
+    assert solution.roll_value((1, strategy._NOTHING_HELD), 800) == pytest.approx(expected)
+    off_board = solve(load_rules("minnesota+the-420"), on_board=False)
+    value = off_board.roll_value((1, strategy._NOTHING_HELD), 400)
+    others = [off_board.arrive_value((0, None), t) for t in (500, 450)]
+    assert value == pytest.approx(sum(others) / 5)  # below the entry: the 2 must be rolled
+
+
+def test_advise_turn_takes_engine_turns() -> None:
+    turn = Turn.start(FARKLE, score=500).roll((1, 4, 2, 4, 4, 5))
+    assert advise_turn(turn)["options"][0]["keep"] == [1, 4, 4, 4, 5]
+    assert advise_turn(turn.keep((1,)))["advice"] == "roll"
+    handed = turn.keep((1, 4, 4, 4, 5)).bank()
+    rules = load_rules("dice-10000+amish")
+    taken = Turn.start(rules, score=500).roll((1, 1, 5, 2, 3)).keep((1, 1)).bank().handed_to(
+        score=300, on_board=True)
+    assert advise_turn(taken)["advice"] == "roll"
+    assert handed.over
+
+
+def test_hot_dice_must_be_rolled_in_minnesota() -> None:
+    advice = advise_state(load_rules("minnesota"), turn_total=1500, dice=5)
+    assert advice["advice"] == "roll" and not advice["can_bank"]
+
+
+def test_bad_input_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        advise_state(FARKLE, turn_total=75, dice=2)
+    with pytest.raises(ValueError):
+        advise_state(FARKLE, turn_total=100, dice=7)
+    with pytest.raises(ValueError):
+        advise_state(ZILCH, turn_total=300, dice=2, busts_in_row=3)
+    with pytest.raises(ValueError):
+        advise_roll(FARKLE, [1, 7])
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    parser = argparse.ArgumentParser(prog="hotdice")
+    cli_strategy.register(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    assert args.handler(args) == 0
+    return capsys.readouterr().out
+
+
+def test_cli_strategy_json(capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(_run(capsys, "strategy", "--rules", "farkle", "--json"))
+    assert data["bank_thresholds"]["5"] == 2800
+    assert "always roll" in _run(capsys, "strategy", "--rules", "farkle")
+
+
+def test_cli_advise(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "BANK" in _run(capsys, "advise", "--rules", "farkle", "--turn-total", "1000",
+                          "--dice", "2")
+    data = json.loads(_run(capsys, "advise", "--rules", "farkle", "--roll", "1", "4", "2", "4",
+                           "4", "5", "--json"))
+    assert data["options"][0]["points"] == 550
+    text = _run(capsys, "advise", "--rules", "minnesota", "--turn-total", "650", "--dice", "4",
+                "--score", "0")
+    assert "not allowed" in text
+
+
+def test_hotdice_main_runs_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["strategy", "--rules", "zilch", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["long_run_average"] == pytest.approx(620.855,
+                                                                                     abs=5e-4)
+    assert main(["advise", "--rules", "farkle", "--dice", "9"]) == 2
+    assert "hotdice: error:" in capsys.readouterr().err
+
+
+def test_cli_reads_rule_files_and_held_dice(capsys: pytest.CaptureFixture[str],
+                                            tmp_path) -> None:
+    table = tmp_path / "our-table.toml"
+    table.write_text('base = "farkle"\nmin_bank = 350\n', encoding="utf-8")
+    data = json.loads(_run(capsys, "advise", "--rules", str(table), "--turn-total", "300",
+                           "--dice", "2", "--json"))
+    assert data["advice"] == "roll" and not data["can_bank"]
+    data = json.loads(_run(capsys, "advise", "--rules", "ten-thousand+progressive",
+                           "--turn-total", "300", "--kept", "1", "1", "--roll", "1", "3", "4",
+                           "6", "--json"))
+    assert data["options"][0]["points"] == 800
+    text = _run(capsys, "advise", "--rules", "hot-dice", "--turn-total", "550", "--held-sets",
+                "4", "--roll", "4")
+    assert "1,100, hot dice" in text
+
