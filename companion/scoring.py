@@ -446,6 +446,7 @@ def score_roll(rules: Rules, roll: Sequence[int], held: Held | None = None) -> R
 
 def roll_report(rules: Rules, roll: Sequence[int]) -> dict[str, Any]:
     """The ``hotdice score --json`` object for one roll of a fresh turn."""
+    roll = parse_dice(roll, max_dice=rules.dice)
     score = score_roll(rules, roll)
     return {
         "rules": rules.name,

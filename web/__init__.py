@@ -26,7 +26,7 @@ def _secret_key(instance: Path) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``test_config`` overrides the defaults (e.g. ``DATABASE``)."""
-    instance = (test_config or {}).get("INSTANCE_PATH")
+    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("HOTDICE_INSTANCE")
     app = Flask(__name__, instance_relative_config=True, instance_path=instance)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -34,24 +34,26 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         DB_SYNCHRONOUS="NORMAL",
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         MAX_PIXELS=MAX_PIXELS,
+        DB_REUSE=False,
         POLL_MS=1000,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
     )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-    else:
+    app.config.from_pyfile("config.py", silent=True)
+    if test_config is not None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from . import api, db, errors, pages, store
+    from .fastpoll import FastPoll
 
     db.init_app(app)
     store.init_app(app)
     errors.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.wsgi_app = FastPoll(app.wsgi_app, app.config)  # type: ignore[method-assign]
     return app

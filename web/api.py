@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion import rules as crules
 
 from . import photos, store
 from .errors import error_response
+from .fastpoll import etag_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -70,29 +73,52 @@ def forbidden(_exc: PermissionError) -> Any:
                                "(Authorization: Bearer <token>)")
 
 
+LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
+
+
+def base_url() -> str:
+    """Where other phones reach this server: the request's host, except that a page opened
+    on the server itself (localhost) links to the LAN address ``hotdice serve`` printed."""
+    public = current_app.config.get("PUBLIC_URL")
+    host = (request.host.rsplit(":", 1)[0] if not request.host.endswith("]")
+            else request.host)
+    if public and (host in LOOPBACK or host.startswith("127.")):
+        return str(public).rstrip("/")
+    return request.host_url.rstrip("/")
+
+
 def game_urls(game_id: str, token: str | None) -> dict[str, str]:
     """The join link (with its token, for the QR code) and the read-only link."""
-    view = url_for("pages.game", game_id=game_id, _external=True)
-    urls = {"view_url": view}
+    base = base_url()
+    urls = {"view_url": base + url_for("pages.game", game_id=game_id)}
     if token:
-        urls["join_url"] = url_for("pages.game", game_id=game_id, t=token, _external=True)
+        urls["join_url"] = base + url_for("pages.game", game_id=game_id, t=token)
     return urls
 
 
-def etag_for(game_id: str, version: int) -> str:
-    return f"g{game_id}-{version}"
+@bp.get("/openapi.yaml")
+def openapi() -> Response:
+    """The API description (OpenAPI 3.1) that this server implements."""
+    text = (Path(__file__).parent / "openapi.yaml").read_text(encoding="utf-8")
+    return Response(text, mimetype="application/yaml")
+
+
+def preset_choices() -> list[dict[str, Any]]:
+    """The engine's presets, described by the engine, for rule pickers."""
+    return [{"name": n, "title": crules.PRESET_SOURCES.get(n, n), "dice": r.dice,
+             "target": r.target, "description": crules.describe(r)}
+            for n, r in crules.PRESETS.items()]
+
+
+def toggle_choices() -> list[dict[str, str]]:
+    """The engine's house-rule toggles with their one-line descriptions."""
+    return [{"name": n, "description": d} for n, (d, _o) in crules.TOGGLES.items()]
 
 
 @bp.get("/rules")
 def rules_list() -> Response:
     """The presets and house rules, for a client building a rule picker."""
-    presets = []
-    for name, rules in crules.PRESETS.items():
-        presets.append({"name": name, "title": crules.PRESET_SOURCES.get(name, name),
-                        "dice": rules.dice, "target": rules.target,
-                        "description": crules.describe(rules)})
-    toggles = [{"name": n, "description": d} for n, (d, _o) in crules.TOGGLES.items()]
-    return jsonify({"presets": presets, "toggles": toggles})
+    return jsonify({"presets": preset_choices(), "toggles": toggle_choices()})
 
 
 @bp.post("/games")
@@ -118,7 +144,9 @@ def get(game_id: str) -> Response:
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
     else:
-        resp = jsonify(store.snapshot_at(game, version).public())
+        body = store.memo(("json", game.id, version), lambda: current_app.json.dumps(
+            store.snapshot_at(game, version).public()))
+        resp = current_app.response_class(body, mimetype="application/json")
     resp.set_etag(tag)
     resp.headers["Cache-Control"] = "no-cache"
     return resp
@@ -212,6 +240,9 @@ def score() -> Response:
 @bp.post("/read")
 def read() -> Response:
     """Read the dice of a photo (multipart ``photo`` or a raw image body); score with ?rules."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is not None and limit and request.content_length > limit:
+        raise RequestEntityTooLarge()  # before the multipart parser spools it to disk
     if "photo" in request.files:
         data = request.files["photo"].read()
     elif request.mimetype.startswith("image/") or request.mimetype == "application/octet-stream":

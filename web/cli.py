@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sqlite3
 import sys
 from typing import Any, TextIO
 
@@ -29,6 +30,19 @@ def public_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Fail early with one line if the address is taken (waitress would leak its sockets)."""
+    infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                               flags=socket.AI_PASSIVE)
+    family, kind, proto, _name, addr = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(addr)
+        except OSError as exc:
+            raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
 def print_banner(url: str, out: TextIO) -> None:
     """The URL and a terminal QR code of it, so phones can scan the laptop's screen."""
     import qrcode
@@ -44,9 +58,21 @@ def print_banner(url: str, out: TextIO) -> None:
     out.flush()
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1 to 65535, not {port}")
+    return port
+
+
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default 8000)")
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                        help="port (default 8000)")
     parser.add_argument("--db", metavar="PATH",
                         help="SQLite file (default: hotdice.sqlite in the instance folder)")
     parser.add_argument("--threads", type=int, default=THREADS, help="worker threads (default 8)")
@@ -59,20 +85,30 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from . import create_app
 
-    config: dict[str, Any] | None = None
+    config: dict[str, Any] = {"DB_REUSE": True, "PUBLIC_URL": public_url(args.host, args.port)}
     if args.db:
         db = os.path.abspath(args.db)
         if os.path.dirname(db):
             os.makedirs(os.path.dirname(db), exist_ok=True)
-        config = {"DATABASE": db}
+        config["DATABASE"] = db
     try:
         app = create_app(config)
+    except (OSError, sqlite3.Error) as exc:
+        raise OSError(f"cannot open the database {config.get('DATABASE', '')}: {exc}") from exc
+    check_port_free(args.host, args.port)
+    try:
+        server = waitress.create_server(app, host=args.host, port=args.port,
+                                        threads=args.threads, connection_limit=CONNECTION_LIMIT,
+                                        channel_timeout=60, ident="hotdice")
     except OSError as exc:
-        raise OSError(f"cannot open the database: {exc}") from exc
-    print_banner(public_url(args.host, args.port), sys.stdout)
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   connection_limit=CONNECTION_LIMIT, channel_timeout=60,
-                   ident="hotdice", _quiet=False)
+        raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc
+    print_banner(config["PUBLIC_URL"], sys.stdout)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
     return 0
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from typing import Any
 
 import click
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -38,18 +40,51 @@ def connect(path: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
     return conn
 
 
+_local = threading.local()
+
+
+def pooled(path: str, synchronous: str) -> sqlite3.Connection:
+    """This thread's long-lived connection to ``path`` (server threads are reused)."""
+    pool: dict[tuple[str, str], sqlite3.Connection] = getattr(_local, "pool", {})
+    _local.pool = pool
+    if (path, synchronous) not in pool:
+        pool[(path, synchronous)] = connect(path, synchronous)
+    return pool[(path, synchronous)]
+
+
+def game_version(conn: sqlite3.Connection, game_id: str) -> int:
+    """A game's version: the number of rows in its log (one indexed query)."""
+    row = conn.execute(
+        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+    return int(row[0])
+
+
 def get_db() -> sqlite3.Connection:
-    """The request's connection, opened on first use."""
+    """The request's connection, opened on first use.
+
+    With ``DB_REUSE`` (set by ``hotdice serve``) each server thread keeps its connection
+    between requests, which saves opening the file on every poll.
+    """
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"], current_app.config["DB_SYNCHRONOUS"])
+        path, sync = current_app.config["DATABASE"], current_app.config["DB_SYNCHRONOUS"]
+        if current_app.config.get("DB_REUSE"):
+            g.db = pooled(path, sync)
+            g.db_reused = True
+        else:
+            g.db = connect(path, sync)
     return g.db
 
 
 def close_db(_exc: BaseException | None = None) -> None:
-    """Close the request's connection, if any."""
+    """Close the request's connection (or hand a reused one back, never mid-transaction)."""
     conn = g.pop("db", None)
-    if conn is not None:
-        conn.close()
+    if conn is None:
+        return
+    if g.pop("db_reused", False):
+        if conn.in_transaction:
+            conn.rollback()
+        return
+    conn.close()
 
 
 def init_db() -> None:
@@ -58,6 +93,7 @@ def init_db() -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the database tables."""
     init_db()

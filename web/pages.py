@@ -6,14 +6,25 @@ import secrets
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template,
-                   request, session, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response as WResponse
 
 from companion import rules as crules
 
 from . import chart, store
-from .api import etag_for, game_urls
+from .api import game_urls, preset_choices, toggle_choices
+from .fastpoll import etag_for
 
 bp = Blueprint("pages", __name__)
 
@@ -28,6 +39,23 @@ def csrf_token() -> str:
 @bp.app_context_processor
 def inject() -> dict[str, Any]:
     return {"csrf_token": csrf_token, "poll_ms": current_app.config["POLL_MS"]}
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+@bp.after_app_request
+def security_headers(resp: Response) -> Response:
+    """No framing (the action buttons cannot be clickjacked), scripts from this origin only."""
+    for key, value in SECURITY_HEADERS.items():
+        resp.headers.setdefault(key, value)
+    return resp
 
 
 def check_form() -> None:
@@ -52,16 +80,6 @@ def remember_token(game_id: str, token: str) -> None:
     tokens[game_id] = token
     session["tokens"] = tokens
     session.permanent = True
-
-
-def preset_choices() -> list[dict[str, Any]]:
-    return [{"name": n, "title": crules.PRESET_SOURCES.get(n, n), "dice": r.dice,
-             "target": r.target, "description": crules.describe(r)}
-            for n, r in crules.PRESETS.items()]
-
-
-def toggle_choices() -> list[dict[str, str]]:
-    return [{"name": n, "description": d} for n, (d, _o) in crules.TOGGLES.items()]
 
 
 @bp.get("/")
@@ -133,9 +151,11 @@ def sheet(game_id: str) -> Response:
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
     else:
-        snap = store.snapshot_at(game, version)
-        resp = Response(render_template("_sheet.html", snap=snap, editor=editor,
-                                        view=view_model(snap)))
+        def render() -> str:
+            snap = store.snapshot_at(game, version)
+            return render_template("_sheet.html", snap=snap, editor=editor, view=view_model(snap))
+
+        resp = Response(store.memo(("sheet", game.id, version, editor), render))
     resp.set_etag(tag)
     resp.headers["Cache-Control"] = "no-cache, private"
     resp.vary.add("Cookie")
@@ -163,7 +183,8 @@ def score_chart(game_id: str) -> Response:
                     mimetype="image/svg+xml")
     resp.set_etag(etag_for(snap.game.id, snap.version))
     resp.headers["Cache-Control"] = "no-cache"
-    return resp.make_conditional(request)
+    resp.make_conditional(request)
+    return resp
 
 
 @bp.get("/check")
@@ -216,5 +237,6 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     return {"players": players, "columns": ordered, "rows": rows, "phase": state["phase"],
             "turn": turn, "takeover": takeover, "current": state.get("current_player"),
             "final_round": state.get("final_round"), "tie_break": state.get("tie_break"),
+            "bonus": state.get("bonus"),
             "winner": state.get("winner"), "history": state.get("history", []),
             "dice": crules.load_rules(snap.game.rules, target=snap.game.target).dice}

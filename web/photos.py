@@ -30,7 +30,7 @@ def score_report(rules_spec: str, dice: list[int], target: int | None = None) ->
     """The engine's report for one roll; its ValueError becomes a 422 with its reason."""
     try:
         rules = crules.load_rules(rules_spec, target=target)
-        report = scoring.roll_report(rules, dice)
+        report = scoring.roll_report(rules, scoring.parse_dice(dice, max_dice=rules.dice))
     except ValueError as exc:
         raise store.Rejected(str(exc)) from exc
     return report
@@ -41,6 +41,10 @@ def _vision() -> Any:
         import vision
     except ImportError as exc:
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
+    missing = [n for n in ("decode_image", "read", "annotate") if not hasattr(vision, n)]
+    if missing:
+        raise PhotoError("photo reading is not available on this server "
+                         f"(vision lacks {', '.join(missing)})", 503)
     return vision
 
 
@@ -66,8 +70,15 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
         message = str(exc)
         too_big = "pixel" in message.lower() or "too large" in message.lower()
         raise PhotoError(message, 413 if too_big else 400) from exc
-    detections = vision.read(image)
+    try:
+        detections = vision.read(image)
+    except OSError as exc:  # e.g. the model file is missing on this install
+        raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     dice = [d.value for d in detections.dice]
+    if hasattr(detections, "uncertain"):
+        unsure = {id(d) for d in detections.uncertain(UNSURE_BELOW)}
+    else:
+        unsure = {id(d) for d in detections.dice if d.confidence < UNSURE_BELOW}
     h, w = image.shape[:2]
     out: dict[str, Any] = {
         "dice": dice,
@@ -75,7 +86,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
             {"value": d.value, "confidence": round(float(d.confidence), 3),
              "box_xywh": [int(v) for v in d.box_xywh],
              "center_xy": [float(v) for v in d.center_xy],
-             "unsure": float(d.confidence) < UNSURE_BELOW}
+             "unsure": id(d) in unsure}
             for d in detections.dice
         ],
         "size_wh": [int(w), int(h)],

@@ -17,6 +17,7 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,7 @@ from flask import Flask, current_app
 from companion import game as cgame
 from companion import rules as crules
 
-from .db import get_db
+from .db import game_version, get_db
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ID_LEN = 6
@@ -33,6 +34,7 @@ TOKEN_LEN = 12
 MAX_PLAYERS = 12
 MAX_NAME = 20
 CACHE_SIZE = 2000
+RENDERED_SIZE = 1000
 
 
 class NotFound(LookupError):
@@ -121,9 +123,9 @@ def _make(game: Game, version: int, stack: tuple[tuple[str, dict[str, Any]], ...
         try:
             state = cgame.replay(_log(game, players, events))
         except ValueError as exc:
-            if events:
-                raise
-            setup_error = str(exc)
+            # No players yet; or a log the engine no longer accepts (kept, and shown, so
+            # that it can still be exported or repaired by undo).
+            setup_error = f"this game's log does not replay: {exc}" if events else str(exc)
     js = state.to_json() if state is not None else None
     return Snapshot(game, version, stack, players, events, state, setup_error, js)
 
@@ -155,6 +157,7 @@ class Cache:
         self.lock = threading.Lock()
         self.snapshots: OrderedDict[str, Snapshot] = OrderedDict()
         self.games: OrderedDict[str, Game] = OrderedDict()
+        self.rendered: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     def get(self, game_id: str) -> Snapshot | None:
         with self.lock:
@@ -168,6 +171,19 @@ class Cache:
                 self.snapshots.move_to_end(snap.game.id)
                 while len(self.snapshots) > self.size:
                     self.snapshots.popitem(last=False)
+
+    def memo(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """A rendering of one snapshot (sheet HTML, JSON body), made once per key."""
+        with self.lock:
+            if key in self.rendered:
+                self.rendered.move_to_end(key)
+                return self.rendered[key]
+        value = make()
+        with self.lock:
+            self.rendered[key] = value
+            while len(self.rendered) > RENDERED_SIZE:
+                self.rendered.popitem(last=False)
+        return value
 
     def game(self, game_id: str) -> Game | None:
         with self.lock:
@@ -183,6 +199,11 @@ class Cache:
 def init_app(app: Flask) -> None:
     """Give the app its own cache (tests build many apps)."""
     app.extensions["hotdice_cache"] = Cache()
+
+
+def memo(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """Render something derived from a snapshot once (keys include the game id and version)."""
+    return _cache().memo(key, make)
 
 
 def _cache() -> Cache:
@@ -272,9 +293,7 @@ def check_token(game: Game, token: str | None) -> bool:
 
 def current_version(game_id: str) -> int:
     """Number of rows of the game's log (one indexed query)."""
-    row = get_db().execute(
-        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
-    return int(row[0])
+    return game_version(get_db(), game_id)
 
 
 def _rows(game_id: str, after: int, upto: int) -> list[tuple[int, str, dict[str, Any]]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -25,7 +26,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def app(tmp_path: Path) -> Iterator[Flask]:
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
                       "SECRET_KEY": "test", "INSTANCE_PATH": str(tmp_path / "instance")})
+    # Like the server's pooled connections: one open connection keeps the WAL file alive,
+    # so each request's close is not the last one (which would checkpoint every time).
+    keeper = sqlite3.connect(app.config["DATABASE"])
     yield app
+    keeper.close()
 
 
 @pytest.fixture
@@ -46,7 +51,7 @@ class GameActions:
         self.id = ""
         self.token = ""
         self.version = 0
-        self.state: dict[str, Any] | None = None
+        self.state: Any = None
 
     @property
     def auth(self) -> dict[str, str]:
@@ -102,9 +107,13 @@ def free_port() -> int:
 
 
 class Server:
-    """A real ``hotdice serve`` process (waitress) on loopback, for browser and crash tests."""
+    """A real ``hotdice serve`` process (waitress) on loopback, for browser and crash tests.
 
-    def __init__(self, db: Path, instance: Path | None = None) -> None:
+    It runs ``python -m companion.cli serve``, i.e. the ``hotdice`` command, so the
+    entry-point plug-in path is what gets tested.
+    """
+
+    def __init__(self, db: Path) -> None:
         self.db = db
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -112,10 +121,11 @@ class Server:
         self.log = db.with_suffix(".log")
 
     def start(self) -> Server:
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env = dict(os.environ, PYTHONPATH=str(ROOT),
+                   HOTDICE_INSTANCE=str(self.db.parent / "instance"))
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1",
+                [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
                  "--port", str(self.port), "--db", str(self.db)],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20

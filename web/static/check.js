@@ -4,6 +4,7 @@
   const form = document.getElementById("check-rules");
   const result = document.getElementById("result");
   if (!form) return;
+  form.addEventListener("submit", (ev) => ev.preventDefault());
 
   function spec() {
     const parts = [form.querySelector("#preset").value];
@@ -19,14 +20,14 @@
     result.hidden = false;
     const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
     if (report.bust || !report.options.length) {
-      result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
+      result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
       return;
     }
     const rows = report.options.map((o, i) =>
       `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span>` +
       ` <b>${o.points.toLocaleString("en")}</b><br><span class="why">` +
       o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
-    result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice">${roll}</p>` +
+    result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p>` +
       `<p class="big">Best: <b id="best-points">${report.best.points.toLocaleString("en")}</b></p>` +
       `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
   }
@@ -39,5 +40,11 @@
     show(body);
   }
 
-  HotDice.attach(document.querySelector("#check .pad"), {exact: false, rules: spec, onGo: score});
+  document.body.dataset.ready = "check";
+  HotDice.attach(document.querySelector("#check .pad"), {
+    exact: false, rules: spec, onGo: score,
+    onRead: (body) => {
+      if (body.score && !body.detections.some((d) => d.unsure)) show(body.score);
+    },
+  });
 })();

@@ -12,6 +12,7 @@
   }
 
   // One pad element: pending dice [{value, unsure}], a max count, and what to do on "go".
+  // Tap a face to add a die; tap a die to select it, then a face to correct it or Remove.
   function attach(pad, opts) {
     const max = parseInt(pad.dataset.count || "6", 10);
     const tray = pad.querySelector(".tray");
@@ -19,30 +20,44 @@
     const confirm = pad.querySelector('[data-pad="confirm"]');
     const help = pad.querySelector(".unsure-help");
     let dice = [];
+    let selected = -1;
 
     function render() {
       tray.innerHTML = dice.map((d, i) =>
-        `<button type="button" class="tray-die${d.unsure ? " unsure" : ""}" data-i="${i}" ` +
+        `<button type="button" class="tray-die${d.unsure ? " unsure" : ""}${i === selected ? " selected" : ""}" ` +
+        `data-i="${i}" aria-pressed="${i === selected}" ` +
         `aria-label="die ${i + 1}: ${d.value}${d.unsure ? " (unsure)" : ""}">${dieSvg(d.value)}</button>`
       ).join("") || `<span class="tray-empty">no dice yet (${max} to enter)</span>`;
       const unsure = dice.some((d) => d.unsure);
       help.hidden = !unsure;
       confirm.hidden = !unsure;
-      go.disabled = dice.length === 0 || unsure || (opts.exact && dice.length !== max);
+      const extra = pad.querySelector(".extra-help");
+      if (extra) {
+        extra.hidden = dice.length <= max;
+        extra.textContent = `${dice.length - max} too many: tap a die, then Remove.`;
+      }
+      go.disabled = dice.length === 0 || unsure || dice.length > max ||
+        (opts.exact && dice.length !== max);
     }
 
     pad.addEventListener("click", (ev) => {
       const face = ev.target.closest("[data-face]");
       const die = ev.target.closest(".tray-die");
       const act = ev.target.closest("[data-pad]");
-      if (face && dice.length < max) {
-        dice.push({value: parseInt(face.dataset.face, 10), unsure: false});
+      if (face) {
+        const value = parseInt(face.dataset.face, 10);
+        if (selected >= 0) {
+          dice[selected] = {value, unsure: false};
+          selected = -1;
+        } else if (dice.length < max) {
+          dice.push({value, unsure: false});
+        }
       } else if (die) {
-        const d = dice[parseInt(die.dataset.i, 10)];
-        d.unsure = false;
-        d.value = d.value % 6 + 1;
+        const i = parseInt(die.dataset.i, 10);
+        selected = selected === i ? -1 : i;
       } else if (act && act.dataset.pad === "back") {
-        dice.pop();
+        if (selected >= 0) dice.splice(selected, 1); else dice.pop();
+        selected = -1;
       } else if (act && act.dataset.pad === "confirm") {
         dice.forEach((d) => { d.unsure = false; });
       } else if (act && act.dataset.pad === "go") {
@@ -71,10 +86,11 @@
         const body = await resp.json();
         if (!resp.ok) { status.textContent = body.error || "Could not read the photo"; return; }
         preview.querySelector("img").src = body.annotated;
-        dice = body.detections.slice(0, max).map((d) => ({value: d.value, unsure: d.unsure}));
+        dice = body.detections.map((d) => ({value: d.value, unsure: d.unsure}));
+        selected = -1;
         const n = body.detections.length;
-        status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}` +
-          (n > max ? ` (only ${max} used)` : "") + ". Check them below." : "No dice found: tap them in.";
+        status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}. Check them below.`
+          : "No dice found: tap them in.";
         render();
         if (opts.onRead) opts.onRead(body);
       } catch (e) {

@@ -71,7 +71,15 @@
     }
   }
 
-  function event(ev) { return send("events", {event: ev}); }
+  async function event(ev) {
+    const before = parseInt(document.getElementById("sheet").dataset.turns || "0", 10);
+    const out = await send("events", {event: ev});
+    const hist = out && out.state ? out.state.history : [];
+    if (ev.type === "roll" && hist.length > before && hist[hist.length - 1].bust) {
+      say(`Bust! ${hist[hist.length - 1].player} scores nothing this turn.`, true);
+    }
+    return out;
+  }
 
   function wire() {
     const sheet = document.getElementById("sheet");
@@ -103,6 +111,31 @@
     }
     const first = sheet.querySelector("#first");
     if (first) {
+      first.querySelectorAll("input.first-photo").forEach((input) => {
+        input.addEventListener("change", async () => {
+          const file = input.files && input.files[0];
+          if (!file) return;
+          const name = input.dataset.player;
+          const form = new FormData();
+          form.append("photo", file);
+          input.value = "";
+          say(`Reading ${name}'s die…`);
+          try {
+            const resp = await fetch("/api/read", {method: "POST", body: form});
+            const body = await resp.json();
+            if (!resp.ok) { say(body.error || `HTTP ${resp.status}`, true); return; }
+            if (body.detections.length !== 1) {
+              say(`Found ${body.detections.length} dice: photograph ${name}'s one die.`, true);
+              return;
+            }
+            const d = body.detections[0];
+            first.querySelector(`select[name="${CSS.escape(name)}"]`).value = String(d.value);
+            say(`${name} rolled a ${d.value}` + (d.unsure ? " (the camera is unsure: check it)" : "."), d.unsure);
+          } catch (e) {
+            say("Upload failed: " + e, true);
+          }
+        });
+      });
       first.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const rolls = {};
@@ -122,4 +155,5 @@
 
   wire();
   setTimeout(poll, pollMs);
+  document.body.dataset.ready = "game";
 })();

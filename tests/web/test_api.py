@@ -1,0 +1,371 @@
+"""The JSON API: every route, every error, and whole games for each way a game can end."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+if TYPE_CHECKING:
+    from conftest import GameActions
+
+
+def test_create_returns_state_token_and_links(client: FlaskClient) -> None:
+    resp = client.post("/api/games", json={"rules": "ten-thousand+strike-out",
+                                           "target": 10000, "players": ["Ann", "Bob"]})
+    assert resp.status_code == 201
+    body = resp.get_json()
+    assert set(body) >= {"id", "token", "version", "state", "join_url", "view_url"}
+    assert body["version"] == 0
+    assert body["state"]["rules"] == "ten-thousand+strike-out"
+    assert body["state"]["current_player"] == "Ann"
+    assert [p["name"] for p in body["state"]["players"]] == ["Ann", "Bob"]
+    assert body["join_url"].endswith(f"/g/{body['id']}?t={body['token']}")
+    assert body["view_url"].endswith(f"/g/{body['id']}") and body["token"] not in body["view_url"]
+
+
+def test_create_rejects_bad_input(client: FlaskClient) -> None:
+    bad_rules = client.post("/api/games", json={"rules": "yahtzee", "players": ["Ann"]})
+    assert bad_rules.status_code == 422 and "yahtzee" in bad_rules.get_json()["error"]
+    toggle = client.post("/api/games", json={"rules": "farkle+nope", "players": ["A"]})
+    assert toggle.status_code == 422 and "nope" in toggle.get_json()["error"]
+    same = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "ann"]})
+    assert same.status_code == 422 and "same name" in same.get_json()["error"]
+    target = client.post("/api/games", json={"rules": "farkle", "target": "lots"})
+    assert target.status_code == 400 and "target" in target.get_json()["error"]
+    no_rules = client.post("/api/games", json={"players": ["Ann"]})
+    assert no_rules.status_code == 400
+    malformed = client.post("/api/games", data="{not json", content_type="application/json")
+    assert malformed.status_code == 400 and malformed.get_json()["error"] == "malformed JSON body"
+    form = client.post("/api/games", data={"rules": "farkle"})
+    assert form.status_code == 400 and "JSON" in form.get_json()["error"]
+    array = client.post("/api/games", json=["farkle"])
+    assert array.status_code == 400
+
+
+def test_get_and_etag(client: FlaskClient, game: GameActions) -> None:
+    game.create()
+    resp = client.get(f"/api/games/{game.id}")
+    assert resp.status_code == 200 and resp.get_json() == {"version": 0, "state": game.state}
+    tag = resp.headers["ETag"]
+    assert client.get(f"/api/games/{game.id}",
+                      headers={"If-None-Match": tag}).status_code == 304
+    game.score("Ann", 500)
+    fresh = client.get(f"/api/games/{game.id}", headers={"If-None-Match": tag})
+    assert fresh.status_code == 200 and fresh.get_json()["version"] == 1
+    assert fresh.headers["ETag"] != tag
+    assert client.get(f"/api/games/{game.id.lower()}").status_code == 200
+
+
+def test_unknown_game_is_404_everywhere(client: FlaskClient) -> None:
+    for method, path in [("get", "/api/games/ZZZZZZ"), ("get", "/api/games/ZZZZZZ/log"),
+                         ("post", "/api/games/ZZZZZZ/events"), ("post", "/api/games/ZZZZZZ/undo"),
+                         ("get", "/g/ZZZZZZ/sheet"), ("get", "/g/ZZZZZZ/chart.svg")]:
+        resp = getattr(client, method)(path, json={"version": 0, "event": {"type": "bank"}},
+                                       headers={"Accept": "application/json"})
+        assert resp.status_code == 404, path
+        assert "ZZZZZZ" in resp.get_json()["error"]
+    page = client.get("/g/ZZZZZZ", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and b"ZZZZZZ" in page.data
+
+
+def test_writes_need_the_token(client: FlaskClient, game: GameActions) -> None:
+    game.create()
+    url = f"/api/games/{game.id}/events"
+    body = {"version": 0, "event": {"type": "score", "player": "Ann", "points": 300}}
+    assert client.post(url, json=body).status_code == 403
+    wrong = client.post(url, json=body, headers={"Authorization": "Bearer WRONGTOKEN00"})
+    assert wrong.status_code == 403 and "token" in wrong.get_json()["error"]
+    basic = client.post(url, json=body, headers={"Authorization": f"Basic {game.token}"})
+    assert basic.status_code == 403
+    assert client.post(f"/api/games/{game.id}/undo", json={"version": 0}).status_code == 403
+    assert game.get()["version"] == 0
+
+
+def test_malformed_writes_are_400_and_change_nothing(client: FlaskClient,
+                                                     game: GameActions) -> None:
+    game.create()
+    url = f"/api/games/{game.id}/events"
+    for body in [{"event": {"type": "bank"}}, {"version": "0", "event": {"type": "bank"}},
+                 {"version": True, "event": {"type": "bank"}}, {"version": 0},
+                 {"version": 0, "event": "bank"}]:
+        resp = client.post(url, json=body, headers=game.auth)
+        assert resp.status_code == 400, body
+        assert resp.get_json()["error"]
+    resp = client.post(url, data=b"\xff\x00", content_type="application/json", headers=game.auth)
+    assert resp.status_code == 400
+    assert game.get()["version"] == 0
+
+
+def test_illegal_events_are_422_with_the_engines_reason(game: GameActions) -> None:
+    game.create("ten-thousand+threshold")
+    resp = game.score("Bob", 500, expect=422)
+    assert "Ann's turn" in resp.get_json()["error"]
+    resp = game.score("Ann", 450, expect=422)
+    assert "not on the board" in resp.get_json()["error"]
+    resp = game.score("Ann", 525, expect=422)
+    assert "multiple of 50" in resp.get_json()["error"]
+    resp = game.event({"type": "fly"}, expect=422)
+    assert resp.get_json()["error"]
+    resp = game.event({"type": "bank"}, expect=422)
+    assert game.get()["version"] == 0
+
+
+def test_stale_version_is_409_with_current_state(client: FlaskClient, game: GameActions) -> None:
+    game.create()
+    game.score("Ann", 300)
+    resp = client.post(f"/api/games/{game.id}/events", headers=game.auth,
+                       json={"version": 0, "event": {"type": "score", "player": "Bob",
+                                                     "points": 100}})
+    assert resp.status_code == 409
+    body = resp.get_json()
+    assert body["version"] == 1 and body["state"]["players"][0]["score"] == 300
+    assert "version 1" in body["error"]
+    assert game.get()["state"]["players"][1]["score"] == 0
+
+
+def test_roll_by_roll_turn(game: GameActions) -> None:
+    game.create("hot-dice")
+    game.event({"type": "roll", "dice": [1, 4, 2, 4, 4, 5]})
+    turn = game.state["turn"]
+    assert turn["awaiting"] == "keep"
+    assert turn["options"][0] == {**turn["options"][0], "keep": [1, 4, 4, 4, 5], "points": 550}
+    game.event({"type": "keep", "dice": [1, 4, 4, 4, 5]})
+    game.event({"type": "roll", "dice": [4]})
+    game.event({"type": "keep", "dice": [4]})
+    assert game.state["turn"]["total"] == 1100
+    game.event({"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    game.event({"type": "keep", "dice": [1]})
+    game.event({"type": "bank"})
+    assert game.state["players"][0]["score"] == 1200
+    assert game.state["current_player"] == "Bob"
+
+
+def test_undo_is_recorded_and_version_checked(client: FlaskClient, game: GameActions) -> None:
+    game.create()
+    game.undo(expect=422)
+    game.score("Ann", 300)
+    game.score("Bob", 0)
+    stale = client.post(f"/api/games/{game.id}/undo", headers=game.auth, json={"version": 1})
+    assert stale.status_code == 409
+    game.undo()
+    assert game.version == 3
+    assert game.state["current_player"] == "Bob" and len(game.state["history"]) == 1
+    game.undo()
+    assert game.state["history"] == [] and game.version == 4
+    log = client.get(f"/api/games/{game.id}/log").get_json()
+    assert log["events"] == []
+
+
+def test_log_replays_to_the_same_state(client: FlaskClient, game: GameActions) -> None:
+    from companion.game import replay
+
+    game.create("minnesota", ["Ann", "Bob", "Cid"], target=5000)
+    game.score("Ann", 1000)
+    game.event({"type": "roll", "dice": [1, 1, 2, 3, 4]})
+    game.event({"type": "keep", "dice": [1, 1]})
+    game.undo()
+    game.event({"type": "keep", "dice": [1]})
+    log = client.get(f"/api/games/{game.id}/log").get_json()
+    assert log == {"rules": "minnesota", "target": 5000, "players": ["Ann", "Bob", "Cid"],
+                   "events": [{"type": "score", "player": "Ann", "points": 1000},
+                              {"type": "roll", "dice": [1, 1, 2, 3, 4]},
+                              {"type": "keep", "dice": [1]}]}
+    assert replay(log).to_json() == game.get()["state"]
+    dl = client.get(f"/api/games/{game.id}/log?download=1")
+    assert "attachment" in dl.headers["Content-Disposition"]
+    assert json.loads(dl.data) == log
+
+
+def test_first_to_target_finish(game: GameActions) -> None:
+    game.create("dice-10000", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 600)
+    game.score("Bob", 950)
+    game.score("Ann", 400)
+    assert game.state["phase"] == "over" and game.state["winner"] == "Ann"
+    game.score("Bob", 100, expect=422)
+
+
+def test_final_round_finish(game: GameActions) -> None:
+    game.create("ten-thousand", ["Ann", "Bob", "Cid"], target=2000)
+    game.score("Ann", 2000)
+    assert game.state["phase"] == "final_round"
+    assert game.state["final_round"] == {"triggered_by": "Ann", "to_play": ["Bob", "Cid"]}
+    game.score("Bob", 2500)
+    game.score("Cid", 0)
+    assert game.state["phase"] == "over" and game.state["winner"] == "Bob"
+
+
+def test_tie_break_then_winner(game: GameActions) -> None:
+    game.create("ten-thousand", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 1000)
+    game.score("Bob", 1000)
+    assert game.state["phase"] == "tie_break"
+    assert game.state["tie_break"]["players"] == ["Ann", "Bob"]
+    game.score("Ann", 50)
+    game.score("Bob", 0)
+    assert game.state["winner"] == "Ann"
+
+
+def test_tie_or_beat_finish(game: GameActions) -> None:
+    game.create("minnesota", ["Ann", "Bob", "Cid"], target=2000)
+    game.score("Ann", 2000)
+    game.score("Bob", 2000)
+    assert game.state["final_round"]["to_play"] == ["Cid", "Ann"]
+    game.score("Cid", 0)
+    game.score("Ann", 0)
+    assert game.state["phase"] == "tie_break"
+    first = game.state["current_player"]
+    second = ({"Ann", "Bob"} - {first}).pop()
+    game.score(first, 0)
+    game.score(second, 1000)
+    assert game.state["winner"] == second
+
+
+def test_exact_finish(game: GameActions) -> None:
+    game.create("exact-10000", ["Ann", "Bob"], target=2000)
+    game.score("Ann", 1500)
+    game.score("Bob", 0)
+    resp = game.score("Ann", 1000, expect=422)
+    assert "2,000" in resp.get_json()["error"]
+    game.score("Ann", 500)
+    assert game.state["phase"] == "over" and game.state["winner"] == "Ann"
+
+
+def test_takeover_offer(game: GameActions) -> None:
+    game.create("minnesota", ["Ann", "Bob"])
+    game.score("Ann", 1000)
+    game.score("Bob", 1000)
+    game.event({"type": "roll", "dice": [1, 5, 2, 3, 3]})
+    game.event({"type": "keep", "dice": [1, 5]})
+    game.event({"type": "bank"})
+    assert game.state["takeover"] == {"from": "Ann", "dice": 3, "total": 150}
+    game.event({"type": "takeover", "accept": True})
+    assert game.state["turn"]["total"] == 150 and game.state["turn"]["takeover"]
+
+
+def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions) -> None:
+    resp = client.post("/api/games", json={"rules": "farkle", "players": []})
+    assert resp.status_code == 201
+    body = resp.get_json()
+    game.id, game.token, game.version = body["id"], body["token"], 0
+    assert body["state"] is None and body["setup"]["players"] == []
+    for name in ["Ann", "Bob", "Cid"]:
+        r = client.post(f"/api/games/{game.id}/players", headers=game.auth,
+                        json={"version": game.version, "name": name})
+        assert r.status_code == 200
+        game.version = r.get_json()["version"]
+    dup = client.post(f"/api/games/{game.id}/players", headers=game.auth,
+                      json={"version": game.version, "name": "ann"})
+    assert dup.status_code == 422
+    tie = client.post(f"/api/games/{game.id}/first", headers=game.auth,
+                      json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}})
+    assert tie.status_code == 200 and tie.get_json()["roll_again"] == ["Ann", "Bob"]
+    assert tie.get_json()["version"] == game.version
+    win = client.post(f"/api/games/{game.id}/first", headers=game.auth,
+                      json={"version": game.version, "rolls": {"Ann": 3, "Bob": 5}})
+    assert win.get_json()["winner"] == "Bob"
+    state = win.get_json()["state"]
+    assert [p["name"] for p in state["players"]] == ["Bob", "Cid", "Ann"]
+    assert state["current_player"] == "Bob"
+    bad = client.post(f"/api/games/{game.id}/first", headers=game.auth,
+                      json={"version": game.version + 1, "rolls": {"Ann": 7, "Bob": 1}})
+    assert bad.status_code == 422 and "1 to 6" in bad.get_json()["error"]
+    stranger = client.post(f"/api/games/{game.id}/first", headers=game.auth,
+                           json={"version": game.version + 1, "rolls": {"Zed": 4}})
+    assert stranger.status_code == 422
+    game.version += 1
+    game.score("Bob", 500)
+    late = client.post(f"/api/games/{game.id}/players", headers=game.auth,
+                       json={"version": game.version, "name": "Dan"})
+    assert late.status_code == 422 and "first turn" in late.get_json()["error"]
+
+
+def test_events_before_players_are_refused(client: FlaskClient) -> None:
+    body = client.post("/api/games", json={"rules": "farkle", "players": []}).get_json()
+    resp = client.post(f"/api/games/{body['id']}/events",
+                       headers={"Authorization": f"Bearer {body['token']}"},
+                       json={"version": 0, "event": {"type": "roll", "dice": [1, 2, 3]}})
+    assert resp.status_code == 422 and "players" in resp.get_json()["error"]
+
+
+def test_rules_and_score(client: FlaskClient) -> None:
+    rules = client.get("/api/rules").get_json()
+    assert {p["name"] for p in rules["presets"]} >= {"farkle", "minnesota", "zilch"}
+    assert any(t["name"] == "the-420" for t in rules["toggles"])
+    report = client.post("/api/score", json={"rules": "farkle", "dice": [3, 4, 4, 3, 4, 3]})
+    assert report.status_code == 200 and report.get_json()["best"]["points"] == 2500
+    zilch = client.post("/api/score", json={"rules": "zilch", "dice": [2, 2, 3, 4, 6, 6]})
+    assert zilch.get_json()["best"]["points"] == 500
+    bad = client.post("/api/score", json={"rules": "farkle", "dice": [7]})
+    assert bad.status_code == 422 and bad.get_json()["error"]
+    assert client.post("/api/score", json={"rules": "farkle", "dice": "123"}).status_code == 400
+
+
+def test_unknown_api_route_and_method_are_json(client: FlaskClient) -> None:
+    resp = client.get("/api/nope")
+    assert resp.status_code == 404 and resp.get_json()["error"]
+    resp = client.delete("/api/games")
+    assert resp.status_code == 405 and resp.get_json()["error"]
+
+
+def test_openapi_documents_every_api_route(client: FlaskClient) -> None:
+    resp = client.get("/api/openapi.yaml")
+    assert resp.status_code == 200
+    text = resp.get_data(as_text=True)
+    routes = {r.rule.replace("<game_id>", "{id}") for r in client.application.url_map.iter_rules()
+              if r.rule.startswith("/api/") and r.rule != "/api/openapi.yaml"}
+    for route in routes:
+        assert f"  {route}:" in text, route
+
+
+def test_two_servers_on_one_database_never_serve_a_stale_state(app: Flask) -> None:
+    from web import create_app
+
+    other = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"],
+                        "SECRET_KEY": "test", "INSTANCE_PATH": app.instance_path})
+    a, b = app.test_client(), other.test_client()
+    game = a.post("/api/games", json={"rules": "farkle", "players": ["Ann", "Bob"]}).get_json()
+    auth = {"Authorization": f"Bearer {game['token']}"}
+    assert b.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+    a.post(f"/api/games/{game['id']}/events", headers=auth,
+           json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}})
+    seen = b.get(f"/api/games/{game['id']}").get_json()
+    assert seen["version"] == 1 and seen["state"]["players"][0]["score"] == 500
+    stale = b.post(f"/api/games/{game['id']}/events", headers=auth,
+                   json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 50}})
+    assert stale.status_code == 409
+    b.post(f"/api/games/{game['id']}/undo", headers=auth, json={"version": 1})
+    assert a.get(f"/api/games/{game['id']}").get_json()["state"]["history"] == []
+
+
+def test_a_log_the_engine_no_longer_accepts_is_shown_and_can_be_repaired(
+        app: Flask, client: FlaskClient, game: GameActions) -> None:
+    game.create("farkle")
+    game.score("Ann", 500)
+    with app.app_context():
+        from web.db import get_db
+        get_db().execute("INSERT INTO events (game_id, seq, kind, event) VALUES (?, 2, 'game', ?)",
+                         (game.id, json.dumps({"type": "score", "player": "Ann", "points": 5})))
+    app.extensions["hotdice_cache"].snapshots.clear()
+    body = game.get()
+    assert body["version"] == 2 and body["state"] is None
+    assert "does not replay" in body["setup"]["error"]
+    assert client.get(f"/g/{game.id}/sheet").status_code == 200
+    assert len(client.get(f"/api/games/{game.id}/log").get_json()["events"]) == 2
+    game.version = 2
+    game.score("Bob", 100, expect=422)
+    game.undo()
+    assert game.state["players"][0]["score"] == 500
+
+
+def test_links_made_on_the_server_itself_point_to_the_lan_address(app: Flask,
+                                                                    client: FlaskClient) -> None:
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:8000/"
+    body = client.post("/api/games", json={"rules": "farkle", "players": ["Ann"]}).get_json()
+    assert body["join_url"].startswith(f"http://192.168.1.20:8000/g/{body['id']}?t=")
+    lan = client.post("/api/games", json={"rules": "farkle", "players": ["Ann"]},
+                      base_url="http://10.0.0.5:8000").get_json()
+    assert lan["view_url"] == f"http://10.0.0.5:8000/g/{lan['id']}"

@@ -1,0 +1,344 @@
+"""Real phones, simulated: headless Chromium at 390x844 against a real ``hotdice serve``.
+
+Two players on two browser contexts share one game through the QR link, see each other's
+turns live, reach the final round and the winner; screenshots land in docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from conftest import Server
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason="needs Debian's chromium at /usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield b
+        b.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def decode_qr(png: bytes) -> str:
+    """What a phone camera would read from the QR code on screen (OpenCV's decoder)."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None
+    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    return str(text)
+
+
+def tap_dice(page: Any, dice: list[int]) -> None:
+    for v in dice:
+        page.locator(f'#controls .face[data-face="{v}"]').click()
+
+
+def wait_text(page: Any, selector: str, text: str, timeout_s: float = 2.0) -> float:
+    """Seconds until ``selector`` shows ``text`` (fails after ``timeout_s``)."""
+    start = time.monotonic()
+    page.locator(selector).filter(has_text=text).first.wait_for(timeout=timeout_s * 1000)
+    return time.monotonic() - start
+
+
+def test_two_phones_play_a_whole_game(browser: Any, server: Server) -> None:
+    host_ctx = browser.new_context(**PHONE)
+    guest_ctx = browser.new_context(**PHONE)
+    watch_ctx = browser.new_context(**PHONE)
+    try:
+        ann = host_ctx.new_page()
+        errors: list[str] = []
+        ann.on("pageerror", lambda e: errors.append(str(e)))
+        ann.on("console", lambda m: errors.append(m.text)
+               if "Content Security Policy" in m.text else None)
+        ann.goto(server.url + "/")
+        ann.select_option("#preset", "ten-thousand")
+        ann.check('input[value="strike-out"]')
+        ann.fill("#target", "1000")
+        ann.fill("#players", "Ann\nBob")
+        shot(ann, "01-new-game")
+        ann.click("text=Create game")
+        ann.wait_for_selector("body[data-ready]")
+        join_link = ann.get_attribute("#join-link", "href")
+        view_link = ann.get_attribute("#view-link", "href")
+        assert join_link and "?t=" in join_link and view_link and "?t=" not in view_link
+        assert decode_qr(ann.locator("img.qr").screenshot()) == join_link
+        shot(ann, "02-invite-qr")
+
+        bob = guest_ctx.new_page()
+        bob.on("pageerror", lambda e: errors.append(str(e)))
+        bob.on("console", lambda m: errors.append(m.text)
+               if "Content Security Policy" in m.text else None)
+        bob.goto(join_link)
+        bob.wait_for_selector("body[data-ready]")
+        assert "?t=" not in bob.url
+
+        ann.locator("details.share").evaluate("d => d.open = false")
+        ann.fill("#quick-points", "300")
+        ann.click('#quick [data-quick="bank"]')
+        ann.wait_for_selector('#sheet[data-version="1"]')
+        assert wait_text(bob, "#scores th", "300") < 2.0
+
+        tap_dice(bob, [1, 1, 5, 2, 3, 4])
+        bob.click('#controls [data-pad="go"]')
+        bob.wait_for_selector("#controls .option")
+        shot(bob, "03-roll-by-roll-keep")
+        assert wait_text(ann, "#turn-line", "Bob") < 2.0
+        bob.locator("#controls .option").first.click()
+        bob.wait_for_selector("#controls .btn.bank")
+        bob.click("#controls .btn.bank")
+        assert wait_text(ann, "#scores th", "250") < 2.0
+        shot(ann, "04-scoresheet")
+
+        ann.fill("#quick-points", "45")
+        ann.click('#quick [data-quick="bank"]')
+        toast = ann.locator("#toast")
+        toast.wait_for()
+        assert "multiple of 50" in toast.inner_text()
+
+        ann.fill("#quick-points", "700")
+        ann.click('#quick [data-quick="bank"]')
+        wait_text(bob, "#final-banner", "Bob")
+        shot(bob, "05-final-round")
+
+        watcher = watch_ctx.new_page()
+        watcher.goto(view_link)
+        watcher.wait_for_selector("body[data-ready]")
+        assert watcher.locator("#controls").count() == 0
+        assert "watching" in watcher.locator("header").inner_text()
+        shot(watcher, "06-spectator")
+
+        bob.click('#quick [data-quick="bust"]')
+        assert wait_text(ann, "#winner", "Ann wins") < 2.0
+        wait_text(watcher, "#winner", "Ann wins")
+        ann.locator("#toast").evaluate("t => t.hidden = true")
+        shot(ann, "07-winner")
+
+        ann.click("#undo")
+        wait_text(bob, "#final-banner", "Bob")
+        ann.locator("#history").evaluate("d => d.open = true")
+        shot(ann, "08-history-chart")
+        assert not errors, errors
+    finally:
+        for ctx in (host_ctx, guest_ctx, watch_ctx):
+            ctx.close()
+
+
+def test_add_players_and_roll_for_first(browser: Any, server: Server) -> None:
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        page.select_option("#preset", "farkle")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        for name in ["Ann", "Bob"]:
+            page.fill('#add-player input[name="name"]', name)
+            page.click('#add-player button')
+            page.locator("#seating").filter(has_text=name).wait_for()
+        page.select_option('#first select[name="Ann"]', "2")
+        one_die = {"dice": [6], "size_wh": [100, 100], "annotated": "", "detections": [
+            {"value": 6, "confidence": 0.97, "box_xywh": [10, 10, 50, 50],
+             "center_xy": [35.0, 35.0], "unsure": False}]}
+        page.route("**/api/read*", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(one_die)))
+        page.set_input_files('#first input.first-photo[data-player="Bob"]',
+                             files=[{"name": "bob.png", "mimeType": "image/png",
+                                     "buffer": b"stub"}])
+        page.locator("#toast").filter(has_text="Bob rolled a 6").wait_for()
+        assert page.locator('#first select[name="Bob"]').input_value() == "6"
+        shot(page, "09-who-goes-first")
+        page.click("#first button")
+        page.locator("#turn-line").filter(has_text="Bob").wait_for()
+        assert page.locator("#scores th").first.inner_text().startswith("Bob")
+    finally:
+        ctx.close()
+
+
+def test_rule_check_page(browser: Any, server: Server) -> None:
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        for v in [3, 4, 4, 3, 4, 3]:
+            page.locator(f'.face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        page.locator("#best-points").filter(has_text="2,500").wait_for()
+        assert "two triplets" in page.locator("#result").inner_text()
+        shot(page, "10-rule-check")
+    finally:
+        ctx.close()
+
+
+def _sample_photo() -> Path | None:
+    """A photo from sample_images/ with at most six dice (one roll), per its labels."""
+    import json
+
+    labels = ROOT / "sample_images" / "labels.json"
+    if not labels.is_file():
+        return None
+    for entry in json.loads(labels.read_text())["images"]:
+        if 1 <= len(entry["dice"]) <= 6 and (ROOT / "sample_images" / entry["file"]).is_file():
+            return ROOT / "sample_images" / entry["file"]
+    return None
+
+
+def test_photo_of_a_roll(browser: Any, server: Server) -> None:
+    photo = _sample_photo()
+    if photo is None:
+        pytest.skip("no photo in sample_images/")
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        page.set_input_files("input.photo", str(photo))
+        status = page.locator(".photo-status")
+        status.filter(has_text="Found").or_(status.filter(has_text="No dice")).or_(
+            status.filter(has_text="not available")).first.wait_for(timeout=30_000)
+        if "not available" in status.inner_text():
+            pytest.skip(status.inner_text())
+        page.locator(".photo-preview img").evaluate(
+            "img => img.complete || new Promise(r => img.onload = r)")
+        assert page.locator(".photo-preview img").evaluate("img => img.naturalWidth") > 0
+        found = page.locator(".tray-die").count()
+        assert found >= 1
+        shot(page, "11-photo-read")
+        if page.locator('[data-pad="confirm"]').is_visible():
+            assert page.locator(".tray-die.unsure").count() >= 1
+            page.click('[data-pad="confirm"]')
+        page.click('[data-pad="go"]')
+        page.locator("#result h2").wait_for()
+        assert page.locator("#result-roll .die").count() == found
+    finally:
+        ctx.close()
+
+
+def synthetic_photo(path: Path, dice: list[int], boxes: bool = False) -> bytes:
+    """A drawn 'photo' of dice (white squares with pips) and its PNG bytes; ``boxes`` draws
+    detection boxes like ``vision.annotate`` would (the fifth die orange: unsure)."""
+    import cv2
+    import numpy as np
+
+    img = np.full((300, 560, 3), (60, 110, 40), np.uint8)
+    spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
+             4: [(0, 0), (2, 0), (0, 2), (2, 2)], 5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+             6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+    for i, v in enumerate(dice):
+        x, y = 20 + 90 * i, 110
+        cv2.rectangle(img, (x, y), (x + 70, y + 70), (250, 250, 250), -1)
+        for cx, cy in spots[v]:
+            cv2.circle(img, (x + 15 + 20 * cx, y + 15 + 20 * cy), 7, (20, 20, 20), -1)
+        if boxes:
+            colour = (0, 140, 255) if i == 4 else (0, 220, 0)
+            cv2.rectangle(img, (x - 4, y - 4), (x + 74, y + 74), colour, 3)
+            cv2.putText(img, str(v), (x + 25, y - 10), cv2.FONT_HERSHEY_SIMPLEX, 0.9, colour, 2)
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    path.write_bytes(buf.tobytes())
+    return buf.tobytes()
+
+
+def test_photo_flow_with_an_unsure_die(browser: Any, server: Server, tmp_path: Path) -> None:
+    """The photo path of a turn, with /api/read answered by a stub so that one die is unsure:
+    it is highlighted, rolling is blocked until the player corrects it, then the keeps show."""
+    import base64
+
+    dice = [1, 5, 3, 3, 3, 6]
+    synthetic_photo(tmp_path / "roll.png", dice)
+    png = synthetic_photo(tmp_path / "annotated.png", [*dice[:4], 2, dice[5]], boxes=True)
+    detections = [{"value": v, "confidence": 0.95, "box_xywh": [20 + 90 * i, 110, 70, 70],
+                   "center_xy": [55 + 90 * i, 145], "unsure": False} for i, v in enumerate(dice)]
+    detections[4] = {**detections[4], "value": 2, "confidence": 0.41, "unsure": True}
+    answer = {"dice": [d["value"] for d in detections], "detections": detections,
+              "size_wh": [560, 300],
+              "annotated": "data:image/png;base64," + base64.b64encode(png).decode()}
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        page.route("**/api/read*", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(answer)))
+        page.goto(server.url + "/")
+        page.select_option("#preset", "farkle")
+        page.fill("#players", "Ann\nBob")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        page.set_input_files("#controls input.photo", str(tmp_path / "roll.png"))
+        page.locator(".tray-die.unsure").wait_for()
+        assert page.locator(".tray-die").count() == 6
+        assert page.locator('#controls [data-pad="go"]').is_disabled()
+        assert page.locator(".unsure-help").is_visible()
+        page.locator(".photo-preview img").evaluate(
+            "img => img.complete || new Promise(r => img.onload = r)")
+        shot(page, "12-photo-unsure-die")
+        page.locator(".tray-die.unsure").click()
+        page.locator('#controls .face[data-face="3"]').click()
+        assert page.locator(".tray-die.unsure").count() == 0
+        page.click('#controls [data-pad="go"]')
+        page.locator("#controls .option").first.wait_for()
+        assert "three 3s" in page.locator("#controls .options").inner_text()
+    finally:
+        ctx.close()
+
+
+def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
+    """Bob's phone misses Ann's turn (its polls are held back) and then acts on the old
+    version: the server answers 409, the phone says so and shows the current sheet."""
+    ann_ctx, bob_ctx = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    try:
+        ann = ann_ctx.new_page()
+        ann.goto(server.url + "/")
+        ann.select_option("#preset", "farkle")
+        ann.fill("#players", "Ann\nBob")
+        ann.click("text=Create game")
+        ann.wait_for_selector("body[data-ready]")
+        join_link = ann.get_attribute("#join-link", "href")
+        bob = bob_ctx.new_page()
+        bob.goto(str(join_link))
+        bob.wait_for_selector("body[data-ready]")
+        bob.route("**/api/games/*", lambda route: route.abort()
+                  if route.request.method == "GET" else route.continue_())
+        ann.fill("#quick-points", "500")
+        ann.click('#quick [data-quick="bank"]')
+        ann.wait_for_selector('#sheet[data-version="1"]')
+        bob.wait_for_timeout(1500)
+        assert bob.locator('#sheet[data-version="0"]').count() == 1
+        bob.click('#quick [data-quick="bust"]')
+        bob.locator("#toast").filter(has_text="Someone else was quicker").wait_for()
+        bob.wait_for_selector('#sheet[data-version="1"]')
+        assert "500" in bob.locator("#scores th").first.inner_text()
+        assert ann.evaluate("() => fetch(location.pathname.replace('/g/', '/api/games/'))"
+                            ".then(r => r.json()).then(b => b.version)") == 1
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

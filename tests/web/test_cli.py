@@ -1,0 +1,79 @@
+"""``hotdice serve`` wiring, and the exported log read back by ``hotdice replay``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from web import cli
+
+if TYPE_CHECKING:
+    from conftest import GameActions
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_serve_is_registered_with_its_options() -> None:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command")
+    cli.register(sub, None)
+    args = parser.parse_args(["serve", "--port", "9001", "--db", "x.sqlite"])
+    assert (args.host, args.port, args.db) == ("0.0.0.0", 9001, "x.sqlite")
+    assert args.handler is cli.run_serve
+    defaults = parser.parse_args(["serve"])
+    assert defaults.port == 8000 and defaults.db is None
+
+
+def test_banner_prints_url_and_qr() -> None:
+    out = io.StringIO()
+    cli.print_banner("http://192.168.1.20:8000/", out)
+    text = out.getvalue()
+    assert "http://192.168.1.20:8000/" in text and "█" in text
+
+
+def test_public_url_uses_the_lan_address_for_all_interfaces() -> None:
+    assert cli.public_url("127.0.0.1", 8123) == "http://127.0.0.1:8123/"
+    assert cli.public_url("0.0.0.0", 8000).startswith("http://")
+    assert ":8000/" in cli.public_url("0.0.0.0", 8000)
+
+
+def test_bad_port_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in ["notaport", "99999", "0"]:
+        with pytest.raises(SystemExit):
+            cli.main(["serve", "--port", bad])
+    assert "1 to 65535" in capsys.readouterr().err
+
+
+def test_port_in_use_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("HOTDICE_INSTANCE", str(tmp_path / "instance"))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        status = cli.main(["serve", "--host", "127.0.0.1", "--port", str(port),
+                           "--db", str(tmp_path / "x.sqlite")])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hotdice: error: cannot listen on") and err.count("\n") == 1
+
+
+def test_exported_log_replays_with_hotdice_replay(tmp_path: Path, game: GameActions) -> None:
+    game.create("minnesota+the-420", ["Ann", "Bob"], target=5000)
+    game.score("Ann", 1000)
+    game.event({"type": "roll", "dice": [1, 5, 2, 2, 3]})
+    game.event({"type": "keep", "dice": [1, 5]})
+    log = game.client.get(f"/api/games/{game.id}/log?download=1").get_data()
+    path = tmp_path / "game.json"
+    path.write_bytes(log)
+    out = subprocess.run([sys.executable, "-m", "companion.cli", "replay", "--json", str(path)],
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == game.get()["state"]

@@ -1,0 +1,175 @@
+"""The HTML pages: create and join forms, CSRF, player vs spectator, the live sheet."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+if TYPE_CHECKING:
+    from conftest import GameActions
+
+
+def csrf(client: FlaskClient, path: str = "/") -> str:
+    html = client.get(path).get_data(as_text=True)
+    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match
+    return match.group(1)
+
+
+def test_home_lists_presets_and_house_rules(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    for name in ["hot-dice", "dice-10000", "minnesota", "exact-10000", "zilch", "the-420",
+                 "strike-out"]:
+        assert name in html
+    assert 'rel="manifest"' in html and 'name="viewport"' in html
+
+
+def test_create_game_by_form_makes_this_browser_a_player(client: FlaskClient) -> None:
+    token = csrf(client)
+    resp = client.post("/new", data={"csrf_token": token, "preset": "minnesota",
+                                     "toggle": ["the-420", "hard-six"], "target": "5000",
+                                     "players": "Ann\nBob\n\n"})
+    assert resp.status_code == 302
+    game_url = resp.location
+    html = client.get(game_url).get_data(as_text=True)
+    assert "minnesota+the-420+hard-six" in html and "to 5,000" in html
+    assert 'id="quick"' in html and "Join code" in html and "watching" not in html
+    game_id = game_url.rsplit("/", 1)[-1]
+    assert client.get(f"/api/games/{game_id}").get_json()["state"]["target"] == 5000
+
+
+def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: Flask) -> None:
+    token = csrf(client)
+    resp = client.post("/new", data={"csrf_token": token, "preset": "minnesota",
+                                     "target": "12x", "players": "Ann"})
+    assert resp.status_code == 422 and b"whole number" in resp.data
+    resp = client.post("/new", data={"csrf_token": token, "preset": "minnesota",
+                                     "players": "Ann\nann"})
+    assert resp.status_code == 422 and b"same name" in resp.data
+    with app.app_context():
+        from web.db import get_db
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
+def test_cross_site_form_posts_are_refused(client: FlaskClient) -> None:
+    data = {"preset": "farkle", "players": "Ann"}
+    assert client.post("/new", data=data).status_code == 403
+    assert client.post("/new", data={**data, "csrf_token": "forged"}).status_code == 403
+    token = csrf(client)
+    evil = client.post("/new", data={**data, "csrf_token": token},
+                       headers={"Origin": "http://evil.example"})
+    assert evil.status_code == 403 and b"cross-site" in evil.data
+    ok = client.post("/new", data={**data, "csrf_token": token},
+                     headers={"Origin": "http://localhost"})
+    assert ok.status_code == 302
+
+
+def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions) -> None:
+    out = game.create()
+    spectator = app.test_client()
+    page = spectator.get(out["view_url"]).get_data(as_text=True)
+    assert "watching" in page and 'id="quick"' not in page and out["token"] not in page
+    player = app.test_client()
+    resp = player.get(out["join_url"])
+    assert resp.status_code == 302 and "t=" not in resp.location
+    page = player.get(resp.location).get_data(as_text=True)
+    assert 'id="quick"' in page and f'data-token="{out["token"]}"' in page
+    wrong = app.test_client()
+    page = wrong.get(f"/g/{game.id}?t=NOTVALID", follow_redirects=True).get_data(as_text=True)
+    assert "not valid" in page and "watching" in page
+    typed = app.test_client()
+    token = csrf(typed)
+    code = "-".join(out["token"][i:i + 4] for i in range(0, 12, 4)).lower()
+    resp = typed.post("/join", data={"csrf_token": token, "game": f" {game.id.lower()} ",
+                                     "code": code}, follow_redirects=True)
+    assert 'id="quick"' in resp.get_data(as_text=True)
+
+
+def test_sheet_fragment_etag_and_content(app: Flask, client: FlaskClient,
+                                         game: GameActions) -> None:
+    game.create("zilch", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    first = client.get(f"/g/{game.id}/sheet")
+    assert first.status_code == 200 and b'data-version="0"' in first.data
+    tag = first.headers["ETag"]
+    assert client.get(f"/g/{game.id}/sheet",
+                      headers={"If-None-Match": tag}).status_code == 304
+    game.score("Ann", 0)
+    game.score("Bob", 350)
+    game.event({"type": "roll", "dice": [1, 1, 5, 2, 3, 4]})
+    html = client.get(f"/g/{game.id}/sheet", headers={"If-None-Match": tag}).get_data(
+        as_text=True)
+    assert 'data-version="3"' in html and "bust" in html and "+350" in html
+    assert "Tap what to keep" in html and '"dice": [1, 1, 5]' in html
+    spectator = app.test_client().get(f"/g/{game.id}/sheet")
+    assert spectator.headers["ETag"] != first.headers["ETag"]
+    assert b"Tap what to keep" not in spectator.data
+
+
+def test_banners_for_final_round_tie_break_and_winner(client: FlaskClient,
+                                                      game: GameActions) -> None:
+    game.create("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
+    game.score("Ann", 1000)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Final round" in html and "Bob, Cid" in html
+    game.score("Bob", 1000)
+    game.score("Cid", 0)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Tie-break" in html and "Ann vs Bob" in html
+    game.score("Ann", 100)
+    game.score("Bob", 0)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="winner"' in html and "Ann wins" in html
+
+
+def test_badge_needs_and_takeover_offer(client: FlaskClient, game: GameActions) -> None:
+    game.create("minnesota", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "needs 1,000" in html
+    game.score("Ann", 1000)
+    game.score("Bob", 1000)
+    game.event({"type": "roll", "dice": [1, 5, 2, 3, 3]})
+    game.event({"type": "keep", "dice": [1, 5]})
+    game.event({"type": "bank"})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "needs 1,000" not in html
+    assert "Bob</b> may take Ann's 3 dice and 150" in html
+    assert '"accept": true' in html
+
+
+def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> None:
+    game.create()
+    svg = client.get(f"/g/{game.id}/qr.svg")
+    assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
+    assert svg.data.startswith(b"<svg")
+    game.score("Ann", 500)
+    chart = client.get(f"/g/{game.id}/chart.svg")
+    assert chart.status_code == 200 and b"<polyline" in chart.data and b"Ann 500" in chart.data
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    icons = manifest.get_json()["icons"]
+    for icon in icons:
+        resp = client.get(icon["src"])
+        assert resp.status_code == 200
+        resp.close()
+    assert b"What does this roll score?" in client.get("/check").data
+
+
+def test_static_files_and_cli_command(client: FlaskClient, runner: object) -> None:
+    for name in ["style.css", "game.js", "dice.js", "check.js", "rules.js"]:
+        resp = client.get(f"/static/{name}")
+        assert resp.status_code == 200
+        resp.close()
+    result = runner.invoke(args=["init-db"])  # type: ignore[attr-defined]
+    assert "Initialized" in result.output
+
+
+def test_security_headers(client: FlaskClient) -> None:
+    resp = client.get("/")
+    assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"]
+    assert resp.headers["X-Frame-Options"] == "DENY"
+    assert resp.headers["X-Content-Type-Options"] == "nosniff"

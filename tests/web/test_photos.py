@@ -1,0 +1,93 @@
+"""Photo uploads: limits and bad input answered in JSON; real photos read when vision is here."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def vision_ready() -> bool:
+    try:
+        import vision
+    except ImportError:
+        return False
+    return all(hasattr(vision, n) for n in ("decode_image", "read", "annotate"))
+
+
+needs_vision = pytest.mark.skipif(not vision_ready(),
+                                  reason="vision.decode_image/read/annotate not available yet")
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims a size; only the header is valid (no need to decode)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk
+            + struct.pack(">I", zlib.crc32(chunk)) + b"\x00" * 64)
+
+
+def sample_photo() -> Path | None:
+    photos = sorted(p for p in (ROOT / "sample_images").rglob("*")
+                    if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    return photos[0] if photos else None
+
+
+def test_upload_over_20_mb_is_413_json(client: FlaskClient) -> None:
+    big = b"\xff\xd8" + b"\x00" * (20 * 1024 * 1024 + 10)
+    resp = client.post("/api/read", data=big, content_type="image/jpeg")
+    assert resp.status_code == 413 and "20 MB" in resp.get_json()["error"]
+    body = (b"--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.jpg\"\r\n"
+            b"Content-Type: image/jpeg\r\n\r\n" + big + b"\r\n--XyZ--\r\n")
+    resp = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=XyZ")
+    assert resp.status_code == 413 and "20 MB" in resp.get_json()["error"]
+
+
+def test_missing_photo_is_400(client: FlaskClient) -> None:
+    resp = client.post("/api/read", json={"photo": "nope"})
+    assert resp.status_code == 400 and "photo" in resp.get_json()["error"]
+    resp = client.post("/api/read", data=b"", content_type="image/png")
+    assert resp.status_code == 400 and "empty" in resp.get_json()["error"]
+
+
+@needs_vision
+def test_not_an_image_is_400(client: FlaskClient) -> None:
+    resp = client.post("/api/read", data={"photo": (io.BytesIO(b"hello, not a photo"), "a.jpg")},
+                       content_type="multipart/form-data")
+    assert resp.status_code == 400 and resp.get_json()["error"]
+    resp = client.post("/api/read", data=b"GIF89a....", content_type="image/gif")
+    assert resp.status_code == 400
+
+
+@needs_vision
+def test_over_50_megapixels_is_refused_before_decoding(client: FlaskClient) -> None:
+    resp = client.post("/api/read", data=png_header(10_000, 6_000), content_type="image/png")
+    assert resp.status_code == 413
+    assert "10000x6000" in resp.get_json()["error"]
+
+
+@needs_vision
+def test_read_a_real_photo_and_score_it(client: FlaskClient) -> None:
+    photo = sample_photo()
+    if photo is None:
+        pytest.skip("no photo in sample_images/")
+    data = photo.read_bytes()
+    resp = client.post("/api/read?rules=farkle", data={"photo": (io.BytesIO(data), photo.name)},
+                       content_type="multipart/form-data")
+    if resp.status_code == 503:
+        pytest.skip(resp.get_json()["error"])
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert body["annotated"].startswith("data:image/jpeg;base64,")
+    assert len(body["dice"]) == len(body["detections"])
+    assert all(1 <= d["value"] <= 6 and isinstance(d["unsure"], bool) for d in body["detections"])
+    if body["dice"]:
+        assert body["score"] is not None or body.get("score_error")
+    raw = client.post("/api/read", data=data, content_type="image/jpeg")
+    assert raw.status_code == 200 and raw.get_json()["dice"] == body["dice"]

@@ -1,0 +1,65 @@
+"""The hot path of live sync: an unchanged poll answered 304 before Flask is entered.
+
+Every phone asks ``GET /api/games/<id>`` each second with ``If-None-Match``. When the
+game's version (one indexed query) still matches the ETag, this WSGI middleware answers
+``304 Not Modified`` itself; anything else goes to Flask, which serves the same ETags
+(``api.etag_for``). It roughly halves the server's CPU per phone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from . import db
+
+PATH = re.compile(r"/api/games/([A-Za-z0-9]{1,16})")
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+def etag_for(game_id: str, version: int) -> str:
+    """The ETag of a game at a version (without quotes); shared with the Flask views."""
+    return f"g{game_id}-{version}"
+
+
+def matches(header: str, tag: str) -> bool:
+    """Whether an If-None-Match header names ``tag`` (strong or weak) or is ``*``."""
+    for part in header.split(","):
+        part = part.strip()
+        if part in ("*", f'"{tag}"', f'W/"{tag}"'):
+            return True
+    return False
+
+
+class FastPoll:
+    """Wrap ``app.wsgi_app``; answer matching conditional polls without building a request."""
+
+    def __init__(self, wsgi_app: WSGIApp, config: dict[str, Any]) -> None:
+        self.wsgi_app = wsgi_app
+        self.config = config
+
+    def version(self, game_id: str) -> int:
+        path, sync = self.config["DATABASE"], self.config["DB_SYNCHRONOUS"]
+        if self.config.get("DB_REUSE"):
+            return db.game_version(db.pooled(path, sync), game_id)
+        conn = db.connect(path, sync)
+        try:
+            return db.game_version(conn, game_id)
+        finally:
+            conn.close()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
+                 ) -> Iterable[bytes]:
+        header = environ.get("HTTP_IF_NONE_MATCH")
+        if header and environ.get("REQUEST_METHOD") == "GET":
+            match = PATH.fullmatch(environ.get("PATH_INFO", ""))
+            if match:
+                game_id = match.group(1).upper()
+                version = self.version(game_id)
+                tag = etag_for(game_id, version)
+                if version and matches(header, tag):
+                    start_response("304 Not Modified", [("ETag", f'"{tag}"'),
+                                                        ("Cache-Control", "no-cache")])
+                    return []
+        return self.wsgi_app(environ, start_response)
