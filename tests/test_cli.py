@@ -48,7 +48,8 @@ def test_score_stdin_bad_line_names_the_line(capsys: pytest.CaptureFixture[str],
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("142445\n1429\n"))
     code, out, err = run(capsys, "score", "--rules", "zilch", "--json", "-")
-    assert code == 2 and err == "hotdice: error: line 2: a die must be a number from 1 to 6, not 9\n"
+    assert code == 2
+    assert err == "hotdice: error: line 2: a die must be a number from 1 to 6, not 9\n"
     assert len(out.splitlines()) == 1
 
 

@@ -24,7 +24,7 @@ from companion.scoring import (
     score_keep,
     score_roll,
 )
-from strategies import rule_sets, rolls
+from strategies import rolls, rule_sets
 
 KNOWN = Path(__file__).parent / "data" / "known_scores.txt"
 

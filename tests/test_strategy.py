@@ -10,7 +10,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import rule_sets
 
 from companion import cli_strategy, strategy
 from companion.errors import ParseError
@@ -31,6 +30,7 @@ from companion.strategy import (
 )
 from companion.strategy_dp import UNIT, solve_turn
 from companion.turn import Turn
+from strategies import rule_sets
 
 FARKLE = load_rules("farkle")
 ZILCH = load_rules("zilch")
