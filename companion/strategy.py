@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from companion.errors import ParseError
+from companion.game import GamePhase, GameState
 from companion.rules import Finish, Multiples, Rules
 from companion.scoring import (
     NO_COUNTS,
@@ -625,3 +626,52 @@ def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -
 
 def _kept_dice(turn: Turn) -> tuple[int, ...]:
     return tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))
+
+
+def _need_to_lead(state: GameState) -> int | None:
+    """In a final round or tie-break a player plays to pass the leader (the lead plus 50);
+    otherwise None, and the advice maximises the expected score."""
+    if state.phase not in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK):
+        return None
+    me = state.players[state.current]
+    others = [p.score for i, p in enumerate(state.players) if i != state.current]
+    need = max(others, default=0) + UNIT - me.score
+    return need if need > 0 else None
+
+
+def advise_game(state: GameState) -> dict[str, Any] | None:
+    """Advice for the player to act in a game, labelled with its ``situation``.
+
+    ``keep`` (a roll waits for a keep: keeps ranked), ``bank_or_roll`` (dice in hand),
+    ``fresh`` (between turns), ``takeover`` (an offer is pending: take it or start afresh),
+    or ``unavailable`` (a state the advisor cannot value, with its reason). None when there is
+    nothing to decide: the game is over, or a 5150 bonus roll (a single roll) is due.
+    """
+    if state.phase in (GamePhase.OVER, GamePhase.BONUS):
+        return None
+    me = state.players[state.current]
+    need = _need_to_lead(state)
+    busts = me.busts_in_row
+    head: dict[str, Any] = {"player": me.name}
+    try:
+        if state.turn is not None:
+            out = advise_turn(state.turn, busts_in_row=busts, need=need)
+            situation = "keep" if "options" in out else "bank_or_roll"
+            return {**head, "situation": situation, **out}
+        fresh = advise_state(state.rules, turn_total=0, dice=state.rules.dice, score=me.score,
+                             on_board=me.on_board, busts_in_row=busts, need=need)
+        if state.offer is None:
+            return {**head, "situation": "fresh", **fresh}
+        take = advise_turn(state.offer.turn.handed_to(score=me.score, on_board=me.on_board),
+                           busts_in_row=busts, need=need)
+    except ValueError as error:
+        return {**head, "situation": "unavailable", "error": str(error)}
+    word = "expected" if need is None else "chance"
+    take_value, fresh_value = take[f"{word}_if_roll"], fresh[f"{word}_if_roll"]
+    out = {**head, "situation": "takeover",
+           "advice": "takeover" if take_value > fresh_value else "fresh",
+           f"{word}_if_takeover": take_value, f"{word}_if_fresh": fresh_value,
+           "takeover": take, "fresh": fresh}
+    if need is not None:
+        out["need"] = need
+    return out

@@ -349,3 +349,25 @@ def test_cli_reads_rule_files_and_held_dice(capsys: pytest.CaptureFixture[str],
                 "4", "--roll", "4")
     assert "1,100, hot dice" in text
 
+
+
+def test_advise_game_picks_the_question_for_the_state() -> None:
+    from companion.game import apply, new_log, replay
+
+    log = new_log("farkle", ["Ann", "Bob"])
+    state = replay(log)
+    fresh = strategy.advise_game(state)
+    assert fresh is not None and fresh["situation"] == "fresh" and fresh["player"] == "Ann"
+    assert round(fresh["expected_if_roll"], 2) == 542.06
+    rolled = apply(state, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    assert strategy.advise_game(rolled)["situation"] == "keep"  # type: ignore[index]
+    kept = apply(rolled, {"type": "keep", "dice": [1]})
+    assert strategy.advise_game(kept)["situation"] == "bank_or_roll"  # type: ignore[index]
+    minnesota = replay({**new_log("minnesota", ["Ann", "Bob"]), "events": [
+        {"type": "score", "player": "Ann", "points": 1000},
+        {"type": "score", "player": "Bob", "points": 1000},
+        {"type": "roll", "dice": [1, 2, 3, 4, 6]}, {"type": "keep", "dice": [1]},
+        {"type": "bank"}]})
+    offer = strategy.advise_game(minnesota)
+    assert offer is not None and offer["situation"] == "takeover"
+    assert offer["advice"] == "fresh"  # 4 dice and only 100 are worth less than a fresh turn

@@ -10,7 +10,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion import rules as crules
 
-from . import photos, store
+from . import coach, photos, store
 from .errors import error_response
 from .fastpoll import etag_for
 
@@ -211,6 +211,42 @@ def first_player(game_id: str) -> Response:
     return jsonify({"winner": winner, "roll_again": [], **snap.public()})
 
 
+@bp.get("/games/<game_id>/advice")
+def advice(game_id: str) -> Response:
+    """The coach: the strategy advisor's advice for the game as it stands (null when over)."""
+    game = store.get_game(game_id)
+    version = store.current_version(game.id)
+    tag = etag_for(game.id, version) + "-advice"
+    if request.if_none_match.contains(tag):
+        resp = Response(status=304)
+    else:
+        body = store.memo(("advice", game.id, version), lambda: current_app.json.dumps(
+            {"version": version,
+             "advice": coach.advice_for(store.snapshot_at(game, version).state)}))
+        resp = current_app.response_class(body, mimetype="application/json")
+    resp.set_etag(tag)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+def coach_on(body: dict[str, Any] | None = None) -> bool:
+    """``?coach=1`` (or ``"coach": true`` in a JSON body) asks for the ranked keeps."""
+    if body is not None and body.get("coach") is True:
+        return True
+    return request.args.get("coach", "").lower() in ("1", "true", "yes", "on")
+
+
+def with_advice(out: dict[str, Any], rules: str, dice: list[int],
+                target: int | None = None) -> dict[str, Any]:
+    """Add the coach's ranked keeps of the roll (``advice``; null without dice)."""
+    try:
+        out["advice"] = coach.advice_for_roll(rules, dice, target)
+    except ValueError as exc:
+        out["advice"] = None
+        out["advice_error"] = str(exc)
+    return out
+
+
 @bp.get("/games/<game_id>/log")
 def log(game_id: str) -> Response:
     """The game log in the ``hotdice replay`` format (``?download=1`` for a file)."""
@@ -234,7 +270,10 @@ def score() -> Response:
             isinstance(d, int) and not isinstance(d, bool) for d in dice):
         raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
     target = _int(body, "target", required=False)
-    return jsonify(photos.score_report(rules.strip(), dice, target))
+    out = photos.score_report(rules.strip(), dice, target)
+    if coach_on(body):
+        with_advice(out, rules.strip(), dice, target)
+    return jsonify(out)
 
 
 @bp.post("/read")
@@ -253,4 +292,6 @@ def read() -> Response:
         raise BadRequest("the photo is empty")
     rules = request.args.get("rules") or None
     out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
+    if rules and coach_on():
+        with_advice(out, rules, out["dice"])
     return jsonify(out)

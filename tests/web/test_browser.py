@@ -342,3 +342,46 @@ def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
     finally:
         ann_ctx.close()
         bob_ctx.close()
+
+
+def test_coach_panel(browser: Any, server: Server) -> None:
+    """The Coach switch (a per-phone preference) shows the advisor's figures for each version,
+    and the rule check's Coach box adds the ranked keeps."""
+    ctx = browser.new_context(**PHONE)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url + "/")
+        page.select_option("#preset", "farkle")
+        page.fill("#players", "Ann\nBob")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        assert page.locator("#coach").is_hidden()
+        page.click("#coach-on")
+        wait_text(page, "#coach-line", "expect 542", 5.0)
+        tap_dice(page, [4, 4, 4, 4, 2, 3])
+        page.click('#controls [data-pad="go"]')
+        page.locator("#coach .coach-keeps li.best").filter(has_text="then bank").wait_for()
+        page.locator("#controls .option").first.click()
+        wait_text(page, "#coach-line", "Roll on: 44% bust risk, expect 653 vs bank 1,000", 5.0)
+        assert page.locator("#coach .coach-call").inner_text() == "Bank"
+        page.locator("details.share").evaluate("d => d.open = false")
+        page.locator("#coach").scroll_into_view_if_needed()
+        shot(page, "13-coach")
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        assert page.locator("#coach-on").is_checked()  # remembered on this phone
+        wait_text(page, "#coach-line", "vs bank 1,000", 5.0)
+
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        assert page.locator("#coach-on").is_checked()
+        for v in [1, 1, 2, 3, 4, 6]:
+            page.locator(f'.face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        page.locator("#result .coach-keeps li.best").filter(has_text="expect 370").wait_for()
+        assert not errors, errors
+    finally:
+        ctx.close()

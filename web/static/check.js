@@ -6,6 +6,10 @@
   if (!form) return;
   form.addEventListener("submit", (ev) => ev.preventDefault());
 
+  const coach = document.getElementById("coach-on");
+  coach.checked = HotCoach.on();
+  coach.addEventListener("change", () => HotCoach.set(coach.checked));
+
   function spec() {
     const parts = [form.querySelector("#preset").value];
     form.querySelectorAll("input[name=toggle]:checked").forEach((t) => parts.push(t.value));
@@ -29,12 +33,14 @@
       o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
     result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p>` +
       `<p class="big">Best: <b id="best-points">${report.best.points.toLocaleString("en")}</b></p>` +
-      `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
+      `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>` +
+      (report.advice ? `<section class="coach" id="coach"><h3>Coach: keeps ranked by what the turn is then worth</h3>` +
+        `<p class="hint">At a turn total of 0, then playing on optimally.</p>${HotCoach.keeps(report.advice)}</section>` : "");
   }
 
   async function score(dice) {
     const resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({rules: spec(), dice})});
+      body: JSON.stringify({rules: spec(), dice, coach: coach.checked})});
     const body = await resp.json();
     if (!resp.ok) { result.hidden = false; result.innerHTML = `<p class="error">${esc(body.error)}</p>`; return; }
     show(body);
@@ -42,9 +48,9 @@
 
   document.body.dataset.ready = "check";
   HotDice.attach(document.querySelector("#check .pad"), {
-    exact: false, rules: spec, onGo: score,
+    exact: false, rules: spec, onGo: score, readQuery: () => (coach.checked ? "&coach=1" : ""),
     onRead: (body) => {
-      if (body.score && !body.detections.some((d) => d.unsure)) show(body.score);
+      if (body.score && !body.detections.some((d) => d.unsure)) show({...body.score, advice: body.advice});
     },
   });
 })();

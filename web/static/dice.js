@@ -81,7 +81,8 @@
       form.append("photo", file);
       const rules = opts.rules ? opts.rules() : "";
       try {
-        const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) : ""),
+        const extra = opts.readQuery ? opts.readQuery() : "";
+        const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
           {method: "POST", body: form});
         const body = await resp.json();
         if (!resp.ok) { status.textContent = body.error || "Could not read the photo"; return; }

@@ -81,7 +81,33 @@
     return out;
   }
 
+  // The coach: advice for this version, fetched only while the switch is on.
+  const coachBox = document.getElementById("coach-on");
+  const advice = {version: -1, body: null};
+  async function coach() {
+    const panel = document.getElementById("coach");
+    if (!panel) return;
+    if (!coachBox.checked) { panel.hidden = true; return; }
+    const v = version();
+    if (advice.version !== v) {
+      try {
+        const resp = await fetch(`/api/games/${gameId}/advice`, {cache: "no-store"});
+        if (!resp.ok) return;
+        const body = await resp.json();
+        advice.version = body.version;
+        advice.body = body.advice;
+      } catch (e) { return; }
+    }
+    const fresh = document.getElementById("coach");
+    if (!fresh || version() !== advice.version || !coachBox.checked) return;
+    fresh.innerHTML = HotCoach.render(advice.body);
+    fresh.hidden = !advice.body;
+  }
+  coachBox.checked = HotCoach.on();
+  coachBox.addEventListener("change", () => { HotCoach.set(coachBox.checked); coach(); });
+
   function wire() {
+    coach();
     const sheet = document.getElementById("sheet");
     const pad = sheet.querySelector(".pad");
     if (pad) {

@@ -1,0 +1,136 @@
+"""The coach: the strategy advisor's advice through the API (figures from companion.strategy)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.rules import load_rules
+from companion.strategy import advise_roll, advise_state
+from web import photos
+
+if TYPE_CHECKING:
+    from conftest import GameActions
+
+
+def advice(game: GameActions) -> dict[str, Any]:
+    resp = game.client.get(f"/api/games/{game.id}/advice")
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert body["version"] == game.version
+    return body["advice"]
+
+
+def test_fresh_turn_roll_keep_and_bank(game: GameActions) -> None:
+    game.create("farkle", ["Ann", "Bob"])
+    a = advice(game)
+    assert (a["situation"], a["player"], a["advice"], a["can_bank"]) == (
+        "fresh", "Ann", "roll", False)
+    assert round(a["expected_if_roll"], 2) == 542.06
+    assert abs(a["bust_probability"] - 1080 / 46656) < 1e-12
+
+    game.event({"type": "roll", "dice": [4, 4, 4, 4, 2, 3]})
+    a = advice(game)
+    assert a["situation"] == "keep" and a["roll"] == [4, 4, 4, 4, 2, 3]
+    ranked = advise_roll(load_rules("farkle"), [4, 4, 4, 4, 2, 3], on_board=False)["options"]
+    assert a["options"] == ranked
+    assert a["options"][0]["keep"] == [4, 4, 4, 4]
+    values = [o["expected"] for o in a["options"]]
+    assert values == sorted(values, reverse=True)
+
+    game.event({"type": "keep", "dice": [4, 4, 4, 4]})  # 1,000 with 2 dice in hand
+    a = advice(game)
+    assert (a["situation"], a["advice"], a["turn_total"], a["dice"]) == (
+        "bank_or_roll", "bank", 1000, 2)
+    assert a["expected_if_bank"] == 1000.0 and round(a["expected_if_roll"], 2) == 652.77
+    assert abs(a["bust_probability"] - 16 / 36) < 1e-12
+
+    game.event({"type": "bank"})
+    a = advice(game)
+    assert (a["situation"], a["player"]) == ("fresh", "Bob")
+
+
+def test_advice_is_cached_per_version_with_an_etag(game: GameActions) -> None:
+    game.create("farkle", ["Ann", "Bob"])
+    url = f"/api/games/{game.id}/advice"
+    first = game.client.get(url)
+    tag = first.headers["ETag"]
+    again = game.client.get(url, headers={"If-None-Match": tag})
+    assert again.status_code == 304
+    game.score("Ann", 500)
+    fresh = game.client.get(url, headers={"If-None-Match": tag})
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != tag
+    assert fresh.get_json()["advice"]["player"] == "Bob"
+
+
+def test_unknown_game_is_404(client: FlaskClient) -> None:
+    resp = client.get("/api/games/ZZZZZZ/advice")
+    assert resp.status_code == 404 and "error" in resp.get_json()
+
+
+def test_final_round_plays_for_the_lead_and_over_is_null(game: GameActions) -> None:
+    game.create("ten-thousand", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 1000)
+    a = advice(game)
+    assert a["player"] == "Bob" and a["need"] == 1050
+    assert a["chance_if_roll"] == pytest.approx(advise_state(
+        load_rules("ten-thousand", target=1000), turn_total=0, dice=6, on_board=False,
+        need=1050)["chance_if_roll"])
+    game.score("Bob", 0)
+    assert game.state["phase"] == "over"
+    assert advice(game) is None
+
+
+def test_takeover_offer_compares_with_a_fresh_turn(game: GameActions) -> None:
+    game.create("minnesota", ["Ann", "Bob"])
+    game.score("Ann", 1000)
+    game.score("Bob", 1000)
+    game.event({"type": "roll", "dice": [1, 1, 1, 2, 3]})
+    game.event({"type": "keep", "dice": [1, 1, 1]})
+    game.event({"type": "bank"})
+    assert game.state["takeover"]
+    a = advice(game)
+    assert (a["situation"], a["player"], a["advice"]) == ("takeover", "Bob", "takeover")
+    assert a["expected_if_takeover"] == a["takeover"]["expected_if_roll"]
+    assert a["expected_if_fresh"] == a["fresh"]["expected_if_roll"]
+    assert a["expected_if_takeover"] > a["expected_if_fresh"]
+    assert a["takeover"]["can_bank"] is False
+
+
+def test_setup_without_players_has_no_advice(game: GameActions) -> None:
+    resp = game.client.post("/api/games", json={"rules": "farkle", "players": []})
+    game_id = resp.get_json()["id"]
+    body = game.client.get(f"/api/games/{game_id}/advice").get_json()
+    assert body == {"version": 0, "advice": None}
+
+
+def test_score_api_adds_ranked_keeps_with_coach(client: FlaskClient) -> None:
+    roll = [1, 1, 2, 3, 4, 6]
+    plain = client.post("/api/score", json={"rules": "farkle", "dice": roll}).get_json()
+    assert "advice" not in plain
+    for resp in (client.post("/api/score", json={"rules": "farkle", "dice": roll, "coach": True}),
+                 client.post("/api/score?coach=1", json={"rules": "farkle", "dice": roll})):
+        body = resp.get_json()
+        assert resp.status_code == 200 and body["best"] == plain["best"]
+        best = body["advice"]["options"][0]
+        assert (best["keep"], best["then"], round(best["expected"], 1)) == ([1], "roll", 370.1)
+
+
+def test_read_api_adds_ranked_keeps_with_coach(client: FlaskClient,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake_read(data: bytes, rules: str | None, *, max_pixels: int) -> dict[str, Any]:
+        return {"dice": [5, 5, 5, 2, 3, 4], "detections": [], "rules": rules}
+
+    monkeypatch.setattr(photos, "read_photo", fake_read)
+    resp = client.post("/api/read?rules=farkle&coach=1", data=b"img", content_type="image/png")
+    body = resp.get_json()
+    assert resp.status_code == 200
+    assert body["advice"] == advise_roll(load_rules("farkle"), [5, 5, 5, 2, 3, 4])
+    assert body["advice"]["options"][0]["keep"] == [5, 5, 5]
+    plain = client.post("/api/read?rules=farkle", data=b"img", content_type="image/png")
+    assert "advice" not in plain.get_json()
+    too_many = client.post("/api/read?rules=minnesota&coach=1", data=b"img",
+                           content_type="image/png").get_json()
+    assert too_many["advice"] is None and "advice_error" in too_many

@@ -1,0 +1,55 @@
+// The coach: render the strategy advisor's advice (every figure comes from the server).
+"use strict";
+(function () {
+  const KEY = "hotdice.coach";
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+  }
+  function pct(p) {
+    const v = p * 100;
+    return (v > 0 && v < 1 ? v.toFixed(1) : Math.round(v)) + "%";
+  }
+  function pts(x) { return Math.round(x).toLocaleString("en"); }
+  // Expected points, or the chance of making the points needed (final round).
+  function val(a, x) { return a.need ? pct(x) + " chance" : "expect " + pts(x); }
+  function fig(a, name) { return a[(a.need ? "chance_" : "expected_") + name]; }
+
+  function goal(a) {
+    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).</p>` : "";
+  }
+
+  function bankOrRoll(a) {
+    const roll = `Roll on: ${pct(a.bust_probability)} bust risk, ${val(a, fig(a, "if_roll"))}`;
+    const bank = a.can_bank ? ` vs bank ${a.need ? pct(fig(a, "if_bank")) : pts(fig(a, "if_bank"))}`
+      : ` <span class="why">(${esc(a.bank_refusal || "cannot bank")})</span>`;
+    return `<p class="coach-call">${a.advice === "bank" ? "Bank" : "Roll"}</p><p id="coach-line">${roll}${bank}</p>`;
+  }
+
+  function keeps(a) {
+    if (a.bust || !a.options.length) return `<p class="bust">Bust: nothing to keep.</p>`;
+    const rows = a.options.map((o, i) =>
+      `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span> ` +
+      `+${pts(o.points)} → ${o.hot_dice ? "hot dice" : o.dice_left + " left"}, then ${o.then}: ` +
+      `<b>${val(a, a.need ? o.chance : o.expected)}</b></li>`).join("");
+    return `<ol class="coach-keeps">${rows}</ol>`;
+  }
+
+  function render(a) {
+    if (!a) return "";
+    const who = a.player ? `<h2>Coach for ${esc(a.player)}</h2>` : "<h3>Coach</h3>";
+    if (a.situation === "unavailable") return who + `<p class="hint">${esc(a.error)}</p>`;
+    if (a.situation === "takeover") {
+      const take = a.advice === "takeover";
+      return who + goal(a) + `<p class="coach-call">${take ? "Take over" : "Start fresh"}</p>` +
+        `<p id="coach-line">Take over: ${val(a, fig(a, "if_takeover"))} vs start fresh ${val(a, fig(a, "if_fresh"))}</p>`;
+    }
+    if (a.options) return who + goal(a) + `<p class="hint">Keeps ranked by what the turn is then worth:</p>` + keeps(a);
+    return who + goal(a) + bankOrRoll(a);
+  }
+
+  function on() { try { return localStorage.getItem(KEY) === "1"; } catch (e) { return false; } }
+  function set(v) { try { localStorage.setItem(KEY, v ? "1" : "0"); } catch (e) { /* private mode */ } }
+
+  window.HotCoach = {render, keeps, on, set};
+})();
