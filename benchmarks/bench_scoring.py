@@ -10,8 +10,8 @@ from __future__ import annotations
 import itertools
 import time
 
-from companion.rules import PRESETS
 from companion import scoring
+from companion.rules import PRESETS
 from companion.scoring import build_tables, score_roll
 
 
