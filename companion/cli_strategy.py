@@ -22,6 +22,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The policy that maximises the expected score of a turn, solved exactly.")
     _rules_arguments(p)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--win-probability", action="store_true",
+                   help="two players: the play that maximises the chance to win a game to "
+                        "--target (first to the target wins) and the first player's chance; "
+                        "pure Python, so keep the target small (about 2,000 takes seconds "
+                        "to a minute)")
     p.set_defaults(handler=run_strategy)
 
     p = subparsers.add_parser(
@@ -79,12 +84,60 @@ def _dice_word(n: int) -> str:
 def run_strategy(args: argparse.Namespace) -> int:
     """Print the optimal policy of a rule set in brief."""
     rules = read_rules(args.rules, args.target)
+    if getattr(args, "win_probability", False):
+        return run_win_probability(rules, args.json)
     summary = strategy_summary(rules)
     if args.json:
         print(json.dumps(summary.to_json(), indent=2))
         return 0
     print(format_summary(summary.to_json()))
     return 0
+
+
+def run_win_probability(rules: Rules, as_json: bool) -> int:
+    """The two-player game: the first player's chance under optimal play, and how the play
+    that maximises it differs from the expected-score play."""
+    from companion.winprob import win_report
+
+    report = win_report(rules)
+    if as_json:
+        summary = strategy_summary(rules).to_json()
+        print(json.dumps({**summary, **report, "rules": rules.name}, indent=2))
+        return 0
+    print(format_win_report(report))
+    return 0
+
+
+def format_win_report(data: dict[str, Any]) -> str:
+    """The ``hotdice strategy --win-probability`` text from its JSON object."""
+    lines = [f"{data['rules']}: two players, playing to win a game to {data['target']:,} "
+             f"({data['end_rule']} wins)",
+             f"  first player's chance to win under optimal play: "
+             f"{data['first_player_win_probability']:.2%}",
+             f"  (second player: {data['second_player_win_probability']:.2%}; "
+             f"{data['states']:,} score pairs, {data['turn_solves']:,} turn solves, "
+             f"{data['seconds']:.1f} s)"]
+    shown: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for row in data["differences"]:
+        shown.setdefault((row["score"], row["opponent"]), []).append(row)
+    if not shown:
+        lines.append("  the win-maximising bank thresholds match the expected-score ones")
+    else:
+        lines.append("  where playing to win banks differently from playing for points")
+        lines.append("  (turn totals short of the target at which to bank, nothing held):")
+
+    def word(ranges: list[list[int]]) -> str:
+        return ", ".join(f"{lo:,} to {hi:,}" if lo != hi else f"{lo:,}"
+                         for lo, hi in ranges) or "never (roll on)"
+
+    for (score, opponent), rows in shown.items():
+        chance = data["win_chance"][f"{score}-{opponent}"]
+        lines.append(f"    at {score:,} against {opponent:,} (chance to win {chance:.2%}):")
+        for row in rows:
+            lines.append(f"      {_dice_word(row['dice']):>7} in hand: "
+                         f"{word(row['bank_when_playing_to_win'])}"
+                         f"  (for points: {word(row['bank_when_playing_for_points'])})")
+    return "\n".join(lines)
 
 
 def format_summary(data: dict[str, Any]) -> str:

@@ -1,0 +1,42 @@
+"""Time the two-player win-probability solve: the first player's chance under optimal play.
+
+Run: ``nice -n 19 python benchmarks/bench_winprob.py [--targets 500 1000 2000]``. Each
+figure is one cold solve (the game table is memoised; the turn model is built first and not
+counted) in CPU seconds of this single-threaded process (``time.process_time``). The time
+grows with the cube of the target: (target/50)^2 score pairs, about 2.5-3 turn solves each,
+each over up to target/50 turn totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+from companion import winprob
+from companion.rules import load_rules
+from companion.strategy import turn_model
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", nargs="*", default=["farkle"])
+    parser.add_argument("--targets", nargs="*", type=int, default=[500, 1000, 2000])
+    args = parser.parse_args()
+    print(f"Python {platform.python_version()} on {platform.machine()}, one cold solve each")
+    print(f"{'rules':<16}{'target':>8}{'pairs':>8}{'turn solves':>13}{'CPU s':>9}"
+          f"{'first player':>14}")
+    for name in args.rules:
+        for target in args.targets:
+            rules = load_rules(name, target=target)
+            turn_model(rules)
+            winprob.solve_game.cache_clear()
+            start = time.process_time()
+            game = winprob.solve_game(rules)
+            seconds = time.process_time() - start
+            print(f"{name:<16}{target:>8,}{(target // 50) ** 2:>8,}{game.turn_solves:>13,}"
+                  f"{seconds:>9.2f}{game.first_player:>14.6f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,480 @@
+"""Two-player win probability: the policy that maximises the chance to win the game.
+
+The expected-score advisor (``companion.strategy``) plays a turn in a vacuum. Here the state
+is the whole game for two players, as in Neller and Presser's solution of Pig and Busche and
+Neller's of Farkle ("Optimal Play of the Farkle Dice Game", 2017): my banked score ``i``, the
+opponent's ``j`` (both below the target, on the 50-point grid), the turn total and the dice in
+hand (with whatever the rules hold across rolls). ``P(i, j)`` is the chance that the player
+about to start a turn eventually wins, and a turn is the same exact DP as the expected-score
+advisor's, over the engine's roll classes (``strategy.turn_model``: nothing is rescored),
+except for what its ends are worth:
+
+* banking a total ``t`` with ``i + t`` below the target is worth ``1 - P(j, i + t)``;
+* reaching the target ends the game: banking it is worth 1 (the end rule is "first to the
+  target wins"; under ``exact`` finishing the target must be hit exactly and a total past
+  it is a bust, as in the engine);
+* a bust is worth ``1 - P(j, i)``.
+
+Scores only grow, so the pairs are solved by score sum from high to low. Within a sum,
+``P(i, j)`` and ``P(j, i)`` are coupled through the bust: each is a convex, piecewise-linear
+function of its bust value whose slope is the chance of busting under the optimal play,
+which every turn DP returns alongside the value; the coupled pair is solved by Newton's
+method on those slopes (policy iteration: exact once the policy stops changing, usually after
+two or three turn solves per state), with a plain fixed-point iteration as a fallback.
+
+>>> from companion.rules import load_rules
+>>> game = solve_game(load_rules("farkle", target=500))
+>>> round(game.first_player, 4)
+0.6791
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import ParseError
+from companion.rules import Finish, Rules
+from companion.strategy import bank_thresholds, turn_model
+from companion.strategy_dp import UNIT, StateKey, TurnModel
+
+TOLERANCE = 1e-12
+"""Newton stops when both coupled values change by less than this."""
+
+HOT = ("hot",)
+"""The state after hot dice (arriving there: roll, or bank where the rules allow)."""
+
+
+# --- one turn, given what its ends are worth -----------------------------------------------
+
+@dataclass(frozen=True)
+class _Plan:
+    """A rule set's roll classes flattened for the inner loop of the turn DP."""
+
+    keys: tuple[StateKey, ...]
+    rows: tuple[tuple[int, int, tuple, tuple, tuple], ...]
+    """Per key: (index, 6**n, unaccounted weight, [(weight, forced, targets)], [(weight,
+    reroll_at)]), targets being (mul, add in units, arrival index)."""
+    start: int
+    hot: int
+    hot_key: int
+    """Index of the state rolled after hot dice (``hot`` is the arrival slot)."""
+    max_add: int
+    hot_must_roll: bool
+    exact: bool
+    hot_won: tuple[float, float]
+    """Hot dice that must be rolled past the target: (value with bust 0, d/d bust)."""
+
+
+@functools.lru_cache(maxsize=32)
+def _plan(rules: Rules) -> _Plan:
+    model: TurnModel = turn_model(rules)
+    keys = tuple(model.classes)
+    index = {k: n for n, k in enumerate(keys)}
+    hot = len(keys)
+    rows = []
+    max_add = 0
+    for k in keys:
+        several = []
+        empty = []
+        for c in model.classes[k]:
+            if not c.outcomes:
+                empty.append((c.weight, c.reroll_at))
+                continue
+            targets = tuple((o.mul, o.add // UNIT, hot if o.dice == 0 else index[(o.dice, o.held)])
+                            for o in c.outcomes)
+            max_add = max(max_add, *(t[1] for t in targets), c.forced_add // UNIT)
+            forced = c.forced_add // UNIT if rules.finish is Finish.EXACT else -1
+            several.append((c.weight, forced, targets))
+        unaccounted = 6 ** k[0] - sum(c.weight for c in model.classes[k])
+        rows.append((index[k], 6 ** k[0], unaccounted, tuple(several), tuple(empty)))
+    # Past the target with hot dice that must be rolled: any scoring roll that leaves dice
+    # in hand wins (bank), only hot dice again must roll on; a bust is a bust.
+    hot_classes = model.classes[model.hot]
+    total = 6 ** model.hot[0]
+    wins = sum(c.weight for c in hot_classes if any(o.dice for o in c.outcomes))
+    again = sum(c.weight for c in hot_classes if c.outcomes and not any(o.dice for o in c.outcomes))
+    busts = total - wins - again
+    hot_won = (wins / (total - again), busts / (total - again))
+    return _Plan(keys, tuple(rows), index[model.start], hot, index[model.hot], max_add,
+                 rules.hot_dice_must_roll, rules.finish is Finish.EXACT, hot_won)
+
+
+@dataclass
+class TurnValues:
+    """The solved turn of one (my score, opponent's score): values are winning chances.
+
+    ``roll[k][t]`` is the chance of winning if the player rolls state ``k`` at turn total
+    ``t * UNIT`` and plays on optimally, ``bank[t]`` that of banking there (None: not
+    allowed), ``after[k][t]`` the better of the two on arriving there (``after[-1]``: after
+    hot dice), ``goal`` the turn total (in units) that reaches the target, ``slope``
+    the derivative of the fresh-turn value with respect to the bust value (the chance that
+    the turn busts under the optimal play).
+    """
+
+    keys: tuple[StateKey, ...]
+    goal: int
+    roll: list[list[float]] = field(repr=False)
+    after: list[list[float]] = field(repr=False)
+    bank: list[float | None] = field(repr=False)
+    value: float
+    slope: float
+
+
+def _solve_turn(plan: _Plan, goal: int, bank_min: int, bank: Callable[[int], float],
+                bust: float, keep: bool = False) -> tuple[float, float, TurnValues | None]:
+    """One turn by backward induction over turn totals (in units of 50) with bust value
+    ``bust`` and bank values ``bank(t)`` for ``bank_min <= t < goal``; a bank at or past
+    ``goal`` wins (1). Returns the fresh turn's (value, d value / d bust) and, with
+    ``keep``, every state's values."""
+    n_keys = len(plan.keys)
+    if plan.exact:
+        won = goal + 1            # rows past the goal bust
+        top = goal
+    else:
+        won = max(goal, bank_min)  # from here on every bank wins
+        top = won - 1
+    span = won + plan.max_add + 1
+    after = [[0.0] * span for _ in range(n_keys + 1)]
+    dafter = [[0.0] * span for _ in range(n_keys + 1)]
+    if plan.exact:
+        const, dconst, hconst, dhconst = bust, 1.0, bust, 1.0
+    else:
+        const, dconst = 1.0, 0.0
+        if plan.hot_must_roll:
+            hconst = plan.hot_won[0] + plan.hot_won[1] * bust
+            dhconst = plan.hot_won[1]
+        else:
+            hconst, dhconst = 1.0, 0.0
+    for k in range(n_keys + 1):
+        c, d = (hconst, dhconst) if k == plan.hot else (const, dconst)
+        row, drow = after[k], dafter[k]
+        for t in range(won, span):
+            row[t] = c
+            drow[t] = d
+    roll = [[0.0] * (top + 1) for _ in range(n_keys)] if keep else []
+    banks: list[float | None] = [None] * (top + 1)
+    hot_key_index = plan.hot_key
+    never = -(span + 1)  # no forced keep: never past the goal
+    plans: list[tuple[Any, ...]] = []
+    for k, total, unaccounted, classes, empty in plan.rows:
+        singles: list[tuple[Any, ...]] = []
+        fast: list[tuple[Any, ...]] = []
+        slow: list[tuple[Any, ...]] = []
+        for weight, forced, targets in classes:
+            forced = forced if forced >= 0 else never
+            if any(mul != 1 for mul, _, _ in targets):
+                slow.append((weight, forced, targets))
+            elif len(targets) == 1:
+                _, add, target = targets[0]
+                singles.append((weight, forced, add, after[target], dafter[target]))
+            else:
+                fast.append((weight, forced,
+                             tuple((add, after[tg], dafter[tg]) for _, add, tg in targets)))
+        plans.append((k, total, unaccounted, tuple(singles), tuple(fast), tuple(slow), empty))
+    ninf = -math.inf
+    for t in range(top, -1, -1):
+        if t < bank_min:
+            b_t = ninf
+        elif t >= goal:
+            b_t = 1.0
+        else:
+            b_t = bank(t)
+        if b_t != ninf:
+            banks[t] = b_t
+        for k, total, unaccounted, singles, fast, several, empty in plans:
+            acc = 0.0
+            dacc = 0.0
+            busted = unaccounted
+            for weight, forced, s, arr, darr in singles:
+                if t + forced > goal:
+                    busted += weight
+                else:
+                    acc += weight * arr[t + s]
+                    dacc += weight * darr[t + s]
+            for weight, forced, targets in fast:
+                if t + forced > goal:
+                    busted += weight
+                    continue
+                best = ninf
+                at = None
+                for s, arr, darr in targets:
+                    v = arr[t + s]
+                    if v > best:
+                        best = v
+                        at = darr
+                        where = t + s
+                acc += weight * best
+                dacc += weight * at[where]  # type: ignore[index]
+            for weight, forced, targets in several:  # doublings (mul > 1)
+                if t + forced > goal:
+                    busted += weight
+                    continue
+                best = ninf
+                dbest = 0.0
+                for mul, add, target in targets:
+                    s = t + add if mul == 1 else mul * t + add
+                    if s < span:
+                        v = after[target][s]
+                        if v > best:
+                            best = v
+                            dbest = dafter[target][s]
+                    else:
+                        v = hconst if target == plan.hot else const
+                        if v > best:
+                            best = v
+                            dbest = dhconst if target == plan.hot else dconst
+                acc += weight * best
+                dacc += weight * dbest
+            rerolled = 0
+            for weight, reroll_at in empty:
+                if reroll_at is None or t * UNIT in reroll_at:
+                    rerolled += weight
+                else:
+                    busted += weight
+            value = (acc + busted * bust) / (total - rerolled)
+            dvalue = (dacc + busted) / (total - rerolled)
+            if rerolled and b_t > value:
+                value = (acc + busted * bust + rerolled * b_t) / total
+                dvalue = (dacc + busted) / total
+            if keep:
+                roll[k][t] = value
+            if b_t > value:
+                after[k][t] = b_t
+                dafter[k][t] = 0.0
+            else:
+                after[k][t] = value
+                dafter[k][t] = dvalue
+            if k == hot_key_index:
+                if plan.hot_must_roll or b_t <= value:
+                    after[plan.hot][t] = value
+                    dafter[plan.hot][t] = dvalue
+                else:
+                    after[plan.hot][t] = b_t
+                    dafter[plan.hot][t] = 0.0
+    # a fresh turn cannot bank at 0, so arriving there is rolling
+    value, slope = after[plan.start][0], dafter[plan.start][0]
+    values = TurnValues(plan.keys, goal, roll, after, banks, value, slope) if keep else None
+    return value, slope, values
+
+
+# --- the game --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameSolution:
+    """``P[i][j]``: the chance that the player about to start a turn with ``i * UNIT`` points
+    against the opponent's ``j * UNIT`` wins, both playing to win."""
+
+    rules: Rules
+    target: int
+    P: tuple[tuple[float, ...], ...] = field(repr=False)
+    seconds: float
+    turn_solves: int
+
+    @property
+    def first_player(self) -> float:
+        """The first player's chance to win under optimal play by both."""
+        return self.P[0][0]
+
+    def win_chance(self, score: int, opponent: int) -> float:
+        """The chance that a player starting a turn with ``score`` against ``opponent`` wins."""
+        return self.P[_units(score, self.target)][_units(opponent, self.target)]
+
+    def turn(self, score: int, opponent: int) -> TurnValues:
+        """Every state of the turn of a player with ``score`` against ``opponent``, solved."""
+        i, j = _units(score, self.target), _units(opponent, self.target)
+        plan = _plan(self.rules)
+        P = self.P
+        n = self.target // UNIT
+        _, _, values = _solve_turn(plan, n - i, _bank_min(self.rules, i),
+                                   lambda t: 1.0 - P[j][i + t], 1.0 - P[j][i], keep=True)
+        assert values is not None
+        return values
+
+
+def _units(score: int, target: int) -> int:
+    if score < 0 or score % UNIT or score >= target:
+        raise ParseError(f"a score must be a multiple of {UNIT} from 0 to below the target "
+                         f"{target:,}, not {score}")
+    return score // UNIT
+
+
+def _bank_min(rules: Rules, i: int) -> int:
+    """The smallest bankable turn total, in units: the entry threshold while at 0 points."""
+    least = max(rules.min_bank, rules.entry if i == 0 else 0, UNIT)
+    return -(-least // UNIT)
+
+
+def _check(rules: Rules) -> None:
+    if rules.target <= 0 or rules.target % UNIT:
+        raise ParseError(f"the target must be a positive multiple of {UNIT}, not {rules.target}")
+    if rules.finish is Finish.EXACT and max(rules.entry, rules.min_bank) > rules.target:
+        raise ParseError(f"{rules.name}: a first bank needs {max(rules.entry, rules.min_bank):,}, "
+                         f"past the exact target {rules.target:,}: nobody can win")
+    if rules.strike_penalty:
+        raise ParseError(f"{rules.name}: the win probability does not model strike penalties "
+                         "(busts in a row would be part of the state)")
+
+
+@functools.lru_cache(maxsize=16)
+def solve_game(rules: Rules) -> GameSolution:
+    """Solve the two-player game to ``rules.target`` (first to the target wins).
+
+    Pure Python: the time grows with the cube of the target (about 2-3 turn solves for each
+    of (target/50)^2 score pairs); see ``docs/strategy.md`` for measured times.
+    """
+    _check(rules)
+    started = time.process_time()
+    plan = _plan(rules)
+    n = rules.target // UNIT
+    P = [[0.5] * n for _ in range(n)]
+    solves = 0
+
+    def turn(i: int, j: int, bust: float) -> tuple[float, float]:
+        nonlocal solves
+        solves += 1
+        Pj = P[j]
+        value, slope, _ = _solve_turn(plan, n - i, _bank_min(rules, i),
+                                      lambda t: 1.0 - Pj[i + t], bust)
+        return value, slope
+
+    for s in range(2 * (n - 1), -1, -1):
+        for i in range(max(0, s - n + 1), s // 2 + 1):
+            j = s - i
+            mine = functools.partial(turn, i, j)
+            if i == j:
+                P[i][i] = _solve_single(mine, P[i][i + 1] if i + 1 < n else 0.5)
+            else:
+                x0 = P[i][j + 1] if j + 1 < n else 0.5
+                y0 = P[j][i + 1] if i + 1 < n else 0.5
+                P[i][j], P[j][i] = _solve_pair(mine, functools.partial(turn, j, i), x0, y0)
+    return GameSolution(rules, rules.target, tuple(tuple(row) for row in P),
+                        time.process_time() - started, solves)
+
+
+def _solve_single(F: Callable[[float], tuple[float, float]], x: float) -> float:
+    """The fixed point of ``x = F(1 - x)`` (a player's turn against the same score)."""
+    for _ in range(60):
+        v, d = F(1.0 - x)
+        if abs(v - x) < TOLERANCE:
+            return v
+        x += (v - x) / (1.0 + d)
+    for _ in range(10_000):  # contraction (slope < 1): plain iteration as a fallback
+        v, _ = F(1.0 - x)
+        if abs(v - x) < TOLERANCE:
+            return v
+        x = v
+    raise ArithmeticError("the win probability did not converge")
+
+
+def _solve_pair(F1: Callable[[float], tuple[float, float]],
+                F2: Callable[[float], tuple[float, float]],
+                x: float, y: float) -> tuple[float, float]:
+    """The fixed point of ``x = F1(1 - y)``, ``y = F2(1 - x)`` (each side's bust hands the
+    turn to the other at the same scores), by Newton's method on the slopes."""
+    for _ in range(60):
+        v1, d1 = F1(1.0 - y)
+        v2, d2 = F2(1.0 - x)
+        r1, r2 = v1 - x, v2 - y
+        if abs(r1) < TOLERANCE and abs(r2) < TOLERANCE:
+            return v1, v2
+        if d1 * d2 > 1.0 - 1e-9:
+            break
+        dx = (r1 - d1 * r2) / (1.0 - d1 * d2)
+        dy = r2 - d2 * dx
+        x, y = x + dx, y + dy
+    for _ in range(10_000):
+        v1, _ = F1(1.0 - y)
+        v2, _ = F2(1.0 - v1)
+        if abs(v1 - x) < TOLERANCE and abs(v2 - y) < TOLERANCE:
+            return v1, v2
+        x, y = v1, v2
+    raise ArithmeticError("the win probability did not converge")
+
+
+def first_player_win_probability(rules: Rules) -> float:
+    """The first player's chance to win a two-player game to ``rules.target``.
+
+    >>> from companion.rules import load_rules
+    >>> round(first_player_win_probability(load_rules("farkle", target=50)), 6)
+    0.977376
+    """
+    return solve_game(rules).first_player
+
+
+# --- reports -------------------------------------------------------------------------------
+
+def bank_ranges(game: GameSolution, score: int, opponent: int) -> dict[int, list[tuple[int, int]]]:
+    """For each number of dice in hand (nothing held), the turn totals below what reaches
+    the target at which banking is at least as good as rolling on, as (from, to) ranges;
+    at or past the target every bank wins (and the exact target must be hit)."""
+    values = game.turn(score, opponent)
+    rules = game.rules
+    index = {k: n for n, k in enumerate(values.keys)}
+    plain = turn_model(rules).hot[1]
+    reach = min(values.goal, len(values.bank))
+    out: dict[int, list[tuple[int, int]]] = {}
+    for dice in range(1, rules.dice + 1):
+        k = index.get((dice, plain))
+        ranges: list[tuple[int, int]] = []
+        out[dice] = ranges
+        if k is None or (dice == rules.dice and rules.hot_dice_must_roll):
+            continue
+        for t in range(1, reach):
+            b = values.bank[t]
+            if b is None or b < values.roll[k][t]:
+                continue
+            if ranges and ranges[-1][1] == (t - 1) * UNIT:
+                ranges[-1] = (ranges[-1][0], t * UNIT)
+            else:
+                ranges.append((t * UNIT, t * UNIT))
+    return out
+
+
+def situations(target: int) -> list[tuple[int, int]]:
+    """A few (my score, opponent's score) pairs worth showing: level, behind, ahead."""
+    def grid(x: float) -> int:
+        return max(0, min(target - UNIT, int(x) // UNIT * UNIT))
+    return [(0, 0), (grid(target * 0.5), grid(target * 0.5)),
+            (grid(target * 0.3), grid(target * 0.85)), (grid(target * 0.85), grid(target * 0.3))]
+
+
+def _expected_banks(rules: Rules) -> dict[int, int | None]:
+    return bank_thresholds(rules)
+
+
+def win_report(rules: Rules) -> dict[str, Any]:
+    """What ``hotdice strategy --win-probability`` prints: the first player's chance under
+    optimal play and, for a few score pairs, the bank thresholds of the win-maximising play
+    where they differ from the expected-score play's (both read up to the total that reaches
+    the target; None = roll on until the target is reached).
+    """
+    game = solve_game(rules)
+    expected = _expected_banks(rules)
+    differences = []
+    for score, opponent in situations(game.target):
+        reach = game.target - score
+        win = bank_ranges(game, score, opponent)
+        for dice, ranges in win.items():
+            ev = expected.get(dice)
+            ev_ranges = [(ev, reach - UNIT)] if ev is not None and ev < reach else []
+            if ranges != ev_ranges:
+                differences.append({"score": score, "opponent": opponent, "dice": dice,
+                                    "bank_when_playing_to_win": [list(r) for r in ranges],
+                                    "bank_when_playing_for_points": [list(r) for r in ev_ranges]})
+    return {
+        "rules": rules.name,
+        "target": game.target,
+        "end_rule": "exact target" if rules.finish is Finish.EXACT else "first to the target",
+        "first_player_win_probability": game.first_player,
+        "second_player_win_probability": 1.0 - game.first_player,
+        "win_chance": {f"{s}-{o}": game.win_chance(s, o) for s, o in situations(game.target)},
+        "states": (game.target // UNIT) ** 2,
+        "turn_solves": game.turn_solves,
+        "seconds": round(game.seconds, 3),
+        "differences": differences,
+    }

@@ -1,0 +1,274 @@
+"""Two-player win probability: exact small cases, an independent value iteration, a Monte
+Carlo of the engine's dice under the solved policy, monotonicity, and the command line."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+
+import pytest
+
+from companion import cli_strategy
+from companion.errors import ParseError
+from companion.rules import Finish, load_rules
+from companion.scoring import Held, distinct_rolls, keep_options
+from companion.strategy import bust_fraction, turn_model
+from companion.strategy_dp import UNIT
+from companion.winprob import bank_ranges, first_player_win_probability, solve_game, win_report
+
+FARKLE = load_rules("farkle")
+
+
+def farkle(target: int):
+    return load_rules("farkle", target=target)
+
+
+# --- exact small cases ---------------------------------------------------------------------
+
+def test_target_50_first_scoring_roll_wins() -> None:
+    # Any scoring roll reaches 50 and banks the win; a bust hands the dice over, so the
+    # first player wins with 1 / (1 + p), p the six-dice bust chance.
+    p = float(bust_fraction(FARKLE, 6))
+    assert p == pytest.approx(1080 / 46656)
+    game = solve_game(farkle(50))
+    assert game.first_player == pytest.approx(1 / (1 + p), abs=1e-12)
+
+
+def test_two_players_at_the_last_step_are_complementary() -> None:
+    # Both at target - 50: whoever is to roll wins unless they bust, and then the other is
+    # in exactly the same spot: P = 1 - p + p (1 - P).
+    game = solve_game(farkle(300))
+    p = float(bust_fraction(FARKLE, 6))
+    assert game.win_chance(250, 250) == pytest.approx(1 / (1 + p), abs=1e-12)
+
+
+# --- an independent computation --------------------------------------------------------------
+
+def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
+    """Plain Gauss-Seidel value iteration over every (i, j), each turn by straightforward
+    memoised recursion over the roll classes (no layers, no Newton, no flattened plan)."""
+    model = turn_model(rules)
+    n = rules.target // UNIT
+    exact = rules.finish is Finish.EXACT
+    P = [[0.5] * n for _ in range(n)]
+
+    def turn(i: int, j: int) -> float:
+        goal = n - i
+        least = max(rules.min_bank, rules.entry if i == 0 else 0, UNIT)
+        bust = 1.0 - P[j][i]
+
+        @functools.cache
+        def arrive(t: int, key) -> float:
+            if exact and t > goal:
+                return bust
+            can_bank = t * UNIT >= least
+            if can_bank and t >= goal:
+                return 1.0
+            bank = 1.0 - P[j][i + t] if can_bank else -1.0
+            must = key == model.hot and rules.hot_dice_must_roll
+            r = roll(t, key)
+            return r if must else max(bank, r)
+
+        @functools.cache
+        def roll(t: int, key) -> float:
+            total = 6 ** key[0]
+            acc = 0.0
+            weight_seen = 0
+            for c in model.classes[key]:
+                weight_seen += c.weight
+                if not c.outcomes or (exact and t + c.forced_add // UNIT > goal):
+                    acc += c.weight * bust
+                    continue
+                acc += c.weight * max(
+                    arrive(o.mul * t + o.add // UNIT,
+                           model.hot if o.dice == 0 else (o.dice, o.held))
+                    for o in c.outcomes)
+            return (acc + (total - weight_seen) * bust) / total
+
+        return roll(0, model.start)
+
+    for _ in range(sweeps):
+        change = 0.0
+        for i in range(n):
+            for j in range(n):
+                v = turn(i, j)
+                change = max(change, abs(v - P[i][j]))
+                P[i][j] = v
+        if change < 1e-13:
+            return P
+    raise AssertionError("value iteration did not converge")
+
+
+@pytest.mark.parametrize("spec, target", [("farkle", 300), ("hot-dice", 150),
+                                          ({"base": "exact-10000", "entry": 0}, 200)])
+def test_layers_and_newton_match_plain_value_iteration(spec, target: int) -> None:
+    rules = load_rules(spec, target=target)
+    game = solve_game(rules)
+    P = _value_iteration(rules)
+    n = target // UNIT
+    worst = max(abs(P[i][j] - game.P[i][j]) for i in range(n) for j in range(n))
+    assert worst < 1e-10
+
+
+def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
+    """Play 20,000 games with random dice scored by the engine (``keep_options``), both
+    players following the solved policy; the first player's win rate matches P(0, 0)."""
+    rules = farkle(500)
+    game = solve_game(rules)
+    model = turn_model(rules)
+    turns = {}
+
+    def values(i: int, j: int):
+        if (i, j) not in turns:
+            v = game.turn(i, j)
+            turns[(i, j)] = (v, {k: n for n, k in enumerate(v.keys)})
+        return turns[(i, j)]
+
+    def play_turn(rng: random.Random, score: int, opponent: int) -> int:
+        v, index = values(score, opponent)
+        goal = (game.target - score) // UNIT
+        total, dice = 0, rules.dice
+        while True:
+            roll = tuple(rng.randint(1, 6) for _ in range(dice))
+            options = keep_options(rules, roll, Held(turn_total=total * UNIT,
+                                                     first_roll=total == 0))
+            if not options:
+                return 0
+            best = None
+            for keep in options:
+                t = total + keep.points // UNIT
+                left = dice - len(keep.dice)
+                slot = len(v.keys) if left == 0 else index[(left, model.hot[1])]
+                worth = 1.0 if t >= goal else v.after[slot][t]
+                if best is None or worth > best[0]:
+                    best = (worth, t, left)
+            _, total, left = best
+            dice = left or rules.dice
+            if total >= goal:
+                return total * UNIT
+            key = index[(dice, model.hot[1])]
+            if v.bank[total] is not None and v.bank[total] >= v.roll[key][total]:
+                return total * UNIT
+
+    rng = random.Random(20170701)
+    games, first_wins = 20_000, 0
+    for _ in range(games):
+        scores = [0, 0]
+        player = 0
+        while True:
+            scores[player] += play_turn(rng, scores[player], scores[1 - player])
+            if scores[player] >= game.target:
+                first_wins += player == 0
+                break
+            player = 1 - player
+    rate = first_wins / games
+    sigma = (game.first_player * (1 - game.first_player) / games) ** 0.5
+    assert abs(rate - game.first_player) < 4 * sigma
+
+
+# --- properties ------------------------------------------------------------------------------
+
+def test_win_chance_grows_with_my_score_and_falls_with_the_opponents() -> None:
+    game = solve_game(farkle(750))
+    n = len(game.P)
+    for i in range(n):
+        for j in range(n):
+            assert 0.0 < game.P[i][j] < 1.0
+            if i + 1 < n:
+                assert game.P[i + 1][j] >= game.P[i][j] - 1e-12
+            if j + 1 < n:
+                assert game.P[i][j + 1] <= game.P[i][j] + 1e-12
+
+
+def test_fixed_points_each_turn_reproduces_the_table() -> None:
+    # A player's turn with a bust worth 1 - P(j, i) and banks worth 1 - P(j, i + t) is worth
+    # exactly P(i, j): the opponent's chance is the complement at every score pair.
+    game = solve_game(farkle(600))
+    for score, opponent in [(0, 0), (100, 450), (450, 100), (300, 300), (550, 0)]:
+        assert game.turn(score, opponent).value == pytest.approx(
+            game.win_chance(score, opponent), abs=1e-11)
+
+
+def test_only_the_points_still_needed_matter() -> None:
+    # With no entry threshold, first to the target is a game of the points still needed:
+    # level at 500 in a game to 1,000 is a fresh game to 500 (and so on along the table).
+    small, large = solve_game(farkle(500)), solve_game(farkle(1000))
+    for i in range(10):
+        for j in range(10):
+            assert large.P[i + 10][j + 10] == pytest.approx(small.P[i][j], abs=1e-11)
+
+
+@pytest.mark.parametrize("target", [300, 500, 1000])
+def test_the_first_player_is_favoured_at_small_targets(target: int) -> None:
+    assert 0.5 < first_player_win_probability(farkle(target)) < 1.0
+
+
+def test_first_player_chance_shrinks_towards_even_as_the_target_grows() -> None:
+    chances = [first_player_win_probability(farkle(t)) for t in (100, 300, 500, 1000)]
+    assert chances == sorted(chances, reverse=True)
+
+
+def test_playing_to_win_rolls_on_when_behind_where_points_would_bank() -> None:
+    game = solve_game(farkle(1000))
+    # The opponent is 50 short of the target: a bank short of it is all but a loss.
+    turn = game.turn(0, 950)
+    two_dice = turn.keys.index((2, turn_model(FARKLE).hot[1]))
+    assert turn.bank[6] is not None and turn.bank[6] < turn.roll[two_dice][6]  # 300, 2 dice
+    assert bank_ranges(game, 0, 950)[2] == []  # never bank 2 dice short of the target
+    # ... where the expected-score play banks 2 dice from 250 on.
+    report = win_report(farkle(1000))
+    rows = [r for r in report["differences"] if r["score"] == 0 and r["opponent"] == 0]
+    assert {r["dice"] for r in rows} >= {2, 3}
+
+
+def test_exact_finish_and_unsupported_rules() -> None:
+    game = solve_game(load_rules("exact-10000", target=1250))
+    assert 0.5 < game.first_player < 1.0
+    with pytest.raises(ParseError, match="strike"):
+        solve_game(load_rules("zilch", target=500))
+    with pytest.raises(ParseError, match="nobody can win"):
+        solve_game(load_rules("exact-10000", target=500))
+    with pytest.raises(ParseError, match="multiple of 50"):
+        solve_game(farkle(300)).win_chance(120, 0)
+
+
+def test_exact_finish_at_50_by_hand() -> None:
+    # Exact finish at 50 (entry 0): every scoring die must be kept, so only a roll whose
+    # scoring dice are a lone 5 wins; any other roll busts (past the target, or nothing
+    # scores) and hands the same position over: P = q + (1 - q)(1 - P) = 1 / (2 - q).
+    rules = load_rules({"base": "exact-10000", "entry": 0}, target=50)
+    wins = 0
+    for roll, weight in distinct_rolls(6):
+        options = keep_options(rules, roll, Held())
+        if options:
+            most = max(options, key=lambda k: (len(k.dice), k.points))
+            wins += weight * (most.points == 50)
+    # one 5 anywhere, the other five from 2, 3, 4, 6 with no face thrice: 5!/(2!2!) for
+    # 12 patterns (2, 2, 1) and 5!/2! for 4 patterns (2, 1, 1, 1): 600
+    assert wins == 6 * (12 * 30 + 4 * 60)
+    q = wins / 6**6
+    assert solve_game(rules).first_player == pytest.approx(1 / (2 - q), abs=1e-12)
+
+
+# --- command line ----------------------------------------------------------------------------
+
+def test_cli_win_probability(capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500"]) == 0
+    text = capsys.readouterr().out
+    assert "first player's chance to win under optimal play: 67.91%" in text
+    assert "for points" in text
+    assert main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["first_player_win_probability"] == pytest.approx(0.679080451, abs=1e-8)
+    assert data["expected_turn_score"] == pytest.approx(542.0632, abs=1e-3)
+    assert data["differences"]
+    assert main(["strategy", "--rules", "zilch", "--win-probability", "--target", "500"]) == 2
+    assert "strike" in capsys.readouterr().err
+    # the plain summary is unchanged
+    assert main(["strategy", "--rules", "farkle", "--json"]) == 0
+    assert "first_player_win_probability" not in json.loads(capsys.readouterr().out)
+    assert cli_strategy.format_win_report  # exported for the web, like format_summary
