@@ -325,7 +325,7 @@ def solve_game(rules: Rules) -> GameSolution:
     """Solve the two-player game to ``rules.target`` (first to the target wins).
 
     Pure Python: the time grows with the cube of the target (about 2-3 turn solves for each
-    of (target/50)^2 score pairs); see ``docs/strategy.md`` for measured times.
+    of (target/50)^2 score pairs); see the README (strategy advisor) for measured times.
     """
     _check(rules)
     started = time.process_time()
