@@ -1,0 +1,15 @@
+"""hotdice vision: read the top faces of real dice in a photo or camera frame.
+
+>>> import numpy as np, vision
+>>> vision.read(np.full((480, 640, 3), 200, np.uint8)).values
+[]
+
+Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
+"""
+
+from .annotate import annotate
+from .detections import Detections, DieDetection
+from .io import decode_image, load_image
+from .reader import read
+
+__all__ = ["read", "Detections", "DieDetection", "annotate", "decode_image", "load_image"]

@@ -74,7 +74,9 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
             if got.value == lab["value"]:
                 face_ok += 1
             else:
-                problems.append(f"read {got.value} ({got.confidence:.2f}) for {lab['value']} at {box}")
+                problems.append(
+                    f"read {got.value} ({got.confidence:.2f}) for {lab['value']} at {box}"
+                )
         for j, d in enumerate(dets):
             if j not in used_d:
                 problems.append(f"extra {d.value} ({d.confidence:.2f}) at {list(d.box_xywh)}")
@@ -88,8 +90,9 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         roll_ok = want == got
         if not roll_ok:
             problems.append(f"read {sorted(got.elements())} for {sorted(want.elements())}")
-    return ImageResult(entry["file"], len(labels), len(dets), matched, face_ok, face_n,
-                       roll_ok, ms, problems)
+    return ImageResult(
+        entry["file"], len(labels), len(dets), matched, face_ok, face_n, roll_ok, ms, problems
+    )
 
 
 def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
@@ -104,8 +107,12 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     return data, list(data.get("images", []))
 
 
-def evaluate(directory: Path, read_file: Callable[[Path], tuple[Detections, float]],
-             *, progress: Callable[[int, int], None] | None = None) -> list[ImageResult]:
+def evaluate(
+    directory: Path,
+    read_file: Callable[[Path], tuple[Detections, float]],
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[ImageResult]:
     """Read every labelled image of `directory` with `read_file(path) -> (detections, ms)`."""
     _, entries = iter_dataset(directory)
     results = []

@@ -15,8 +15,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
-            4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+_REDUCED = {
+    1: cv2.IMREAD_COLOR,
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
 
 
 def image_size_wh(data: bytes) -> tuple[int, int] | None:
@@ -35,9 +39,9 @@ def image_size_wh(data: bytes) -> tuple[int, int] | None:
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
             i += 1 if marker == 0xFF else 2
             continue
-        length = struct.unpack(">H", data[i + 2:i + 4])[0]
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
         if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-            h, w = struct.unpack(">HH", data[i + 5:i + 9])
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
             return int(w), int(h)
         i += 2 + length
     return None
@@ -70,7 +74,9 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     if image is None:
         raise ValueError("data is not a readable image")
     if image.shape[0] * image.shape[1] > max_pixels:
-        raise ValueError(f"image is {image.shape[1]}x{image.shape[0]}, more than {max_pixels} pixels")
+        raise ValueError(
+            f"image is {image.shape[1]}x{image.shape[0]}, more than {max_pixels} pixels"
+        )
     return image
 
 
@@ -87,8 +93,9 @@ def read_bytes(path: str | os.PathLike) -> bytes:
         raise OSError(f"{p}: cannot read ({exc.strerror or exc})") from None
 
 
-def load_image(path: str | os.PathLike, *, max_pixels: int = 50_000_000,
-               min_long_side: int | None = None) -> np.ndarray:
+def load_image(
+    path: str | os.PathLike, *, max_pixels: int = 50_000_000, min_long_side: int | None = None
+) -> np.ndarray:
     """Read an image file to BGR, honouring EXIF orientation.
 
     With `min_long_side`, a large JPEG is decoded at 1/2, 1/4 or 1/8 size as long as its long

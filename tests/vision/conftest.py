@@ -1,0 +1,94 @@
+"""Fixtures for the vision tests: drawn dice, the sample photos and the shared dev photos."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "sample_images"
+
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (-1, 1), (1, 1), (0, 0)],
+    6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+}
+
+
+def draw_die(
+    canvas: np.ndarray,
+    value: int,
+    center_xy: tuple[float, float],
+    side: float,
+    *,
+    angle: float = 0.0,
+    face=(235, 235, 235),
+    pip=(20, 20, 20),
+    shadow: float = 0.12,
+) -> None:
+    """Draw a die's top face (rounded square with pips) rotated by `angle` degrees, in place.
+
+    Like a real die lit from above-left, it casts a soft shadow `shadow` sides down-right.
+    """
+    s = int(side * 4)
+    face_img = np.zeros((s, s, 3), np.uint8)
+    mask = np.zeros((s, s), np.uint8)
+    r = s // 7
+    cv2.rectangle(mask, (r, 0), (s - r, s), 255, -1)
+    cv2.rectangle(mask, (0, r), (s, s - r), 255, -1)
+    for c in ((r, r), (s - r, r), (r, s - r), (s - r, s - r)):
+        cv2.circle(mask, c, r, 255, -1)
+    face_img[:] = face
+    a, pr = 0.26 * s, int(0.085 * s)
+    for dx, dy in PIPS[value]:
+        cv2.circle(face_img, (int(s / 2 + dx * a), int(s / 2 + dy * a)), pr, pip, -1, cv2.LINE_AA)
+    m = cv2.getRotationMatrix2D((s / 2, s / 2), angle, side / s)
+    m[:, 2] += (center_xy[0] - s / 2, center_xy[1] - s / 2)
+    h, w = canvas.shape[:2]
+    if shadow:
+        ms = m.copy()
+        ms[:, 2] += shadow * side
+        dark = cv2.GaussianBlur(cv2.warpAffine(mask, ms, (w, h)), (0, 0), max(1.0, side / 25))
+        canvas[:] = (canvas * (1 - 0.6 * dark[..., None] / 255.0)).astype(np.uint8)
+    warped = cv2.warpAffine(face_img, m, (w, h))
+    alpha = cv2.warpAffine(mask, m, (w, h)).astype(np.float32)[..., None] / 255.0
+    canvas[:] = (canvas * (1 - alpha) + warped * alpha).astype(np.uint8)
+
+
+def table(colour, size_wh=(640, 480), *, seed: int = 0, noise: float = 4.0) -> np.ndarray:
+    """A plain table with a little sensor noise."""
+    rng = np.random.default_rng(seed)
+    w, h = size_wh
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = colour
+    img += rng.normal(0, noise, (h, w, 1))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.fixture
+def drawn():
+    """The drawing helpers, for tests that build their own scenes."""
+    return draw_die, table
+
+
+@pytest.fixture(scope="session")
+def samples_dir() -> Path:
+    return SAMPLES
+
+
+@pytest.fixture(scope="session")
+def shared_photos() -> Path:
+    """../shared/dice_photos beside the repository (or $HOTDICE_SHARED), else skip."""
+    env = os.environ.get("HOTDICE_SHARED")
+    root = Path(env) if env else REPO / ".." / "shared"
+    path = root / "dice_photos" if (root / "dice_photos").is_dir() else root
+    if not (path / "byler_d6" / "labels.json").is_file():
+        pytest.skip(f"shared dev photos not found at {path} (set HOTDICE_SHARED)")
+    return path

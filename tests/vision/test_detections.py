@@ -1,0 +1,41 @@
+"""The result type validates what it holds."""
+
+import pytest
+
+from vision.detections import Detections, DieDetection
+
+
+def test_valid_die_round_trips_to_json():
+    d = DieDetection(4, 0.875, (10, 20, 30, 31), (25.0, 35.5))
+    assert d.to_json() == {"value": 4, "confidence": 0.875, "box_xywh": [10, 20, 30, 31]}
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"value": 0},
+        {"value": 7},
+        {"confidence": 1.5},
+        {"confidence": -0.1},
+        {"box_xywh": (0, 0, 0, 10)},
+        {"center_xy": (float("nan"), 1.0)},
+    ],
+)
+def test_invalid_die_is_rejected(kwargs):
+    args = {"value": 3, "confidence": 0.5, "box_xywh": (0, 0, 10, 10), "center_xy": (5.0, 5.0)}
+    args.update(kwargs)
+    with pytest.raises(ValueError):
+        DieDetection(**args)
+
+
+def test_empty_and_uncertain():
+    assert len(Detections.empty((640, 480))) == 0
+    dets = Detections(
+        (
+            DieDetection(1, 0.9, (0, 0, 5, 5), (2.5, 2.5)),
+            DieDetection(6, 0.3, (9, 0, 5, 5), (11.5, 2.5)),
+        ),
+        (20, 10),
+    )
+    assert dets.values == [1, 6]
+    assert [d.value for d in dets.uncertain()] == [6]

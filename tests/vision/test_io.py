@@ -1,0 +1,60 @@
+"""Decoding files and bytes: errors are one-line messages, EXIF orientation is honoured."""
+
+import struct
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.io import decode_image, image_size_wh, load_image, reduction_for
+
+
+def _exif_jpeg(image: np.ndarray, orientation: int) -> bytes:
+    """A JPEG with an APP1 EXIF segment holding only the orientation tag."""
+    ok, enc = cv2.imencode(".jpg", image)
+    assert ok
+    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
+    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    app1 = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+    data = enc.tobytes()
+    return data[:2] + app1 + data[2:]
+
+
+def test_exif_orientation_is_applied():
+    img = np.zeros((20, 40, 3), np.uint8)
+    img[:, :20] = 255  # left half white
+    upright = decode_image(_exif_jpeg(img, 1))
+    rotated = decode_image(_exif_jpeg(img, 6))  # 6 = rotate 90 degrees clockwise to view
+    assert upright.shape[:2] == (20, 40)
+    assert rotated.shape[:2] == (40, 20)
+    assert rotated[:10].mean() > 200 and rotated[-10:].mean() < 50
+    halved = decode_image(_exif_jpeg(img, 6), reduce=2)  # reduced decoding keeps orientation
+    assert halved.shape[:2] == (20, 10) and halved[:5].mean() > 200
+
+
+def test_header_size_and_reduction():
+    ok, enc = cv2.imencode(".jpg", np.zeros((300, 4000, 3), np.uint8))
+    assert image_size_wh(enc.tobytes()) == (4000, 300)
+    ok, png = cv2.imencode(".png", np.zeros((7, 9, 3), np.uint8))
+    assert image_size_wh(png.tobytes()) == (9, 7)
+    assert reduction_for((4032, 3024), min_long_side=1000) == 4
+    assert reduction_for((1280, 720), min_long_side=1000) == 1
+    assert decode_image(enc.tobytes(), reduce=4).shape[:2] == (75, 1000)
+
+
+def test_not_an_image(tmp_path):
+    with pytest.raises(ValueError, match="not a readable image"):
+        decode_image(b"hello world")
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    with pytest.raises(ValueError, match="notes.jpg"):
+        load_image(bad)
+    with pytest.raises(OSError, match="no such file"):
+        load_image(tmp_path / "missing.jpg")
+
+
+def test_too_many_pixels():
+    ok, enc = cv2.imencode(".png", np.zeros((100, 100, 3), np.uint8))
+    with pytest.raises(ValueError, match="more than"):
+        decode_image(enc.tobytes(), max_pixels=5000)

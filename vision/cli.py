@@ -1,0 +1,327 @@
+"""`hotdice read` and `hotdice eval`: the vision layer's commands.
+
+They plug into `hotdice` through the `hotdice.commands` entry point (`register`). For
+development without the rules engine, `python -m vision.cli read PHOTO` runs the same
+handlers with a context that has no rules engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .annotate import annotate
+from .camera import settled_rolls, video_frames
+from .detections import Detections, DieDetection
+from .evaluate import evaluate, failure_lines, summarize
+from .io import decode_image, image_size_wh, read_bytes, reduction_for
+from .model import warm_up
+from .reader import read
+
+# A JPEG is decoded at 1/2, 1/4 or 1/8 size while its long side stays at least this long;
+# if the dice then come out smaller than MIN_DIE_PX, it is decoded again at twice the size.
+MIN_LONG_SIDE = 1000
+MIN_DIE_PX = 24.0
+
+
+def _scaled(dets: Detections, factor: float, size_wh: tuple[int, int]) -> Detections:
+    if factor == 1:
+        return Detections(dets.dice, size_wh)
+    dice = []
+    for d in dets:
+        x, y, w, h = d.box_xywh
+        dice.append(
+            DieDetection(
+                d.value,
+                d.confidence,
+                (
+                    round(x * factor),
+                    round(y * factor),
+                    max(1, round(w * factor)),
+                    max(1, round(h * factor)),
+                ),
+                (d.center_xy[0] * factor, d.center_xy[1] * factor),
+            )
+        )
+    return Detections(tuple(dice), size_wh)
+
+
+def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
+    """Read a photo file: (detections in full-size pixels, decoded image, ms incl. decoding).
+
+    Raises OSError for a missing file and ValueError for one that is not an image.
+    """
+    t0 = time.perf_counter()
+    data = read_bytes(path)
+    header = image_size_wh(data)
+    reduce = reduction_for(header, min_long_side=MIN_LONG_SIDE)
+    while True:
+        try:
+            image = decode_image(data, reduce=reduce)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+        dets = read(image)
+        sides = [d.box_xywh[2] for d in dets]
+        if reduce == 1 or not sides or float(np.median(sides)) >= MIN_DIE_PX:
+            break
+        reduce //= 2
+    h, w = image.shape[:2]
+    full = (w * reduce, h * reduce)
+    if header is not None and reduce > 1:
+        hw, hh = header
+        full = (hw, hh) if (hw >= hh) == (w >= h) else (hh, hw)
+    ms = (time.perf_counter() - t0) * 1000.0
+    return _scaled(dets, full[0] / w, full), image, ms
+
+
+def _json_line(path: str, dets: Detections, ms: float, score: dict | None) -> str:
+    obj: dict[str, Any] = {
+        "file": str(path),
+        "dice": [d.to_json() for d in dets],
+        "width": dets.size_wh[0],
+        "height": dets.size_wh[1],
+        "ms": round(ms, 1),
+    }
+    if score is not None:
+        obj["score"] = score
+    return json.dumps(obj)
+
+
+def _score(context: Any, rules: str | None, dets: Detections, target: int | None) -> dict | None:
+    if not rules:
+        return None
+    fn = getattr(context, "score_report", None)
+    if fn is None:
+        raise ValueError("--rules needs the rules engine (companion), which is not available")
+    if not dets.values:
+        return None
+    try:
+        return fn(rules, dets.values, target)
+    except ValueError as exc:
+        if "rules" in str(exc).lower() and "dice" not in str(exc).lower():
+            raise
+        print(f"hotdice: note: cannot score this roll: {exc}", file=sys.stderr)
+        return None
+
+
+def _print_text(path: str, dets: Detections, ms: float, score: dict | None, out=None) -> None:
+    out = out or sys.stdout
+    w, h = dets.size_wh
+    print(f"{path}: {len(dets)} dice in {ms:.0f} ms ({w}x{h})", file=out)
+    if len(dets):
+        print("  roll: " + " ".join(str(v) for v in sorted(dets.values)), file=out)
+    for k, d in enumerate(dets, 1):
+        flag = "   <- please check" if d.confidence < 0.5 else ""
+        print(
+            f"  die {k}: {d.value}  confidence {d.confidence:.2f}  box {list(d.box_xywh)}{flag}",
+            file=out,
+        )
+    if score is not None:
+        _print_score(score, out)
+
+
+def _print_score(score: dict, out) -> None:
+    """Best keep and all legal keeps, from the rules engine's `hotdice score --json` object."""
+    options = score.get("options") or score.get("keeps") or []
+    best = score.get("best") or (
+        max(options, key=lambda o: o.get("points", 0)) if options else None
+    )
+    if best:
+        print(f"  best keep: {best.get('keep')} for {best.get('points')} points", file=out)
+    if options:
+        print("  legal keeps:", file=out)
+        for o in options:
+            print(f"    {o.get('keep')}: {o.get('points')}", file=out)
+    if score.get("bust"):
+        print("  bust: no scoring dice", file=out)
+    elif not best and not options:
+        print("  score: " + json.dumps(score), file=out)
+
+
+def _annotate_path(out: str, photo: str, many: bool) -> Path:
+    p = Path(out)
+    if not many:
+        return p
+    return p.with_name(f"{p.stem}-{Path(photo).stem}{p.suffix or '.png'}")
+
+
+def run_read(args: argparse.Namespace, context: Any) -> int:
+    """Handler of `hotdice read`."""
+    if args.camera is not None:
+        return run_camera(args, context)
+    if not args.photos:
+        raise ValueError("give one or more photos, or --camera SOURCE")
+    status = 0
+    warm_up()
+    many = len(args.photos) > 1
+    for photo in args.photos:
+        try:
+            dets, image, ms = read_photo(photo)
+        except (OSError, ValueError) as exc:
+            if not many:
+                raise
+            print(f"hotdice: error: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        score = _score(context, args.rules, dets, args.target)
+        if args.json:
+            print(_json_line(photo, dets, ms, score), flush=True)
+        else:
+            _print_text(photo, dets, ms, score)
+        if args.annotate:
+            small = _scaled(
+                dets, image.shape[1] / dets.size_wh[0], (image.shape[1], image.shape[0])
+            )
+            out = _annotate_path(args.annotate, photo, many)
+            if not cv2.imwrite(str(out), annotate(image, small)):
+                raise OSError(f"{out}: cannot write the annotated image")
+    return status
+
+
+def run_camera(args: argparse.Namespace, context: Any) -> int:
+    """`hotdice read --camera SOURCE`: print each settled roll until the stream ends."""
+    source: str | int = int(args.camera) if str(args.camera).isdigit() else args.camera
+    count = 0
+    last_ms = [0.0]
+
+    def timed_read(frame: np.ndarray) -> Detections:
+        t0 = time.perf_counter()
+        dets = read(frame)
+        last_ms[0] = (time.perf_counter() - t0) * 1000.0
+        return dets
+
+    try:
+        for roll in settled_rolls(video_frames(source), timed_read):
+            dets = roll.detections
+            score = _score(context, args.rules, dets, args.target)
+            if args.json:
+                obj = json.loads(_json_line(str(args.camera), dets, last_ms[0], score))
+                obj["frame"] = roll.frame_index
+                print(json.dumps(obj), flush=True)
+            else:
+                _print_text(f"roll at frame {roll.frame_index}", dets, last_ms[0], score)
+            count += 1
+            if args.max_rolls and count >= args.max_rolls:
+                break
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+class _Progress:
+    """A one-line progress bar on stderr for long evaluations."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.t0 = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total < 10:
+            return
+        width = 30
+        fill = round(width * done / total)
+        rate = done / max(1e-9, time.perf_counter() - self.t0)
+        end = "\n" if done == total else ""
+        print(
+            f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{total} {rate:.1f} img/s",
+            end=end,
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def run_eval(args: argparse.Namespace, context: Any) -> int:
+    """Handler of `hotdice eval`."""
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        raise OSError(f"{directory}: no such folder")
+
+    def read_file(path: Path) -> tuple[Detections, float]:
+        dets, _, ms = read_photo(path)
+        return dets, ms
+
+    warm_up()
+    results = evaluate(directory, read_file, progress=_Progress(not args.no_progress))
+    summary = summarize(results)
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    s = summary
+    print(f"{directory}: {s['images']} images")
+    print(
+        f"  dice labelled {s['dice_labelled']}, detected {s['dice_detected']}, "
+        f"matched {s['dice_matched']}"
+    )
+    print(f"  precision {s['precision']:.2%}  recall {s['recall']:.2%}")
+    print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
+    print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")
+    print(f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}")
+    lines = list(failure_lines(results))
+    if lines:
+        print(f"  failures ({len(lines)} images):")
+        for line in lines:
+            print("    " + line)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction, context: Any) -> None:
+    """Add `read` and `eval` to the `hotdice` command line."""
+    p = subparsers.add_parser(
+        "read",
+        help="read the dice in photos or a live camera",
+        description="Read the top faces of the dice in photos or a camera.",
+    )
+    p.add_argument("photos", nargs="*", metavar="PHOTO", help="image files (JPEG, PNG, ...)")
+    p.add_argument("--json", action="store_true", help="one JSON object per photo and line")
+    p.add_argument("--annotate", metavar="OUT.png", help="write a copy with each die outlined")
+    p.add_argument("--rules", metavar="NAME", help="also score the roll under these rules")
+    p.add_argument("--target", type=int, help="target score for --rules")
+    p.add_argument(
+        "--camera",
+        metavar="SOURCE",
+        help="camera index (0) or video file: read each roll once it settles",
+    )
+    p.add_argument("--max-rolls", type=int, default=0, help="with --camera: stop after N rolls")
+    p.set_defaults(handler=lambda args: run_read(args, context))
+
+    e = subparsers.add_parser(
+        "eval",
+        help="measure the dice reader on labelled photos",
+        description="Measure the dice reader on a folder with labels.json.",
+    )
+    e.add_argument("directory", metavar="DIR", help="folder with images and labels.json")
+    e.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    e.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    e.set_defaults(handler=lambda args: run_eval(args, context))
+
+
+class _NoRules:
+    """Context for running without the rules engine (development)."""
+
+    score_report = None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m vision.cli read|eval ...`, with the same errors as `hotdice`."""
+    parser = argparse.ArgumentParser(prog="hotdice")
+    sub = parser.add_subparsers(dest="command", required=True)
+    register(sub, _NoRules())
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except (OSError, ValueError) as exc:
+        print(f"hotdice: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

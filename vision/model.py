@@ -1,0 +1,127 @@
+"""The two small networks shipped in `vision/models/`, run on the CPU by OpenCV's DNN module.
+
+Both were trained by `scripts/train_vision.py` (see there for the data). The die finder is
+fully convolutional: it takes any image whose sides are multiples of 16 and returns, on a
+grid of 4x4-pixel cells, a centre heat map, the centre's offset inside its cell and the log
+of the die's side. The face reader takes 36x36 crops and returns 7 scores: not-a-die, 1..6.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+DET_FILE = "dice_det.onnx"
+CLS_FILE = "dice_cls.onnx"
+
+
+def _config() -> dict:
+    """Geometry the networks were trained with, written by the training script."""
+    path = MODEL_DIR / "config.json"
+    defaults = {"crop": 44, "crop_span": 1.3, "det_cell": 4, "det_size_ref": 32.0}
+    if path.is_file():
+        defaults.update(json.loads(path.read_text()))
+    return defaults
+
+
+_CFG = _config()
+DET_CELL = int(_CFG["det_cell"])
+DET_SIZE_REF = float(_CFG["det_size_ref"])
+CROP = int(_CFG["crop"])
+CROP_SPAN = float(_CFG["crop_span"])
+
+
+@functools.lru_cache(maxsize=4)
+def _net(name: str) -> cv2.dnn.Net:
+    path = MODEL_DIR / name
+    if not path.is_file():
+        raise OSError(f"{path}: model file missing; run scripts/train_vision.py")
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
+def _blob(images: list[np.ndarray]) -> np.ndarray:
+    return cv2.dnn.blobFromImages(images, 1.0 / 255.0, None, (127.5, 127.5, 127.5), False, False)
+
+
+def find_centres(image: np.ndarray, *, min_score: float = 0.3) -> np.ndarray:
+    """Die centres in `image` (already at detector scale) as rows (x, y, side, score)."""
+    h, w = image.shape[:2]
+    ph, pw = (-h) % 16, (-w) % 16
+    if ph or pw:
+        image = cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    net = _net(DET_FILE)
+    net.setInput(_blob([image]))
+    out = net.forward()[0]
+    heat = out[0]
+    peak = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= peak) & (heat > min_score))
+    cx = (xs + out[1, ys, xs]) * DET_CELL
+    cy = (ys + out[2, ys, xs]) * DET_CELL
+    side = np.exp(np.clip(out[3, ys, xs], -4, 4)) * DET_SIZE_REF
+    keep = (cx < w) & (cy < h)
+    return np.column_stack([cx, cy, side, heat[ys, xs]])[keep].astype(np.float32)
+
+
+def crop_die(image: np.ndarray, center_xy: tuple[float, float], side: float) -> np.ndarray:
+    """The face reader's view of one die: CROP x CROP pixels, CROP_SPAN die sides wide."""
+    cx, cy = center_xy
+    scale = CROP / (CROP_SPAN * max(side, 2.0))
+    m = np.float32([[scale, 0, CROP / 2 - cx * scale], [0, scale, CROP / 2 - cy * scale]])
+    return cv2.warpAffine(
+        image,
+        m,
+        (CROP, CROP),
+        flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def _scores(views: list[np.ndarray]) -> np.ndarray:
+    net = _net(CLS_FILE)
+    net.setInput(_blob(views))
+    logits = net.forward().reshape(len(views), 7)
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def classify_crops(crops: list[np.ndarray], *, rotations: int = 4, sure: float = 0.9) -> np.ndarray:
+    """Softmax scores (n, 7) for die crops: column 0 = not a die, column k = value k.
+
+    A face reads the same turned by a quarter, so a crop whose first reading is below
+    `sure` (and that is not plainly "not a die") is read again turned by 90, 180 and 270
+    degrees (up to `rotations` views) and the scores averaged: a cheap vote that steadies
+    small, blurred or odd dice, paid only for the dice that need it.
+    """
+    if not crops:
+        return np.zeros((0, 7), np.float32)
+    probs = _scores(crops)
+    unsure = (probs.max(axis=1) < sure) & (probs[:, 0] < 0.8)
+    redo = np.nonzero(unsure)[0] if rotations > 1 else []
+    if len(redo):
+        views = [
+            np.ascontiguousarray(np.rot90(crops[i], k)) for k in range(1, rotations) for i in redo
+        ]
+        more = _scores(views).reshape(rotations - 1, len(redo), 7)
+        probs[redo] = (probs[redo] + more.sum(axis=0)) / rotations
+    return probs
+
+
+def warm_up() -> None:
+    """Load both networks and run each once, so a photo's timing is the reading alone."""
+    find_centres(np.zeros((64, 64, 3), np.uint8))
+    classify_crops([np.zeros((CROP, CROP, 3), np.uint8)], rotations=1)
+
+
+def models_present() -> bool:
+    """True when both model files ship with the package."""
+    return all((MODEL_DIR / n).is_file() for n in (DET_FILE, CLS_FILE))
+
+
+def det_scale(size_wh: tuple[int, int], *, long_side: int) -> float:
+    """Scale factor to the detector's working size (never upscaling by more than 2)."""
+    return min(2.0, long_side / max(size_wh))
