@@ -183,3 +183,19 @@ def test_replay_of_absurdly_nested_json_is_an_error(capsys: pytest.CaptureFixtur
     path.write_text("[" * 200_000 + "]" * 200_000)
     code, _, err = run(capsys, "replay", str(path))
     assert code == 2 and "nested too deeply" in err
+
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_images" / "IMG_20191208_112014.jpg"
+
+
+def test_read_scores_the_photo_and_coaches(capsys: pytest.CaptureFixture[str]) -> None:
+    """`hotdice read --rules --coach`: vision's plug-in, scored and ranked by this package."""
+    code, out, _ = run(capsys, "read", "--json", "--rules", "farkle", "--coach", str(SAMPLE))
+    result = json.loads(out)
+    values = sorted(d["value"] for d in result["dice"])
+    assert code == 0 and result["score"]["roll"] == [d["value"] for d in result["dice"]]
+    assert result["score"]["rules"] == "farkle" and sorted(result["score"]["roll"]) == values
+    ranked = [o["expected"] for o in result["advice"]["options"]]
+    assert ranked == sorted(ranked, reverse=True) and len(ranked) == len(result["score"]["options"])
+    code, _, err = run(capsys, "read", "--coach", str(SAMPLE))
+    assert code == 2 and "--coach needs --rules" in err

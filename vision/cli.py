@@ -83,7 +83,8 @@ def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
     return _scaled(dets, full[0] / w, full), image, ms
 
 
-def _json_line(path: str, dets: Detections, ms: float, score: dict | None) -> str:
+def _json_line(path: str, dets: Detections, ms: float, score: dict | None,
+               advice: dict | None = None) -> str:
     obj: dict[str, Any] = {
         "file": str(path),
         "dice": [d.to_json() for d in dets],
@@ -93,24 +94,38 @@ def _json_line(path: str, dets: Detections, ms: float, score: dict | None) -> st
     }
     if score is not None:
         obj["score"] = score
+    if advice is not None:
+        obj["advice"] = advice
     return json.dumps(obj)
 
 
 def _score(context: Any, rules: str | None, dets: Detections, target: int | None) -> dict | None:
-    if not rules:
-        return None
-    fn = getattr(context, "score_report", None)
-    if fn is None:
-        raise ValueError("--rules needs the rules engine (companion), which is not available")
-    if not dets.values:
+    """The rules engine's report for the roll read, or None (no rules, no dice, or a roll the
+    rule set cannot score, such as more dice than it uses: said on stderr)."""
+    if not rules or not dets.values:
         return None
     try:
-        return fn(rules, dets.values, target)
+        return context.score_report(rules, dets.values, target)
     except ValueError as exc:
-        if "rules" in str(exc).lower() and "dice" not in str(exc).lower():
-            raise
         print(f"hotdice: note: cannot score this roll: {exc}", file=sys.stderr)
         return None
+
+
+def _advice(context: Any, rules: str, dets: Detections, target: int | None) -> dict | None:
+    """The coach: the keeps of the roll read, ranked by expected final turn score."""
+    try:
+        return context.advice_report(rules, dets.values, target)
+    except ValueError as exc:
+        print(f"hotdice: note: no advice for this roll: {exc}", file=sys.stderr)
+        return None
+
+
+def _print_advice(advice: dict, out: Any) -> None:
+    print("  coach, keeps ranked by expected final turn score:", file=out)
+    for rank, option in enumerate(advice.get("options", []), 1):
+        keep = " ".join(str(d) for d in option["keep"])
+        print(f"    {rank}. keep {keep:<12} +{option['points']:<5} then {option['then']}: "
+              f"{option['expected']:,.2f}", file=out)
 
 
 def _print_text(path: str, dets: Detections, ms: float, score: dict | None, out=None) -> None:
@@ -160,6 +175,10 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
         return run_camera(args, context)
     if not args.photos:
         raise ValueError("give one or more photos, or --camera SOURCE")
+    if args.coach and not args.rules:
+        raise ValueError("--coach needs --rules NAME")
+    if args.rules:
+        context.score_report(args.rules, [1], args.target)  # a bad rule set fails up front
     status = 0
     warm_up()
     many = len(args.photos) > 1
@@ -173,10 +192,14 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
             status = 2
             continue
         score = _score(context, args.rules, dets, args.target)
+        advice = _advice(context, args.rules, dets, args.target) if (
+            args.coach and score is not None) else None
         if args.json:
-            print(_json_line(photo, dets, ms, score), flush=True)
+            print(_json_line(photo, dets, ms, score, advice), flush=True)
         else:
             _print_text(photo, dets, ms, score)
+            if advice:
+                _print_advice(advice, sys.stdout)
         if args.annotate:
             small = _scaled(
                 dets, image.shape[1] / dets.size_wh[0], (image.shape[1], image.shape[0])
@@ -285,6 +308,8 @@ def register(subparsers: argparse._SubParsersAction, context: Any) -> None:
     p.add_argument("--annotate", metavar="OUT.png", help="write a copy with each die outlined")
     p.add_argument("--rules", metavar="NAME", help="also score the roll under these rules")
     p.add_argument("--target", type=int, help="target score for --rules")
+    p.add_argument("--coach", action="store_true",
+                   help="with --rules: rank the keeps by expected final turn score")
     p.add_argument(
         "--camera",
         metavar="SOURCE",
@@ -307,7 +332,11 @@ def register(subparsers: argparse._SubParsersAction, context: Any) -> None:
 class _NoRules:
     """Context for running without the rules engine (development)."""
 
-    score_report = None
+    @staticmethod
+    def score_report(*_: Any) -> dict:
+        raise ValueError("--rules needs the rules engine: run it as hotdice read")
+
+    advice_report = score_report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
