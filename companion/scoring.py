@@ -400,17 +400,25 @@ def _tables(rules: Rules, first_roll: bool) -> tuple[dict[Counts, Keep | None],
     there are only 923 distinct multisets of one to six dice, so the whole table is cheap.
     """
     held = Held(first_roll=first_roll)
-    all_counts = [counts_of(dice) for n in range(1, rules.dice + 1)
-                  for dice in itertools.combinations_with_replacement(range(1, 7), n)]
+    all_counts = _multisets(rules.dice)
     parts = {(v, n): _value_parts(rules, v, n, held) for v in range(1, 7)
              for n in range(1, rules.dice + 1)}
     keeps = {counts: None if _surely_unscoring(counts) else
              _score_counts(rules, counts, held, lambda v, n: parts[v, n])
              for counts in all_counts}
-    rolls = {counts: _collect(rules, counts, held, [k for sub in _sub_counts(counts)
-                                                    if (k := keeps[sub])])
-             for counts in all_counts}
-    return keeps, rolls
+    order = {counts: _sort_key(keep) for counts, keep in keeps.items() if keep}
+    rolls = {}
+    for counts in all_counts:
+        legal = sorted((sub for sub in _sub_counts(counts) if sub in order), key=order.__getitem__)
+        rolls[counts] = _collect(rules, counts, held, [keeps[sub] for sub in legal])
+    return keeps, rolls  # type: ignore[return-value]
+
+
+@functools.cache
+def _multisets(max_dice: int) -> tuple[Counts, ...]:
+    """Every distinct roll of 1..max_dice dice, as face counts."""
+    return tuple(counts_of(dice) for n in range(1, max_dice + 1)
+                 for dice in itertools.combinations_with_replacement(range(1, 7), n))
 
 
 def _surely_unscoring(counts: Counts) -> bool:
@@ -420,18 +428,18 @@ def _surely_unscoring(counts: Counts) -> bool:
 
 @functools.lru_cache(maxsize=32768)
 def _context_options(rules: Rules, counts: Counts, held: Held) -> tuple[Keep, ...]:
-    return _collect(rules, counts, held, [k for sub in _sub_counts(counts)
-                                          if (k := _score_counts(rules, sub, held))])
+    options = [k for sub in _sub_counts(counts) if (k := _score_counts(rules, sub, held))]
+    return _collect(rules, counts, held, sorted(options, key=_sort_key))
 
 
 def _collect(rules: Rules, counts: Counts, held: Held, options: list[Keep]) -> tuple[Keep, ...]:
-    """The roll's options best first, or the scoreless-roll bonus where the rules have one."""
+    """The roll's options (already best first), or the scoreless-roll bonus if it has one."""
     if not options and rules.nothing_scores and sum(counts) == rules.dice and (
             held.first_roll or not rules.nothing_scores_first_roll_only):
         dice = dice_of(counts)
         group = Group(f"nothing scores with all {rules.dice} dice", dice, rules.nothing_scores)
-        options = [Keep(dice, rules.nothing_scores, (group,), False, held.sets)]
-    return tuple(sorted(options, key=_sort_key))
+        return (Keep(dice, rules.nothing_scores, (group,), False, held.sets),)
+    return tuple(options)
 
 
 def score_roll(rules: Rules, roll: Sequence[int], held: Held | None = None) -> RollScore:
