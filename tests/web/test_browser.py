@@ -6,6 +6,7 @@ turns live, reach the final round and the winner; screenshots land in docs/scree
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -38,6 +39,16 @@ def browser() -> Iterator[Any]:
             "--disable-component-update", "--disable-sync", "--no-first-run"])
         yield b
         b.close()
+
+
+@contextlib.contextmanager
+def phone(browser: Any) -> Iterator[Any]:
+    """A fresh phone-sized browser context (its own cookies), closed afterwards."""
+    ctx = browser.new_context(**PHONE)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 def shot(page: Any, name: str) -> None:
@@ -152,8 +163,7 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server) -> None:
 
 
 def test_add_players_and_roll_for_first(browser: Any, server: Server) -> None:
-    ctx = browser.new_context(**PHONE)
-    try:
+    with phone(browser) as ctx:
         page = ctx.new_page()
         page.goto(server.url + "/")
         page.select_option("#preset", "farkle")
@@ -178,13 +188,10 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server) -> None:
         page.click("#first button")
         page.locator("#turn-line").filter(has_text="Bob").wait_for()
         assert page.locator("#scores th").first.inner_text().startswith("Bob")
-    finally:
-        ctx.close()
 
 
 def test_rule_check_page(browser: Any, server: Server) -> None:
-    ctx = browser.new_context(**PHONE)
-    try:
+    with phone(browser) as ctx:
         page = ctx.new_page()
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")
@@ -195,8 +202,6 @@ def test_rule_check_page(browser: Any, server: Server) -> None:
         page.locator("#best-points").filter(has_text="2,500").wait_for()
         assert "two triplets" in page.locator("#result").inner_text()
         shot(page, "10-rule-check")
-    finally:
-        ctx.close()
 
 
 def _sample_photo() -> Path | None:
@@ -216,8 +221,7 @@ def test_photo_of_a_roll(browser: Any, server: Server) -> None:
     photo = _sample_photo()
     if photo is None:
         pytest.skip("no photo in sample_images/")
-    ctx = browser.new_context(**PHONE)
-    try:
+    with phone(browser) as ctx:
         page = ctx.new_page()
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")
@@ -240,8 +244,6 @@ def test_photo_of_a_roll(browser: Any, server: Server) -> None:
         page.click('[data-pad="go"]')
         page.locator("#result h2").wait_for()
         assert page.locator("#result-roll .die").count() == found
-    finally:
-        ctx.close()
 
 
 def synthetic_photo(path: Path, dice: list[int], boxes: bool = False) -> bytes:
@@ -283,8 +285,7 @@ def test_photo_flow_with_an_unsure_die(browser: Any, server: Server, tmp_path: P
     answer = {"dice": [d["value"] for d in detections], "detections": detections,
               "size_wh": [560, 300],
               "annotated": "data:image/png;base64," + base64.b64encode(png).decode()}
-    ctx = browser.new_context(**PHONE)
-    try:
+    with phone(browser) as ctx:
         page = ctx.new_page()
         page.route("**/api/read*", lambda route: route.fulfill(
             status=200, content_type="application/json", body=json.dumps(answer)))
@@ -307,8 +308,6 @@ def test_photo_flow_with_an_unsure_die(browser: Any, server: Server, tmp_path: P
         page.click('#controls [data-pad="go"]')
         page.locator("#controls .option").first.wait_for()
         assert "three 3s" in page.locator("#controls .options").inner_text()
-    finally:
-        ctx.close()
 
 
 def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
@@ -347,8 +346,7 @@ def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
 def test_coach_panel(browser: Any, server: Server) -> None:
     """The Coach switch (a per-phone preference) shows the advisor's figures for each version,
     and the rule check's Coach box adds the ranked keeps."""
-    ctx = browser.new_context(**PHONE)
-    try:
+    with phone(browser) as ctx:
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -383,5 +381,3 @@ def test_coach_panel(browser: Any, server: Server) -> None:
         page.click('[data-pad="go"]')
         page.locator("#result .coach-keeps li.best").filter(has_text="expect 370").wait_for()
         assert not errors, errors
-    finally:
-        ctx.close()
