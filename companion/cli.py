@@ -8,7 +8,6 @@ the ``hotdice.commands`` entry points, so this package never imports those layer
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import tomllib
@@ -18,9 +17,17 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion import game
+from companion import cli_strategy, game, strategy
 from companion.errors import IllegalEvent, ParseError
-from companion.rules import PRESET_SOURCES, PRESETS, TOGGLES, Rules, describe, load_rules
+from companion.rules import (
+    PRESET_SOURCES,
+    PRESETS,
+    TOGGLES,
+    Rules,
+    describe,
+    load_rules,
+    rules_to_json,
+)
 from companion.scoring import Keep, format_dice, parse_dice, roll_report, score_roll
 from companion.turn import Phase, Turn
 
@@ -29,7 +36,7 @@ EXIT_ERROR = 2
 
 def read_rules(spec: str, target: int | None = None) -> Rules:
     """Rules from a preset spec or a ``.toml`` file naming a base preset and overrides."""
-    if spec.endswith(".toml") or Path(spec).is_file():
+    if spec.endswith(".toml"):
         try:
             with open(spec, "rb") as file:
                 table = tomllib.load(file)
@@ -62,10 +69,6 @@ def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = Non
 
 def _advice_report(rules_spec: str, dice: Sequence[int],
                    target: int | None = None) -> dict[str, Any] | None:
-    if importlib.util.find_spec("companion.strategy") is None:
-        return None
-    from companion import strategy
-
     rules = read_rules(rules_spec, target)
     return strategy.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
 
@@ -101,8 +104,6 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if name:
         rules = read_rules(name, args.target)
         if args.json:
-            from companion.rules import rules_to_json
-
             print(json.dumps(rules_to_json(rules)))
         else:
             print(describe(rules))
@@ -296,7 +297,28 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_ERROR)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str],
+                      core: set[str]) -> None:
+    """Load the plug-in that adds the command asked for (all of them for help or a typo).
+
+    Entry points are named after their commands, so a core command loads none: the vision
+    and web layers bring OpenCV and Flask, a third of a second of start-up.
+    """
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    if wanted in core:
+        return
+    points = list(entry_points(group="hotdice.commands"))
+    chosen = [p for p in points if p.name == wanted] or points
+    for value in dict.fromkeys(p.value for p in chosen):
+        point = next(p for p in chosen if p.value == value)
+        try:
+            point.load()(sub, CONTEXT)
+        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break `score`
+            sys.stderr.write(f"hotdice: warning: the {point.name} commands are unavailable: "
+                             f"{error}\n")
+
+
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     common = _common()
     parser = _Parser(prog="hotdice", description="Dice-table companion for the Farkle family.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -319,21 +341,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log", help="game log JSON file (- for standard input)")
     p.set_defaults(handler=cmd_replay)
 
-    if importlib.util.find_spec("companion.cli_strategy") is not None:
-        from companion import cli_strategy
-
-        cli_strategy.register(sub)
-    for point in entry_points(group="hotdice.commands"):
-        try:
-            point.load()(sub, CONTEXT)
-        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break `score`
-            sys.stderr.write(f"hotdice: warning: the {point.name} commands are unavailable: "
-                             f"{error}\n")
+    cli_strategy.register(sub)
+    _register_plugins(sub, argv, core=set(sub.choices))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

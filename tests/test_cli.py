@@ -199,3 +199,12 @@ def test_read_scores_the_photo_and_coaches(capsys: pytest.CaptureFixture[str]) -
     assert ranked == sorted(ranked, reverse=True) and len(ranked) == len(result["score"]["options"])
     code, _, err = run(capsys, "read", "--coach", str(SAMPLE))
     assert code == 2 and "--coach needs --rules" in err
+
+
+def test_core_commands_do_not_load_the_camera_or_web_layers() -> None:
+    code = ("import sys; from companion.cli import main; "
+            "main(['score', '--rules', 'farkle', '--json', '1']); "
+            "print('cv2' in sys.modules, 'flask' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.splitlines()[-1] == "False False"
