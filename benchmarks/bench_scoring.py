@@ -28,8 +28,11 @@ def cold_build_ms() -> float:
 
 def main(repeats: int = 20) -> None:
     build_ms = min(cold_build_ms() for _ in range(5))
-    rolls = [roll for n in range(1, 7)
-             for roll in itertools.combinations_with_replacement(range(1, 7), n)]
+    rolls = [
+        roll
+        for n in range(1, 7)
+        for roll in itertools.combinations_with_replacement(range(1, 7), n)
+    ]
     timings: dict[str, float] = {}
     for name, rules in PRESETS.items():
         mine = [r for r in rolls if len(r) <= rules.dice]

@@ -37,8 +37,11 @@ def _best(run: Callable[[], object], repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--rules", nargs="*", default=[*PRESETS, "ten-thousand+progressive",
-                                                       "ten-thousand+strike-out"])
+    parser.add_argument(
+        "--rules",
+        nargs="*",
+        default=[*PRESETS, "ten-thousand+progressive", "ten-thousand+strike-out"],
+    )
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, best of {args.repeat}")
     print(f"{'rules':<26}{'states':>7}{'policy s':>10}{'summary s':>11}{'advice ms':>11}")

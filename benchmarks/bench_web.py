@@ -37,8 +37,9 @@ class Conn:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
-                      body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+    async def request(
+        self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b""
+    ) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -100,9 +101,15 @@ class Stats:
                 self.errors.append(f"{kind}: HTTP {status}")
 
 
-async def timed(stats: Stats, kind: str, conn: Conn, method: str, path: str,
-                headers: dict[str, str] | None = None,
-                body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+async def timed(
+    stats: Stats,
+    kind: str,
+    conn: Conn,
+    method: str,
+    path: str,
+    headers: dict[str, str] | None = None,
+    body: bytes = b"",
+) -> tuple[int, dict[str, str], bytes]:
     start = time.perf_counter()
     try:
         out = await conn.request(method, path, headers, body)
@@ -115,8 +122,16 @@ async def timed(stats: Stats, kind: str, conn: Conn, method: str, path: str,
     return out
 
 
-async def phone(host: str, port: int, game: dict[str, Any], me: str, stats: Stats,
-                stop: float, poll: float, write_every: float) -> None:
+async def phone(
+    host: str,
+    port: int,
+    game: dict[str, Any],
+    me: str,
+    stats: Stats,
+    stop: float,
+    poll: float,
+    write_every: float,
+) -> None:
     """Poll every ``poll`` s; when my player is up, wait a few seconds and bank a turn."""
     conn = Conn(host, port)
     gid, token = game["id"], game["token"]
@@ -128,8 +143,13 @@ async def phone(host: str, port: int, game: dict[str, Any], me: str, stats: Stat
             tick = time.monotonic()
             try:
                 status, hdrs, data = await timed(
-                    stats, "poll", conn, "GET", f"/api/games/{gid}",
-                    {"If-None-Match": etag} if etag else {})
+                    stats,
+                    "poll",
+                    conn,
+                    "GET",
+                    f"/api/games/{gid}",
+                    {"If-None-Match": etag} if etag else {},
+                )
                 if status == 200:
                     etag = hdrs.get("etag", "")
                     body = json.loads(data)
@@ -138,15 +158,28 @@ async def phone(host: str, port: int, game: dict[str, Any], me: str, stats: Stat
                         await timed(stats, "sheet", conn, "GET", f"/g/{gid}/sheet")
                         if state["current_player"] == me:
                             next_write = time.monotonic() + write_every * (0.5 + random.random())
-                if state and state["current_player"] == me and next_write and (
-                        time.monotonic() >= next_write):
+                if (
+                    state
+                    and state["current_player"] == me
+                    and next_write
+                    and (time.monotonic() >= next_write)
+                ):
                     next_write = 0.0
-                    event = {"type": "score", "player": me, "points": random.choice(
-                        [0, 300, 350, 500, 650, 1000])}
+                    event = {
+                        "type": "score",
+                        "player": me,
+                        "points": random.choice([0, 300, 350, 500, 650, 1000]),
+                    }
                     payload = json.dumps({"version": version, "event": event}).encode()
-                    await timed(stats, "write", conn, "POST", f"/api/games/{gid}/events",
-                                {"Content-Type": "application/json",
-                                 "Authorization": f"Bearer {token}"}, payload)
+                    await timed(
+                        stats,
+                        "write",
+                        conn,
+                        "POST",
+                        f"/api/games/{gid}/events",
+                        {"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+                        payload,
+                    )
             except (OSError, ConnectionError, asyncio.IncompleteReadError):
                 pass
             await asyncio.sleep(max(0.0, poll - (time.monotonic() - tick)))
@@ -158,9 +191,14 @@ def create_games(url: str, n: int, phones: int) -> list[dict[str, Any]]:
     names = [f"P{i + 1}" for i in range(phones)]
     games = []
     for _ in range(n):
-        req = urllib.request.Request(url + "/api/games", method="POST", data=json.dumps(
-            {"rules": "ten-thousand", "target": 10_000_000, "players": names}).encode(),
-            headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            url + "/api/games",
+            method="POST",
+            data=json.dumps(
+                {"rules": "ten-thousand", "target": 10_000_000, "players": names}
+            ).encode(),
+            headers={"Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(req, timeout=10) as resp:
             games.append(json.load(resp))
     return games
@@ -182,14 +220,19 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run(args: argparse.Namespace, host: str, port: int, games: list[dict[str, Any]],
-              pid: int) -> Stats:
+async def run(
+    args: argparse.Namespace, host: str, port: int, games: list[dict[str, Any]], pid: int
+) -> Stats:
     stats = Stats()
     start = time.monotonic()
     stop = start + args.warmup + args.seconds
-    tasks = [asyncio.create_task(phone(host, port, g, f"P{i + 1}", stats, stop, args.poll,
-                                       args.write_every))
-             for g in games for i in range(args.phones)]
+    tasks = [
+        asyncio.create_task(
+            phone(host, port, g, f"P{i + 1}", stats, stop, args.poll, args.write_every)
+        )
+        for g in games
+        for i in range(args.phones)
+    ]
     await asyncio.sleep(args.warmup)
     stats.recording = True
     t0, cpu0 = time.monotonic(), cpu_seconds(pid)
@@ -210,10 +253,26 @@ def start_server(threads: int) -> Started:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     env = dict(os.environ, PYTHONPATH=str(ROOT), HOTDICE_INSTANCE=tmp.name)
-    proc = subprocess.Popen([sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1",
-                             "--port", str(port), "--db", os.path.join(tmp.name, "bench.sqlite"),
-                             "--threads", str(threads)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "web.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            os.path.join(tmp.name, "bench.sqlite"),
+            "--threads",
+            str(threads),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
@@ -233,8 +292,12 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=30.0, help="measured duration")
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--poll", type=float, default=1.0, help="poll interval of each phone (s)")
-    ap.add_argument("--write-every", type=float, default=3.0,
-                    help="mean seconds a phone waits before banking its turn")
+    ap.add_argument(
+        "--write-every",
+        type=float,
+        default=3.0,
+        help="mean seconds a phone waits before banking its turn",
+    )
     ap.add_argument("--threads", type=int, default=8, help="waitress worker threads")
     args = ap.parse_args()
     args.seconds = min(args.seconds, 300.0)
@@ -248,18 +311,24 @@ def main() -> int:
         tmp.cleanup()
     every = [v for vals in stats.latency.values() for v in vals]
     elapsed = stats.elapsed  # type: ignore[attr-defined]
-    print(f"{args.games} games x {args.phones} phones, poll {args.poll:g} s, "
-          f"{elapsed:.1f} s measured, waitress threads {args.threads}")
+    print(
+        f"{args.games} games x {args.phones} phones, poll {args.poll:g} s, "
+        f"{elapsed:.1f} s measured, waitress threads {args.threads}"
+    )
     print(f"requests: {len(every)}  ({len(every) / elapsed:.0f} req/s)")
     cpu = stats.server_cpu  # type: ignore[attr-defined]
     if cpu is not None and every:
-        print(f"server CPU: {cpu / elapsed * 100:.0f}% of one core, "
-              f"{cpu / len(every) * 1000:.2f} ms per request; "
-              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(
+            f"server CPU: {cpu / elapsed * 100:.0f}% of one core, "
+            f"{cpu / len(every) * 1000:.2f} ms per request; "
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
     print(f"{'kind':8} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, vals in [("all", every), *sorted(stats.latency.items())]:
-        print(f"{kind:8} {len(vals):7d} {pct(vals, 50):8.1f} {pct(vals, 95):8.1f} "
-              f"{pct(vals, 99):8.1f} {max(vals) * 1000 if vals else float('nan'):8.1f}")
+        print(
+            f"{kind:8} {len(vals):7d} {pct(vals, 50):8.1f} {pct(vals, 95):8.1f} "
+            f"{pct(vals, 99):8.1f} {max(vals) * 1000 if vals else float('nan'):8.1f}"
+        )
     print("statuses: " + ", ".join(f"{k}: {v}" for k, v in sorted(stats.status.items())))
     print(f"errors: {len(stats.errors)}")
     for line in Counter(stats.errors).most_common(10):

@@ -24,8 +24,9 @@ def main() -> None:
     parser.add_argument("--targets", nargs="*", type=int, default=[500, 1000, 2000])
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, one cold solve each")
-    print(f"{'rules':<16}{'target':>8}{'pairs':>8}{'turn solves':>13}{'CPU s':>9}"
-          f"{'first player':>14}")
+    print(
+        f"{'rules':<16}{'target':>8}{'pairs':>8}{'turn solves':>13}{'CPU s':>9}{'first player':>14}"
+    )
     for name in args.rules:
         for target in args.targets:
             rules = load_rules(name, target=target)
@@ -34,8 +35,11 @@ def main() -> None:
             start = time.process_time()
             game = winprob.solve_game(rules)
             seconds = time.process_time() - start
-            print(f"{name:<16}{target:>8,}{(target // 50) ** 2:>8,}{game.turn_solves:>13,}"
-                  f"{seconds:>9.2f}{game.first_player:>14.6f}", flush=True)
+            print(
+                f"{name:<16}{target:>8,}{(target // 50) ** 2:>8,}{game.turn_solves:>13,}"
+                f"{seconds:>9.2f}{game.first_player:>14.6f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

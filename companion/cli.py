@@ -67,8 +67,9 @@ def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = Non
     return roll_report(rules, roll)
 
 
-def _advice_report(rules_spec: str, dice: Sequence[int],
-                   target: int | None = None) -> dict[str, Any] | None:
+def _advice_report(
+    rules_spec: str, dice: Sequence[int], target: int | None = None
+) -> dict[str, Any] | None:
     rules = read_rules(rules_spec, target)
     return strategy.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
 
@@ -77,6 +78,7 @@ CONTEXT = CommandContext(_score_report, _advice_report)
 
 
 # --- printing ------------------------------------------------------------------------------
+
 
 def _keep_line(keep: Keep) -> str:
     why = ", ".join(f"{g.name} {g.points:,}" for g in keep.groups)
@@ -98,6 +100,7 @@ def print_score(rules: Rules, roll: Sequence[int], out: TextIO) -> None:
 
 # --- commands ------------------------------------------------------------------------------
 
+
 def cmd_rules(args: argparse.Namespace) -> int:
     out = sys.stdout
     name = args.name or args.rules
@@ -109,18 +112,28 @@ def cmd_rules(args: argparse.Namespace) -> int:
             print(describe(rules))
         return 0
     if args.json:
-        print(json.dumps({"presets": {n: PRESET_SOURCES[n] for n in PRESETS},
-                          "toggles": {n: d for n, (d, _) in TOGGLES.items()}}))
+        print(
+            json.dumps(
+                {
+                    "presets": {n: PRESET_SOURCES[n] for n in PRESETS},
+                    "toggles": {n: d for n, (d, _) in TOGGLES.items()},
+                }
+            )
+        )
         return 0
-    out.write("Rule sets (use --rules NAME, add house rules with +, e.g. "
-              "ten-thousand+progressive+strike-out):\n")
+    out.write(
+        "Rule sets (use --rules NAME, add house rules with +, e.g. "
+        "ten-thousand+progressive+strike-out):\n"
+    )
     for name_ in PRESETS:
         out.write(f"  {name_:<14} {PRESET_SOURCES[name_]}\n")
     out.write("House rules (toggles):\n")
     for toggle, (text, _) in TOGGLES.items():
         out.write(f"  +{toggle:<13} {text}\n")
-    out.write("A table's own rules: --rules my-table.toml with base = \"preset\", "
-              "toggles = [...] and any option to override.\n")
+    out.write(
+        'A table\'s own rules: --rules my-table.toml with base = "preset", '
+        "toggles = [...] and any option to override.\n"
+    )
     return 0
 
 
@@ -177,8 +190,10 @@ def play_turn(rules: Rules, steps: Sequence[str], score: int) -> Turn:
         turn = turn.roll(roll)
         if keep is not None:
             if turn.phase is Phase.BUST:
-                raise ParseError(f"{text!r}: {format_dice(roll)} is a bust "
-                                 f"({turn.bust_reason}), nothing can be kept")
+                raise ParseError(
+                    f"{text!r}: {format_dice(roll)} is a bust "
+                    f"({turn.bust_reason}), nothing can be kept"
+                )
             turn = turn.keep(keep)
     return turn
 
@@ -191,14 +206,18 @@ def cmd_turn(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(turn.to_json()))
         return 0
-    print(f"{rules.name}, banked score before the turn {args.score:,}"
-          + ("" if turn.on_board else " (not on the board)"))
+    print(
+        f"{rules.name}, banked score before the turn {args.score:,}"
+        + ("" if turn.on_board else " (not on the board)")
+    )
     print(f"  {'roll':<8} {'keep':<8} {'points':>7} {'total':>7} {'left':>4}")
     for step in turn.steps:
         hot = "  HOT DICE" if step.hot_dice else ""
         note = f"  {step.note}" if step.note else ""
-        print(f"  {format_dice(step.roll):<8} {format_dice(step.keep) or '-':<8} "
-              f"{step.points:>7,} {step.turn_total:>7,} {step.dice_left:>4}{hot}{note}")
+        print(
+            f"  {format_dice(step.roll):<8} {format_dice(step.keep) or '-':<8} "
+            f"{step.points:>7,} {step.turn_total:>7,} {step.dice_left:>4}{hot}{note}"
+        )
     if turn.phase is Phase.BUST:
         print(f"Bust: {turn.bust_reason}; the turn scores 0.")
     elif turn.phase is Phase.WON:
@@ -238,8 +257,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         state = game.replay(log)
     except IllegalEvent as error:
         events = log.get("events", []) if isinstance(log, dict) else []
-        shown = json.dumps(events[error.index]) if error.index is not None and (
-            error.index < len(events)) else ""
+        shown = (
+            json.dumps(events[error.index])
+            if error.index is not None and (error.index < len(events))
+            else ""
+        )
         raise IllegalEvent(f"{error} {shown}".rstrip()) from None
     if args.json:
         print(json.dumps(state.to_json()))
@@ -252,8 +274,11 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
     rules = state.rules
     out.write(f"{rules.name}, game to {rules.target:,}: {state.phase.value.replace('_', ' ')}\n")
     for player in sorted(state.players, key=lambda q: -q.score):
-        badge = "" if player.on_board or not rules.entry else (
-            f"  (not on the board: needs {rules.entry:,})")
+        badge = (
+            ""
+            if player.on_board or not rules.entry
+            else (f"  (not on the board: needs {rules.entry:,})")
+        )
         out.write(f"  {player.name:<16} {player.score:>7,}{badge}\n")
     if state.winner_name:
         out.write(f"Winner: {state.winner_name}\n")
@@ -267,8 +292,9 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             extra += " (took over)" if record.takeover else ""
             extra += " (bonus roll)" if record.kind == "bonus" else ""
             extra += " WINS" if record.wins else ""
-            out.write(f"  {number:>3}. {record.player:<16} {what:>8} -> {record.score:>7,}"
-                      f"{extra}\n")
+            out.write(
+                f"  {number:>3}. {record.player:<16} {what:>8} -> {record.score:>7,}{extra}\n"
+            )
 
 
 def _require_rules(args: argparse.Namespace) -> Rules:
@@ -279,11 +305,15 @@ def _require_rules(args: argparse.Namespace) -> Rules:
 
 # --- the parser ------------------------------------------------------------------------------
 
+
 def _common() -> argparse.ArgumentParser:
     """--rules, --target and --json, accepted by every command."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--rules", metavar="NAME",
-                        help="preset with +house-rules (e.g. minnesota+the-420) or a .toml file")
+    common.add_argument(
+        "--rules",
+        metavar="NAME",
+        help="preset with +house-rules (e.g. minnesota+the-420) or a .toml file",
+    )
     common.add_argument("--target", type=int, metavar="N", help="game score to play to")
     common.add_argument("--json", action="store_true", help="print JSON")
     return common
@@ -297,8 +327,7 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_ERROR)
 
 
-def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str],
-                      core: set[str]) -> None:
+def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str], core: set[str]) -> None:
     """Load the plug-in that adds the command asked for (all of them for help or a typo).
 
     Entry points are named after their commands, so a core command loads none: the vision
@@ -314,8 +343,9 @@ def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str],
         try:
             point.load()(sub, CONTEXT)
         except Exception as error:  # noqa: BLE001 - a broken plug-in must not break `score`
-            sys.stderr.write(f"hotdice: warning: the {point.name} commands are unavailable: "
-                             f"{error}\n")
+            sys.stderr.write(
+                f"hotdice: warning: the {point.name} commands are unavailable: {error}\n"
+            )
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
@@ -333,8 +363,13 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
     p = sub.add_parser("turn", parents=[common], help="play out a turn: roll>keep ...")
     p.add_argument("steps", nargs="*", metavar="ROLL>KEEP", help='e.g. "142445>14445" "4>4"')
-    p.add_argument("--score", type=int, default=0, metavar="N",
-                   help="the player's banked score before the turn (0: not on the board)")
+    p.add_argument(
+        "--score",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the player's banked score before the turn (0: not on the board)",
+    )
     p.set_defaults(handler=cmd_turn)
 
     p = sub.add_parser("replay", parents=[common], help="standings and history of a game log")

@@ -18,51 +18,98 @@ from companion.strategy import advise_roll, advise_state, strategy_summary
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``strategy`` and ``advise`` commands."""
     p = subparsers.add_parser(
-        "strategy", help="optimal play of a turn: expected score, when to bank, bust odds",
-        description="The policy that maximises the expected score of a turn, solved exactly.")
+        "strategy",
+        help="optimal play of a turn: expected score, when to bank, bust odds",
+        description="The policy that maximises the expected score of a turn, solved exactly.",
+    )
     _rules_arguments(p)
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
-    p.add_argument("--win-probability", action="store_true",
-                   help="two players: the play that maximises the chance to win a game to "
-                        "--target (first to the target wins) and the first player's chance; "
-                        "pure Python, so keep the target small (about 2,000 takes seconds "
-                        "to a minute)")
+    p.add_argument(
+        "--win-probability",
+        action="store_true",
+        help="two players: the play that maximises the chance to win a game to "
+        "--target (first to the target wins) and the first player's chance; "
+        "pure Python, so keep the target small (about 2,000 takes seconds "
+        "to a minute)",
+    )
     p.set_defaults(handler=run_strategy)
 
     p = subparsers.add_parser(
-        "advise", help="bank or roll now, or which dice of a roll to keep",
+        "advise",
+        help="bank or roll now, or which dice of a roll to keep",
         description="Bank or roll with the dice in hand (--dice), or rank every keep of a "
-                    "roll (--roll) by expected final turn score under optimal play.")
+        "roll (--roll) by expected final turn score under optimal play.",
+    )
     _rules_arguments(p)
-    p.add_argument("--score", type=int, default=None, metavar="N",
-                   help="the player's banked score; 0 means not on the board yet "
-                        "(default: on the board)")
-    p.add_argument("--turn-total", type=int, default=0, metavar="T",
-                   help="points accumulated this turn so far (default 0)")
+    p.add_argument(
+        "--score",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the player's banked score; 0 means not on the board yet (default: on the board)",
+    )
+    p.add_argument(
+        "--turn-total",
+        type=int,
+        default=0,
+        metavar="T",
+        help="points accumulated this turn so far (default 0)",
+    )
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--dice", type=int, metavar="D", help="number of dice in hand")
     what.add_argument("--roll", nargs="+", metavar="DIE", help="the dice just rolled")
     board = p.add_mutually_exclusive_group()
-    board.add_argument("--on-board", dest="on_board", action="store_true", default=None,
-                       help="the player is on the board (whatever --score says)")
-    board.add_argument("--off-board", dest="on_board", action="store_false",
-                       help="the player is not on the board yet (entry threshold applies)")
-    p.add_argument("--busts-in-row", type=int, default=0, metavar="K",
-                   help="busts in a row so far (matters under a strike penalty)")
-    p.add_argument("--need", type=int, default=None, metavar="N",
-                   help="play for the chance to end the turn with at least N points "
-                        "(a final round: the lead plus 50) instead of the expected score")
-    p.add_argument("--held-sets", nargs="+", type=int, default=[], metavar="V",
-                   help="double-turn: faces whose triple is held this turn")
-    p.add_argument("--kept", nargs="+", default=[], metavar="DIE",
-                   help="progressive: dice kept since the dice were last all picked up")
+    board.add_argument(
+        "--on-board",
+        dest="on_board",
+        action="store_true",
+        default=None,
+        help="the player is on the board (whatever --score says)",
+    )
+    board.add_argument(
+        "--off-board",
+        dest="on_board",
+        action="store_false",
+        help="the player is not on the board yet (entry threshold applies)",
+    )
+    p.add_argument(
+        "--busts-in-row",
+        type=int,
+        default=0,
+        metavar="K",
+        help="busts in a row so far (matters under a strike penalty)",
+    )
+    p.add_argument(
+        "--need",
+        type=int,
+        default=None,
+        metavar="N",
+        help="play for the chance to end the turn with at least N points "
+        "(a final round: the lead plus 50) instead of the expected score",
+    )
+    p.add_argument(
+        "--held-sets",
+        nargs="+",
+        type=int,
+        default=[],
+        metavar="V",
+        help="double-turn: faces whose triple is held this turn",
+    )
+    p.add_argument(
+        "--kept",
+        nargs="+",
+        default=[],
+        metavar="DIE",
+        help="progressive: dice kept since the dice were last all picked up",
+    )
     p.add_argument("--json", action="store_true", help="print the advice as JSON")
     p.set_defaults(handler=run_advise)
 
 
 def _rules_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", required=True, metavar="NAME",
-                   help="preset+toggle+... or a TOML rule file")
+    p.add_argument(
+        "--rules", required=True, metavar="NAME", help="preset+toggle+... or a TOML rule file"
+    )
     p.add_argument("--target", type=int, default=None, metavar="N", help="game target score")
 
 
@@ -110,13 +157,15 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
 
 def format_win_report(data: dict[str, Any]) -> str:
     """The ``hotdice strategy --win-probability`` text from its JSON object."""
-    lines = [f"{data['rules']}: two players, playing to win a game to {data['target']:,} "
-             f"({data['end_rule']} wins)",
-             f"  first player's chance to win under optimal play: "
-             f"{data['first_player_win_probability']:.2%}",
-             f"  (second player: {data['second_player_win_probability']:.2%}; "
-             f"{data['states']:,} score pairs, {data['turn_solves']:,} turn solves, "
-             f"{data['seconds']:.1f} s)"]
+    lines = [
+        f"{data['rules']}: two players, playing to win a game to {data['target']:,} "
+        f"({data['end_rule']} wins)",
+        f"  first player's chance to win under optimal play: "
+        f"{data['first_player_win_probability']:.2%}",
+        f"  (second player: {data['second_player_win_probability']:.2%}; "
+        f"{data['states']:,} score pairs, {data['turn_solves']:,} turn solves, "
+        f"{data['seconds']:.1f} s)",
+    ]
     shown: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for row in data["differences"]:
         shown.setdefault((row["score"], row["opponent"]), []).append(row)
@@ -127,16 +176,20 @@ def format_win_report(data: dict[str, Any]) -> str:
         lines.append("  (turn totals short of the target at which to bank, nothing held):")
 
     def word(ranges: list[list[int]]) -> str:
-        return ", ".join(f"{lo:,} to {hi:,}" if lo != hi else f"{lo:,}"
-                         for lo, hi in ranges) or "never (roll on)"
+        return (
+            ", ".join(f"{lo:,} to {hi:,}" if lo != hi else f"{lo:,}" for lo, hi in ranges)
+            or "never (roll on)"
+        )
 
     for (score, opponent), rows in shown.items():
         chance = data["win_chance"][f"{score}-{opponent}"]
         lines.append(f"    at {score:,} against {opponent:,} (chance to win {chance:.2%}):")
         for row in rows:
-            lines.append(f"      {_dice_word(row['dice']):>7} in hand: "
-                         f"{word(row['bank_when_playing_to_win'])}"
-                         f"  (for points: {word(row['bank_when_playing_for_points'])})")
+            lines.append(
+                f"      {_dice_word(row['dice']):>7} in hand: "
+                f"{word(row['bank_when_playing_to_win'])}"
+                f"  (for points: {word(row['bank_when_playing_for_points'])})"
+            )
     return "\n".join(lines)
 
 
@@ -147,8 +200,9 @@ def format_summary(data: dict[str, Any]) -> str:
     if "entry_turn_score" in data:
         lines.append(f"    (not yet on the board: {_points(data['entry_turn_score'])})")
     if "long_run_average" in data:
-        lines.append(f"  long-run average per turn, streak-aware: "
-                     f"{_points(data['long_run_average'])}")
+        lines.append(
+            f"  long-run average per turn, streak-aware: {_points(data['long_run_average'])}"
+        )
     lines.append("  bank at or above (on the board, no busts in a row):")
     for n, threshold in data["bank_thresholds"].items():
         shown = f"{threshold:,}" if threshold is not None else "always roll"
@@ -157,8 +211,9 @@ def format_summary(data: dict[str, Any]) -> str:
         for streak, table in data["streak_bank_thresholds"].items():
             if streak == "0":
                 continue
-            row = ", ".join(f"{n}: {v:,}" if v is not None else f"{n}: roll"
-                            for n, v in table.items())
+            row = ", ".join(
+                f"{n}: {v:,}" if v is not None else f"{n}: roll" for n, v in table.items()
+            )
             lines.append(f"    after {streak} bust{'s' if streak != '1' else ''} in a row: {row}")
     lines.append("  chance that a roll busts:")
     for n, p in data["bust_probability"].items():
@@ -166,8 +221,10 @@ def format_summary(data: dict[str, Any]) -> str:
     if "takeover_thresholds" in data:
         lines.append("  take over the previous player's dice at turn totals of:")
         for n, ranges in data["takeover_ranges"].items():
-            shown = ", ".join(f"{lo:,} to {hi:,}" if lo != hi else f"{lo:,}"
-                              for lo, hi in ranges) or "never"
+            shown = (
+                ", ".join(f"{lo:,} to {hi:,}" if lo != hi else f"{lo:,}" for lo, hi in ranges)
+                or "never"
+            )
             lines.append(f"    {_dice_word(int(n)):>7} handed over: {shown}")
     return "\n".join(lines)
 
@@ -180,9 +237,15 @@ def run_advise(args: argparse.Namespace) -> int:
     if on_board is None:
         on_board = args.score is None or args.score > 0
     kept = parse_dice(" ".join(args.kept), max_dice=rules.dice) if args.kept else ()
-    common: dict[str, Any] = dict(turn_total=args.turn_total, score=score, on_board=on_board,
-                                  busts_in_row=args.busts_in_row, sets=args.held_sets,
-                                  kept=kept, need=args.need)
+    common: dict[str, Any] = dict(
+        turn_total=args.turn_total,
+        score=score,
+        on_board=on_board,
+        busts_in_row=args.busts_in_row,
+        sets=args.held_sets,
+        kept=kept,
+        need=args.need,
+    )
     if args.roll is not None:
         advice = advise_roll(rules, " ".join(args.roll), **common)
         text = format_roll_advice(advice)
@@ -202,8 +265,10 @@ def format_state_advice(data: dict[str, Any]) -> str:
     chance = "need" in data
     word = "chance" if chance else "expected"
     goal = f" (playing to make {data['need']:,} this turn)" if chance else ""
-    lines = [f"{data['rules']}: turn total {data['turn_total']:,} with "
-             f"{_dice_word(data['dice'])} in hand{goal}: {data['advice'].upper()}"]
+    lines = [
+        f"{data['rules']}: turn total {data['turn_total']:,} with "
+        f"{_dice_word(data['dice'])} in hand{goal}: {data['advice'].upper()}"
+    ]
     if data["can_bank"]:
         shown = f", {_figure(data['chance_if_bank'], True)}" if chance else ""
         lines.append(f"  bank now: {data['turn_total']:,}{shown}")
@@ -212,8 +277,10 @@ def format_state_advice(data: dict[str, Any]) -> str:
     lines.append(f"  roll on, then play optimally: {_figure(data[word + '_if_roll'], chance)}")
     lines.append(f"  chance the next roll busts: {data['bust_probability']:.2%}")
     if "bust_value" in data:
-        lines.append(f"  a bust now is worth {_points(data['bust_value'])} in the long run "
-                     f"({data['busts_in_row']} bust(s) in a row so far)")
+        lines.append(
+            f"  a bust now is worth {_points(data['bust_value'])} in the long run "
+            f"({data['busts_in_row']} bust(s) in a row so far)"
+        )
     return "\n".join(lines)
 
 
@@ -227,13 +294,14 @@ def format_roll_advice(data: dict[str, Any]) -> str:
         return f"{head}: bust ({data['bust_reason']})"
     chance = "need" in data
     word = "chance" if chance else "expected"
-    ranked = (f"chance to make {data['need']:,} this turn" if chance
-              else "expected final turn score")
+    ranked = f"chance to make {data['need']:,} this turn" if chance else "expected final turn score"
     lines = [f"{head}: keeps ranked by {ranked}"]
     for rank, option in enumerate(data["options"], 1):
         keep = " ".join(map(str, option["keep"]))
         left = "hot dice" if option["hot_dice"] else f"{_dice_word(option['dice_left'])} left"
         value = f"{option[word]:.2%}" if chance else _points(option[word])
-        lines.append(f"  {rank}. keep {keep:<11} +{option['points']:<5,} -> "
-                     f"{option['turn_total']:,}, {left}, then {option['then']}: {value}")
+        lines.append(
+            f"  {rank}. keep {keep:<11} +{option['points']:<5,} -> "
+            f"{option['turn_total']:,}, {left}, then {option['then']}: {value}"
+        )
     return "\n".join(lines)

@@ -71,9 +71,16 @@ class TurnRecord:
     wins: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "points": self.points, "bust": self.bust,
-                "score": self.score, "takeover": self.takeover, "penalty": self.penalty,
-                "kind": self.kind, "wins": self.wins}
+        return {
+            "player": self.player,
+            "points": self.points,
+            "bust": self.bust,
+            "score": self.score,
+            "takeover": self.takeover,
+            "penalty": self.penalty,
+            "kind": self.kind,
+            "wins": self.wins,
+        }
 
 
 @dataclass(frozen=True)
@@ -124,29 +131,42 @@ class GameState:
             "phase": self.phase.value,
             "current_player": self.current_player,
             "players": [
-                {"name": p.name, "score": p.score, "on_board": p.on_board,
-                 "busts_in_row": p.busts_in_row,
-                 "needs": 0 if p.on_board else rules.entry,
-                 "hit_5150": p.hit_5150}
+                {
+                    "name": p.name,
+                    "score": p.score,
+                    "on_board": p.on_board,
+                    "busts_in_row": p.busts_in_row,
+                    "needs": 0 if p.on_board else rules.entry,
+                    "hit_5150": p.hit_5150,
+                }
                 for p in self.players
             ],
             "winner": self.winner_name,
             "turn": self._turn_json(),
-            "takeover": None if self.offer is None or self.phase is GamePhase.OVER else {
+            "takeover": None
+            if self.offer is None or self.phase is GamePhase.OVER
+            else {
                 "from": self.players[self.offer.from_player].name,
                 "dice": self.offer.turn.dice_left,
                 "total": self.offer.turn.total,
             },
-            "final_round": None if self.phase is not GamePhase.FINAL_ROUND else {
-                "triggered_by": self.players[self.trigger].name if self.trigger is not None
+            "final_round": None
+            if self.phase is not GamePhase.FINAL_ROUND
+            else {
+                "triggered_by": self.players[self.trigger].name
+                if self.trigger is not None
                 else None,
                 "to_play": [self.players[i].name for i in self.to_play],
             },
-            "tie_break": None if self.phase is not GamePhase.TIE_BREAK else {
+            "tie_break": None
+            if self.phase is not GamePhase.TIE_BREAK
+            else {
                 "players": [self.players[i].name for i in self.tie_break],
                 "to_play": [self.players[i].name for i in self.to_play],
             },
-            "bonus": None if self.phase is not GamePhase.BONUS else {
+            "bonus": None
+            if self.phase is not GamePhase.BONUS
+            else {
                 "to_play": [self.players[i].name for i in self.to_play],
             },
             "history": [r.to_json() for r in self.history],
@@ -176,6 +196,7 @@ class GameState:
 
 # --- the log ---------------------------------------------------------------------------
 
+
 def _check_players(players: Any) -> tuple[str, ...]:
     if isinstance(players, str) or not isinstance(players, list | tuple) or not players:
         raise ParseError("players must be a non-empty list of names")
@@ -194,12 +215,16 @@ def _check_players(players: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-def new_log(rules: str | Mapping[str, Any], players: Sequence[str],
-            target: int | None = None) -> dict[str, Any]:
+def new_log(
+    rules: str | Mapping[str, Any], players: Sequence[str], target: int | None = None
+) -> dict[str, Any]:
     """A fresh game log, checked: the rules load and the player names are usable."""
     load_rules(rules, target=target)
-    log: dict[str, Any] = {"rules": rules if isinstance(rules, str) else dict(rules),
-                           "players": list(_check_players(players)), "events": []}
+    log: dict[str, Any] = {
+        "rules": rules if isinstance(rules, str) else dict(rules),
+        "players": list(_check_players(players)),
+        "events": [],
+    }
     if target is not None:
         log["target"] = target
     return log
@@ -260,6 +285,7 @@ def roll_off(rolls: Mapping[str, int]) -> tuple[str | None, list[str]]:
 
 # --- applying one event ----------------------------------------------------------------
 
+
 def apply(state: GameState, event: Any) -> GameState:
     """The state after one event; raises ``IllegalEvent`` (state untouched) if it is not allowed."""
     try:
@@ -292,11 +318,18 @@ def _apply(state: GameState, event: Any) -> GameState:
             player = state.players[state.current]
             turn = Turn.start(state.rules, score=player.score, on_board=player.on_board)
             if len(dice) != turn.dice_left:
-                hint = "" if state.offer is None else (
-                    f" (to roll the {state.offer.turn.dice_left} dice left by "
-                    f"{state.players[state.offer.from_player].name}, accept the takeover first)")
-                raise IllegalMove(f"{name} starts a turn by rolling all {turn.dice_left} dice, "
-                                  f"not {len(dice)}{hint}")
+                hint = (
+                    ""
+                    if state.offer is None
+                    else (
+                        f" (to roll the {state.offer.turn.dice_left} dice left by "
+                        f"{state.players[state.offer.from_player].name}, accept the takeover first)"
+                    )
+                )
+                raise IllegalMove(
+                    f"{name} starts a turn by rolling all {turn.dice_left} dice, "
+                    f"not {len(dice)}{hint}"
+                )
             state = replace(state, offer=None)
         turn = turn.roll(dice)
         state = replace(state, turn=turn)
@@ -354,13 +387,17 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise IllegalMove(f"a turn scores a multiple of 50 and at least 0, not {points}")
     if points and state.phase is not GamePhase.BONUS:
         if not player.on_board and points < rules.entry:
-            raise IllegalMove(f"{player.name} is not on the board yet: needs {rules.entry:,} "
-                              f"in one turn, not {points:,}")
+            raise IllegalMove(
+                f"{player.name} is not on the board yet: needs {rules.entry:,} "
+                f"in one turn, not {points:,}"
+            )
         if points < rules.min_bank:
             raise IllegalMove(f"a bank needs at least {rules.min_bank:,}, not {points:,}")
         if rules.finish is Finish.EXACT and player.score + points > rules.target:
-            raise IllegalMove(f"{player.score:,} + {points:,} would pass {rules.target:,}: "
-                              "that turn is a bust (score 0)")
+            raise IllegalMove(
+                f"{player.score:,} + {points:,} would pass {rules.target:,}: "
+                "that turn is a bust (score 0)"
+            )
     state = replace(state, offer=None)
     return _finish_turn(state, points=points, bust=points == 0, kind="quick")
 
@@ -377,8 +414,10 @@ def _bonus_roll(state: GameState, dice: tuple[int, ...]) -> GameState:
 
 # --- the end of a turn and who plays next -------------------------------------------------
 
-def _finish_turn(state: GameState, *, points: int, bust: bool, kind: str = "dice",
-                 wins: bool = False) -> GameState:
+
+def _finish_turn(
+    state: GameState, *, points: int, bust: bool, kind: str = "dice", wins: bool = False
+) -> GameState:
     rules = state.rules
     p = state.current
     player = state.players[p]
@@ -399,11 +438,17 @@ def _finish_turn(state: GameState, *, points: int, bust: bool, kind: str = "dice
         player = replace(player, bonus_done=True)
     top_before = max(q.score for q in state.players)
     players = tuple(player if i == p else q for i, q in enumerate(state.players))
-    record = TurnRecord(player.name, 0 if bust else points, bust, player.score,
-                        takeover=bool(turn and turn.takeover), penalty=penalty, kind=kind,
-                        wins=wins)
-    state = replace(state, players=players, turn=None, offer=None,
-                    history=(*state.history, record))
+    record = TurnRecord(
+        player.name,
+        0 if bust else points,
+        bust,
+        player.score,
+        takeover=bool(turn and turn.takeover),
+        penalty=penalty,
+        kind=kind,
+        wins=wins,
+    )
+    state = replace(state, players=players, turn=None, offer=None, history=(*state.history, record))
     if wins:
         return replace(state, phase=GamePhase.OVER, winner=p, to_play=())
     banked = turn if turn is not None and turn.phase is Phase.BANKED else None
@@ -415,8 +460,11 @@ def _finish_turn(state: GameState, *, points: int, bust: bool, kind: str = "dice
         state = _next_of(state, p, _without(state.to_play, p))
         return state if state.to_play else _resolve(state, state.tie_break, after=p)
     if rules.finish in (Finish.FIRST_TO_TARGET, Finish.EXACT):
-        reached = player.score >= rules.target if rules.finish is Finish.FIRST_TO_TARGET else (
-            player.score == rules.target)
+        reached = (
+            player.score >= rules.target
+            if rules.finish is Finish.FIRST_TO_TARGET
+            else (player.score == rules.target)
+        )
         if reached:
             return _would_end(state, p)
         return _with_offer(_next_of(state, p, range(len(players))), p, banked)
@@ -427,8 +475,12 @@ def _finish_turn(state: GameState, *, points: int, bust: bool, kind: str = "dice
         state = replace(state, phase=GamePhase.FINAL_ROUND, trigger=p, to_play=others)
     else:
         owed = _without(state.to_play, p)
-        if rules.finish is Finish.TIE_OR_BEAT and not bust and points and (
-                player.score >= top_before):
+        if (
+            rules.finish is Finish.TIE_OR_BEAT
+            and not bust
+            and points
+            and (player.score >= top_before)
+        ):
             owed = tuple(i for i in range(len(players)) if i != p)
         state = replace(state, to_play=_seating_after(p, list(owed), len(players)))
     if not state.to_play:
@@ -455,9 +507,13 @@ def _next_of(state: GameState, p: int, candidates: Sequence[int]) -> GameState:
 
 def _with_offer(state: GameState, p: int, banked: Turn | None) -> GameState:
     """After a bank by dice, the next player (if on the board) may take the dice over."""
-    if (banked is None or not state.rules.takeover
-            or state.phase in (GamePhase.OVER, GamePhase.TIE_BREAK, GamePhase.BONUS)
-            or state.current == p or not state.players[state.current].on_board):
+    if (
+        banked is None
+        or not state.rules.takeover
+        or state.phase in (GamePhase.OVER, GamePhase.TIE_BREAK, GamePhase.BONUS)
+        or state.current == p
+        or not state.players[state.current].on_board
+    ):
         return state
     return replace(state, offer=Offer(p, banked))
 
@@ -466,12 +522,19 @@ def _resolve(state: GameState, among: Sequence[int] | range, *, after: int) -> G
     """The last owed turn is played: a single leader ends the game, tied leaders play on,
     starting with the first of them to sit after the player who just played."""
     top = max(state.players[i].score for i in among)
-    leaders = _seating_after(after, [i for i in among if state.players[i].score == top],
-                             len(state.players))
+    leaders = _seating_after(
+        after, [i for i in among if state.players[i].score == top], len(state.players)
+    )
     if len(leaders) == 1:
         return _would_end(state, leaders[0])
-    return replace(state, phase=GamePhase.TIE_BREAK, tie_break=leaders, to_play=leaders,
-                   current=leaders[0], offer=None)
+    return replace(
+        state,
+        phase=GamePhase.TIE_BREAK,
+        tie_break=leaders,
+        to_play=leaders,
+        current=leaders[0],
+        offer=None,
+    )
 
 
 def _would_end(state: GameState, winner: int) -> GameState:

@@ -95,9 +95,18 @@ class Rules:
             raise ParseError(f"dice must be 5 or 6, not {self.dice}")
         if self.target <= 0 or self.target % 50:
             raise ParseError(f"target must be a positive multiple of 50, not {self.target}")
-        for name in ("entry", "min_bank", "triple_one", "straight", "three_pairs",
-                     "four_kind_and_pair", "two_triplets", "full_house_bonus",
-                     "nothing_scores", "strike_penalty"):
+        for name in (
+            "entry",
+            "min_bank",
+            "triple_one",
+            "straight",
+            "three_pairs",
+            "four_kind_and_pair",
+            "two_triplets",
+            "full_house_bonus",
+            "nothing_scores",
+            "strike_penalty",
+        ):
             value = getattr(self, name)
             if value < 0 or value % 50:
                 raise ParseError(f"{name} must be a multiple of 50 and at least 0, not {value}")
@@ -120,36 +129,78 @@ class Rules:
 
 PRESETS: dict[str, Rules] = {
     "hot-dice": Rules(
-        "hot-dice", dice=6, entry=1000, multiples=Multiples.DOUBLE_TURN, straight=1500,
+        "hot-dice",
+        dice=6,
+        entry=1000,
+        multiples=Multiples.DOUBLE_TURN,
+        straight=1500,
         finish=Finish.FINAL_ROUND,
     ),
     "dice-10000": Rules(
-        "dice-10000", dice=5, multiples=Multiples.DOUBLE, finish=Finish.FIRST_TO_TARGET,
+        "dice-10000",
+        dice=5,
+        multiples=Multiples.DOUBLE,
+        finish=Finish.FIRST_TO_TARGET,
     ),
     "farke": Rules(
-        "farke", dice=6, entry=750, multiples=Multiples.DOUBLE, three_pairs=750, straight=1500,
-        instant_win=InstantWin.SIX_ONES, finish=Finish.FIRST_TO_TARGET,
+        "farke",
+        dice=6,
+        entry=750,
+        multiples=Multiples.DOUBLE,
+        three_pairs=750,
+        straight=1500,
+        instant_win=InstantWin.SIX_ONES,
+        finish=Finish.FIRST_TO_TARGET,
     ),
     "minnesota": Rules(
-        "minnesota", dice=5, entry=1000, multiples=Multiples.DOUBLE, straight=1500,
-        hot_dice_must_roll=True, takeover=True, finish=Finish.TIE_OR_BEAT,
+        "minnesota",
+        dice=5,
+        entry=1000,
+        multiples=Multiples.DOUBLE,
+        straight=1500,
+        hot_dice_must_roll=True,
+        takeover=True,
+        finish=Finish.TIE_OR_BEAT,
     ),
     "exact-10000": Rules(
-        "exact-10000", dice=6, entry=1000, multiples=Multiples.ADD, straight=1500,
-        three_pairs=1500, takeover=True, finish=Finish.EXACT,
+        "exact-10000",
+        dice=6,
+        entry=1000,
+        multiples=Multiples.ADD,
+        straight=1500,
+        three_pairs=1500,
+        takeover=True,
+        finish=Finish.EXACT,
     ),
     "ten-thousand": Rules(
-        "ten-thousand", dice=6, multiples=Multiples.NONE, finish=Finish.FINAL_ROUND,
+        "ten-thousand",
+        dice=6,
+        multiples=Multiples.NONE,
+        finish=Finish.FINAL_ROUND,
     ),
     "farkle": Rules(
-        "farkle", dice=6, triple_one=300, multiples=Multiples.FLAT, straight=1500,
-        three_pairs=1500, four_kind_and_pair=1500, two_triplets=2500,
+        "farkle",
+        dice=6,
+        triple_one=300,
+        multiples=Multiples.FLAT,
+        straight=1500,
+        three_pairs=1500,
+        four_kind_and_pair=1500,
+        two_triplets=2500,
         finish=Finish.FINAL_ROUND,
     ),
     "zilch": Rules(
-        "zilch", dice=6, multiples=Multiples.DOUBLE, straight=1500, three_pairs=1500,
-        four_kind_pair_is_three_pairs=True, nothing_scores=500, min_bank=300,
-        strike_penalty=500, strike_after=3, finish=Finish.FINAL_ROUND,
+        "zilch",
+        dice=6,
+        multiples=Multiples.DOUBLE,
+        straight=1500,
+        three_pairs=1500,
+        four_kind_pair_is_three_pairs=True,
+        nothing_scores=500,
+        min_bank=300,
+        strike_penalty=500,
+        strike_after=3,
+        finish=Finish.FINAL_ROUND,
     ),
 }
 
@@ -166,28 +217,47 @@ PRESET_SOURCES: dict[str, str] = {
 
 TOGGLES: dict[str, tuple[str, dict[str, Any]]] = {
     "greed": ("entry 1000 in one turn to get on the board", {"entry": 1000}),
-    "amish": ("a player on the board may take over the previous player's dice and turn total",
-              {"takeover": True}),
-    "the-420": ("turn total exactly 400 with one die left: a rolled 2 may be rolled again",
-                {"the_420": True}),
+    "amish": (
+        "a player on the board may take over the previous player's dice and turn total",
+        {"takeover": True},
+    ),
+    "the-420": (
+        "turn total exactly 400 with one die left: a rolled 2 may be rolled again",
+        {"the_420": True},
+    ),
     "hard-six": ("one die left: a rolled 6 may be rolled again", {"hard_six": True}),
-    "the-5150": ("a score ever exactly 5150 earns one bonus roll of all dice at the end",
-                 {"the_5150": True}),
-    "progressive": ("kept dice of one value form a growing set; each past three doubles it",
-                    {"multiples": Multiples.PROGRESSIVE}),
-    "extra-combos": ("three pairs 500, straight 1000, full house T+250, a scoreless first "
-                     "roll of all dice 500, six of a kind on the first roll wins",
-                     {"three_pairs": 500, "straight": 1000, "full_house_bonus": 250,
-                      "nothing_scores": 500, "nothing_scores_first_roll_only": True,
-                      "instant_win": InstantWin.SIX_OF_A_KIND_FIRST_ROLL}),
+    "the-5150": (
+        "a score ever exactly 5150 earns one bonus roll of all dice at the end",
+        {"the_5150": True},
+    ),
+    "progressive": (
+        "kept dice of one value form a growing set; each past three doubles it",
+        {"multiples": Multiples.PROGRESSIVE},
+    ),
+    "extra-combos": (
+        "three pairs 500, straight 1000, full house T+250, a scoreless first "
+        "roll of all dice 500, six of a kind on the first roll wins",
+        {
+            "three_pairs": 500,
+            "straight": 1000,
+            "full_house_bonus": 250,
+            "nothing_scores": 500,
+            "nothing_scores_first_roll_only": True,
+            "instant_win": InstantWin.SIX_OF_A_KIND_FIRST_ROLL,
+        },
+    ),
     "threshold": ("entry 500 in one turn to get on the board", {"entry": 500}),
-    "strike-out": ("three busts in a row cost 500 (never below 0)",
-                   {"strike_penalty": 500, "strike_after": 3}),
+    "strike-out": (
+        "three busts in a row cost 500 (never below 0)",
+        {"strike_penalty": 500, "strike_after": 3},
+    ),
 }
 
 _OPTION_TYPES: dict[str, type] = {f.name: f.type for f in fields(Rules)}  # type: ignore[misc]
 _ENUMS: dict[str, type[enum.Enum]] = {
-    "multiples": Multiples, "finish": Finish, "instant_win": InstantWin,
+    "multiples": Multiples,
+    "finish": Finish,
+    "instant_win": InstantWin,
 }
 
 
@@ -258,8 +328,10 @@ def load_rules(spec: str | Mapping[str, Any] | Rules, *, target: int | None = No
         if not isinstance(base, str):
             raise ParseError("a custom rule set needs 'base', the name of a preset")
         toggles = options.pop("toggles", [])
-        if isinstance(toggles, str) or not isinstance(toggles, list) or not all(
-            isinstance(t, str) for t in toggles
+        if (
+            isinstance(toggles, str)
+            or not isinstance(toggles, list)
+            or not all(isinstance(t, str) for t in toggles)
         ):
             raise ParseError("'toggles' must be a list of house-rule names")
         label = options.pop("name", None)
@@ -307,87 +379,120 @@ def describe(rules: Rules) -> str:
         lines.append("  four or more of a kind: only the triple counts; extra 1s and 5s as singles")
     elif m is Multiples.DOUBLE:
         six = "; six: 8 x" if rules.dice == 6 else ""
-        lines.append(f"  four of a kind: 2 x the triple; five: 4 x{six} "
-                     f"(five 1s {_points(4 * t(1))}, five 6s {_points(4 * t(6))})")
+        lines.append(
+            f"  four of a kind: 2 x the triple; five: 4 x{six} "
+            f"(five 1s {_points(4 * t(1))}, five 6s {_points(4 * t(6))})"
+        )
     elif m is Multiples.ADD:
-        lines.append(f"  four or more of a kind: the triple once more for each extra die "
-                     f"(five 6s {_points(3 * t(6))})")
+        lines.append(
+            f"  four or more of a kind: the triple once more for each extra die "
+            f"(five 6s {_points(3 * t(6))})"
+        )
     elif m is Multiples.FLAT:
         lines.append("  four of a kind 1,000; five 2,000; six 3,000, whatever the face")
     elif m is Multiples.DOUBLE_TURN:
-        lines.append("  a triple rolled at once becomes a held set: each further die of it, in "
-                     "the same roll or a later one before hot dice, doubles the whole turn "
-                     "total (six 2s = 1,600)")
+        lines.append(
+            "  a triple rolled at once becomes a held set: each further die of it, in "
+            "the same roll or a later one before hot dice, doubles the whole turn "
+            "total (six 2s = 1,600)"
+        )
     elif m is Multiples.PROGRESSIVE:
-        lines.append("  all kept dice of one value since the last pick-up form one set: two "
-                     "kept 1s (or 5s) plus a third make three of a kind, and each die past "
-                     "three doubles the set (three 1s then three more: 8,000)")
+        lines.append(
+            "  all kept dice of one value since the last pick-up form one set: two "
+            "kept 1s (or 5s) plus a third make three of a kind, and each die past "
+            "three doubles the set (three 1s then three more: 8,000)"
+        )
     if rules.dice == 6:
         lines.append("  six of a kind may always be scored as two triples instead")
     if rules.straight:
         run = "1-2-3-4-5-6" if rules.dice == 6 else "1-2-3-4-5 or 2-3-4-5-6"
         lines.append(f"  straight {run}, rolled at once: {_points(rules.straight)}")
     if rules.three_pairs:
-        extra = " (four of a kind plus a pair counts too)" if (
-            rules.four_kind_pair_is_three_pairs) else ""
+        extra = (
+            " (four of a kind plus a pair counts too)"
+            if (rules.four_kind_pair_is_three_pairs)
+            else ""
+        )
         lines.append(f"  three pairs: {_points(rules.three_pairs)}{extra}")
     if rules.four_kind_and_pair:
         lines.append(f"  four of a kind plus a pair: {_points(rules.four_kind_and_pair)}")
     if rules.two_triplets:
         lines.append(f"  two triplets: {_points(rules.two_triplets)}")
     if rules.full_house_bonus:
-        lines.append(f"  full house (three of a kind and a pair): the triple + "
-                     f"{rules.full_house_bonus}")
+        lines.append(
+            f"  full house (three of a kind and a pair): the triple + {rules.full_house_bonus}"
+        )
     if rules.nothing_scores:
         when = "the first roll of a turn, " if rules.nothing_scores_first_roll_only else ""
-        lines.append(f"  {when}all {rules.dice} dice scoring nothing: "
-                     f"{_points(rules.nothing_scores)} (hot dice)")
+        lines.append(
+            f"  {when}all {rules.dice} dice scoring nothing: "
+            f"{_points(rules.nothing_scores)} (hot dice)"
+        )
     if rules.instant_win is InstantWin.SIX_ONES:
         lines.append("  six 1s in one roll win the game at once")
     elif rules.instant_win is InstantWin.SIX_OF_A_KIND_FIRST_ROLL:
         lines.append("  six of a kind on the first roll of a turn wins the game at once")
     lines.append("")
     lines.append("A turn:")
-    lines.append("  keep at least one scoring die from each roll, then roll the rest or bank; "
-                 "a roll with nothing to keep is a bust and the turn total is lost")
-    hot = "must roll all of them again before banking" if rules.hot_dice_must_roll else (
-        "may roll all of them again")
+    lines.append(
+        "  keep at least one scoring die from each roll, then roll the rest or bank; "
+        "a roll with nothing to keep is a bust and the turn total is lost"
+    )
+    hot = (
+        "must roll all of them again before banking"
+        if rules.hot_dice_must_roll
+        else ("may roll all of them again")
+    )
     lines.append(f"  hot dice: when every die has been kept, the player {hot}")
     if rules.entry:
-        lines.append(f"  getting on the board: the first bank needs {_points(rules.entry)} "
-                     "in one turn")
+        lines.append(
+            f"  getting on the board: the first bank needs {_points(rules.entry)} in one turn"
+        )
     else:
         lines.append("  no entry threshold: any turn total may be banked")
     if rules.min_bank:
         lines.append(f"  every bank needs at least {_points(rules.min_bank)}")
     if rules.takeover:
-        lines.append("  takeover: a player on the board may pick up the dice the previous "
-                     "player left and go on from that turn total, or roll all dice from zero")
+        lines.append(
+            "  takeover: a player on the board may pick up the dice the previous "
+            "player left and go on from that turn total, or roll all dice from zero"
+        )
     if rules.the_420:
-        lines.append("  the 420: turn total exactly 400 with one die left, a rolled 2 is "
-                     "rolled again")
+        lines.append(
+            "  the 420: turn total exactly 400 with one die left, a rolled 2 is rolled again"
+        )
     if rules.hard_six:
         lines.append("  the hard six: one die left, a rolled 6 is rolled again")
     if rules.strike_penalty:
-        lines.append(f"  {rules.strike_after} busts in a row cost "
-                     f"{_points(rules.strike_penalty)} (never below 0) and reset the count")
+        lines.append(
+            f"  {rules.strike_after} busts in a row cost "
+            f"{_points(rules.strike_penalty)} (never below 0) and reset the count"
+        )
     lines.append("")
     lines.append("Winning:")
     target = _points(rules.target)
     if rules.finish is Finish.FIRST_TO_TARGET:
         lines.append(f"  the first player to bank {target} or more wins at once")
     elif rules.finish is Finish.FINAL_ROUND:
-        lines.append(f"  once a player reaches {target}, every other player has one more "
-                     "turn; the highest score wins, tied leaders play tie-break turns")
+        lines.append(
+            f"  once a player reaches {target}, every other player has one more "
+            "turn; the highest score wins, tied leaders play tie-break turns"
+        )
     elif rules.finish is Finish.TIE_OR_BEAT:
-        lines.append(f"  once a player reaches {target}, every other player has one turn to "
-                     "tie or beat the top score; each tie or beat gives every other player "
-                     "another turn; tied leaders then play tie-break turns")
+        lines.append(
+            f"  once a player reaches {target}, every other player has one turn to "
+            "tie or beat the top score; each tie or beat gives every other player "
+            "another turn; tied leaders then play tie-break turns"
+        )
     elif rules.finish is Finish.EXACT:
-        lines.append(f"  reach exactly {target} to win at once; a turn that would end above "
-                     "it is a bust, and a roll whose scoring dice would all carry the player "
-                     "above it must be kept whole, so it busts")
+        lines.append(
+            f"  reach exactly {target} to win at once; a turn that would end above "
+            "it is a bust, and a roll whose scoring dice would all carry the player "
+            "above it must be kept whole, so it busts"
+        )
     if rules.the_5150:
-        lines.append("  the 5150: a player whose score is ever exactly 5,150 rolls all dice "
-                     "once more at the end and adds the best keep")
+        lines.append(
+            "  the 5150: a player whose score is ever exactly 5,150 rolls all dice "
+            "once more at the end and adds the best keep"
+        )
     return "\n".join(lines)

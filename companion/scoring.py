@@ -154,6 +154,7 @@ class RollScore:
 
 # --- groups of one value ------------------------------------------------------------
 
+
 def _plural(value: int) -> str:
     return f"{value}s"
 
@@ -227,8 +228,13 @@ def _value_parts(rules: Rules, value: int, n: int, held: Held) -> list[_Part]:
             doubling = _doubling(value, n - 3) if n > 3 else None
             parts.append(_Part(triple.points, (triple,), doubling, new_set=True))
             if is_single and n > 3:
-                parts.append(_Part(triple.points + (n - 3) * _single_points(value),
-                                   (triple, *_singles(value, n - 3)), new_set=True))
+                parts.append(
+                    _Part(
+                        triple.points + (n - 3) * _single_points(value),
+                        (triple, *_singles(value, n - 3)),
+                        new_set=True,
+                    )
+                )
             if n == 6:
                 parts.append(_Part(2 * triple.points, (triple, triple), new_set=True))
         if is_single:
@@ -263,6 +269,7 @@ def _doubling(value: int, n: int) -> Group:
 
 # --- groups of five or six dice -------------------------------------------------------
 
+
 def _combos(rules: Rules, counts: Counts) -> Iterator[tuple[Group, Counts]]:
     """Whole-roll groups (straights, pairs, triplets, full house) found in a keep, with the rest."""
     size = sum(counts)
@@ -274,12 +281,15 @@ def _combos(rules: Rules, counts: Counts) -> Iterator[tuple[Group, Counts]]:
                 yield Group(name, run, rules.straight), NO_COUNTS
     if size == 6:
         shape = sorted(c for c in counts if c)
-        if rules.three_pairs and (shape == [2, 2, 2] or (
-                shape == [2, 4] and rules.four_kind_pair_is_three_pairs)):
+        if rules.three_pairs and (
+            shape == [2, 2, 2] or (shape == [2, 4] and rules.four_kind_pair_is_three_pairs)
+        ):
             yield Group("three pairs", dice_of(counts), rules.three_pairs), NO_COUNTS
         if rules.four_kind_and_pair and shape == [2, 4]:
-            yield Group("four of a kind and a pair", dice_of(counts),
-                        rules.four_kind_and_pair), NO_COUNTS
+            yield (
+                Group("four of a kind and a pair", dice_of(counts), rules.four_kind_and_pair),
+                NO_COUNTS,
+            )
         if rules.two_triplets and shape == [3, 3]:
             yield Group("two triplets", dice_of(counts), rules.two_triplets), NO_COUNTS
     if rules.full_house_bonus and size >= 5:
@@ -296,6 +306,7 @@ def _combos(rules: Rules, counts: Counts) -> Iterator[tuple[Group, Counts]]:
 
 # --- a keep ----------------------------------------------------------------------------
 
+
 def score_keep(rules: Rules, dice: Iterable[int], held: Held = Held()) -> Keep | None:
     """The best score of keeping exactly these dice, or None if one of them does not score."""
     counts = counts_of(dice)
@@ -307,11 +318,13 @@ def score_keep(rules: Rules, dice: Iterable[int], held: Held = Held()) -> Keep |
 PartsOf = Callable[[int, int], list["_Part"]]
 
 
-def _score_counts(rules: Rules, counts: Counts, held: Held,
-                  parts_of: PartsOf | None = None) -> Keep | None:
+def _score_counts(
+    rules: Rules, counts: Counts, held: Held, parts_of: PartsOf | None = None
+) -> Keep | None:
     if not any(counts):
         return None
     if parts_of is None:
+
         def parts_of(value: int, n: int) -> list[_Part]:
             return _value_parts(rules, value, n, held)
 
@@ -338,20 +351,23 @@ def _score_counts(rules: Rules, counts: Counts, held: Held,
     points, _, groups, new_sets, rest = best
     # Only dice outside whole-roll combinations join a value's progressive set.
     kept = tuple(a + b for a, b in zip(held.kept, rest, strict=True))
-    return Keep(dice_of(counts), points, groups, _wins(rules, counts, held), held.sets | new_sets,
-                kept)  # type: ignore[arg-type]
+    return Keep(
+        dice_of(counts), points, groups, _wins(rules, counts, held), held.sets | new_sets, kept
+    )  # type: ignore[arg-type]
 
 
-def _combine(held: Held, combo_groups: tuple[Group, ...],
-             parts: Sequence[_Part]) -> tuple[int, tuple[Group, ...], frozenset[int]]:
+def _combine(
+    held: Held, combo_groups: tuple[Group, ...], parts: Sequence[_Part]
+) -> tuple[int, tuple[Group, ...], frozenset[int]]:
     """Add the roll's groups first, then apply each doubling, as the hot-dice seed says."""
     total = held.turn_total + sum(g.points for g in combo_groups) + sum(p.added for p in parts)
-    groups = sorted([*combo_groups, *(g for p in parts for g in p.groups)],
-                    key=lambda g: (-g.points, g.dice))
+    groups = sorted(
+        [*combo_groups, *(g for p in parts for g in p.groups)], key=lambda g: (-g.points, g.dice)
+    )
     new_sets = frozenset(p.groups[0].dice[0] for p in parts if p.new_set)
     for part in parts:
         if part.doubling:
-            gained = total * (2 ** part.doublings - 1)
+            gained = total * (2**part.doublings - 1)
             total += gained
             groups.append(Group(part.doubling.name, part.doubling.dice, gained))
     return total - held.turn_total, tuple(groups), new_sets
@@ -367,11 +383,11 @@ def _wins(rules: Rules, counts: Counts, held: Held) -> bool:
 
 # --- a roll ----------------------------------------------------------------------------
 
+
 @functools.cache
 def _sub_counts(counts: Counts) -> tuple[Counts, ...]:
     """Every non-empty sub-multiset of a roll: the candidate keeps."""
-    return tuple(pick for pick in itertools.product(*(range(c + 1) for c in counts))
-                 if any(pick))  # type: ignore[misc]
+    return tuple(pick for pick in itertools.product(*(range(c + 1) for c in counts)) if any(pick))  # type: ignore[misc]
 
 
 def _sort_key(keep: Keep) -> tuple[int, int, Dice]:
@@ -388,12 +404,14 @@ def keep_options(rules: Rules, roll: Sequence[int], held: Held = Held()) -> tupl
 
 def _first_roll_matters(rules: Rules) -> bool:
     return rules.instant_win is InstantWin.SIX_OF_A_KIND_FIRST_ROLL or (
-        rules.nothing_scores_first_roll_only)
+        rules.nothing_scores_first_roll_only
+    )
 
 
 @functools.lru_cache(maxsize=64)
-def _tables(rules: Rules, first_roll: bool) -> tuple[dict[Counts, Keep | None],
-                                                      dict[Counts, tuple[Keep, ...]]]:
+def _tables(
+    rules: Rules, first_roll: bool
+) -> tuple[dict[Counts, Keep | None], dict[Counts, tuple[Keep, ...]]]:
     """Every keep and every roll of 1..N dice scored once: the look-up tables of a rule set.
 
     Outside double-turn and progressive a keep's score never depends on earlier rolls, and
@@ -401,11 +419,17 @@ def _tables(rules: Rules, first_roll: bool) -> tuple[dict[Counts, Keep | None],
     """
     held = Held(first_roll=first_roll)
     all_counts = _multisets(rules.dice)
-    parts = {(v, n): _value_parts(rules, v, n, held) for v in range(1, 7)
-             for n in range(1, rules.dice + 1)}
-    keeps = {counts: None if _surely_unscoring(counts) else
-             _score_counts(rules, counts, held, lambda v, n: parts[v, n])
-             for counts in all_counts}
+    parts = {
+        (v, n): _value_parts(rules, v, n, held)
+        for v in range(1, 7)
+        for n in range(1, rules.dice + 1)
+    }
+    keeps = {
+        counts: None
+        if _surely_unscoring(counts)
+        else _score_counts(rules, counts, held, lambda v, n: parts[v, n])
+        for counts in all_counts
+    }
     order = {counts: _sort_key(keep) for counts, keep in keeps.items() if keep}
     rolls = {}
     for counts in all_counts:
@@ -417,8 +441,11 @@ def _tables(rules: Rules, first_roll: bool) -> tuple[dict[Counts, Keep | None],
 @functools.cache
 def _multisets(max_dice: int) -> tuple[Counts, ...]:
     """Every distinct roll of 1..max_dice dice, as face counts."""
-    return tuple(counts_of(dice) for n in range(1, max_dice + 1)
-                 for dice in itertools.combinations_with_replacement(range(1, 7), n))
+    return tuple(
+        counts_of(dice)
+        for n in range(1, max_dice + 1)
+        for dice in itertools.combinations_with_replacement(range(1, 7), n)
+    )
 
 
 def _surely_unscoring(counts: Counts) -> bool:
@@ -434,8 +461,12 @@ def _context_options(rules: Rules, counts: Counts, held: Held) -> tuple[Keep, ..
 
 def _collect(rules: Rules, counts: Counts, held: Held, options: list[Keep]) -> tuple[Keep, ...]:
     """The roll's options (already best first), or the scoreless-roll bonus if it has one."""
-    if not options and rules.nothing_scores and sum(counts) == rules.dice and (
-            held.first_roll or not rules.nothing_scores_first_roll_only):
+    if (
+        not options
+        and rules.nothing_scores
+        and sum(counts) == rules.dice
+        and (held.first_roll or not rules.nothing_scores_first_roll_only)
+    ):
         dice = dice_of(counts)
         group = Group(f"nothing scores with all {rules.dice} dice", dice, rules.nothing_scores)
         return (Keep(dice, rules.nothing_scores, (group,), False, held.sets),)

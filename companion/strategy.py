@@ -99,8 +99,9 @@ def _context(rules: Rules, key: StateKey, total: int) -> Held:
     return Held(turn_total=total, sets=sets, kept=kept, first_roll=first)
 
 
-def _outcome(rules: Rules, n: int, held: HeldKey, keep: Keep, probes: Sequence[int],
-             points: Sequence[int]) -> Outcome:
+def _outcome(
+    rules: Rules, n: int, held: HeldKey, keep: Keep, probes: Sequence[int], points: Sequence[int]
+) -> Outcome:
     """Where a keep leads; the state update is ``Turn.keep``'s (checked against it in tests)."""
     left = n - len(keep.dice)
     mul, add = 1, points[0]
@@ -113,15 +114,31 @@ def _outcome(rules: Rules, n: int, held: HeldKey, keep: Keep, probes: Sequence[i
     return Outcome(add, left, _held_key(rules, keep.held_sets, kept, False), mul)  # type: ignore[arg-type]
 
 
-def turn_at(rules: Rules, *, total: int, dice: int, score: int = 0, on_board: bool = True,
-            sets: Iterable[int] = (), kept: Iterable[int] = (),
-            first_roll: bool = False) -> Turn:
+def turn_at(
+    rules: Rules,
+    *,
+    total: int,
+    dice: int,
+    score: int = 0,
+    on_board: bool = True,
+    sets: Iterable[int] = (),
+    kept: Iterable[int] = (),
+    first_roll: bool = False,
+) -> Turn:
     """An engine ``Turn`` waiting to roll ``dice`` dice: mid-turn, or a turn's first roll."""
     if first_roll:
-        return replace(Turn.start(rules, score=score, on_board=on_board), total=total,
-                       dice_left=dice)
-    return Turn.at(rules, total=total, dice=dice, score=score, on_board=on_board,
-                   sets=frozenset(sets), kept=counts_of(tuple(kept)))
+        return replace(
+            Turn.start(rules, score=score, on_board=on_board), total=total, dice_left=dice
+        )
+    return Turn.at(
+        rules,
+        total=total,
+        dice=dice,
+        score=score,
+        on_board=on_board,
+        sets=frozenset(sets),
+        kept=counts_of(tuple(kept)),
+    )
 
 
 def _free_reroll_totals(rules: Rules, roll: tuple[int, ...]) -> frozenset[int] | None:
@@ -162,7 +179,8 @@ def turn_model(rules: Rules) -> TurnModel:
             others = [{k.dice: k.points for k in options} for options in scored[1:]]
             outcomes = prune(
                 _outcome(rules, n, held, k, probes, [k.points, *(o[k.dice] for o in others)])
-                for k in low)
+                for k in low
+            )
             most = max(low, key=lambda k: (len(k.dice), k.points))
             forced = most.points if rules.finish is Finish.EXACT else 0
             rolls.append((weight, RollClass(0, outcomes, frozenset(), forced)))
@@ -173,17 +191,29 @@ def turn_model(rules: Rules) -> TurnModel:
 
 # --- solutions -------------------------------------------------------------------------
 
+
 def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> Objective:
     bank_min = max(rules.min_bank, 0 if on_board else rules.entry, UNIT)
     limit = rules.target - score if rules.finish is Finish.EXACT else None
     if limit is not None and limit < 0:
         raise ParseError(f"score {score:,} is already past the exact target {rules.target:,}")
-    return Objective(bank_min=bank_min, limit=limit, hot_must_roll=rules.hot_dice_must_roll,
-                     bust_value=bust_value, cap=CAP)
+    return Objective(
+        bank_min=bank_min,
+        limit=limit,
+        hot_must_roll=rules.hot_dice_must_roll,
+        bust_value=bust_value,
+        cap=CAP,
+    )
 
 
-def solve(rules: Rules, *, score: int = 0, on_board: bool = True, bust_value: float = 0.0,
-          need: int | None = None) -> TurnSolution:
+def solve(
+    rules: Rules,
+    *,
+    score: int = 0,
+    on_board: bool = True,
+    bust_value: float = 0.0,
+    need: int | None = None,
+) -> TurnSolution:
     """The optimal values of every state of a turn (memoised per rule set and situation).
 
     ``score`` matters only for ``exact-10000`` (the target caps the turn); ``bust_value`` is
@@ -200,8 +230,9 @@ def solve(rules: Rules, *, score: int = 0, on_board: bool = True, bust_value: fl
 
 
 @functools.lru_cache(maxsize=64)
-def _solve(rules: Rules, score: int, on_board: bool, bust_value: float,
-           need: int | None = None) -> TurnSolution:
+def _solve(
+    rules: Rules, score: int, on_board: bool, bust_value: float, need: int | None = None
+) -> TurnSolution:
     objective = replace(_objective(rules, score, on_board, bust_value), goal=need)
     return solve_turn(turn_model(rules), objective)
 
@@ -268,8 +299,7 @@ def bust_value(rules: Rules, busts_in_row: int = 0) -> float:
     if run is None:
         return 0.0
     if busts_in_row >= rules.strike_after:
-        raise ParseError(f"busts in a row must be below {rules.strike_after}, "
-                         f"not {busts_in_row}")
+        raise ParseError(f"busts in a row must be below {rules.strike_after}, not {busts_in_row}")
     return run.bust_values[busts_in_row]
 
 
@@ -300,16 +330,18 @@ def _odds(dice: int, p: Fraction) -> str:
 
 # --- thresholds ------------------------------------------------------------------------
 
-def _state(rules: Rules, dice: int, sets: Iterable[int] = (),
-           kept: Iterable[int] = ()) -> StateKey:
+
+def _state(rules: Rules, dice: int, sets: Iterable[int] = (), kept: Iterable[int] = ()) -> StateKey:
     """The DP state of ``dice`` in hand with these held sets / kept dice, checked."""
     if not 1 <= dice <= rules.dice:
         raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice}")
     kept = tuple(kept)
     key = (dice, _held_key(rules, frozenset(sets), counts_of(kept), False))
     if key not in turn_model(rules).classes:
-        raise ParseError(f"{rules.name}: {_dice_word(dice)} in hand cannot go with held sets "
-                         f"{sorted(set(sets))} and kept dice {sorted(kept)}")
+        raise ParseError(
+            f"{rules.name}: {_dice_word(dice)} in hand cannot go with held sets "
+            f"{sorted(set(sets))} and kept dice {sorted(kept)}"
+        )
     return key
 
 
@@ -331,8 +363,9 @@ def _from_which_on(totals: range, good: Callable[[int], bool]) -> int | None:
     return found
 
 
-def bank_thresholds(rules: Rules, *, busts_in_row: int = 0,
-                    score: int = 0) -> dict[int, int | None]:
+def bank_thresholds(
+    rules: Rules, *, busts_in_row: int = 0, score: int = 0
+) -> dict[int, int | None]:
     """For each number of dice in hand, the smallest turn total from which banking is best.
 
     Banking must be at least as good as rolling at that total and at every total above it
@@ -350,8 +383,13 @@ def bank_thresholds(rules: Rules, *, busts_in_row: int = 0,
     for dice in range(1, rules.dice + 1):
         key = _state(rules, dice)
         hot_must_roll = dice == rules.dice and rules.hot_dice_must_roll
-        out[dice] = None if hot_must_roll else _from_which_on(
-            totals, lambda t, key=key: solution.can_bank(t) and solution.roll_value(key, t) <= t)
+        out[dice] = (
+            None
+            if hot_must_roll
+            else _from_which_on(
+                totals, lambda t, key=key: solution.can_bank(t) and solution.roll_value(key, t) <= t
+            )
+        )
     return out
 
 
@@ -408,6 +446,7 @@ def takeover_thresholds(rules: Rules, *, score: int = 0) -> dict[int, int | None
 
 # --- reports ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class StrategySummary:
     """What ``hotdice strategy`` prints: the whole optimal policy of a rule set in brief."""
@@ -437,14 +476,16 @@ class StrategySummary:
             out["entry_turn_score"] = round(self.entry_turn_score, 4)
         if self.takeover_thresholds is not None:
             out["takeover_thresholds"] = {str(k): v for k, v in self.takeover_thresholds.items()}
-            out["takeover_ranges"] = {str(k): [list(span) for span in v]
-                                      for k, v in (self.takeover_ranges or {}).items()}
+            out["takeover_ranges"] = {
+                str(k): [list(span) for span in v] for k, v in (self.takeover_ranges or {}).items()
+            }
         if self.long_run_average is not None:
             out["long_run_average"] = round(self.long_run_average, 4)
         if self.streak_bank_thresholds is not None:
             out["streak_bank_thresholds"] = {
                 str(s): {str(k): v for k, v in t.items()}
-                for s, t in self.streak_bank_thresholds.items()}
+                for s, t in self.streak_bank_thresholds.items()
+            }
         return out
 
 
@@ -479,19 +520,30 @@ def strategy_summary(rules: Rules) -> StrategySummary:
 
 def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
     if turn_total < 0 or turn_total % UNIT:
-        raise ParseError(f"turn total must be a multiple of {UNIT} and at least 0, "
-                         f"not {turn_total}")
+        raise ParseError(
+            f"turn total must be a multiple of {UNIT} and at least 0, not {turn_total}"
+        )
     if rules.finish is Finish.EXACT:
         if score % UNIT or score < 0:
             raise ParseError(f"score must be a multiple of {UNIT} and at least 0, not {score}")
         if score + turn_total > rules.target:
-            raise ParseError(f"score {score:,} and turn total {turn_total:,} already pass "
-                             f"{rules.target:,}")
+            raise ParseError(
+                f"score {score:,} and turn total {turn_total:,} already pass {rules.target:,}"
+            )
 
 
-def advise_state(rules: Rules, *, turn_total: int, dice: int, score: int = 0,
-                 on_board: bool = True, busts_in_row: int = 0, sets: Iterable[int] = (),
-                 kept: Iterable[int] = (), need: int | None = None) -> dict[str, Any]:
+def advise_state(
+    rules: Rules,
+    *,
+    turn_total: int,
+    dice: int,
+    score: int = 0,
+    on_board: bool = True,
+    busts_in_row: int = 0,
+    sets: Iterable[int] = (),
+    kept: Iterable[int] = (),
+    need: int | None = None,
+) -> dict[str, Any]:
     """Bank or roll with ``dice`` in hand at ``turn_total``, and the figures behind it.
 
     ``expected_if_roll`` is the expected final turn score of rolling on and playing
@@ -544,10 +596,18 @@ def advise_state(rules: Rules, *, turn_total: int, dice: int, score: int = 0,
     return out
 
 
-def advise_roll(rules: Rules, dice: Sequence[int] | str, *, turn_total: int = 0,
-                score: int = 0, on_board: bool = True, busts_in_row: int = 0,
-                sets: Iterable[int] = (), kept: Iterable[int] = (),
-                need: int | None = None) -> dict[str, Any]:
+def advise_roll(
+    rules: Rules,
+    dice: Sequence[int] | str,
+    *,
+    turn_total: int = 0,
+    score: int = 0,
+    on_board: bool = True,
+    busts_in_row: int = 0,
+    sets: Iterable[int] = (),
+    kept: Iterable[int] = (),
+    need: int | None = None,
+) -> dict[str, Any]:
     """Every legal keep of a roll ranked by expected final turn score under optimal play.
 
     The roll is the first of the turn when all dice are rolled from zero. Each option says
@@ -564,8 +624,16 @@ def advise_roll(rules: Rules, dice: Sequence[int] | str, *, turn_total: int = 0,
     first = turn_total == 0 and len(roll) == rules.dice
     if not first:
         _state(rules, len(roll), sets, kept)
-    turn = turn_at(rules, total=turn_total, dice=len(roll), score=score, on_board=on_board,
-                   sets=sets, kept=kept, first_roll=first)
+    turn = turn_at(
+        rules,
+        total=turn_total,
+        dice=len(roll),
+        score=score,
+        on_board=on_board,
+        sets=sets,
+        kept=kept,
+        first_roll=first,
+    )
     return advise_turn(turn.roll(roll), busts_in_row=busts_in_row, need=need)
 
 
@@ -581,28 +649,44 @@ def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -
     word = "expected" if need is None else "chance"
     if turn.phase is Phase.ROLL:
         takeover = not turn.has_kept and turn.takeover
-        out = advise_state(rules, turn_total=turn.total, dice=turn.dice_left, score=turn.score,
-                           on_board=turn.on_board, busts_in_row=busts_in_row,
-                           sets=() if takeover else turn.sets,
-                           kept=() if takeover else _kept_dice(turn), need=need)
+        out = advise_state(
+            rules,
+            turn_total=turn.total,
+            dice=turn.dice_left,
+            score=turn.score,
+            on_board=turn.on_board,
+            busts_in_row=busts_in_row,
+            sets=() if takeover else turn.sets,
+            kept=() if takeover else _kept_dice(turn),
+            need=need,
+        )
         if turn.steps and turn.steps[-1].note and not turn.steps[-1].keep:
             out.update(roll=list(turn.steps[-1].roll), reroll=True, note=turn.steps[-1].note)
         if takeover:
-            out.update({"advice": "roll", "can_bank": False, f"{word}_if_bank": None,
-                        "bank_refusal": "roll and keep at least once before banking"})
+            out.update(
+                {
+                    "advice": "roll",
+                    "can_bank": False,
+                    f"{word}_if_bank": None,
+                    "bank_refusal": "roll and keep at least once before banking",
+                }
+            )
         return out
     roll = turn.last_roll or ()
     out = {
-        "rules": rules.name, "roll": list(roll), "turn_total": turn.total,
-        "score": turn.score, "bust": turn.phase is Phase.BUST, "options": [],
+        "rules": rules.name,
+        "roll": list(roll),
+        "turn_total": turn.total,
+        "score": turn.score,
+        "bust": turn.phase is Phase.BUST,
+        "options": [],
     }
     if need is not None:
         out["need"] = need
     if turn.phase is Phase.BUST:
         out["bust_reason"] = turn.bust_reason
         return out
-    solution = solve(rules, score=turn.score, on_board=turn.on_board, bust_value=bust,
-                     need=need)
+    solution = solve(rules, score=turn.score, on_board=turn.on_board, bust_value=bust, need=need)
     options = []
     for keep in turn.options():
         after = turn.keep(keep.dice)
@@ -614,11 +698,17 @@ def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -
             value = solution.arrive_value(key, after.total)
             bank_value = None if after.must_roll else solution.bank_value(after.total)
             then = "bank" if bank_value is not None and bank_value >= value else "roll"
-        options.append({
-            "keep": list(keep.dice), "points": keep.points, "turn_total": after.total,
-            "dice_left": after.dice_left, "hot_dice": after.hot_dice, "then": then,
-            word: value,
-        })
+        options.append(
+            {
+                "keep": list(keep.dice),
+                "points": keep.points,
+                "turn_total": after.total,
+                "dice_left": after.dice_left,
+                "hot_dice": after.hot_dice,
+                "then": then,
+                word: value,
+            }
+        )
     options.sort(key=lambda o: (-o[word], len(o["keep"]), o["keep"]))
     out["options"] = options
     return out
@@ -658,20 +748,35 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             out = advise_turn(state.turn, busts_in_row=busts, need=need)
             situation = "keep" if "options" in out else "bank_or_roll"
             return {**head, "situation": situation, **out}
-        fresh = advise_state(state.rules, turn_total=0, dice=state.rules.dice, score=me.score,
-                             on_board=me.on_board, busts_in_row=busts, need=need)
+        fresh = advise_state(
+            state.rules,
+            turn_total=0,
+            dice=state.rules.dice,
+            score=me.score,
+            on_board=me.on_board,
+            busts_in_row=busts,
+            need=need,
+        )
         if state.offer is None:
             return {**head, "situation": "fresh", **fresh}
-        take = advise_turn(state.offer.turn.handed_to(score=me.score, on_board=me.on_board),
-                           busts_in_row=busts, need=need)
+        take = advise_turn(
+            state.offer.turn.handed_to(score=me.score, on_board=me.on_board),
+            busts_in_row=busts,
+            need=need,
+        )
     except ValueError as error:
         return {**head, "situation": "unavailable", "error": str(error)}
     word = "expected" if need is None else "chance"
     take_value, fresh_value = take[f"{word}_if_roll"], fresh[f"{word}_if_roll"]
-    out = {**head, "situation": "takeover",
-           "advice": "takeover" if take_value > fresh_value else "fresh",
-           f"{word}_if_takeover": take_value, f"{word}_if_fresh": fresh_value,
-           "takeover": take, "fresh": fresh}
+    out = {
+        **head,
+        "situation": "takeover",
+        "advice": "takeover" if take_value > fresh_value else "fresh",
+        f"{word}_if_takeover": take_value,
+        f"{word}_if_fresh": fresh_value,
+        "takeover": take,
+        "fresh": fresh,
+    }
     if need is not None:
         out["need"] = need
     return out

@@ -201,8 +201,11 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
     keys = list(model.classes)
     hot_key = ("hot",)
     flat = (0.0, beyond) if o.limit is None else (1.0, 0.0)
-    growth = {k: flat for k in [*keys, hot_key]} if beyond is not None else (
-        asymptotic_growth(model, hot_must_roll=o.hot_must_roll, bust_value=b))
+    growth = (
+        {k: flat for k in [*keys, hot_key]}
+        if beyond is not None
+        else (asymptotic_growth(model, hot_must_roll=o.hot_must_roll, bust_value=b))
+    )
     roll = {k: [0.0] * span for k in keys}
     bust = {k: [0.0] * span for k in keys}
     after: dict = {k: [0.0] * span for k in keys}
@@ -230,8 +233,13 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
                 empty.append((c.weight, c.reroll_at))
                 continue
             targets = tuple(
-                (out.mul, out.add // UNIT, after[target], per_unit * growth[target][0],
-                 growth[target][1] if beyond is None else beyond_value)
+                (
+                    out.mul,
+                    out.add // UNIT,
+                    after[target],
+                    per_unit * growth[target][0],
+                    growth[target][1] if beyond is None else beyond_value,
+                )
                 for out in c.outcomes
                 for target in [hot_key if out.dice == 0 else (out.dice, out.held)]
             )
@@ -282,8 +290,9 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
     return TurnSolution(model, objective, top, roll, after, bust, growth)
 
 
-def asymptotic_growth(model: TurnModel, *, hot_must_roll: bool = False, bust_value: float = 0.0,
-                      tol: float = 1e-12) -> dict:
+def asymptotic_growth(
+    model: TurnModel, *, hot_must_roll: bool = False, bust_value: float = 0.0, tol: float = 1e-12
+) -> dict:
     """How the value of each state behaves at huge turn totals: ``growth * total + offset``.
 
     Added points vanish beside a huge total, but ``double-turn`` doublings do not: there
@@ -297,8 +306,13 @@ def asymptotic_growth(model: TurnModel, *, hot_must_roll: bool = False, bust_val
     """
     hot_key = ("hot",)
     keys = sorted(model.classes, key=lambda k: (k[0], repr(k[1])))
-    targets = {k: [(c, [(out, hot_key if out.dice == 0 else (out.dice, out.held))
-                        for out in c.outcomes]) for c in model.classes[k]] for k in keys}
+    targets = {
+        k: [
+            (c, [(out, hot_key if out.dice == 0 else (out.dice, out.held)) for out in c.outcomes])
+            for c in model.classes[k]
+        ]
+        for k in keys
+    }
     alpha = {k: 1.0 for k in [*keys, hot_key]}
     beta = {k: 0.0 for k in [*keys, hot_key]}
     rolling = {k: 1.0 for k in keys}
@@ -319,8 +333,11 @@ def asymptotic_growth(model: TurnModel, *, hot_must_roll: bool = False, bust_val
                     continue
                 best = max(out.mul * alpha[t] for out, t in outs)
                 if second:
-                    best = max(alpha[t] * out.add + beta[t] for out, t in outs
-                               if out.mul * alpha[t] >= best * (1 - 1e-12))
+                    best = max(
+                        alpha[t] * out.add + beta[t]
+                        for out, t in outs
+                        if out.mul * alpha[t] >= best * (1 - 1e-12)
+                    )
                 acc += c.weight * best
             if not second:
                 value = acc / denominator
@@ -362,7 +379,11 @@ def _second(growth_if_roll: float, offset_if_roll: float) -> float:
 
 
 def solve_long_run(
-    fresh_value: Callable[[float], float], penalty: float, streak: int, *, tol: float = 1e-9,
+    fresh_value: Callable[[float], float],
+    penalty: float,
+    streak: int,
+    *,
+    tol: float = 1e-9,
 ) -> tuple[float, tuple[float, ...]]:
     """The best long-run average score per turn when ``streak`` busts in a row cost ``penalty``.
 

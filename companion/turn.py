@@ -63,8 +63,12 @@ class Step:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "roll": list(self.roll), "keep": list(self.keep), "points": self.points,
-            "turn_total": self.turn_total, "dice_left": self.dice_left, "hot_dice": self.hot_dice,
+            "roll": list(self.roll),
+            "keep": list(self.keep),
+            "points": self.points,
+            "turn_total": self.turn_total,
+            "dice_left": self.dice_left,
+            "hot_dice": self.hot_dice,
         }
         if self.note:
             out["note"] = self.note
@@ -99,16 +103,34 @@ class Turn:
         return cls(rules, score=score, on_board=board, dice_left=rules.dice)
 
     @classmethod
-    def at(cls, rules: Rules, *, total: int, dice: int, score: int = 0, on_board: bool = True,
-           sets: frozenset[int] = frozenset(), kept: Counts = NO_COUNTS) -> Turn:
+    def at(
+        cls,
+        rules: Rules,
+        *,
+        total: int,
+        dice: int,
+        score: int = 0,
+        on_board: bool = True,
+        sets: frozenset[int] = frozenset(),
+        kept: Counts = NO_COUNTS,
+    ) -> Turn:
         """A turn part-way through, waiting to roll ``dice`` dice with ``total`` so far.
 
         For the advisor and for tests, which reason about states no one has played to yet.
         """
         if not 1 <= dice <= rules.dice:
             raise IllegalMove(f"a turn holds 1 to {rules.dice} dice, not {dice}")
-        return cls(rules, score=score, on_board=on_board, total=total, dice_left=dice,
-                   sets=sets, kept=kept, first_roll=False, has_kept=True)
+        return cls(
+            rules,
+            score=score,
+            on_board=on_board,
+            total=total,
+            dice_left=dice,
+            sets=sets,
+            kept=kept,
+            first_roll=False,
+            has_kept=True,
+        )
 
     def handed_to(self, *, score: int, on_board: bool) -> Turn:
         """The takeover: the next player picks up these dice and this turn total.
@@ -117,9 +139,20 @@ class Turn:
         """
         if self.phase is not Phase.BANKED:
             raise IllegalMove("only a banked turn can be taken over")
-        return replace(self, score=score, on_board=on_board, phase=Phase.ROLL, last_roll=None,
-                       has_kept=False, takeover=True, must_roll=False, first_roll=False,
-                       sets=frozenset(), kept=NO_COUNTS, steps=())
+        return replace(
+            self,
+            score=score,
+            on_board=on_board,
+            phase=Phase.ROLL,
+            last_roll=None,
+            has_kept=False,
+            takeover=True,
+            must_roll=False,
+            first_roll=False,
+            sets=frozenset(),
+            kept=NO_COUNTS,
+            steps=(),
+        )
 
     def free_reroll(self, dice: Sequence[int]) -> bool:
         """Whether this scoreless roll is rolled again for free (the 420, the hard six)."""
@@ -127,7 +160,8 @@ class Turn:
         if len(dice) != 1 or self.dice_left != 1:
             return False
         return (rules.the_420 and tuple(dice) == (2,) and self.total == 400) or (
-            rules.hard_six and tuple(dice) == (6,))
+            rules.hard_six and tuple(dice) == (6,)
+        )
 
     # --- what the turn allows now -------------------------------------------------------
 
@@ -137,8 +171,9 @@ class Turn:
 
     @property
     def held(self) -> Held:
-        return Held(turn_total=self.total, sets=self.sets, kept=self.kept,
-                    first_roll=self.first_roll)
+        return Held(
+            turn_total=self.total, sets=self.sets, kept=self.kept, first_roll=self.first_roll
+        )
 
     def options(self) -> tuple[Keep, ...]:
         """The legal keeps of the last roll in this turn's context, best first."""
@@ -158,8 +193,7 @@ class Turn:
         if self.must_roll:
             return f"hot dice: all {rules.dice} dice must be rolled again before banking"
         if not self.on_board and self.total < rules.entry:
-            return (f"not on the board yet: needs {rules.entry:,} in one turn, "
-                    f"has {self.total:,}")
+            return f"not on the board yet: needs {rules.entry:,} in one turn, has {self.total:,}"
         if self.total < rules.min_bank:
             return f"a bank needs at least {rules.min_bank:,}, has {self.total:,}"
         if rules.finish is Finish.EXACT and self.score + self.total > rules.target:
@@ -178,40 +212,51 @@ class Turn:
         if self.over:
             raise IllegalMove(f"the turn is over ({self.phase.value}): no more rolls")
         if self.phase is Phase.KEEP:
-            raise IllegalMove(f"keep some dice from {format_dice(self.last_roll or ())} "
-                              "before rolling again")
+            raise IllegalMove(
+                f"keep some dice from {format_dice(self.last_roll or ())} before rolling again"
+            )
         if len(dice) != self.dice_left:
-            raise IllegalMove(f"the player holds {self.dice_left} dice, "
-                              f"but {len(dice)} were rolled ({format_dice(dice)})")
-        rolled = replace(self, phase=Phase.KEEP, last_roll=dice, hot_dice=False,
-                         must_roll=False)
+            raise IllegalMove(
+                f"the player holds {self.dice_left} dice, "
+                f"but {len(dice)} were rolled ({format_dice(dice)})"
+            )
+        rolled = replace(self, phase=Phase.KEEP, last_roll=dice, hot_dice=False, must_roll=False)
         options = rolled.options()
         if not options:
             if self.free_reroll(dice):
-                note = "the 420: roll the 2 again" if dice == (2,) else (
-                    "the hard six: roll the 6 again")
+                note = (
+                    "the 420: roll the 2 again"
+                    if dice == (2,)
+                    else ("the hard six: roll the 6 again")
+                )
                 step = Step(dice, (), 0, self.total, self.dice_left, False, note)
                 return replace(self, steps=(*self.steps, step))
             return rolled._bust("nothing to keep")
         if self.rules.finish is Finish.EXACT:
             most = max(options, key=lambda k: (len(k.dice), k.points))
             if self.score + self.total + most.points > self.rules.target:
-                reason = (f"keeping every scoring die ({format_dice(most.dice)}) would pass "
-                          f"{self.rules.target:,}")
+                reason = (
+                    f"keeping every scoring die ({format_dice(most.dice)}) would pass "
+                    f"{self.rules.target:,}"
+                )
                 return rolled._bust(reason)
         return rolled
 
     def _bust(self, reason: str) -> Turn:
         roll = self.last_roll or ()
         step = Step(roll, (), 0, 0, 0, False, f"bust: {reason}")
-        return replace(self, phase=Phase.BUST, total=0, bust_reason=reason,
-                       steps=(*self.steps, step))
+        return replace(
+            self, phase=Phase.BUST, total=0, bust_reason=reason, steps=(*self.steps, step)
+        )
 
     def keep(self, dice: Sequence[int]) -> Turn:
         """Set aside a legal keep from the last roll and add its points."""
         if self.phase is not Phase.KEEP or self.last_roll is None:
-            raise IllegalMove("there is no roll to keep dice from" if not self.over else
-                              f"the turn is over ({self.phase.value})")
+            raise IllegalMove(
+                "there is no roll to keep dice from"
+                if not self.over
+                else f"the turn is over ({self.phase.value})"
+            )
         if not dice:
             raise IllegalMove("a keep needs at least one scoring die")
         chosen = tuple(sorted(parse_dice(dice)))
@@ -221,20 +266,41 @@ class Turn:
             raise IllegalMove(f"keep {format_dice(chosen)} is not in the roll {format_dice(roll)}")
         keep = next((k for k in self.options() if k.dice == chosen), None)
         if keep is None:
-            raise IllegalMove(f"keep {format_dice(chosen)} from {format_dice(roll)} includes a "
-                              "die that does not score")
+            raise IllegalMove(
+                f"keep {format_dice(chosen)} from {format_dice(roll)} includes a "
+                "die that does not score"
+            )
         total = self.total + keep.points
         left = self.dice_left - len(chosen)
         hot = left == 0
-        turn = replace(self, phase=Phase.WON if keep.wins else Phase.ROLL, last_roll=None,
-                       total=total, has_kept=True, hot_dice=hot, first_roll=False)
+        turn = replace(
+            self,
+            phase=Phase.WON if keep.wins else Phase.ROLL,
+            last_roll=None,
+            total=total,
+            has_kept=True,
+            hot_dice=hot,
+            first_roll=False,
+        )
         if hot:
-            turn = replace(turn, dice_left=self.rules.dice, sets=frozenset(), kept=NO_COUNTS,
-                           must_roll=self.rules.hot_dice_must_roll)
+            turn = replace(
+                turn,
+                dice_left=self.rules.dice,
+                sets=frozenset(),
+                kept=NO_COUNTS,
+                must_roll=self.rules.hot_dice_must_roll,
+            )
         else:
             turn = replace(turn, dice_left=left, sets=keep.held_sets, kept=keep.held_kept)
-        step = Step(roll, chosen, keep.points, total, turn.dice_left, hot,
-                    "wins the game" if keep.wins else "")
+        step = Step(
+            roll,
+            chosen,
+            keep.points,
+            total,
+            turn.dice_left,
+            hot,
+            "wins the game" if keep.wins else "",
+        )
         return replace(turn, steps=(*self.steps, step))
 
     def bank(self) -> Turn:

@@ -51,6 +51,7 @@ HOT = ("hot",)
 
 # --- one turn, given what its ends are worth -----------------------------------------------
 
+
 @dataclass(frozen=True)
 class _Plan:
     """A rule set's roll classes flattened for the inner loop of the turn DP."""
@@ -85,8 +86,10 @@ def _plan(rules: Rules) -> _Plan:
             if not c.outcomes:
                 empty.append((c.weight, c.reroll_at))
                 continue
-            targets = tuple((o.mul, o.add // UNIT, hot if o.dice == 0 else index[(o.dice, o.held)])
-                            for o in c.outcomes)
+            targets = tuple(
+                (o.mul, o.add // UNIT, hot if o.dice == 0 else index[(o.dice, o.held)])
+                for o in c.outcomes
+            )
             max_add = max(max_add, *(t[1] for t in targets), c.forced_add // UNIT)
             forced = c.forced_add // UNIT if rules.finish is Finish.EXACT else -1
             several.append((c.weight, forced, targets))
@@ -100,8 +103,17 @@ def _plan(rules: Rules) -> _Plan:
     again = sum(c.weight for c in hot_classes if c.outcomes and not any(o.dice for o in c.outcomes))
     busts = total - wins - again
     hot_won = (wins / (total - again), busts / (total - again))
-    return _Plan(keys, tuple(rows), index[model.start], hot, index[model.hot], max_add,
-                 rules.hot_dice_must_roll, rules.finish is Finish.EXACT, hot_won)
+    return _Plan(
+        keys,
+        tuple(rows),
+        index[model.start],
+        hot,
+        index[model.hot],
+        max_add,
+        rules.hot_dice_must_roll,
+        rules.finish is Finish.EXACT,
+        hot_won,
+    )
 
 
 @dataclass
@@ -125,15 +137,21 @@ class TurnValues:
     slope: float
 
 
-def _solve_turn(plan: _Plan, goal: int, bank_min: int, bank: Callable[[int], float],
-                bust: float, keep: bool = False) -> tuple[float, float, TurnValues | None]:
+def _solve_turn(
+    plan: _Plan,
+    goal: int,
+    bank_min: int,
+    bank: Callable[[int], float],
+    bust: float,
+    keep: bool = False,
+) -> tuple[float, float, TurnValues | None]:
     """One turn by backward induction over turn totals (in units of 50) with bust value
     ``bust`` and bank values ``bank(t)`` for ``bank_min <= t < goal``; a bank at or past
     ``goal`` wins (1). Returns the fresh turn's (value, d value / d bust) and, with
     ``keep``, every state's values."""
     n_keys = len(plan.keys)
     if plan.exact:
-        won = goal + 1            # rows past the goal bust
+        won = goal + 1  # rows past the goal bust
         top = goal
     else:
         won = max(goal, bank_min)  # from here on every bank wins
@@ -173,8 +191,9 @@ def _solve_turn(plan: _Plan, goal: int, bank_min: int, bank: Callable[[int], flo
                 _, add, target = targets[0]
                 singles.append((weight, forced, add, after[target], dafter[target]))
             else:
-                fast.append((weight, forced,
-                             tuple((add, after[tg], dafter[tg]) for _, add, tg in targets)))
+                fast.append(
+                    (weight, forced, tuple((add, after[tg], dafter[tg]) for _, add, tg in targets))
+                )
         plans.append((k, total, unaccounted, tuple(singles), tuple(fast), tuple(slow), empty))
     ninf = -math.inf
     for t in range(top, -1, -1):
@@ -264,6 +283,7 @@ def _solve_turn(plan: _Plan, goal: int, bank_min: int, bank: Callable[[int], flo
 
 # --- the game --------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class GameSolution:
     """``P[i][j]``: the chance that the player about to start a turn with ``i * UNIT`` points
@@ -290,16 +310,24 @@ class GameSolution:
         plan = _plan(self.rules)
         P = self.P
         n = self.target // UNIT
-        _, _, values = _solve_turn(plan, n - i, _bank_min(self.rules, i),
-                                   lambda t: 1.0 - P[j][i + t], 1.0 - P[j][i], keep=True)
+        _, _, values = _solve_turn(
+            plan,
+            n - i,
+            _bank_min(self.rules, i),
+            lambda t: 1.0 - P[j][i + t],
+            1.0 - P[j][i],
+            keep=True,
+        )
         assert values is not None
         return values
 
 
 def _units(score: int, target: int) -> int:
     if score < 0 or score % UNIT or score >= target:
-        raise ParseError(f"a score must be a multiple of {UNIT} from 0 to below the target "
-                         f"{target:,}, not {score}")
+        raise ParseError(
+            f"a score must be a multiple of {UNIT} from 0 to below the target "
+            f"{target:,}, not {score}"
+        )
     return score // UNIT
 
 
@@ -313,11 +341,15 @@ def _check(rules: Rules) -> None:
     if rules.target <= 0 or rules.target % UNIT:
         raise ParseError(f"the target must be a positive multiple of {UNIT}, not {rules.target}")
     if rules.finish is Finish.EXACT and max(rules.entry, rules.min_bank) > rules.target:
-        raise ParseError(f"{rules.name}: a first bank needs {max(rules.entry, rules.min_bank):,}, "
-                         f"past the exact target {rules.target:,}: nobody can win")
+        raise ParseError(
+            f"{rules.name}: a first bank needs {max(rules.entry, rules.min_bank):,}, "
+            f"past the exact target {rules.target:,}: nobody can win"
+        )
     if rules.strike_penalty:
-        raise ParseError(f"{rules.name}: the win probability does not model strike penalties "
-                         "(busts in a row would be part of the state)")
+        raise ParseError(
+            f"{rules.name}: the win probability does not model strike penalties "
+            "(busts in a row would be part of the state)"
+        )
 
 
 @functools.lru_cache(maxsize=16)
@@ -338,8 +370,9 @@ def solve_game(rules: Rules) -> GameSolution:
         nonlocal solves
         solves += 1
         Pj = P[j]
-        value, slope, _ = _solve_turn(plan, n - i, _bank_min(rules, i),
-                                      lambda t: 1.0 - Pj[i + t], bust)
+        value, slope, _ = _solve_turn(
+            plan, n - i, _bank_min(rules, i), lambda t: 1.0 - Pj[i + t], bust
+        )
         return value, slope
 
     for s in range(2 * (n - 1), -1, -1):
@@ -352,8 +385,9 @@ def solve_game(rules: Rules) -> GameSolution:
                 x0 = P[i][j + 1] if j + 1 < n else 0.5
                 y0 = P[j][i + 1] if i + 1 < n else 0.5
                 P[i][j], P[j][i] = _solve_pair(mine, functools.partial(turn, j, i), x0, y0)
-    return GameSolution(rules, rules.target, tuple(tuple(row) for row in P),
-                        time.process_time() - started, solves)
+    return GameSolution(
+        rules, rules.target, tuple(tuple(row) for row in P), time.process_time() - started, solves
+    )
 
 
 def _solve_single(F: Callable[[float], tuple[float, float]], x: float) -> float:
@@ -371,9 +405,12 @@ def _solve_single(F: Callable[[float], tuple[float, float]], x: float) -> float:
     raise ArithmeticError("the win probability did not converge")
 
 
-def _solve_pair(F1: Callable[[float], tuple[float, float]],
-                F2: Callable[[float], tuple[float, float]],
-                x: float, y: float) -> tuple[float, float]:
+def _solve_pair(
+    F1: Callable[[float], tuple[float, float]],
+    F2: Callable[[float], tuple[float, float]],
+    x: float,
+    y: float,
+) -> tuple[float, float]:
     """The fixed point of ``x = F1(1 - y)``, ``y = F2(1 - x)`` (each side's bust hands the
     turn to the other at the same scores), by Newton's method on the slopes."""
     for _ in range(60):
@@ -408,6 +445,7 @@ def first_player_win_probability(rules: Rules) -> float:
 
 # --- reports -------------------------------------------------------------------------------
 
+
 def bank_ranges(game: GameSolution, score: int, opponent: int) -> dict[int, list[tuple[int, int]]]:
     """For each number of dice in hand (nothing held), the turn totals below what reaches
     the target at which banking is at least as good as rolling on, as (from, to) ranges;
@@ -437,10 +475,16 @@ def bank_ranges(game: GameSolution, score: int, opponent: int) -> dict[int, list
 
 def situations(target: int) -> list[tuple[int, int]]:
     """A few (my score, opponent's score) pairs worth showing: level, behind, ahead."""
+
     def grid(x: float) -> int:
         return max(0, min(target - UNIT, int(x) // UNIT * UNIT))
-    return [(0, 0), (grid(target * 0.5), grid(target * 0.5)),
-            (grid(target * 0.3), grid(target * 0.85)), (grid(target * 0.85), grid(target * 0.3))]
+
+    return [
+        (0, 0),
+        (grid(target * 0.5), grid(target * 0.5)),
+        (grid(target * 0.3), grid(target * 0.85)),
+        (grid(target * 0.85), grid(target * 0.3)),
+    ]
 
 
 def _expected_banks(rules: Rules) -> dict[int, int | None]:
@@ -463,9 +507,15 @@ def win_report(rules: Rules) -> dict[str, Any]:
             ev = expected.get(dice)
             ev_ranges = [(ev, reach - UNIT)] if ev is not None and ev < reach else []
             if ranges != ev_ranges:
-                differences.append({"score": score, "opponent": opponent, "dice": dice,
-                                    "bank_when_playing_to_win": [list(r) for r in ranges],
-                                    "bank_when_playing_for_points": [list(r) for r in ev_ranges]})
+                differences.append(
+                    {
+                        "score": score,
+                        "opponent": opponent,
+                        "dice": dice,
+                        "bank_when_playing_to_win": [list(r) for r in ranges],
+                        "bank_when_playing_for_points": [list(r) for r in ev_ranges],
+                    }
+                )
     return {
         "rules": rules.name,
         "target": game.target,

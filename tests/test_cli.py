@@ -21,13 +21,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_score_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "score", "--rules", "hot-dice", "--json", "1", "4", "2", "4",
-                       "4", "5")
+    code, out, _ = run(
+        capsys, "score", "--rules", "hot-dice", "--json", "1", "4", "2", "4", "4", "5"
+    )
     report = json.loads(out)
     assert code == 0 and out.count("\n") == 1
     assert report["best"]["keep"] == [1, 4, 4, 4, 5] and report["best"]["points"] == 550
     assert [o["points"] for o in report["options"]] == sorted(
-        (o["points"] for o in report["options"]), reverse=True)
+        (o["points"] for o in report["options"]), reverse=True
+    )
 
 
 def test_score_table_explains_the_groups(capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,16 +38,18 @@ def test_score_table_explains_the_groups(capsys: pytest.CaptureFixture[str]) -> 
     assert "one more 4 doubles the turn total 550" in out
 
 
-def test_score_reads_many_rolls_from_stdin(capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_reads_many_rolls_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("142445\n2 2 3 4 6 6\n\n11111\n"))
     code, out, _ = run(capsys, "score", "--rules", "zilch", "--json", "-")
     reports = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [r["best"]["points"] for r in reports] == [550, 500, 4000]
 
 
-def test_score_stdin_bad_line_names_the_line(capsys: pytest.CaptureFixture[str],
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_stdin_bad_line_names_the_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("142445\n1429\n"))
     code, out, err = run(capsys, "score", "--rules", "zilch", "--json", "-")
     assert code == 2
@@ -57,8 +61,14 @@ def test_turn_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "turn", "--rules", "hot-dice", "--json", "142445>14445", "4>4")
     result = json.loads(out)
     assert code == 0 and result["turn_total"] == 1100 and result["bust"] is False
-    assert result["steps"][1] == {"roll": [4], "keep": [4], "points": 550, "turn_total": 1100,
-                                  "dice_left": 6, "hot_dice": True}
+    assert result["steps"][1] == {
+        "roll": [4],
+        "keep": [4],
+        "points": 550,
+        "turn_total": 1100,
+        "dice_left": 6,
+        "hot_dice": True,
+    }
     assert result["can_bank"] is True  # 1100 reaches hot-dice's 1000 entry
 
 
@@ -69,17 +79,21 @@ def test_turn_text_shows_bank_refusal(capsys: pytest.CaptureFixture[str]) -> Non
     assert "may be banked now" in out
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["142447"], "a die must be a number from 1 to 6, not 7"),
-    (["142445>14445", "44"], "the player holds 1 dice, but 2 were rolled"),
-    (["142445>66"], "keep 66 is not in the roll 142445"),
-    (["142445>12"], "includes a die that does not score"),
-    (["234466", "2"], "the turn is already bust"),
-    (["234466>2"], "is a bust"),
-    (["142445>"], "nothing after '>'"),
-])
-def test_turn_errors_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], args: list[str],
-                                         message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["142447"], "a die must be a number from 1 to 6, not 7"),
+        (["142445>14445", "44"], "the player holds 1 dice, but 2 were rolled"),
+        (["142445>66"], "keep 66 is not in the roll 142445"),
+        (["142445>12"], "includes a die that does not score"),
+        (["234466", "2"], "the turn is already bust"),
+        (["234466>2"], "is a bust"),
+        (["142445>"], "nothing after '>'"),
+    ],
+)
+def test_turn_errors_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
     code, out, err = run(capsys, "turn", "--rules", "hot-dice", *args)
     assert code == 2 and out == ""
     assert err.startswith("hotdice: error: ") and message in err and err.count("\n") == 1
@@ -119,42 +133,71 @@ def test_rules_from_a_toml_file(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 
 def _write_log(tmp_path: Path, events: list[dict]) -> Path:
     path = tmp_path / "game.json"
-    path.write_text(json.dumps({"rules": "minnesota+the-420", "target": 2000,
-                                "players": ["Ann", "Bob"], "events": events}))
+    path.write_text(
+        json.dumps(
+            {
+                "rules": "minnesota+the-420",
+                "target": 2000,
+                "players": ["Ann", "Bob"],
+                "events": events,
+            }
+        )
+    )
     return path
 
 
 def test_replay_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = _write_log(tmp_path, [
-        {"type": "score", "player": "Ann", "points": 1050},
-        {"type": "roll", "dice": [1, 4, 2, 4, 4]}, {"type": "keep", "dice": [1, 4, 4, 4]}])
+    path = _write_log(
+        tmp_path,
+        [
+            {"type": "score", "player": "Ann", "points": 1050},
+            {"type": "roll", "dice": [1, 4, 2, 4, 4]},
+            {"type": "keep", "dice": [1, 4, 4, 4]},
+        ],
+    )
     code, out, _ = run(capsys, "replay", "--json", str(path))
     state = json.loads(out)
     assert code == 0 and state["phase"] == "playing" and state["current_player"] == "Bob"
-    assert state["players"][0] == {"name": "Ann", "score": 1050, "on_board": True,
-                                   "busts_in_row": 0, "needs": 0, "hit_5150": False}
+    assert state["players"][0] == {
+        "name": "Ann",
+        "score": 1050,
+        "on_board": True,
+        "busts_in_row": 0,
+        "needs": 0,
+        "hit_5150": False,
+    }
     assert state["turn"]["total"] == 500 and state["turn"]["dice_left"] == 1
     assert state["winner"] is None
     code, out, _ = run(capsys, "replay", str(path))
     assert "Ann" in out and "1,050" in out and "needs 1,000" in out and "To play: Bob" in out
 
 
-def test_replay_illegal_event_names_its_position(capsys: pytest.CaptureFixture[str],
-                                                 tmp_path: Path) -> None:
-    path = _write_log(tmp_path, [{"type": "score", "player": "Ann", "points": 1050},
-                                 {"type": "score", "player": "Bob", "points": 400}])
+def test_replay_illegal_event_names_its_position(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = _write_log(
+        tmp_path,
+        [
+            {"type": "score", "player": "Ann", "points": 1050},
+            {"type": "score", "player": "Bob", "points": 400},
+        ],
+    )
     code, out, err = run(capsys, "replay", str(path))
     assert code == 2 and out == ""
     assert err.startswith("hotdice: error: event 2: Bob is not on the board yet")
     assert err.count("\n") == 1
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("{not json", "not valid JSON"),
-    ('{"rules": "farkle"}', "needs 'players'"),
-])
-def test_replay_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str,
-                          message: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"rules": "farkle"}', "needs 'players'"),
+    ],
+)
+def test_replay_bad_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str, message: str
+) -> None:
     path = tmp_path / "log.json"
     path.write_text(content)
     code, _, err = run(capsys, "replay", str(path))
@@ -167,18 +210,24 @@ def test_the_installed_command_runs(tmp_path: Path) -> None:
     exe = shutil.which("hotdice")
     if exe is None:
         pytest.skip("the hotdice console script is not installed (pip install -e .)")
-    done = subprocess.run([exe, "score", "--rules", "farkle", "--json", "1", "1", "1", "3"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [exe, "score", "--rules", "farkle", "--json", "1", "1", "1", "3"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0 and json.loads(done.stdout)["best"]["points"] == 300
-    done = subprocess.run([exe, "turn", "--rules", "farkle", "1234567"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [exe, "turn", "--rules", "farkle", "1234567"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     done = subprocess.run([exe, "frobnicate"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
 
-def test_replay_of_absurdly_nested_json_is_an_error(capsys: pytest.CaptureFixture[str],
-                                                    tmp_path: Path) -> None:
+def test_replay_of_absurdly_nested_json_is_an_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "deep.json"
     path.write_text("[" * 200_000 + "]" * 200_000)
     code, _, err = run(capsys, "replay", str(path))
@@ -202,9 +251,10 @@ def test_read_scores_the_photo_and_coaches(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_core_commands_do_not_load_the_camera_or_web_layers() -> None:
-    code = ("import sys; from companion.cli import main; "
-            "main(['score', '--rules', 'farkle', '--json', '1']); "
-            "print('cv2' in sys.modules, 'flask' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import sys; from companion.cli import main; "
+        "main(['score', '--rules', 'farkle', '--json', '1']); "
+        "print('cv2' in sys.modules, 'flask' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "False False"

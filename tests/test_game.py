@@ -28,16 +28,21 @@ def keep(*dice: int) -> dict[str, Any]:
 BANK = {"type": "bank"}
 
 
-def play(rules: str, players: list[str], events: list[dict[str, Any]],
-         target: int | None = None) -> Any:
+def play(
+    rules: str, players: list[str], events: list[dict[str, Any]], target: int | None = None
+) -> Any:
     log = new_log(rules, players, target=target)
     log["events"] = events
     return replay(log)
 
 
 def test_first_to_target_wins_at_once() -> None:
-    state = play("dice-10000", ["Ann", "Bob"], [quick("Ann", 600), quick("Bob", 950),
-                                                quick("Ann", 400)], target=1000)
+    state = play(
+        "dice-10000",
+        ["Ann", "Bob"],
+        [quick("Ann", 600), quick("Bob", 950), quick("Ann", 400)],
+        target=1000,
+    )
     assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
     assert state.to_json()["current_player"] is None
     with pytest.raises(IllegalEvent, match="game is over"):
@@ -45,9 +50,12 @@ def test_first_to_target_wins_at_once() -> None:
 
 
 def test_final_round_gives_everyone_else_one_turn() -> None:
-    state = play("hot-dice", ["Ann", "Bob", "Cy"], [
-        quick("Ann", 1000), quick("Bob", 1000), quick("Cy", 0), quick("Ann", 1000)],
-        target=2000)
+    state = play(
+        "hot-dice",
+        ["Ann", "Bob", "Cy"],
+        [quick("Ann", 1000), quick("Bob", 1000), quick("Cy", 0), quick("Ann", 1000)],
+        target=2000,
+    )
     assert state.phase is GamePhase.FINAL_ROUND
     assert state.to_json()["final_round"] == {"triggered_by": "Ann", "to_play": ["Bob", "Cy"]}
     state = apply(state, quick("Bob", 1500))
@@ -57,8 +65,9 @@ def test_final_round_gives_everyone_else_one_turn() -> None:
 
 
 def test_final_round_tie_goes_to_tie_break_turns() -> None:
-    state = play("ten-thousand", ["Ann", "Bob"], [
-        quick("Ann", 2000), quick("Bob", 2000)], target=2000)
+    state = play(
+        "ten-thousand", ["Ann", "Bob"], [quick("Ann", 2000), quick("Bob", 2000)], target=2000
+    )
     assert state.phase is GamePhase.TIE_BREAK
     assert state.to_json()["tie_break"]["players"] == ["Ann", "Bob"]
     state = apply(apply(state, quick("Ann", 300)), quick("Bob", 300))
@@ -68,9 +77,12 @@ def test_final_round_tie_goes_to_tie_break_turns() -> None:
 
 
 def test_tie_or_beat_gives_everyone_another_turn() -> None:
-    state = play("minnesota", ["Ann", "Bob", "Cy"], [
-        quick("Ann", 1000), quick("Bob", 1000), quick("Cy", 1000),
-        quick("Ann", 1000)], target=2000)
+    state = play(
+        "minnesota",
+        ["Ann", "Bob", "Cy"],
+        [quick("Ann", 1000), quick("Bob", 1000), quick("Cy", 1000), quick("Ann", 1000)],
+        target=2000,
+    )
     assert state.to_json()["final_round"]["to_play"] == ["Bob", "Cy"]
     state = apply(state, quick("Bob", 1000))  # ties 2000
     assert state.to_json()["final_round"]["to_play"] == ["Cy", "Ann"]
@@ -83,15 +95,25 @@ def test_tie_or_beat_gives_everyone_another_turn() -> None:
 
 
 def test_tie_or_beat_still_tied_after_a_full_pass_plays_tie_break() -> None:
-    state = play("minnesota", ["Ann", "Bob"], [
-        quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 1000), quick("Bob", 1000),
-        quick("Ann", 0)], target=2000)
+    state = play(
+        "minnesota",
+        ["Ann", "Bob"],
+        [
+            quick("Ann", 1000),
+            quick("Bob", 1000),
+            quick("Ann", 1000),
+            quick("Bob", 1000),
+            quick("Ann", 0),
+        ],
+        target=2000,
+    )
     assert state.phase is GamePhase.TIE_BREAK
 
 
 def test_exact_finish() -> None:
-    state = play("exact-10000", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 1000)],
-                 target=2000)
+    state = play(
+        "exact-10000", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 1000)], target=2000
+    )
     with pytest.raises(IllegalEvent, match="would pass 2,000"):
         apply(state, quick("Ann", 1500))
     state = apply(state, quick("Ann", 1000))
@@ -99,20 +121,35 @@ def test_exact_finish() -> None:
 
 
 def test_exact_forced_keep_bust_by_dice() -> None:
-    state = play("exact-10000", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 1000),
-                                                 roll(1, 1, 1, 2, 3, 4)], target=1500)
+    state = play(
+        "exact-10000",
+        ["Ann", "Bob"],
+        [quick("Ann", 1000), quick("Bob", 1000), roll(1, 1, 1, 2, 3, 4)],
+        target=1500,
+    )
     assert state.current_player == "Bob" and state.history[-1].bust
 
 
 def test_roll_by_roll_turns_and_busts() -> None:
-    state = play("hot-dice", ["Ann", "Bob"], [
-        roll(1, 4, 2, 4, 4, 5), keep(1, 4, 4, 4, 5), roll(4), keep(4), BANK,
-        roll(2, 3, 4, 6, 6, 2)])
+    state = play(
+        "hot-dice",
+        ["Ann", "Bob"],
+        [
+            roll(1, 4, 2, 4, 4, 5),
+            keep(1, 4, 4, 4, 5),
+            roll(4),
+            keep(4),
+            BANK,
+            roll(2, 3, 4, 6, 6, 2),
+        ],
+    )
     ann, bob = state.players
     assert (ann.score, ann.on_board, bob.score, bob.busts_in_row) == (1100, True, 0, 1)
     assert state.current_player == "Ann" and state.turn is None
     assert [(r.player, r.points, r.bust) for r in state.history] == [
-        ("Ann", 1100, False), ("Bob", 0, True)]
+        ("Ann", 1100, False),
+        ("Bob", 0, True),
+    ]
 
 
 def test_entry_threshold_blocks_a_small_bank() -> None:
@@ -125,8 +162,15 @@ def test_entry_threshold_blocks_a_small_bank() -> None:
 
 
 def test_takeover_offer_accept_and_decline() -> None:
-    base = [quick("Ann", 1000), quick("Bob", 1000),
-            roll(1, 2, 3, 4, 6), keep(1), roll(5, 5, 2, 3), keep(5, 5), BANK]
+    base = [
+        quick("Ann", 1000),
+        quick("Bob", 1000),
+        roll(1, 2, 3, 4, 6),
+        keep(1),
+        roll(5, 5, 2, 3),
+        keep(5, 5),
+        BANK,
+    ]
     state = play("minnesota", ["Ann", "Bob"], base)
     assert state.to_json()["takeover"] == {"from": "Ann", "dice": 2, "total": 200}
     taken = apply(state, {"type": "takeover", "accept": True})
@@ -142,16 +186,18 @@ def test_takeover_offer_accept_and_decline() -> None:
 
 
 def test_no_takeover_offer_for_a_player_off_the_board() -> None:
-    state = play("minnesota", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 0),
-                                              roll(1, 2, 3, 4, 6), keep(1), BANK])
+    state = play(
+        "minnesota",
+        ["Ann", "Bob"],
+        [quick("Ann", 1000), quick("Bob", 0), roll(1, 2, 3, 4, 6), keep(1), BANK],
+    )
     assert state.offer is None
     with pytest.raises(IllegalEvent, match="no takeover offer"):
         apply(state, {"type": "takeover", "accept": True})
 
 
 def test_strike_out_costs_500_never_below_zero() -> None:
-    events = [quick("Ann", 700)] + [e for _ in range(3) for e in (quick("Bob", 0),
-                                                                   quick("Ann", 0))]
+    events = [quick("Ann", 700)] + [e for _ in range(3) for e in (quick("Bob", 0), quick("Ann", 0))]
     state = play("ten-thousand+strike-out", ["Ann", "Bob"], events[:-1])
     ann, bob = state.players
     assert (ann.score, ann.busts_in_row, bob.score, bob.busts_in_row) == (700, 2, 0, 0)
@@ -166,9 +212,12 @@ def test_zilch_bank_minimum_every_turn() -> None:
 
 
 def test_the_5150_bonus_roll_comes_before_the_end() -> None:
-    state = play("minnesota+the-5150", ["Ann", "Bob"], [
-        quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 4150), quick("Bob", 5000)],
-        target=6000)
+    state = play(
+        "minnesota+the-5150",
+        ["Ann", "Bob"],
+        [quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 4150), quick("Bob", 5000)],
+        target=6000,
+    )
     assert state.players[0].hit_5150 and state.phase is GamePhase.FINAL_ROUND
     state = apply(state, quick("Ann", 0))
     assert state.phase is GamePhase.BONUS and state.current_player == "Ann"
@@ -184,21 +233,24 @@ def test_six_ones_win_farke_at_once() -> None:
     assert state.history[-1].wins
 
 
-@pytest.mark.parametrize(("event", "message"), [
-    (quick("Ann", 125), "multiple of 50"),
-    (quick("Ann", -50), "multiple of 50"),
-    (quick("Bob", 100), "it is Ann's turn"),
-    (quick("Zed", 100), "no player named 'Zed'"),
-    ({"type": "score", "player": "Ann", "points": True}, "whole number"),
-    ({"type": "fly"}, "unknown event type"),
-    ("roll", "must be an object"),
-    (keep(1), "has not rolled"),
-    (BANK, "has not rolled"),
-    (roll(1, 2, 3), "rolling all 6 dice"),
-    ({"type": "roll", "dice": "123456"}, "list of values"),
-    ({"type": "roll", "dice": [1, 2, 3, 4, 5, 9]}, "1 to 6"),
-    ({"type": "takeover"}, "true or false"),
-])
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        (quick("Ann", 125), "multiple of 50"),
+        (quick("Ann", -50), "multiple of 50"),
+        (quick("Bob", 100), "it is Ann's turn"),
+        (quick("Zed", 100), "no player named 'Zed'"),
+        ({"type": "score", "player": "Ann", "points": True}, "whole number"),
+        ({"type": "fly"}, "unknown event type"),
+        ("roll", "must be an object"),
+        (keep(1), "has not rolled"),
+        (BANK, "has not rolled"),
+        (roll(1, 2, 3), "rolling all 6 dice"),
+        ({"type": "roll", "dice": "123456"}, "list of values"),
+        ({"type": "roll", "dice": [1, 2, 3, 4, 5, 9]}, "1 to 6"),
+        ({"type": "takeover"}, "true or false"),
+    ],
+)
 def test_illegal_events_are_rejected_with_a_reason(event: Any, message: str) -> None:
     state = start(new_log("farkle", ["Ann", "Bob"]))
     with pytest.raises(IllegalEvent, match=message):
@@ -211,14 +263,17 @@ def test_quick_score_during_a_dice_turn_is_refused() -> None:
         apply(state, quick("Ann", 100))
 
 
-@pytest.mark.parametrize(("log", "message"), [
-    ({"rules": "farkle"}, "needs 'players'"),
-    ({"rules": "farkle", "players": []}, "non-empty list"),
-    ({"rules": "farkle", "players": ["Ann", "ann"]}, "two players"),
-    ({"rules": "farkle", "players": ["Ann"], "events": {}}, "must be a list"),
-    ({"rules": "farkle", "players": ["Ann"], "target": "lots"}, "whole number"),
-    ([], "JSON object"),
-])
+@pytest.mark.parametrize(
+    ("log", "message"),
+    [
+        ({"rules": "farkle"}, "needs 'players'"),
+        ({"rules": "farkle", "players": []}, "non-empty list"),
+        ({"rules": "farkle", "players": ["Ann", "ann"]}, "two players"),
+        ({"rules": "farkle", "players": ["Ann"], "events": {}}, "must be a list"),
+        ({"rules": "farkle", "players": ["Ann"], "target": "lots"}, "whole number"),
+        ([], "JSON object"),
+    ],
+)
 def test_malformed_logs(log: Any, message: str) -> None:
     with pytest.raises(ParseError, match=message):
         replay(log)
@@ -240,8 +295,11 @@ def test_roll_off() -> None:
 def _random_event(state: Any, data: st.DataObject) -> dict[str, Any]:
     """Mostly legal moves for the current state, sometimes anything at all."""
     if data.draw(st.integers(0, 9)) == 0:
-        return data.draw(st.sampled_from([BANK, keep(2), roll(1), quick("Ann", 75),
-                                          {"type": "takeover", "accept": True}]))
+        return data.draw(
+            st.sampled_from(
+                [BANK, keep(2), roll(1), quick("Ann", 75), {"type": "takeover", "accept": True}]
+            )
+        )
     name = state.current_player
     turn = state.turn
     if state.offer is not None and data.draw(st.booleans()):
@@ -294,10 +352,23 @@ def test_absurd_dice_values_are_rejected_not_crashing() -> None:
 
 
 def test_tie_break_starts_after_the_last_player_and_has_no_takeovers() -> None:
-    state = play("minnesota", ["A", "B", "C", "D"], [
-        quick("A", 1000), quick("B", 1000), quick("C", 1000), quick("D", 1000),
-        quick("A", 1000), quick("B", 0), quick("C", 1000), quick("D", 0), quick("A", 0),
-        quick("B", 0)], target=2000)
+    state = play(
+        "minnesota",
+        ["A", "B", "C", "D"],
+        [
+            quick("A", 1000),
+            quick("B", 1000),
+            quick("C", 1000),
+            quick("D", 1000),
+            quick("A", 1000),
+            quick("B", 0),
+            quick("C", 1000),
+            quick("D", 0),
+            quick("A", 0),
+            quick("B", 0),
+        ],
+        target=2000,
+    )
     assert state.phase is GamePhase.TIE_BREAK
     assert state.to_json()["tie_break"] == {"players": ["C", "A"], "to_play": ["C", "A"]}
     state = apply(apply(apply(state, roll(1, 2, 3, 4, 6)), keep(1)), BANK)

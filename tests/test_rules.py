@@ -18,10 +18,27 @@ from companion.rules import (
 
 
 def test_every_preset_of_rules_md_is_there() -> None:
-    assert set(PRESETS) == {"hot-dice", "dice-10000", "farke", "minnesota", "exact-10000",
-                            "ten-thousand", "farkle", "zilch"}
-    assert set(TOGGLES) == {"greed", "amish", "the-420", "hard-six", "the-5150", "progressive",
-                            "extra-combos", "threshold", "strike-out"}
+    assert set(PRESETS) == {
+        "hot-dice",
+        "dice-10000",
+        "farke",
+        "minnesota",
+        "exact-10000",
+        "ten-thousand",
+        "farkle",
+        "zilch",
+    }
+    assert set(TOGGLES) == {
+        "greed",
+        "amish",
+        "the-420",
+        "hard-six",
+        "the-5150",
+        "progressive",
+        "extra-combos",
+        "threshold",
+        "strike-out",
+    }
 
 
 def test_presets_match_rules_md() -> None:
@@ -49,28 +66,42 @@ def test_target_override_and_interning() -> None:
 
 
 def test_custom_rules_from_a_mapping() -> None:
-    rules = load_rules({"base": "farkle", "toggles": ["strike-out"], "entry": 500,
-                        "multiples": "double", "name": "Grandma's"})
+    rules = load_rules(
+        {
+            "base": "farkle",
+            "toggles": ["strike-out"],
+            "entry": 500,
+            "multiples": "double",
+            "name": "Grandma's",
+        }
+    )
     assert (rules.entry, rules.multiples, rules.strike_penalty, rules.name) == (
-        500, Multiples.DOUBLE, 500, "Grandma's")
+        500,
+        Multiples.DOUBLE,
+        500,
+        "Grandma's",
+    )
     assert rules_to_json(rules)["multiples"] == "double"
     assert set(rules_to_json(rules)) == {"name", *option_names()}
 
 
-@pytest.mark.parametrize(("spec", "message"), [
-    ("yahtzee", "unknown rule set"),
-    ("farkle+cheating", "unknown house rule"),
-    ("", "empty"),
-    ({"toggles": []}, "base"),
-    ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'"),
-    ({"base": "farkle", "entry": "lots"}, "entry must be a whole number"),
-    ({"base": "farkle", "entry": 333}, "multiple of 50"),
-    ({"base": "farkle", "dice": 4}, "dice must be 5 or 6"),
-    ({"base": "farkle", "takeover": 1}, "true or false"),
-    ({"base": "farkle", "finish": "whenever"}, "finish must be one of"),
-    ({"base": "farkle", "toggles": "greed"}, "list"),
-    (42, "rules must be"),
-])
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("yahtzee", "unknown rule set"),
+        ("farkle+cheating", "unknown house rule"),
+        ("", "empty"),
+        ({"toggles": []}, "base"),
+        ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'"),
+        ({"base": "farkle", "entry": "lots"}, "entry must be a whole number"),
+        ({"base": "farkle", "entry": 333}, "multiple of 50"),
+        ({"base": "farkle", "dice": 4}, "dice must be 5 or 6"),
+        ({"base": "farkle", "takeover": 1}, "true or false"),
+        ({"base": "farkle", "finish": "whenever"}, "finish must be one of"),
+        ({"base": "farkle", "toggles": "greed"}, "list"),
+        (42, "rules must be"),
+    ],
+)
 def test_bad_rules_are_one_clear_error(spec: object, message: str) -> None:
     with pytest.raises(ParseError, match=message):
         load_rules(spec)  # type: ignore[arg-type]

@@ -52,13 +52,18 @@ def test_hot_dice_seed_example_groups() -> None:
     best = score_roll(load_rules("hot-dice"), parse_dice("142445")).best
     assert best is not None
     assert [(g.name, g.points) for g in best.groups] == [
-        ("three 4s", 400), ("single 1", 100), ("single 5", 50)]
+        ("three 4s", 400),
+        ("single 1", 100),
+        ("single 5", 50),
+    ]
 
 
 def test_minnesota_takes_up_to_the_full_amount() -> None:
     """Seed 002: 1-1-5-6 'can take up to the full 250', and any scoring subset."""
-    options = {format_dice(k.dice): k.points
-               for k in score_roll(load_rules("minnesota"), parse_dice("1156")).options}
+    options = {
+        format_dice(k.dice): k.points
+        for k in score_roll(load_rules("minnesota"), parse_dice("1156")).options
+    }
     assert options == {"115": 250, "11": 200, "15": 150, "1": 100, "5": 50}
 
 
@@ -91,13 +96,12 @@ def test_instant_wins_are_flagged() -> None:
     assert not keep_options(rules, parse_dice("444444"), Held(first_roll=False))[0].wins
 
 
-@pytest.mark.parametrize(("n", "busts"), [(1, 4), (2, 16), (3, 60), (4, 204), (5, 600),
-                                          (6, 1440)])
+@pytest.mark.parametrize(("n", "busts"), [(1, 4), (2, 16), (3, 60), (4, 204), (5, 600), (6, 1440)])
 def test_bust_counts_with_singles_and_triples(n: int, busts: int) -> None:
     """Published bust probabilities: 4/6, 16/36, 60/216, 204/1296, 600/7776, 1440/46656."""
     rules = load_rules("ten-thousand")
     count = sum(ways for dice, ways in distinct_rolls(n) if score_roll(rules, dice).bust)
-    assert Fraction(count, 6 ** n) == Fraction(busts, 6 ** n)
+    assert Fraction(count, 6**n) == Fraction(busts, 6**n)
     assert count == busts
 
 
@@ -108,9 +112,10 @@ def test_three_pairs_lower_six_dice_busts_to_1080() -> None:
 
 def test_distinct_rolls_cover_every_ordered_roll() -> None:
     for n in range(1, 7):
-        assert sum(w for _, w in distinct_rolls(n)) == 6 ** n
+        assert sum(w for _, w in distinct_rolls(n)) == 6**n
         assert len(list(distinct_rolls(n))) == len(
-            set(tuple(sorted(r)) for r in itertools.product(range(1, 7), repeat=n)))
+            set(tuple(sorted(r)) for r in itertools.product(range(1, 7), repeat=n))
+        )
 
 
 def test_roll_report_shape() -> None:
@@ -162,8 +167,9 @@ def test_every_option_is_a_legal_keep_of_the_roll(rules, data) -> None:  # type:
     assert score.bust == (not score.options)
     if score.best:
         assert score.best.points == max(points)
-        assert len(score.best.dice) == min(len(k.dice) for k in score.options
-                                           if k.points == score.best.points)
+        assert len(score.best.dice) == min(
+            len(k.dice) for k in score.options if k.points == score.best.points
+        )
 
 
 @settings(max_examples=200, deadline=None)

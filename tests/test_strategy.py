@@ -67,8 +67,9 @@ def test_zilch_plays_safer_after_busts_in_a_row() -> None:
     assert by_streak[2] != by_streak[0]
 
 
-@pytest.mark.parametrize(("dice", "busts"), [(1, 4), (2, 16), (3, 60), (4, 204), (5, 600),
-                                             (6, 1440)])
+@pytest.mark.parametrize(
+    ("dice", "busts"), [(1, 4), (2, 16), (3, 60), (4, 204), (5, 600), (6, 1440)]
+)
 def test_bust_odds_with_singles_and_triples(dice: int, busts: int) -> None:
     assert bust_fraction(load_rules("ten-thousand"), dice) == Fraction(busts, 6**dice)
 
@@ -82,14 +83,17 @@ def test_three_pairs_lower_the_six_dice_bust_odds() -> None:
 def test_strategy_json_has_the_documented_keys() -> None:
     data = strategy_summary(FARKLE).to_json()
     assert data["expected_turn_score"] == pytest.approx(542.0632, abs=1e-4)
-    assert data["bank_thresholds"] == {"1": 300, "2": 250, "3": 400, "4": 950, "5": 2800,
-                                       "6": None}
+    assert data["bank_thresholds"] == {"1": 300, "2": 250, "3": 400, "4": 950, "5": 2800, "6": None}
     assert data["bust_odds"]["6"] == "1080/46656"
     assert "takeover_thresholds" not in data and "long_run_average" not in data
     zilch = strategy_summary(ZILCH).to_json()
     assert zilch["long_run_average"] == pytest.approx(620.855, abs=5e-4)
     assert set(strategy_summary(load_rules("minnesota")).to_json()["takeover_thresholds"]) == {
-        "1", "2", "3", "4"}
+        "1",
+        "2",
+        "3",
+        "4",
+    }
 
 
 # --- the DP is exact ------------------------------------------------------------------------
@@ -103,7 +107,8 @@ def test_the_cap_does_not_change_the_answer(name: str) -> None:
     near = solve_turn(model, objective)
     far = solve_turn(model, replace(objective, cap=2 * strategy.CAP))
     assert near.roll_value(model.start, 0) == pytest.approx(
-        far.roll_value(model.start, 0), abs=1e-9)
+        far.roll_value(model.start, 0), abs=1e-9
+    )
 
 
 def _direct_roll_value(rules, solution, turn: Turn) -> float:
@@ -117,9 +122,14 @@ def _direct_roll_value(rules, solution, turn: Turn) -> float:
             continue
         best = max(
             solution.arrive_value(
-                (0 if (t := after_roll.keep(k.dice)).hot_dice else t.dice_left,
-                 strategy._held_key(rules, t.sets, t.kept, False)), t.total)
-            for k in after_roll.options())
+                (
+                    0 if (t := after_roll.keep(k.dice)).hot_dice else t.dice_left,
+                    strategy._held_key(rules, t.sets, t.kept, False),
+                ),
+                t.total,
+            )
+            for k in after_roll.options()
+        )
         acc += weight * best
     return (acc + busted * solution.objective.bust_value) / 6**turn.dice_left
 
@@ -139,10 +149,16 @@ def test_bellman_equation_holds_against_the_engine(rules, data) -> None:
     total = data.draw(st.integers(floor // UNIT + 1, 120)) * UNIT
     if rules.finish.value == "exact" and total > rules.target:
         return
-    turn = strategy.turn_at(rules, total=total, dice=dice, sets=sets,
-                            kept=[v for v in range(1, 7) for _ in range(kept[v - 1])])
+    turn = strategy.turn_at(
+        rules,
+        total=total,
+        dice=dice,
+        sets=sets,
+        kept=[v for v in range(1, 7) for _ in range(kept[v - 1])],
+    )
     assert solution.roll_value(key, total) == pytest.approx(
-        _direct_roll_value(rules, solution, turn), rel=1e-9, abs=1e-9)
+        _direct_roll_value(rules, solution, turn), rel=1e-9, abs=1e-9
+    )
 
 
 @settings(max_examples=40, deadline=None)
@@ -151,11 +167,13 @@ def test_state_update_matches_turn_keep(rules, data) -> None:
     dice = data.draw(st.integers(1, rules.dice))
     roll = tuple(data.draw(st.lists(st.integers(1, 6), min_size=dice, max_size=dice)))
     total = data.draw(st.integers(1, 60)) * UNIT
-    sets = frozenset(data.draw(st.sets(st.integers(1, 6), max_size=1))) if (
-        rules.multiples is Multiples.DOUBLE_TURN) else frozenset()
+    sets = (
+        frozenset(data.draw(st.sets(st.integers(1, 6), max_size=1)))
+        if (rules.multiples is Multiples.DOUBLE_TURN)
+        else frozenset()
+    )
     scoring_rules = replace(rules, finish=Finish.FINAL_ROUND)
-    turn = strategy.turn_at(scoring_rules, total=total + 1000 * len(sets), dice=dice,
-                            sets=sets)
+    turn = strategy.turn_at(scoring_rules, total=total + 1000 * len(sets), dice=dice, sets=sets)
     rolled = turn.roll(roll)
     if rolled.phase.value != "keep":
         return
@@ -164,8 +182,10 @@ def test_state_update_matches_turn_keep(rules, data) -> None:
     contexts = [strategy._context(rules, key, t) for t in probes]
     for keep in rolled.options():
         after = rolled.keep(keep.dice)
-        points = [next(k.points for k in keep_options(turn.rules, roll, c) if k.dice == keep.dice)
-                  for c in contexts]
+        points = [
+            next(k.points for k in keep_options(turn.rules, roll, c) if k.dice == keep.dice)
+            for c in contexts
+        ]
         outcome = strategy._outcome(rules, dice, key[1], keep, probes, points)
         assert outcome.mul * turn.total + outcome.add == after.total
         assert outcome.dice == (0 if after.hot_dice else after.dice_left)
@@ -274,8 +294,13 @@ def test_advise_turn_takes_engine_turns() -> None:
     assert advise_turn(turn.keep((1,)))["advice"] == "roll"
     handed = turn.keep((1, 4, 4, 4, 5)).bank()
     rules = load_rules("dice-10000+amish")
-    taken = Turn.start(rules, score=500).roll((1, 1, 5, 2, 3)).keep((1, 1)).bank().handed_to(
-        score=300, on_board=True)
+    taken = (
+        Turn.start(rules, score=500)
+        .roll((1, 1, 5, 2, 3))
+        .keep((1, 1))
+        .bank()
+        .handed_to(score=300, on_board=True)
+    )
     assert advise_turn(taken)["advice"] == "roll"
     assert handed.over
 
@@ -314,13 +339,27 @@ def test_cli_strategy_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_advise(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "BANK" in _run(capsys, "advise", "--rules", "farkle", "--turn-total", "1000",
-                          "--dice", "2")
-    data = json.loads(_run(capsys, "advise", "--rules", "farkle", "--roll", "1", "4", "2", "4",
-                           "4", "5", "--json"))
+    assert "BANK" in _run(
+        capsys, "advise", "--rules", "farkle", "--turn-total", "1000", "--dice", "2"
+    )
+    data = json.loads(
+        _run(
+            capsys, "advise", "--rules", "farkle", "--roll", "1", "4", "2", "4", "4", "5", "--json"
+        )
+    )
     assert data["options"][0]["points"] == 550
-    text = _run(capsys, "advise", "--rules", "minnesota", "--turn-total", "650", "--dice", "4",
-                "--score", "0")
+    text = _run(
+        capsys,
+        "advise",
+        "--rules",
+        "minnesota",
+        "--turn-total",
+        "650",
+        "--dice",
+        "4",
+        "--score",
+        "0",
+    )
     assert "not allowed" in text
 
 
@@ -328,27 +367,55 @@ def test_hotdice_main_runs_the_commands(capsys: pytest.CaptureFixture[str]) -> N
     from companion.cli import main
 
     assert main(["strategy", "--rules", "zilch", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["long_run_average"] == pytest.approx(620.855,
-                                                                                     abs=5e-4)
+    assert json.loads(capsys.readouterr().out)["long_run_average"] == pytest.approx(
+        620.855, abs=5e-4
+    )
     assert main(["advise", "--rules", "farkle", "--dice", "9"]) == 2
     assert "hotdice: error:" in capsys.readouterr().err
 
 
-def test_cli_reads_rule_files_and_held_dice(capsys: pytest.CaptureFixture[str],
-                                            tmp_path) -> None:
+def test_cli_reads_rule_files_and_held_dice(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     table = tmp_path / "our-table.toml"
     table.write_text('base = "farkle"\nmin_bank = 350\n', encoding="utf-8")
-    data = json.loads(_run(capsys, "advise", "--rules", str(table), "--turn-total", "300",
-                           "--dice", "2", "--json"))
+    data = json.loads(
+        _run(
+            capsys, "advise", "--rules", str(table), "--turn-total", "300", "--dice", "2", "--json"
+        )
+    )
     assert data["advice"] == "roll" and not data["can_bank"]
-    data = json.loads(_run(capsys, "advise", "--rules", "ten-thousand+progressive",
-                           "--turn-total", "300", "--kept", "1", "1", "--roll", "1", "3", "4",
-                           "6", "--json"))
+    data = json.loads(
+        _run(
+            capsys,
+            "advise",
+            "--rules",
+            "ten-thousand+progressive",
+            "--turn-total",
+            "300",
+            "--kept",
+            "1",
+            "1",
+            "--roll",
+            "1",
+            "3",
+            "4",
+            "6",
+            "--json",
+        )
+    )
     assert data["options"][0]["points"] == 800
-    text = _run(capsys, "advise", "--rules", "hot-dice", "--turn-total", "550", "--held-sets",
-                "4", "--roll", "4")
+    text = _run(
+        capsys,
+        "advise",
+        "--rules",
+        "hot-dice",
+        "--turn-total",
+        "550",
+        "--held-sets",
+        "4",
+        "--roll",
+        "4",
+    )
     assert "1,100, hot dice" in text
-
 
 
 def test_advise_game_picks_the_question_for_the_state() -> None:
@@ -363,11 +430,18 @@ def test_advise_game_picks_the_question_for_the_state() -> None:
     assert strategy.advise_game(rolled)["situation"] == "keep"  # type: ignore[index]
     kept = apply(rolled, {"type": "keep", "dice": [1]})
     assert strategy.advise_game(kept)["situation"] == "bank_or_roll"  # type: ignore[index]
-    minnesota = replay({**new_log("minnesota", ["Ann", "Bob"]), "events": [
-        {"type": "score", "player": "Ann", "points": 1000},
-        {"type": "score", "player": "Bob", "points": 1000},
-        {"type": "roll", "dice": [1, 2, 3, 4, 6]}, {"type": "keep", "dice": [1]},
-        {"type": "bank"}]})
+    minnesota = replay(
+        {
+            **new_log("minnesota", ["Ann", "Bob"]),
+            "events": [
+                {"type": "score", "player": "Ann", "points": 1000},
+                {"type": "score", "player": "Bob", "points": 1000},
+                {"type": "roll", "dice": [1, 2, 3, 4, 6]},
+                {"type": "keep", "dice": [1]},
+                {"type": "bank"},
+            ],
+        }
+    )
     offer = strategy.advise_game(minnesota)
     assert offer is not None and offer["situation"] == "takeover"
     assert offer["advice"] == "fresh"  # 4 dice and only 100 are worth less than a fresh turn

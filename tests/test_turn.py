@@ -116,16 +116,19 @@ def test_instant_win_roll() -> None:
     assert turn.phase is Phase.WON
 
 
-@pytest.mark.parametrize(("steps", "error", "message"), [
-    (["1424456"], ParseError, "at most 6"),
-    (["142447"], ParseError, "1 to 6"),
-    (["142445>7"], ParseError, "1 to 6"),
-    (["14244"], IllegalMove, "holds 6 dice"),
-    (["142445>12"], IllegalMove, "does not score"),
-    (["142445>66"], IllegalMove, "not in the roll"),
-    (["142445", "142445"], IllegalMove, "keep some dice"),
-    (["234466", "23"], IllegalMove, "turn is over"),
-])
+@pytest.mark.parametrize(
+    ("steps", "error", "message"),
+    [
+        (["1424456"], ParseError, "at most 6"),
+        (["142447"], ParseError, "1 to 6"),
+        (["142445>7"], ParseError, "1 to 6"),
+        (["14244"], IllegalMove, "holds 6 dice"),
+        (["142445>12"], IllegalMove, "does not score"),
+        (["142445>66"], IllegalMove, "not in the roll"),
+        (["142445", "142445"], IllegalMove, "keep some dice"),
+        (["234466", "23"], IllegalMove, "turn is over"),
+    ],
+)
 def test_illegal_actions(steps: list[str], error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         play("hot-dice", *steps)
@@ -148,8 +151,9 @@ def test_random_turns_keep_their_invariants(rules, data) -> None:  # type: ignor
             break
         before = turn
         snapshot = (before.phase, before.total, before.dice_left, len(before.steps))
-        roll = tuple(data.draw(st.lists(st.integers(1, 6), min_size=turn.dice_left,
-                                        max_size=turn.dice_left)))
+        roll = tuple(
+            data.draw(st.lists(st.integers(1, 6), min_size=turn.dice_left, max_size=turn.dice_left))
+        )
         turn = turn.roll(roll)
         if turn.phase is Phase.KEEP:
             options = turn.options()

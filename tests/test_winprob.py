@@ -26,6 +26,7 @@ def farkle(target: int):
 
 # --- exact small cases ---------------------------------------------------------------------
 
+
 def test_target_50_first_scoring_roll_wins() -> None:
     # Any scoring roll reaches 50 and banks the win; a bust hands the dice over, so the
     # first player wins with 1 / (1 + p), p the six-dice bust chance.
@@ -44,6 +45,7 @@ def test_two_players_at_the_last_step_are_complementary() -> None:
 
 
 # --- an independent computation --------------------------------------------------------------
+
 
 def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
     """Plain Gauss-Seidel value iteration over every (i, j), each turn by straightforward
@@ -81,9 +83,11 @@ def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
                     acc += c.weight * bust
                     continue
                 acc += c.weight * max(
-                    arrive(o.mul * t + o.add // UNIT,
-                           model.hot if o.dice == 0 else (o.dice, o.held))
-                    for o in c.outcomes)
+                    arrive(
+                        o.mul * t + o.add // UNIT, model.hot if o.dice == 0 else (o.dice, o.held)
+                    )
+                    for o in c.outcomes
+                )
             return (acc + (total - weight_seen) * bust) / total
 
         return roll(0, model.start)
@@ -100,8 +104,9 @@ def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
     raise AssertionError("value iteration did not converge")
 
 
-@pytest.mark.parametrize("spec, target", [("farkle", 300), ("hot-dice", 150),
-                                          ({"base": "exact-10000", "entry": 0}, 200)])
+@pytest.mark.parametrize(
+    "spec, target", [("farkle", 300), ("hot-dice", 150), ({"base": "exact-10000", "entry": 0}, 200)]
+)
 def test_layers_and_newton_match_plain_value_iteration(spec, target: int) -> None:
     rules = load_rules(spec, target=target)
     game = solve_game(rules)
@@ -131,8 +136,9 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
         total, dice = 0, rules.dice
         while True:
             roll = tuple(rng.randint(1, 6) for _ in range(dice))
-            options = keep_options(rules, roll, Held(turn_total=total * UNIT,
-                                                     first_roll=total == 0))
+            options = keep_options(
+                rules, roll, Held(turn_total=total * UNIT, first_roll=total == 0)
+            )
             if not options:
                 return 0
             best = None
@@ -169,6 +175,7 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
 
 # --- properties ------------------------------------------------------------------------------
 
+
 def test_win_chance_grows_with_my_score_and_falls_with_the_opponents() -> None:
     game = solve_game(farkle(750))
     n = len(game.P)
@@ -187,7 +194,8 @@ def test_fixed_points_each_turn_reproduces_the_table() -> None:
     game = solve_game(farkle(600))
     for score, opponent in [(0, 0), (100, 450), (450, 100), (300, 300), (550, 0)]:
         assert game.turn(score, opponent).value == pytest.approx(
-            game.win_chance(score, opponent), abs=1e-11)
+            game.win_chance(score, opponent), abs=1e-11
+        )
 
 
 def test_only_the_points_still_needed_matter() -> None:
@@ -253,6 +261,7 @@ def test_exact_finish_at_50_by_hand() -> None:
 
 # --- command line ----------------------------------------------------------------------------
 
+
 def test_cli_win_probability(capsys: pytest.CaptureFixture[str]) -> None:
     from companion.cli import main
 
@@ -260,8 +269,10 @@ def test_cli_win_probability(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert "first player's chance to win under optimal play: 67.91%" in text
     assert "for points" in text
-    assert main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500",
-                 "--json"]) == 0
+    assert (
+        main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500", "--json"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["first_player_win_probability"] == pytest.approx(0.679080451, abs=1e-8)
     assert data["expected_turn_score"] == pytest.approx(542.0632, abs=1e-3)

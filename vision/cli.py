@@ -83,8 +83,9 @@ def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
     return _scaled(dets, full[0] / w, full), image, ms
 
 
-def _json_line(path: str, dets: Detections, ms: float, score: dict | None,
-               advice: dict | None = None) -> str:
+def _json_line(
+    path: str, dets: Detections, ms: float, score: dict | None, advice: dict | None = None
+) -> str:
     obj: dict[str, Any] = {
         "file": str(path),
         "dice": [d.to_json() for d in dets],
@@ -124,8 +125,11 @@ def _print_advice(advice: dict, out: Any) -> None:
     print("  coach, keeps ranked by expected final turn score:", file=out)
     for rank, option in enumerate(advice.get("options", []), 1):
         keep = " ".join(str(d) for d in option["keep"])
-        print(f"    {rank}. keep {keep:<12} +{option['points']:<5} then {option['then']}: "
-              f"{option['expected']:,.2f}", file=out)
+        print(
+            f"    {rank}. keep {keep:<12} +{option['points']:<5} then {option['then']}: "
+            f"{option['expected']:,.2f}",
+            file=out,
+        )
 
 
 def _print_text(path: str, dets: Detections, ms: float, score: dict | None, out=None) -> None:
@@ -192,8 +196,11 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
             status = 2
             continue
         score = _score(context, args.rules, dets, args.target)
-        advice = _advice(context, args.rules, dets, args.target) if (
-            args.coach and score is not None) else None
+        advice = (
+            _advice(context, args.rules, dets, args.target)
+            if (args.coach and score is not None)
+            else None
+        )
         if args.json:
             print(_json_line(photo, dets, ms, score, advice), flush=True)
         else:
@@ -308,8 +315,11 @@ def register(subparsers: argparse._SubParsersAction, context: Any) -> None:
     p.add_argument("--annotate", metavar="OUT.png", help="write a copy with each die outlined")
     p.add_argument("--rules", metavar="NAME", help="also score the roll under these rules")
     p.add_argument("--target", type=int, help="target score for --rules")
-    p.add_argument("--coach", action="store_true",
-                   help="with --rules: rank the keeps by expected final turn score")
+    p.add_argument(
+        "--coach",
+        action="store_true",
+        help="with --rules: rank the keeps by expected final turn score",
+    )
     p.add_argument(
         "--camera",
         metavar="SOURCE",

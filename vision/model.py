@@ -1,9 +1,11 @@
-"""The two small networks shipped in `vision/models/`, run on the CPU by OpenCV's DNN module.
+"""The small networks shipped in `vision/models/`, run on the CPU by OpenCV's DNN module.
 
-Both were trained by `scripts/train_vision.py` (see there for the data). The die finder is
+All were trained by `scripts/train_vision.py` (see there for the data). The die finder is
 fully convolutional: it takes any image whose sides are multiples of 16 and returns, on a
 grid of 4x4-pixel cells, a centre heat map, the centre's offset inside its cell and the log
-of the die's side. The face reader takes 36x36 crops and returns 7 scores: not-a-die, 1..6.
+of the die's side. The face readers (two, of different shapes, listed in `config.json`)
+take 44x44 crops and return 7 scores each: not-a-die, 1..6; their probabilities are
+averaged, so a die one of them misreads with confidence comes out unsure.
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ import numpy as np
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 DET_FILE = "dice_det.onnx"
-CLS_FILE = "dice_cls.onnx"
 
 
 def _config() -> dict:
     """Geometry the networks were trained with, written by the training script."""
     path = MODEL_DIR / "config.json"
-    defaults = {"crop": 44, "crop_span": 1.3, "det_cell": 4, "det_size_ref": 32.0}
+    defaults = {
+        "crop": 44,
+        "crop_span": 1.3,
+        "det_cell": 4,
+        "det_size_ref": 32.0,
+        "classifiers": ["dice_cls.onnx"],
+    }
     if path.is_file():
         defaults.update(json.loads(path.read_text()))
     return defaults
@@ -35,6 +42,7 @@ DET_CELL = int(_CFG["det_cell"])
 DET_SIZE_REF = float(_CFG["det_size_ref"])
 CROP = int(_CFG["crop"])
 CROP_SPAN = float(_CFG["crop_span"])
+CLS_FILES = tuple(str(name) for name in _CFG["classifiers"]) or ("dice_cls.onnx",)
 
 
 @functools.lru_cache(maxsize=4)
@@ -91,11 +99,15 @@ def crop_die(image: np.ndarray, center_xy: tuple[float, float], side: float) -> 
 
 
 def _scores(views: list[np.ndarray]) -> np.ndarray:
-    net = _net(CLS_FILE)
-    net.setInput(_blob(views))
-    logits = net.forward().reshape(len(views), 7)
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    blob = _blob(views)
+    total = np.zeros((len(views), 7), np.float64)
+    for name in CLS_FILES:
+        net = _net(name)
+        net.setInput(blob)
+        logits = net.forward().reshape(len(views), 7)
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        total += e / e.sum(axis=1, keepdims=True)
+    return (total / len(CLS_FILES)).astype(np.float32)
 
 
 def classify_crops(
@@ -145,14 +157,14 @@ def classify_crops(
 
 
 def warm_up() -> None:
-    """Load both networks and run each once, so a photo's timing is the reading alone."""
+    """Load the networks and run each once, so a photo's timing is the reading alone."""
     find_centres(np.zeros((64, 64, 3), np.uint8))
     classify_crops([np.zeros((CROP, CROP, 3), np.uint8)], rotations=1)
 
 
 def models_present() -> bool:
-    """True when both model files ship with the package."""
-    return all((MODEL_DIR / n).is_file() for n in (DET_FILE, CLS_FILE))
+    """True when every model file ships with the package."""
+    return all((MODEL_DIR / n).is_file() for n in (DET_FILE, *CLS_FILES))
 
 
 def det_scale(size_wh: tuple[int, int], *, long_side: int) -> float:

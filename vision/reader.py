@@ -6,8 +6,9 @@ Two steps, each a small network run by OpenCV's DNN module (see `model.py`):
    and marks die centres and sizes. If the dice come out very small or very large at that
    scale, it looks again at a scale where they are about 32 pixels across, so the result
    does not depend on the camera's resolution or distance.
-2. The face reader looks at each die in the full-resolution image, in a crop normalised to
-   the die's size, and gives a probability for "not a die" and for each value 1-6.
+2. The face readers (two networks, averaged) look at each die in the full-resolution image,
+   in a crop normalised to the die's size, and give a probability for "not a die" and for
+   each value 1-6.
 
 A die the finder is sure of but whose face the reader cannot decide (a printed logo, glare,
 a cocked die) is still reported, with a low confidence, so the player confirms that one die.
@@ -108,7 +109,7 @@ def read(
     *,
     long_side: int = 640,
     min_score: float = 0.3,
-    min_dieness: float = 0.5,
+    min_dieness: float = 0.7,
     min_relative_side: float = 0.6,
     target_side_px: float = 34.0,
     rotations: int = 4,
@@ -120,6 +121,9 @@ def read(
     The finder looks with the long side at `long_side` pixels (and, if it confirms nothing
     there, at half and a quarter of that); if the dice it confirms are far from
     `target_side_px` (a factor 1.5), it looks again at the scale that makes them so.
+    A find counts as a die when the face readers give it at least `min_dieness`: the
+    readers also call a die "a die, value unknown" when its face is a logo, and a round
+    token or a blot can get that reading half-heartedly, so half is not enough.
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()

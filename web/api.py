@@ -69,8 +69,9 @@ def photo_error(exc: photos.PhotoError) -> Any:
 
 @bp.errorhandler(PermissionError)
 def forbidden(_exc: PermissionError) -> Any:
-    return error_response(403, "this action needs the game's join token "
-                               "(Authorization: Bearer <token>)")
+    return error_response(
+        403, "this action needs the game's join token (Authorization: Bearer <token>)"
+    )
 
 
 LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
@@ -80,8 +81,7 @@ def base_url() -> str:
     """Where other phones reach this server: the request's host, except that a page opened
     on the server itself (localhost) links to the LAN address ``hotdice serve`` printed."""
     public = current_app.config.get("PUBLIC_URL")
-    host = (request.host.rsplit(":", 1)[0] if not request.host.endswith("]")
-            else request.host)
+    host = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
     if public and (host in LOOPBACK or host.startswith("127.")):
         return str(public).rstrip("/")
     return request.host_url.rstrip("/")
@@ -105,9 +105,16 @@ def openapi() -> Response:
 
 def preset_choices() -> list[dict[str, Any]]:
     """The engine's presets, described by the engine, for rule pickers."""
-    return [{"name": n, "title": crules.PRESET_SOURCES.get(n, n), "dice": r.dice,
-             "target": r.target, "description": crules.describe(r)}
-            for n, r in crules.PRESETS.items()]
+    return [
+        {
+            "name": n,
+            "title": crules.PRESET_SOURCES.get(n, n),
+            "dice": r.dice,
+            "target": r.target,
+            "description": crules.describe(r),
+        }
+        for n, r in crules.PRESETS.items()
+    ]
 
 
 def toggle_choices() -> list[dict[str, str]]:
@@ -144,8 +151,10 @@ def get(game_id: str) -> Response:
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
     else:
-        body = store.memo(("json", game.id, version), lambda: current_app.json.dumps(
-            store.snapshot_at(game, version).public()))
+        body = store.memo(
+            ("json", game.id, version),
+            lambda: current_app.json.dumps(store.snapshot_at(game, version).public()),
+        )
         resp = current_app.response_class(body, mimetype="application/json")
     resp.set_etag(tag)
     resp.headers["Cache-Control"] = "no-cache"
@@ -161,7 +170,7 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> Response:
     if payload_key == "event":
         payload = body.get("event")  # type: ignore[assignment]
         if not isinstance(payload, dict):
-            raise BadRequest("'event' must be an object such as {\"type\": \"bank\"}")
+            raise BadRequest('\'event\' must be an object such as {"type": "bank"}')
     elif payload_key == "name":
         name = body.get("name")
         if not isinstance(name, str):
@@ -198,16 +207,23 @@ def first_player(game_id: str) -> Response:
     body = json_body()
     version = _int(body, "version")
     rolls = body.get("rolls")
-    if not isinstance(rolls, dict) or not rolls or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in rolls.values()):
+    if (
+        not isinstance(rolls, dict)
+        or not rolls
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in rolls.values())
+    ):
         raise BadRequest("'rolls' must map player names to the die each rolled")
     snap = store.snapshot_at(game, store.current_version(game.id))
     winner, again = store.roll_off(snap, rolls)
     if winner is None:
         return jsonify({"winner": None, "roll_again": again, **snap.public()})
     assert version is not None
-    snap = store.append(game.id, version, "seat",
-                        {"players": store.seating_from(snap.players, winner), "rolls": rolls})
+    snap = store.append(
+        game.id,
+        version,
+        "seat",
+        {"players": store.seating_from(snap.players, winner), "rolls": rolls},
+    )
     return jsonify({"winner": winner, "roll_again": [], **snap.public()})
 
 
@@ -220,9 +236,15 @@ def advice(game_id: str) -> Response:
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
     else:
-        body = store.memo(("advice", game.id, version), lambda: current_app.json.dumps(
-            {"version": version,
-             "advice": coach.advice_for(store.snapshot_at(game, version).state)}))
+        body = store.memo(
+            ("advice", game.id, version),
+            lambda: current_app.json.dumps(
+                {
+                    "version": version,
+                    "advice": coach.advice_for(store.snapshot_at(game, version).state),
+                }
+            ),
+        )
         resp = current_app.response_class(body, mimetype="application/json")
     resp.set_etag(tag)
     resp.headers["Cache-Control"] = "no-cache"
@@ -236,8 +258,9 @@ def coach_on(body: dict[str, Any] | None = None) -> bool:
     return request.args.get("coach", "").lower() in ("1", "true", "yes", "on")
 
 
-def with_advice(out: dict[str, Any], rules: str, dice: list[int],
-                target: int | None = None) -> dict[str, Any]:
+def with_advice(
+    out: dict[str, Any], rules: str, dice: list[int], target: int | None = None
+) -> dict[str, Any]:
     """Add the coach's ranked keeps of the roll (``advice``; null without dice)."""
     try:
         out["advice"] = coach.advice_for_roll(rules, dice, target)
@@ -253,8 +276,7 @@ def log(game_id: str) -> Response:
     snap = store.load(game_id)
     resp = jsonify(snap.log())
     if request.args.get("download"):
-        resp.headers["Content-Disposition"] = (
-            f'attachment; filename="hotdice-{snap.game.id}.json"')
+        resp.headers["Content-Disposition"] = f'attachment; filename="hotdice-{snap.game.id}.json"'
     return resp
 
 
@@ -267,7 +289,8 @@ def score() -> Response:
     if not isinstance(rules, str) or not rules.strip():
         raise BadRequest("'rules' must be a rule set name")
     if not isinstance(dice, list) or not all(
-            isinstance(d, int) and not isinstance(d, bool) for d in dice):
+        isinstance(d, int) and not isinstance(d, bool) for d in dice
+    ):
         raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
     target = _int(body, "target", required=False)
     out = photos.score_report(rules.strip(), dice, target)

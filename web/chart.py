@@ -10,23 +10,40 @@ from xml.sax.saxutils import escape
 import qrcode
 import qrcode.image.svg
 
-COLOURS = ["#b3261e", "#1b5e20", "#0d47a1", "#e65100", "#4a148c", "#006064",
-           "#880e4f", "#33691e", "#3e2723", "#263238", "#f57f17", "#1a237e"]
+COLOURS = [
+    "#b3261e",
+    "#1b5e20",
+    "#0d47a1",
+    "#e65100",
+    "#4a148c",
+    "#006064",
+    "#880e4f",
+    "#33691e",
+    "#3e2723",
+    "#263238",
+    "#f57f17",
+    "#1a237e",
+]
 
 
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
     """A scalable QR code (the ``qrcode`` package's SVG path image), sized by CSS."""
-    img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2,
-                      error_correction=qrcode.constants.ERROR_CORRECT_M)
+    img = qrcode.make(
+        url,
+        image_factory=qrcode.image.svg.SvgPathImage,
+        border=2,
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+    )
     svg = img.to_string(encoding="unicode")
     svg = re.sub(r'\swidth="[^"]*"\s+height="[^"]*"', "", svg, count=1)
     svg = svg.replace("<svg ", '<svg role="img" aria-label="QR code" ', 1)
     return svg.replace("<path ", '<rect width="100%" height="100%" fill="#fff"/><path ', 1)
 
 
-def score_chart(state: dict[str, Any] | None, players: list[str], *,
-                width: int = 360, height: int = 220) -> str:
+def score_chart(
+    state: dict[str, Any] | None, players: list[str], *, width: int = 360, height: int = 220
+) -> str:
     """One polyline per player: banked score after each of their turns (from ``history``)."""
     series: dict[str, list[int]] = {p: [0] for p in players}
     for entry in (state or {}).get("history", []):
@@ -41,26 +58,34 @@ def score_chart(state: dict[str, Any] | None, players: list[str], *,
     def xy(i: int, v: int) -> str:
         return f"{left + pw * i / turns:.1f},{upper + ph * (1 - v / top):.1f}"
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'role="img" aria-label="score over turns" font-family="system-ui,sans-serif" '
-           f'font-size="11">', f'<rect width="{width}" height="{height}" fill="#fff"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'role="img" aria-label="score over turns" font-family="system-ui,sans-serif" '
+        f'font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="#fff"/>',
+    ]
     for k in range(5):
         v = round(top * k / 4)
         y = upper + ph * (1 - k / 4)
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
-                   f'stroke="#ddd"/><text x="{left - 4}" y="{y + 4:.1f}" '
-                   f'text-anchor="end">{v:,}</text>')
-    out.append(f'<text x="{left + pw / 2:.0f}" y="{upper + ph + 16}" text-anchor="middle">'
-               f'turns (0 to {turns})</text>')
+        out.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke="#ddd"/><text x="{left - 4}" y="{y + 4:.1f}" '
+            f'text-anchor="end">{v:,}</text>'
+        )
+    out.append(
+        f'<text x="{left + pw / 2:.0f}" y="{upper + ph + 16}" text-anchor="middle">'
+        f"turns (0 to {turns})</text>"
+    )
     for n, (name, points) in enumerate(series.items()):
         colour = COLOURS[n % len(COLOURS)]
         path = " ".join(xy(i, v) for i, v in enumerate(points))
-        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" '
-                   f'points="{path}"/>')
+        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{path}"/>')
         lx = left + (n % 3) * (pw / 3)
         ly = height - 6 - 16 * (legend_rows - 1 - n // 3)
-        out.append(f'<rect x="{lx:.0f}" y="{ly - 9}" width="10" height="10" '
-                   f'fill="{colour}"/><text x="{lx + 14:.0f}" y="{ly}">'
-                   f'{escape(name)} {points[-1]:,}</text>')
+        out.append(
+            f'<rect x="{lx:.0f}" y="{ly - 9}" width="10" height="10" '
+            f'fill="{colour}"/><text x="{lx + 14:.0f}" y="{ly}">'
+            f"{escape(name)} {points[-1]:,}</text>"
+        )
     out.append("</svg>")
     return "".join(out)

@@ -32,8 +32,7 @@ def public_url(host: str, port: int) -> str:
 
 def check_port_free(host: str, port: int) -> None:
     """Fail early with one line if the address is taken (waitress would leak its sockets)."""
-    infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
-                               flags=socket.AI_PASSIVE)
+    infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     family, kind, proto, _name, addr = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -71,10 +70,12 @@ def port_number(text: str) -> int:
 
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT,
-                        help="port (default 8000)")
-    parser.add_argument("--db", metavar="PATH",
-                        help="SQLite file (default: hotdice.sqlite in the instance folder)")
+    parser.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help="port (default 8000)"
+    )
+    parser.add_argument(
+        "--db", metavar="PATH", help="SQLite file (default: hotdice.sqlite in the instance folder)"
+    )
     parser.add_argument("--threads", type=int, default=THREADS, help="worker threads (default 8)")
     return parser
 
@@ -97,9 +98,15 @@ def run_serve(args: argparse.Namespace) -> int:
         raise OSError(f"cannot open the database {config.get('DATABASE', '')}: {exc}") from exc
     check_port_free(args.host, args.port)
     try:
-        server = waitress.create_server(app, host=args.host, port=args.port,
-                                        threads=args.threads, connection_limit=CONNECTION_LIMIT,
-                                        channel_timeout=60, ident="hotdice")
+        server = waitress.create_server(
+            app,
+            host=args.host,
+            port=args.port,
+            threads=args.threads,
+            connection_limit=CONNECTION_LIMIT,
+            channel_timeout=60,
+            ident="hotdice",
+        )
     except OSError as exc:
         raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc
     print_banner(config["PUBLIC_URL"], sys.stdout)

@@ -18,8 +18,9 @@ def advice_for(state: Any) -> dict[str, Any] | None:
     return None if state is None else strategy.advise_game(state)
 
 
-def advice_for_roll(rules_spec: str, dice: list[int], target: int | None = None
-                    ) -> dict[str, Any] | None:
+def advice_for_roll(
+    rules_spec: str, dice: list[int], target: int | None = None
+) -> dict[str, Any] | None:
     """Every legal keep of a roll ranked (the first roll of a fresh turn); None if no dice."""
     if not dice:
         return None

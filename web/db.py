@@ -55,7 +55,8 @@ def pooled(path: str, synchronous: str) -> sqlite3.Connection:
 def game_version(conn: sqlite3.Connection, game_id: str) -> int:
     """A game's version: the number of rows in its log (one indexed query)."""
     row = conn.execute(
-        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+    ).fetchone()
     return int(row[0])
 
 

@@ -49,8 +49,9 @@ class FastPoll:
         finally:
             conn.close()
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]
-                 ) -> Iterable[bytes]:
+    def __call__(
+        self, environ: dict[str, Any], start_response: Callable[..., Any]
+    ) -> Iterable[bytes]:
         header = environ.get("HTTP_IF_NONE_MATCH")
         if header and environ.get("REQUEST_METHOD") == "GET":
             match = PATH.fullmatch(environ.get("PATH_INFO", ""))
@@ -59,7 +60,8 @@ class FastPoll:
                 version = self.version(game_id)
                 tag = etag_for(game_id, version)
                 if version and matches(header, tag):
-                    start_response("304 Not Modified", [("ETag", f'"{tag}"'),
-                                                        ("Cache-Control", "no-cache")])
+                    start_response(
+                        "304 Not Modified", [("ETag", f'"{tag}"'), ("Cache-Control", "no-cache")]
+                    )
                     return []
         return self.wsgi_app(environ, start_response)

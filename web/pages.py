@@ -43,7 +43,7 @@ def inject() -> dict[str, Any]:
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                               "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
@@ -94,18 +94,21 @@ def new() -> WResponse | tuple[str, int]:
     preset = request.form.get("preset", "")
     toggles = [t for t in request.form.getlist("toggle") if t]
     spec = "+".join([preset, *toggles])
-    players = [p for p in (request.form.get("players", "").replace(",", "\n").splitlines())
-               if p.strip()]
+    players = [
+        p for p in (request.form.get("players", "").replace(",", "\n").splitlines()) if p.strip()
+    ]
     target_text = request.form.get("target", "").strip()
     try:
         target = int(target_text) if target_text else None
         snap, token = store.create_game(spec, target, players)
     except (ValueError, store.Rejected) as exc:
-        message = "the target must be a whole number" if not isinstance(
-            exc, store.Rejected) else str(exc)
+        message = (
+            "the target must be a whole number" if not isinstance(exc, store.Rejected) else str(exc)
+        )
         flash(message)
-        return render_template("index.html", presets=preset_choices(),
-                               toggles=toggle_choices(), form=request.form), 422
+        return render_template(
+            "index.html", presets=preset_choices(), toggles=toggle_choices(), form=request.form
+        ), 422
     remember_token(snap.game.id, token)
     return redirect(url_for("pages.game", game_id=snap.game.id))
 
@@ -136,9 +139,15 @@ def game(game_id: str) -> WResponse | str:
     if game_id != snap.game.id:
         return redirect(url_for("pages.game", game_id=snap.game.id))
     token = session_token(snap.game)
-    return render_template("game.html", snap=snap, token=token, editor=token is not None,
-                           urls=game_urls(snap.game.id, token), view=view_model(snap),
-                           code=store.format_token(token) if token else None)
+    return render_template(
+        "game.html",
+        snap=snap,
+        token=token,
+        editor=token is not None,
+        urls=game_urls(snap.game.id, token),
+        view=view_model(snap),
+        code=store.format_token(token) if token else None,
+    )
 
 
 @bp.get("/g/<game_id>/sheet")
@@ -151,6 +160,7 @@ def sheet(game_id: str) -> Response:
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
     else:
+
         def render() -> str:
             snap = store.snapshot_at(game, version)
             return render_template("_sheet.html", snap=snap, editor=editor, view=view_model(snap))
@@ -179,8 +189,9 @@ def qr(game_id: str) -> Response:
 def score_chart(game_id: str) -> Response:
     """Each player's score over their turns, drawn on the server."""
     snap = store.load(game_id)
-    resp = Response(chart.score_chart(snap.state_json, list(snap.players)),
-                    mimetype="image/svg+xml")
+    resp = Response(
+        chart.score_chart(snap.state_json, list(snap.players)), mimetype="image/svg+xml"
+    )
     resp.set_etag(etag_for(snap.game.id, snap.version))
     resp.headers["Cache-Control"] = "no-cache"
     resp.make_conditional(request)
@@ -197,19 +208,33 @@ def check() -> str:
 def manifest() -> Response:
     """Web app manifest so the scoresheet installs to the home screen."""
     body = {
-        "name": "hotdice scoresheet", "short_name": "hotdice", "start_url": "/",
-        "display": "standalone", "background_color": "#ffffff", "theme_color": "#b3261e",
+        "name": "hotdice scoresheet",
+        "short_name": "hotdice",
+        "start_url": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#b3261e",
         "icons": [
-            {"src": url_for("static", filename="icon-192.png"), "sizes": "192x192",
-             "type": "image/png"},
-            {"src": url_for("static", filename="icon-512.png"), "sizes": "512x512",
-             "type": "image/png"},
-            {"src": url_for("static", filename="icon.svg"), "sizes": "any",
-             "type": "image/svg+xml"},
+            {
+                "src": url_for("static", filename="icon-192.png"),
+                "sizes": "192x192",
+                "type": "image/png",
+            },
+            {
+                "src": url_for("static", filename="icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+            },
+            {
+                "src": url_for("static", filename="icon.svg"),
+                "sizes": "any",
+                "type": "image/svg+xml",
+            },
         ],
     }
-    resp = current_app.response_class(current_app.json.dumps(body),
-                                      mimetype="application/manifest+json")
+    resp = current_app.response_class(
+        current_app.json.dumps(body), mimetype="application/manifest+json"
+    )
     return resp
 
 
@@ -230,13 +255,21 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
             col["turns"].append(entry)
     ordered = [columns[p["name"]] for p in state["players"]]
     depth = max((len(c["turns"]) for c in ordered), default=0)
-    rows = [[c["turns"][i] if i < len(c["turns"]) else None for c in ordered]
-            for i in range(depth)]
+    rows = [[c["turns"][i] if i < len(c["turns"]) else None for c in ordered] for i in range(depth)]
     turn = state.get("turn")
     takeover = state.get("takeover")
-    return {"players": players, "columns": ordered, "rows": rows, "phase": state["phase"],
-            "turn": turn, "takeover": takeover, "current": state.get("current_player"),
-            "final_round": state.get("final_round"), "tie_break": state.get("tie_break"),
-            "bonus": state.get("bonus"),
-            "winner": state.get("winner"), "history": state.get("history", []),
-            "dice": crules.load_rules(snap.game.rules, target=snap.game.target).dice}
+    return {
+        "players": players,
+        "columns": ordered,
+        "rows": rows,
+        "phase": state["phase"],
+        "turn": turn,
+        "takeover": takeover,
+        "current": state.get("current_player"),
+        "final_round": state.get("final_round"),
+        "tie_break": state.get("tie_break"),
+        "bonus": state.get("bonus"),
+        "winner": state.get("winner"),
+        "history": state.get("history", []),
+        "dice": crules.load_rules(snap.game.rules, target=snap.game.target).dice,
+    }

@@ -43,8 +43,10 @@ def _vision() -> Any:
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     missing = [n for n in ("decode_image", "read", "annotate") if not hasattr(vision, n)]
     if missing:
-        raise PhotoError("photo reading is not available on this server "
-                         f"(vision lacks {', '.join(missing)})", 503)
+        raise PhotoError(
+            f"photo reading is not available on this server (vision lacks {', '.join(missing)})",
+            503,
+        )
     return vision
 
 
@@ -83,10 +85,13 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     out: dict[str, Any] = {
         "dice": dice,
         "detections": [
-            {"value": d.value, "confidence": round(float(d.confidence), 3),
-             "box_xywh": [int(v) for v in d.box_xywh],
-             "center_xy": [float(v) for v in d.center_xy],
-             "unsure": id(d) in unsure}
+            {
+                "value": d.value,
+                "confidence": round(float(d.confidence), 3),
+                "box_xywh": [int(v) for v in d.box_xywh],
+                "center_xy": [float(v) for v in d.center_xy],
+                "unsure": id(d) in unsure,
+            }
             for d in detections.dice
         ],
         "size_wh": [int(w), int(h)],

@@ -90,8 +90,12 @@ class Snapshot:
 
     def log(self) -> dict[str, Any]:
         """The game log in the format ``hotdice replay`` reads."""
-        log: dict[str, Any] = {"rules": self.game.rules, "target": self.game.target,
-                               "players": list(self.players), "events": list(self.events)}
+        log: dict[str, Any] = {
+            "rules": self.game.rules,
+            "target": self.game.target,
+            "players": list(self.players),
+            "events": list(self.events),
+        }
         if log["target"] is None:
             del log["target"]
         return log
@@ -104,10 +108,15 @@ class Snapshot:
         return body
 
 
-def _make(game: Game, version: int, stack: tuple[tuple[str, dict[str, Any]], ...],
-          state: Any = None, setup_error: str | None = None,
-          players: tuple[str, ...] | None = None,
-          events: tuple[dict[str, Any], ...] | None = None) -> Snapshot:
+def _make(
+    game: Game,
+    version: int,
+    stack: tuple[tuple[str, dict[str, Any]], ...],
+    state: Any = None,
+    setup_error: str | None = None,
+    players: tuple[str, ...] | None = None,
+    events: tuple[dict[str, Any], ...] | None = None,
+) -> Snapshot:
     if players is None or events is None:
         plist = list(game.players)
         evs: list[dict[str, Any]] = []
@@ -226,7 +235,7 @@ def normalise_id(game_id: str) -> str:
 
 def format_token(token: str) -> str:
     """Group the join code in fours so it can be read out and typed."""
-    return "-".join(token[i:i + 4] for i in range(0, len(token), 4))
+    return "-".join(token[i : i + 4] for i in range(0, len(token), 4))
 
 
 def clean_players(players: Any) -> list[str]:
@@ -261,7 +270,8 @@ def create_game(rules: str, target: int | None, players: list[str]) -> tuple[Sna
         try:
             conn.execute(
                 "INSERT INTO games (id, token_hash, rules, target, players) VALUES (?,?,?,?,?)",
-                (game_id, hash_token(token), rules, target, json.dumps(names)))
+                (game_id, hash_token(token), rules, target, json.dumps(names)),
+            )
             break
         except sqlite3.IntegrityError:
             continue
@@ -280,8 +290,14 @@ def get_game(game_id: str) -> Game:
     row = get_db().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise NotFound(f"no game {game_id!r}")
-    game = Game(row["id"], row["token_hash"], row["rules"], row["target"],
-                tuple(json.loads(row["players"])), row["created"])
+    game = Game(
+        row["id"],
+        row["token_hash"],
+        row["rules"],
+        row["target"],
+        tuple(json.loads(row["players"])),
+        row["created"],
+    )
     _cache().put_game(game)
     return game
 
@@ -299,7 +315,9 @@ def current_version(game_id: str) -> int:
 def _rows(game_id: str, after: int, upto: int) -> list[tuple[int, str, dict[str, Any]]]:
     cur = get_db().execute(
         "SELECT seq, kind, event FROM events WHERE game_id = ? AND seq > ? AND seq <= ? "
-        "ORDER BY seq", (game_id, after, upto))
+        "ORDER BY seq",
+        (game_id, after, upto),
+    )
     return [(r[0], r[1], json.loads(r[2])) for r in cur]
 
 
@@ -315,8 +333,15 @@ def snapshot_at(game: Game, version: int) -> Snapshot:
             for _seq, _kind, payload in rows:
                 state = cgame.apply(state, payload)
             stack = cached.stack + tuple(("game", p) for _s, _k, p in rows)
-            snap = _make(game, version, stack, state, None, cached.players,
-                         cached.events + tuple(p for _s, _k, p in rows))
+            snap = _make(
+                game,
+                version,
+                stack,
+                state,
+                None,
+                cached.players,
+                cached.events + tuple(p for _s, _k, p in rows),
+            )
             _cache().put(snap)
             return snap
     snap = fold(game, _rows(game.id, 0, version))
@@ -340,8 +365,15 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
             state = cgame.apply(snap.state, payload)
         except ValueError as exc:
             raise Rejected(str(exc)) from exc
-        return _make(snap.game, version, snap.stack + ((kind, payload),), state, None,
-                     snap.players, snap.events + (payload,))
+        return _make(
+            snap.game,
+            version,
+            snap.stack + ((kind, payload),),
+            state,
+            None,
+            snap.players,
+            snap.events + (payload,),
+        )
     if kind == "undo":
         if not snap.stack:
             raise Rejected("nothing to undo")
@@ -375,8 +407,10 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
         if current != version:
             raise Conflict(snap)
         new = _next(snap, kind, payload)
-        conn.execute("INSERT INTO events (game_id, seq, kind, event) VALUES (?,?,?,?)",
-                     (game.id, new.version, kind, json.dumps(payload)))
+        conn.execute(
+            "INSERT INTO events (game_id, seq, kind, event) VALUES (?,?,?,?)",
+            (game.id, new.version, kind, json.dumps(payload)),
+        )
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -399,5 +433,3 @@ def seating_from(players: tuple[str, ...], first: str) -> list[str]:
     """Keep the seating order around the table, starting with ``first``."""
     i = players.index(first)
     return list(players[i:] + players[:i])
-
-

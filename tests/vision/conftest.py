@@ -32,10 +32,12 @@ def draw_die(
     face=(235, 235, 235),
     pip=(20, 20, 20),
     shadow: float = 0.12,
+    logo: str | None = None,
 ) -> None:
     """Draw a die's top face (rounded square with pips) rotated by `angle` degrees, in place.
 
     Like a real die lit from above-left, it casts a soft shadow `shadow` sides down-right.
+    With `logo`, the face shows that printed letter instead of pips (a maker's logo face).
     """
     s = int(side * 4)
     face_img = np.zeros((s, s, 3), np.uint8)
@@ -47,7 +49,12 @@ def draw_die(
         cv2.circle(mask, c, r, 255, -1)
     face_img[:] = face
     a, pr = 0.26 * s, int(0.085 * s)
-    for dx, dy in PIPS[value]:
+    if logo:
+        scale, thick = s / 45, max(1, s // 18)
+        (tw, th), _ = cv2.getTextSize(logo, cv2.FONT_HERSHEY_TRIPLEX, scale, thick)
+        org = ((s - tw) // 2, (s + th) // 2)
+        cv2.putText(face_img, logo, org, cv2.FONT_HERSHEY_TRIPLEX, scale, pip, thick, cv2.LINE_AA)
+    for dx, dy in [] if logo else PIPS[value]:
         cv2.circle(face_img, (int(s / 2 + dx * a), int(s / 2 + dy * a)), pr, pip, -1, cv2.LINE_AA)
     m = cv2.getRotationMatrix2D((s / 2, s / 2), angle, side / s)
     m[:, 2] += (center_xy[0] - s / 2, center_xy[1] - s / 2)

@@ -30,7 +30,9 @@ def test_each_face_rotated(drawn, scene):
     assert values == [1, 2, 3, 4, 5, 6]
     for d in dets:
         cx, cy = centres[d.value - 1]
-        assert abs(d.center_xy[0] - cx) < 10 and abs(d.center_xy[1] - cy) < 10
+        # within a quarter side (13 px): a shadow or side face can pull the finder's centre
+        # a little off the face, never off the die
+        assert abs(d.center_xy[0] - cx) < 13 and abs(d.center_xy[1] - cy) < 13
         x, y, w, h = d.box_xywh
         assert x <= cx <= x + w and y <= cy <= y + h
         assert 0.0 <= d.confidence <= 1.0
@@ -47,7 +49,7 @@ def test_touching_pair_is_two_dice(drawn):
 
 def test_scale_does_not_matter(drawn):
     draw_die, table = drawn
-    for factor in (1, 2):  # 50 and 100 px dice; 150 px drawn dice fail: docs/vision.md limits
+    for factor in (1, 2):  # 50 and 100 px dice; see the README's Known limits
         img = table((60, 60, 60), (480 * factor, 360 * factor), seed=factor)
         draw_die(
             img,
@@ -68,6 +70,20 @@ def test_scale_does_not_matter(drawn):
             pip=(10, 10, 10),
         )
         assert _read_one(img)[1] == [4, 5]
+
+
+def test_logo_face_is_found_but_unsure(drawn):
+    """A printed logo cannot be counted: the die is reported, with a low confidence, so the
+    player is asked about that one die (the issue's "found but unreadable")."""
+    draw_die, table = drawn
+    img = table((185, 190, 195), (560, 300), seed=3)
+    draw_die(img, 6, (140, 150), 60, angle=12, face=(150, 60, 20), pip=(240, 240, 240), logo="W")
+    draw_die(img, 3, (400, 150), 60, angle=-8, face=(150, 60, 20), pip=(240, 240, 240))
+    dets = sorted(vision.read(img), key=lambda d: d.center_xy[0])
+    assert len(dets) == 2
+    logo_die, pipped = dets
+    assert abs(logo_die.center_xy[0] - 140) < 12 and logo_die.confidence < 0.5
+    assert pipped.value == 3 and pipped.confidence > 0.8
 
 
 @pytest.mark.parametrize("colour", [(200, 200, 200), (40, 50, 60), (90, 140, 60)])

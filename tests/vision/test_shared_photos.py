@@ -1,10 +1,11 @@
 """`hotdice eval` on the shared dev photos (skipped when ../shared is absent).
 
-Floors sit a little under the figures recorded in docs/vision.md, so a change that makes
+Floors sit a little under the figures in the README (Measured accuracy), so a change that makes
 reading worse fails here. `fudw_tray` was never used for training: it is the held-out check.
 """
 
 import json
+import math
 
 import pytest
 
@@ -12,7 +13,7 @@ from vision.cli import main
 
 FLOORS = {
     "skovy_catan": {"precision": 0.97, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.9},
-    "fudw_tray": {"precision": 0.9, "recall": 0.88, "face_accuracy": 0.93},
+    "fudw_tray": {"precision": 0.94, "recall": 0.93, "face_accuracy": 0.95, "roll_accuracy": 0.1},
 }
 
 
@@ -23,3 +24,31 @@ def test_eval_on_dev_folder(shared_photos, folder, capsys):
     assert figures["images"] > 0
     for key, floor in FLOORS[folder].items():
         assert figures[key] >= floor, (folder, key, figures)
+
+
+def test_printed_symbols_are_found_but_unsure(shared_photos):
+    """`fudw_tray`'s logo and skull faces cannot be counted: the die must still be found,
+    and reported with a low confidence so the player is asked (README: Measured accuracy)."""
+    import vision
+
+    folder = shared_photos / "fudw_tray"
+    entries = json.loads((folder / "labels.json").read_text())["images"]
+    found = unsure = total = 0
+    for entry in entries:
+        symbols = [d["box"] for d in entry["dice"] if d.get("face") == "symbol"]
+        if not symbols:
+            continue
+        dice = vision.read(vision.load_image(folder / entry["file"]))
+        for x, y, w, h in symbols:
+            total += 1
+            inside = [
+                d for d in dice if x <= d.center_xy[0] <= x + w and y <= d.center_xy[1] <= y + h
+            ]
+            if inside:  # judged on the find nearest the box centre, as `hotdice eval` matches
+                found += 1
+                cx, cy = x + w / 2, y + h / 2
+                near = min(inside, key=lambda d: math.dist(d.center_xy, (cx, cy)))
+                unsure += near.confidence < 0.5
+    assert total >= 50
+    assert found / total >= 0.9, (found, total)
+    assert unsure / found >= 0.85, (unsure, found)

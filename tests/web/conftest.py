@@ -24,8 +24,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
-                      "SECRET_KEY": "test", "INSTANCE_PATH": str(tmp_path / "instance")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "test.sqlite"),
+            "SECRET_KEY": "test",
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+        }
+    )
     # Like the server's pooled connections: one open connection keeps the WAL file alive,
     # so each request's close is not the last one (which would checkpoint every time).
     keeper = sqlite3.connect(app.config["DATABASE"])
@@ -57,8 +63,12 @@ class GameActions:
     def auth(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
 
-    def create(self, rules: str = "ten-thousand", players: list[str] | None = None,
-               target: int | None = None) -> dict[str, Any]:
+    def create(
+        self,
+        rules: str = "ten-thousand",
+        players: list[str] | None = None,
+        target: int | None = None,
+    ) -> dict[str, Any]:
         body: dict[str, Any] = {"rules": rules, "players": players or ["Ann", "Bob"]}
         if target is not None:
             body["target"] = target
@@ -66,7 +76,11 @@ class GameActions:
         assert resp.status_code == 201, resp.get_json()
         out = resp.get_json()
         self.id, self.token, self.version, self.state = (
-            out["id"], out["token"], out["version"], out["state"])
+            out["id"],
+            out["token"],
+            out["version"],
+            out["state"],
+        )
         return out
 
     def _update(self, resp: Any, expect: int) -> Any:
@@ -77,16 +91,20 @@ class GameActions:
         return resp
 
     def event(self, event: dict[str, Any], expect: int = 200) -> Any:
-        resp = self.client.post(f"/api/games/{self.id}/events", headers=self.auth,
-                                json={"version": self.version, "event": event})
+        resp = self.client.post(
+            f"/api/games/{self.id}/events",
+            headers=self.auth,
+            json={"version": self.version, "event": event},
+        )
         return self._update(resp, expect)
 
     def score(self, player: str, points: int, expect: int = 200) -> Any:
         return self.event({"type": "score", "player": player, "points": points}, expect)
 
     def undo(self, expect: int = 200) -> Any:
-        resp = self.client.post(f"/api/games/{self.id}/undo", headers=self.auth,
-                                json={"version": self.version})
+        resp = self.client.post(
+            f"/api/games/{self.id}/undo", headers=self.auth, json={"version": self.version}
+        )
         return self._update(resp, expect)
 
     def get(self) -> dict[str, Any]:
@@ -121,13 +139,28 @@ class Server:
         self.log = db.with_suffix(".log")
 
     def start(self) -> Server:
-        env = dict(os.environ, PYTHONPATH=str(ROOT),
-                   HOTDICE_INSTANCE=str(self.db.parent / "instance"))
+        env = dict(
+            os.environ, PYTHONPATH=str(ROOT), HOTDICE_INSTANCE=str(self.db.parent / "instance")
+        )
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--db", str(self.db)],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                [
+                    sys.executable,
+                    "-m",
+                    "companion.cli",
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    str(self.db),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:

@@ -13,8 +13,10 @@ if TYPE_CHECKING:
 
 
 def test_create_returns_state_token_and_links(client: FlaskClient) -> None:
-    resp = client.post("/api/games", json={"rules": "ten-thousand+strike-out",
-                                           "target": 10000, "players": ["Ann", "Bob"]})
+    resp = client.post(
+        "/api/games",
+        json={"rules": "ten-thousand+strike-out", "target": 10000, "players": ["Ann", "Bob"]},
+    )
     assert resp.status_code == 201
     body = resp.get_json()
     assert set(body) >= {"id", "token", "version", "state", "join_url", "view_url"}
@@ -50,8 +52,7 @@ def test_get_and_etag(client: FlaskClient, game: GameActions) -> None:
     resp = client.get(f"/api/games/{game.id}")
     assert resp.status_code == 200 and resp.get_json() == {"version": 0, "state": game.state}
     tag = resp.headers["ETag"]
-    assert client.get(f"/api/games/{game.id}",
-                      headers={"If-None-Match": tag}).status_code == 304
+    assert client.get(f"/api/games/{game.id}", headers={"If-None-Match": tag}).status_code == 304
     game.score("Ann", 500)
     fresh = client.get(f"/api/games/{game.id}", headers={"If-None-Match": tag})
     assert fresh.status_code == 200 and fresh.get_json()["version"] == 1
@@ -60,11 +61,19 @@ def test_get_and_etag(client: FlaskClient, game: GameActions) -> None:
 
 
 def test_unknown_game_is_404_everywhere(client: FlaskClient) -> None:
-    for method, path in [("get", "/api/games/ZZZZZZ"), ("get", "/api/games/ZZZZZZ/log"),
-                         ("post", "/api/games/ZZZZZZ/events"), ("post", "/api/games/ZZZZZZ/undo"),
-                         ("get", "/g/ZZZZZZ/sheet"), ("get", "/g/ZZZZZZ/chart.svg")]:
-        resp = getattr(client, method)(path, json={"version": 0, "event": {"type": "bank"}},
-                                       headers={"Accept": "application/json"})
+    for method, path in [
+        ("get", "/api/games/ZZZZZZ"),
+        ("get", "/api/games/ZZZZZZ/log"),
+        ("post", "/api/games/ZZZZZZ/events"),
+        ("post", "/api/games/ZZZZZZ/undo"),
+        ("get", "/g/ZZZZZZ/sheet"),
+        ("get", "/g/ZZZZZZ/chart.svg"),
+    ]:
+        resp = getattr(client, method)(
+            path,
+            json={"version": 0, "event": {"type": "bank"}},
+            headers={"Accept": "application/json"},
+        )
         assert resp.status_code == 404, path
         assert "ZZZZZZ" in resp.get_json()["error"]
     page = client.get("/g/ZZZZZZ", headers={"Accept": "text/html"})
@@ -84,13 +93,18 @@ def test_writes_need_the_token(client: FlaskClient, game: GameActions) -> None:
     assert game.get()["version"] == 0
 
 
-def test_malformed_writes_are_400_and_change_nothing(client: FlaskClient,
-                                                     game: GameActions) -> None:
+def test_malformed_writes_are_400_and_change_nothing(
+    client: FlaskClient, game: GameActions
+) -> None:
     game.create()
     url = f"/api/games/{game.id}/events"
-    for body in [{"event": {"type": "bank"}}, {"version": "0", "event": {"type": "bank"}},
-                 {"version": True, "event": {"type": "bank"}}, {"version": 0},
-                 {"version": 0, "event": "bank"}]:
+    for body in [
+        {"event": {"type": "bank"}},
+        {"version": "0", "event": {"type": "bank"}},
+        {"version": True, "event": {"type": "bank"}},
+        {"version": 0},
+        {"version": 0, "event": "bank"},
+    ]:
         resp = client.post(url, json=body, headers=game.auth)
         assert resp.status_code == 400, body
         assert resp.get_json()["error"]
@@ -116,9 +130,11 @@ def test_illegal_events_are_422_with_the_engines_reason(game: GameActions) -> No
 def test_stale_version_is_409_with_current_state(client: FlaskClient, game: GameActions) -> None:
     game.create()
     game.score("Ann", 300)
-    resp = client.post(f"/api/games/{game.id}/events", headers=game.auth,
-                       json={"version": 0, "event": {"type": "score", "player": "Bob",
-                                                     "points": 100}})
+    resp = client.post(
+        f"/api/games/{game.id}/events",
+        headers=game.auth,
+        json={"version": 0, "event": {"type": "score", "player": "Bob", "points": 100}},
+    )
     assert resp.status_code == 409
     body = resp.get_json()
     assert body["version"] == 1 and body["state"]["players"][0]["score"] == 300
@@ -169,10 +185,16 @@ def test_log_replays_to_the_same_state(client: FlaskClient, game: GameActions) -
     game.undo()
     game.event({"type": "keep", "dice": [1]})
     log = client.get(f"/api/games/{game.id}/log").get_json()
-    assert log == {"rules": "minnesota", "target": 5000, "players": ["Ann", "Bob", "Cid"],
-                   "events": [{"type": "score", "player": "Ann", "points": 1000},
-                              {"type": "roll", "dice": [1, 1, 2, 3, 4]},
-                              {"type": "keep", "dice": [1]}]}
+    assert log == {
+        "rules": "minnesota",
+        "target": 5000,
+        "players": ["Ann", "Bob", "Cid"],
+        "events": [
+            {"type": "score", "player": "Ann", "points": 1000},
+            {"type": "roll", "dice": [1, 1, 2, 3, 4]},
+            {"type": "keep", "dice": [1]},
+        ],
+    }
     assert replay(log).to_json() == game.get()["state"]
     dl = client.get(f"/api/games/{game.id}/log?download=1")
     assert "attachment" in dl.headers["Content-Disposition"]
@@ -253,41 +275,64 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
     game.id, game.token, game.version = body["id"], body["token"], 0
     assert body["state"] is None and body["setup"]["players"] == []
     for name in ["Ann", "Bob", "Cid"]:
-        r = client.post(f"/api/games/{game.id}/players", headers=game.auth,
-                        json={"version": game.version, "name": name})
+        r = client.post(
+            f"/api/games/{game.id}/players",
+            headers=game.auth,
+            json={"version": game.version, "name": name},
+        )
         assert r.status_code == 200
         game.version = r.get_json()["version"]
-    dup = client.post(f"/api/games/{game.id}/players", headers=game.auth,
-                      json={"version": game.version, "name": "ann"})
+    dup = client.post(
+        f"/api/games/{game.id}/players",
+        headers=game.auth,
+        json={"version": game.version, "name": "ann"},
+    )
     assert dup.status_code == 422
-    tie = client.post(f"/api/games/{game.id}/first", headers=game.auth,
-                      json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}})
+    tie = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}},
+    )
     assert tie.status_code == 200 and tie.get_json()["roll_again"] == ["Ann", "Bob"]
     assert tie.get_json()["version"] == game.version
-    win = client.post(f"/api/games/{game.id}/first", headers=game.auth,
-                      json={"version": game.version, "rolls": {"Ann": 3, "Bob": 5}})
+    win = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 3, "Bob": 5}},
+    )
     assert win.get_json()["winner"] == "Bob"
     state = win.get_json()["state"]
     assert [p["name"] for p in state["players"]] == ["Bob", "Cid", "Ann"]
     assert state["current_player"] == "Bob"
-    bad = client.post(f"/api/games/{game.id}/first", headers=game.auth,
-                      json={"version": game.version + 1, "rolls": {"Ann": 7, "Bob": 1}})
+    bad = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version + 1, "rolls": {"Ann": 7, "Bob": 1}},
+    )
     assert bad.status_code == 422 and "1 to 6" in bad.get_json()["error"]
-    stranger = client.post(f"/api/games/{game.id}/first", headers=game.auth,
-                           json={"version": game.version + 1, "rolls": {"Zed": 4}})
+    stranger = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version + 1, "rolls": {"Zed": 4}},
+    )
     assert stranger.status_code == 422
     game.version += 1
     game.score("Bob", 500)
-    late = client.post(f"/api/games/{game.id}/players", headers=game.auth,
-                       json={"version": game.version, "name": "Dan"})
+    late = client.post(
+        f"/api/games/{game.id}/players",
+        headers=game.auth,
+        json={"version": game.version, "name": "Dan"},
+    )
     assert late.status_code == 422 and "first turn" in late.get_json()["error"]
 
 
 def test_events_before_players_are_refused(client: FlaskClient) -> None:
     body = client.post("/api/games", json={"rules": "farkle", "players": []}).get_json()
-    resp = client.post(f"/api/games/{body['id']}/events",
-                       headers={"Authorization": f"Bearer {body['token']}"},
-                       json={"version": 0, "event": {"type": "roll", "dice": [1, 2, 3]}})
+    resp = client.post(
+        f"/api/games/{body['id']}/events",
+        headers={"Authorization": f"Bearer {body['token']}"},
+        json={"version": 0, "event": {"type": "roll", "dice": [1, 2, 3]}},
+    )
     assert resp.status_code == 422 and "players" in resp.get_json()["error"]
 
 
@@ -315,8 +360,11 @@ def test_openapi_documents_every_api_route(client: FlaskClient) -> None:
     resp = client.get("/api/openapi.yaml")
     assert resp.status_code == 200
     text = resp.get_data(as_text=True)
-    routes = {r.rule.replace("<game_id>", "{id}") for r in client.application.url_map.iter_rules()
-              if r.rule.startswith("/api/") and r.rule != "/api/openapi.yaml"}
+    routes = {
+        r.rule.replace("<game_id>", "{id}")
+        for r in client.application.url_map.iter_rules()
+        if r.rule.startswith("/api/") and r.rule != "/api/openapi.yaml"
+    }
     for route in routes:
         assert f"  {route}:" in text, route
 
@@ -324,31 +372,47 @@ def test_openapi_documents_every_api_route(client: FlaskClient) -> None:
 def test_two_servers_on_one_database_never_serve_a_stale_state(app: Flask) -> None:
     from web import create_app
 
-    other = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"],
-                        "SECRET_KEY": "test", "INSTANCE_PATH": app.instance_path})
+    other = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": app.config["DATABASE"],
+            "SECRET_KEY": "test",
+            "INSTANCE_PATH": app.instance_path,
+        }
+    )
     a, b = app.test_client(), other.test_client()
     game = a.post("/api/games", json={"rules": "farkle", "players": ["Ann", "Bob"]}).get_json()
     auth = {"Authorization": f"Bearer {game['token']}"}
     assert b.get(f"/api/games/{game['id']}").get_json()["version"] == 0
-    a.post(f"/api/games/{game['id']}/events", headers=auth,
-           json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}})
+    a.post(
+        f"/api/games/{game['id']}/events",
+        headers=auth,
+        json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}},
+    )
     seen = b.get(f"/api/games/{game['id']}").get_json()
     assert seen["version"] == 1 and seen["state"]["players"][0]["score"] == 500
-    stale = b.post(f"/api/games/{game['id']}/events", headers=auth,
-                   json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 50}})
+    stale = b.post(
+        f"/api/games/{game['id']}/events",
+        headers=auth,
+        json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 50}},
+    )
     assert stale.status_code == 409
     b.post(f"/api/games/{game['id']}/undo", headers=auth, json={"version": 1})
     assert a.get(f"/api/games/{game['id']}").get_json()["state"]["history"] == []
 
 
 def test_a_log_the_engine_no_longer_accepts_is_shown_and_can_be_repaired(
-        app: Flask, client: FlaskClient, game: GameActions) -> None:
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
     game.create("farkle")
     game.score("Ann", 500)
     with app.app_context():
         from web.db import get_db
-        get_db().execute("INSERT INTO events (game_id, seq, kind, event) VALUES (?, 2, 'game', ?)",
-                         (game.id, json.dumps({"type": "score", "player": "Ann", "points": 5})))
+
+        get_db().execute(
+            "INSERT INTO events (game_id, seq, kind, event) VALUES (?, 2, 'game', ?)",
+            (game.id, json.dumps({"type": "score", "player": "Ann", "points": 5})),
+        )
     app.extensions["hotdice_cache"].snapshots.clear()
     body = game.get()
     assert body["version"] == 2 and body["state"] is None
@@ -361,11 +425,13 @@ def test_a_log_the_engine_no_longer_accepts_is_shown_and_can_be_repaired(
     assert game.state["players"][0]["score"] == 500
 
 
-def test_links_made_on_the_server_itself_point_to_the_lan_address(app: Flask,
-                                                                    client: FlaskClient) -> None:
+def test_links_made_on_the_server_itself_point_to_the_lan_address(
+    app: Flask, client: FlaskClient
+) -> None:
     app.config["PUBLIC_URL"] = "http://192.168.1.20:8000/"
     body = client.post("/api/games", json={"rules": "farkle", "players": ["Ann"]}).get_json()
     assert body["join_url"].startswith(f"http://192.168.1.20:8000/g/{body['id']}?t=")
-    lan = client.post("/api/games", json={"rules": "farkle", "players": ["Ann"]},
-                      base_url="http://10.0.0.5:8000").get_json()
+    lan = client.post(
+        "/api/games", json={"rules": "farkle", "players": ["Ann"]}, base_url="http://10.0.0.5:8000"
+    ).get_json()
     assert lan["view_url"] == f"http://10.0.0.5:8000/g/{lan['id']}"

@@ -52,15 +52,25 @@ def test_bad_port_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert "1 to 65535" in capsys.readouterr().err
 
 
-def test_port_in_use_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_port_in_use_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("HOTDICE_INSTANCE", str(tmp_path / "instance"))
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        status = cli.main(["serve", "--host", "127.0.0.1", "--port", str(port),
-                           "--db", str(tmp_path / "x.sqlite")])
+        status = cli.main(
+            [
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "x.sqlite"),
+            ]
+        )
     assert status == 2
     err = capsys.readouterr().err
     assert err.startswith("hotdice: error: cannot listen on") and err.count("\n") == 1
@@ -74,6 +84,11 @@ def test_exported_log_replays_with_hotdice_replay(tmp_path: Path, game: GameActi
     log = game.client.get(f"/api/games/{game.id}/log?download=1").get_data()
     path = tmp_path / "game.json"
     path.write_bytes(log)
-    out = subprocess.run([sys.executable, "-m", "companion.cli", "replay", "--json", str(path)],
-                         cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "replay", "--json", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(out.stdout) == game.get()["state"]

@@ -27,7 +27,11 @@ def test_fresh_turn_roll_keep_and_bank(game: GameActions) -> None:
     game.create("farkle", ["Ann", "Bob"])
     a = advice(game)
     assert (a["situation"], a["player"], a["advice"], a["can_bank"]) == (
-        "fresh", "Ann", "roll", False)
+        "fresh",
+        "Ann",
+        "roll",
+        False,
+    )
     assert round(a["expected_if_roll"], 2) == 542.06
     assert abs(a["bust_probability"] - 1080 / 46656) < 1e-12
 
@@ -43,7 +47,11 @@ def test_fresh_turn_roll_keep_and_bank(game: GameActions) -> None:
     game.event({"type": "keep", "dice": [4, 4, 4, 4]})  # 1,000 with 2 dice in hand
     a = advice(game)
     assert (a["situation"], a["advice"], a["turn_total"], a["dice"]) == (
-        "bank_or_roll", "bank", 1000, 2)
+        "bank_or_roll",
+        "bank",
+        1000,
+        2,
+    )
     assert a["expected_if_bank"] == 1000.0 and round(a["expected_if_roll"], 2) == 652.77
     assert abs(a["bust_probability"] - 16 / 36) < 1e-12
 
@@ -75,9 +83,11 @@ def test_final_round_plays_for_the_lead_and_over_is_null(game: GameActions) -> N
     game.score("Ann", 1000)
     a = advice(game)
     assert a["player"] == "Bob" and a["need"] == 1050
-    assert a["chance_if_roll"] == pytest.approx(advise_state(
-        load_rules("ten-thousand", target=1000), turn_total=0, dice=6, on_board=False,
-        need=1050)["chance_if_roll"])
+    assert a["chance_if_roll"] == pytest.approx(
+        advise_state(
+            load_rules("ten-thousand", target=1000), turn_total=0, dice=6, on_board=False, need=1050
+        )["chance_if_roll"]
+    )
     game.score("Bob", 0)
     assert game.state["phase"] == "over"
     assert advice(game) is None
@@ -110,16 +120,19 @@ def test_score_api_adds_ranked_keeps_with_coach(client: FlaskClient) -> None:
     roll = [1, 1, 2, 3, 4, 6]
     plain = client.post("/api/score", json={"rules": "farkle", "dice": roll}).get_json()
     assert "advice" not in plain
-    for resp in (client.post("/api/score", json={"rules": "farkle", "dice": roll, "coach": True}),
-                 client.post("/api/score?coach=1", json={"rules": "farkle", "dice": roll})):
+    for resp in (
+        client.post("/api/score", json={"rules": "farkle", "dice": roll, "coach": True}),
+        client.post("/api/score?coach=1", json={"rules": "farkle", "dice": roll}),
+    ):
         body = resp.get_json()
         assert resp.status_code == 200 and body["best"] == plain["best"]
         best = body["advice"]["options"][0]
         assert (best["keep"], best["then"], round(best["expected"], 1)) == ([1], "roll", 370.1)
 
 
-def test_read_api_adds_ranked_keeps_with_coach(client: FlaskClient,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_api_adds_ranked_keeps_with_coach(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def fake_read(data: bytes, rules: str | None, *, max_pixels: int) -> dict[str, Any]:
         return {"dice": [5, 5, 5, 2, 3, 4], "detections": [], "rules": rules}
 
@@ -131,6 +144,7 @@ def test_read_api_adds_ranked_keeps_with_coach(client: FlaskClient,
     assert body["advice"]["options"][0]["keep"] == [5, 5, 5]
     plain = client.post("/api/read?rules=farkle", data=b"img", content_type="image/png")
     assert "advice" not in plain.get_json()
-    too_many = client.post("/api/read?rules=minnesota&coach=1", data=b"img",
-                           content_type="image/png").get_json()
+    too_many = client.post(
+        "/api/read?rules=minnesota&coach=1", data=b"img", content_type="image/png"
+    ).get_json()
     assert too_many["advice"] is None and "advice_error" in too_many

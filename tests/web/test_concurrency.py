@@ -18,8 +18,14 @@ THREADS = 12
 ROUNDS = 8
 
 
-def race(app: Flask, game_id: str, token: str, version: int, bodies: list[dict[str, Any]],
-         path: str = "events") -> list[int]:
+def race(
+    app: Flask,
+    game_id: str,
+    token: str,
+    version: int,
+    bodies: list[dict[str, Any]],
+    path: str = "events",
+) -> list[int]:
     """Every thread posts at the same instant on the same version; returns the statuses."""
     barrier = threading.Barrier(len(bodies))
     statuses: list[int] = [0] * len(bodies)
@@ -27,8 +33,11 @@ def race(app: Flask, game_id: str, token: str, version: int, bodies: list[dict[s
     def post(i: int) -> None:
         client = app.test_client()
         barrier.wait()
-        resp = client.post(f"/api/games/{game_id}/{path}", json={"version": version, **bodies[i]},
-                           headers={"Authorization": f"Bearer {token}"})
+        resp = client.post(
+            f"/api/games/{game_id}/{path}",
+            json={"version": version, **bodies[i]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
         statuses[i] = resp.status_code
         resp.close()
 
@@ -44,8 +53,10 @@ def test_exactly_one_writer_wins_each_version(app: Flask, game: GameActions) -> 
     game.create("ten-thousand", ["Ann", "Bob"], target=100_000)
     for rnd in range(ROUNDS):
         player = ["Ann", "Bob"][rnd % 2]
-        bodies = [{"event": {"type": "score", "player": player, "points": 50 * (i + 1)}}
-                  for i in range(THREADS)]
+        bodies = [
+            {"event": {"type": "score", "player": player, "points": 50 * (i + 1)}}
+            for i in range(THREADS)
+        ]
         statuses = race(app, game.id, game.token, rnd, bodies)
         assert sorted(statuses) == [200] + [409] * (THREADS - 1), statuses
     body = game.get()
@@ -65,8 +76,12 @@ def test_racing_undos_remove_one_action_only(app: Flask, game: GameActions) -> N
 
 
 def _post(url: str, body: dict[str, Any], token: str) -> tuple[int, dict[str, Any]]:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
-        "Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    req = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+    )
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
             return resp.status, json.load(resp)
@@ -76,10 +91,14 @@ def _post(url: str, body: dict[str, Any], token: str) -> tuple[int, dict[str, An
 
 
 def _create(server: Server, target: int = 1_000_000) -> dict[str, Any]:
-    req = urllib.request.Request(server.url + "/api/games", method="POST",
-                                 data=json.dumps({"rules": "ten-thousand", "target": target,
-                                                  "players": ["Ann", "Bob"]}).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        server.url + "/api/games",
+        method="POST",
+        data=json.dumps(
+            {"rules": "ten-thousand", "target": target, "players": ["Ann", "Bob"]}
+        ).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(req, timeout=10) as resp:
         return json.load(resp)
 
@@ -93,19 +112,28 @@ def test_race_through_the_real_server(server: Server) -> None:
     game = _create(server)
     url = f"{server.url}/api/games/{game['id']}/events"
 
-    def go(i: int, version: int, player: str, barrier: threading.Barrier,
-           results: list[int]) -> None:
+    def go(
+        i: int, version: int, player: str, barrier: threading.Barrier, results: list[int]
+    ) -> None:
         barrier.wait()
-        status, _ = _post(url, {"version": version, "event": {
-            "type": "score", "player": player, "points": 50 * (i + 1)}}, game["token"])
+        status, _ = _post(
+            url,
+            {
+                "version": version,
+                "event": {"type": "score", "player": player, "points": 50 * (i + 1)},
+            },
+            game["token"],
+        )
         results.append(status)
 
     for version in range(4):
         player = ["Ann", "Bob"][version % 2]
         barrier = threading.Barrier(THREADS)
         results: list[int] = []
-        threads = [threading.Thread(target=go, args=(i, version, player, barrier, results))
-                   for i in range(THREADS)]
+        threads = [
+            threading.Thread(target=go, args=(i, version, player, barrier, results))
+            for i in range(THREADS)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -143,11 +171,16 @@ def test_kill_and_restart_loses_no_acknowledged_action(server: Server) -> None:
     thread.join()
     server.start()
     log = _get(f"{server.url}/api/games/{game['id']}/log")
-    assert log["events"][:len(acked)] == acked
+    assert log["events"][: len(acked)] == acked
     assert len(log["events"]) in (len(acked), len(acked) + 1)
     state = _get(f"{server.url}/api/games/{game['id']}")
     assert state["version"] == len(log["events"])
-    status, body = _post(url, {"version": state["version"], "event": {
-        "type": "score", "player": state["state"]["current_player"], "points": 100}},
-        game["token"])
+    status, body = _post(
+        url,
+        {
+            "version": state["version"],
+            "event": {"type": "score", "player": state["state"]["current_player"], "points": 100},
+        },
+        game["token"],
+    )
     assert status == 200 and body["version"] == state["version"] + 1

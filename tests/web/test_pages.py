@@ -21,17 +21,31 @@ def csrf(client: FlaskClient, path: str = "/") -> str:
 
 def test_home_lists_presets_and_house_rules(client: FlaskClient) -> None:
     html = client.get("/").get_data(as_text=True)
-    for name in ["hot-dice", "dice-10000", "minnesota", "exact-10000", "zilch", "the-420",
-                 "strike-out"]:
+    for name in [
+        "hot-dice",
+        "dice-10000",
+        "minnesota",
+        "exact-10000",
+        "zilch",
+        "the-420",
+        "strike-out",
+    ]:
         assert name in html
     assert 'rel="manifest"' in html and 'name="viewport"' in html
 
 
 def test_create_game_by_form_makes_this_browser_a_player(client: FlaskClient) -> None:
     token = csrf(client)
-    resp = client.post("/new", data={"csrf_token": token, "preset": "minnesota",
-                                     "toggle": ["the-420", "hard-six"], "target": "5000",
-                                     "players": "Ann\nBob\n\n"})
+    resp = client.post(
+        "/new",
+        data={
+            "csrf_token": token,
+            "preset": "minnesota",
+            "toggle": ["the-420", "hard-six"],
+            "target": "5000",
+            "players": "Ann\nBob\n\n",
+        },
+    )
     assert resp.status_code == 302
     game_url = resp.location
     html = client.get(game_url).get_data(as_text=True)
@@ -43,14 +57,17 @@ def test_create_game_by_form_makes_this_browser_a_player(client: FlaskClient) ->
 
 def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: Flask) -> None:
     token = csrf(client)
-    resp = client.post("/new", data={"csrf_token": token, "preset": "minnesota",
-                                     "target": "12x", "players": "Ann"})
+    resp = client.post(
+        "/new", data={"csrf_token": token, "preset": "minnesota", "target": "12x", "players": "Ann"}
+    )
     assert resp.status_code == 422 and b"whole number" in resp.data
-    resp = client.post("/new", data={"csrf_token": token, "preset": "minnesota",
-                                     "players": "Ann\nann"})
+    resp = client.post(
+        "/new", data={"csrf_token": token, "preset": "minnesota", "players": "Ann\nann"}
+    )
     assert resp.status_code == 422 and b"same name" in resp.data
     with app.app_context():
         from web.db import get_db
+
         assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
 
 
@@ -59,11 +76,13 @@ def test_cross_site_form_posts_are_refused(client: FlaskClient) -> None:
     assert client.post("/new", data=data).status_code == 403
     assert client.post("/new", data={**data, "csrf_token": "forged"}).status_code == 403
     token = csrf(client)
-    evil = client.post("/new", data={**data, "csrf_token": token},
-                       headers={"Origin": "http://evil.example"})
+    evil = client.post(
+        "/new", data={**data, "csrf_token": token}, headers={"Origin": "http://evil.example"}
+    )
     assert evil.status_code == 403 and b"cross-site" in evil.data
-    ok = client.post("/new", data={**data, "csrf_token": token},
-                     headers={"Origin": "http://localhost"})
+    ok = client.post(
+        "/new", data={**data, "csrf_token": token}, headers={"Origin": "http://localhost"}
+    )
     assert ok.status_code == 302
 
 
@@ -82,26 +101,28 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     assert "not valid" in page and "watching" in page
     typed = app.test_client()
     token = csrf(typed)
-    code = "-".join(out["token"][i:i + 4] for i in range(0, 12, 4)).lower()
-    resp = typed.post("/join", data={"csrf_token": token, "game": f" {game.id.lower()} ",
-                                     "code": code}, follow_redirects=True)
+    code = "-".join(out["token"][i : i + 4] for i in range(0, 12, 4)).lower()
+    resp = typed.post(
+        "/join",
+        data={"csrf_token": token, "game": f" {game.id.lower()} ", "code": code},
+        follow_redirects=True,
+    )
     assert 'id="quick"' in resp.get_data(as_text=True)
 
 
-def test_sheet_fragment_etag_and_content(app: Flask, client: FlaskClient,
-                                         game: GameActions) -> None:
+def test_sheet_fragment_etag_and_content(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
     game.create("zilch", ["Ann", "Bob"])
     client.get(f"/g/{game.id}?t={game.token}")
     first = client.get(f"/g/{game.id}/sheet")
     assert first.status_code == 200 and b'data-version="0"' in first.data
     tag = first.headers["ETag"]
-    assert client.get(f"/g/{game.id}/sheet",
-                      headers={"If-None-Match": tag}).status_code == 304
+    assert client.get(f"/g/{game.id}/sheet", headers={"If-None-Match": tag}).status_code == 304
     game.score("Ann", 0)
     game.score("Bob", 350)
     game.event({"type": "roll", "dice": [1, 1, 5, 2, 3, 4]})
-    html = client.get(f"/g/{game.id}/sheet", headers={"If-None-Match": tag}).get_data(
-        as_text=True)
+    html = client.get(f"/g/{game.id}/sheet", headers={"If-None-Match": tag}).get_data(as_text=True)
     assert 'data-version="3"' in html and "bust" in html and "+350" in html
     assert "Tap what to keep" in html and '"dice": [1, 1, 5]' in html
     spectator = app.test_client().get(f"/g/{game.id}/sheet")
@@ -109,8 +130,9 @@ def test_sheet_fragment_etag_and_content(app: Flask, client: FlaskClient,
     assert b"Tap what to keep" not in spectator.data
 
 
-def test_banners_for_final_round_tie_break_and_winner(client: FlaskClient,
-                                                      game: GameActions) -> None:
+def test_banners_for_final_round_tie_break_and_winner(
+    client: FlaskClient, game: GameActions
+) -> None:
     game.create("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
     game.score("Ann", 1000)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)

@@ -21,21 +21,30 @@ def vision_ready() -> bool:
     return all(hasattr(vision, n) for n in ("decode_image", "read", "annotate"))
 
 
-needs_vision = pytest.mark.skipif(not vision_ready(),
-                                  reason="vision.decode_image/read/annotate not available yet")
+needs_vision = pytest.mark.skipif(
+    not vision_ready(), reason="vision.decode_image/read/annotate not available yet"
+)
 
 
 def png_header(width: int, height: int) -> bytes:
     """A PNG whose header claims a size; only the header is valid (no need to decode)."""
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     chunk = b"IHDR" + ihdr
-    return (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk
-            + struct.pack(">I", zlib.crc32(chunk)) + b"\x00" * 64)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + struct.pack(">I", len(ihdr))
+        + chunk
+        + struct.pack(">I", zlib.crc32(chunk))
+        + b"\x00" * 64
+    )
 
 
 def sample_photo() -> Path | None:
-    photos = sorted(p for p in (ROOT / "sample_images").rglob("*")
-                    if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    photos = sorted(
+        p
+        for p in (ROOT / "sample_images").rglob("*")
+        if p.suffix.lower() in (".jpg", ".jpeg", ".png")
+    )
     return photos[0] if photos else None
 
 
@@ -43,8 +52,10 @@ def test_upload_over_20_mb_is_413_json(client: FlaskClient) -> None:
     big = b"\xff\xd8" + b"\x00" * (20 * 1024 * 1024 + 10)
     resp = client.post("/api/read", data=big, content_type="image/jpeg")
     assert resp.status_code == 413 and "20 MB" in resp.get_json()["error"]
-    body = (b"--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"big.jpg\"\r\n"
-            b"Content-Type: image/jpeg\r\n\r\n" + big + b"\r\n--XyZ--\r\n")
+    body = (
+        b'--XyZ\r\nContent-Disposition: form-data; name="photo"; filename="big.jpg"\r\n'
+        b"Content-Type: image/jpeg\r\n\r\n" + big + b"\r\n--XyZ--\r\n"
+    )
     resp = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=XyZ")
     assert resp.status_code == 413 and "20 MB" in resp.get_json()["error"]
 
@@ -58,8 +69,11 @@ def test_missing_photo_is_400(client: FlaskClient) -> None:
 
 @needs_vision
 def test_not_an_image_is_400(client: FlaskClient) -> None:
-    resp = client.post("/api/read", data={"photo": (io.BytesIO(b"hello, not a photo"), "a.jpg")},
-                       content_type="multipart/form-data")
+    resp = client.post(
+        "/api/read",
+        data={"photo": (io.BytesIO(b"hello, not a photo"), "a.jpg")},
+        content_type="multipart/form-data",
+    )
     assert resp.status_code == 400 and resp.get_json()["error"]
     resp = client.post("/api/read", data=b"GIF89a....", content_type="image/gif")
     assert resp.status_code == 400
@@ -78,8 +92,11 @@ def test_read_a_real_photo_and_score_it(client: FlaskClient) -> None:
     if photo is None:
         pytest.skip("no photo in sample_images/")
     data = photo.read_bytes()
-    resp = client.post("/api/read?rules=farkle", data={"photo": (io.BytesIO(data), photo.name)},
-                       content_type="multipart/form-data")
+    resp = client.post(
+        "/api/read?rules=farkle",
+        data={"photo": (io.BytesIO(data), photo.name)},
+        content_type="multipart/form-data",
+    )
     if resp.status_code == 503:
         pytest.skip(resp.get_json()["error"])
     assert resp.status_code == 200, resp.get_json()
