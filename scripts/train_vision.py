@@ -1,17 +1,18 @@
-"""Train the two small networks of `vision/` and export them to ONNX for OpenCV's DNN module.
+"""Train the small networks of `vision/` and export them to ONNX for OpenCV's DNN module.
 
     python scripts/train_vision.py --only det      # about 25 min on one CPU core
     python scripts/train_vision.py --only cls      # about 30 min on one CPU core
-    python scripts/train_vision.py --only cls2     # about 30 min on one CPU core
+    python scripts/train_vision.py --only cls2     # about 35 min on one CPU core
 
-(the shipped models were made exactly so, the two runs side by side; `--out DIR` writes
-elsewhere, `--shared DIR` points at the dev photos, default ../shared/dice_photos or
-$HOTDICE_SHARED). Needs torch and onnx, for training only.
+(the shipped models were made exactly so, one part a process, two at a time side by side;
+`--out DIR` writes elsewhere, `--shared DIR` points at the dev photos, default
+../shared/dice_photos or $HOTDICE_SHARED). Needs torch and onnx, for training only.
 
 * `vision/models/dice_det.onnx`: a fully convolutional die finder. It outputs, at 1/4 of the
   input resolution, a heat map of die centres, the sub-cell offset of each centre and the
   die's size, in the style of CenterNet.
-* `vision/models/dice_cls.onnx`: reads one die crop (44x44, centred on the die, 1.3 die sides
+* `vision/models/dice_cls.onnx`, `dice_cls2.onnx`: two face readers of different shapes
+  (averaged at run time) that read one die crop (44x44, centred on the die, 1.3 die sides
   wide) into 7 classes: 0 = not a die, 1-6 = top-face value. A die with a printed logo on
   top is trained to 1/6 on each value: found, but unreadable.
 
@@ -32,6 +33,7 @@ import math
 import os
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -129,13 +131,11 @@ def _glyph(rng: np.random.Generator, img: np.ndarray, s: int, col: np.ndarray) -
 
 
 def draw_face(
-    rng: np.random.Generator, value: int, size: int, style: dict | None = None
+    rng: np.random.Generator, value: int, size: int, st: dict
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One face of a die seen square on, size x size, and its alpha mask (rounded corners).
-
-    `value` 0 draws a printed logo instead of pips.
+    """One face of a die (style `st` from `die_style`) seen square on, size x size, and its
+    alpha mask (rounded corners). `value` 0 draws a printed logo instead of pips.
     """
-    st = style or die_style(rng)
     s = size * 4
     img = np.empty((s, s, 3), np.float32)
     img[:] = st["face"]
@@ -591,14 +591,39 @@ def focal(pred, gt):
     return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
 
 
-def train_det(
-    real, steps: int, rng: np.random.Generator, batch: int = 10, size: int = 192, checkpoint=None
-) -> DetNet:
-    net = DetNet()
+def fit(
+    net: nn.Module,
+    steps: int,
+    batch_loss: Callable[[nn.Module], tuple[torch.Tensor, str]],
+    *,
+    name: str,
+    checkpoint: Callable[[nn.Module], None] | None = None,
+    every: int = 250,
+) -> nn.Module:
+    """The training loop both kinds of network share: AdamW with a one-cycle learning rate;
+    `batch_loss(net)` draws a batch and returns its loss and a log line. Every `every` steps
+    `checkpoint` gets the network (so a long run leaves a usable file early)."""
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
     t0 = time.time()
     for step in range(steps):
+        loss, line = batch_loss(net)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if checkpoint and step and step % every == 0:
+            checkpoint(net.eval())
+            net.train()
+        if step % 100 == 0:
+            print(f"{name} step {step} loss {line}  {time.time() - t0:.0f}s", flush=True)
+    return net.eval()
+
+
+def train_det(
+    real, steps: int, rng: np.random.Generator, batch: int = 10, size: int = 192, checkpoint=None
+) -> nn.Module:
+    def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
         imgs, heats, regs, masks = [], [], [], []
         for _ in range(batch):
             img, objs = det_sample(rng, real, size)
@@ -607,27 +632,15 @@ def train_det(
             heats.append(h)
             regs.append(r)
             masks.append(m)
-        x = to_tensor(imgs)
-        out = net(x)
+        out = net(to_tensor(imgs))
         heat = torch.from_numpy(np.stack(heats))[:, None]
         reg = torch.from_numpy(np.stack(regs))
         mask = torch.from_numpy(np.stack(masks))[:, None]
         lh = focal(out[:, :1], heat)
         lr = (torch.abs(out[:, 1:] - reg) * mask).sum() / mask.sum().clamp(min=1)
-        loss = lh + lr
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if checkpoint and step and step % 250 == 0:
-            checkpoint(net.eval())
-            net.train()
-        if step % 100 == 0:
-            print(
-                f"det step {step} loss {lh.item():.3f} + {lr.item():.3f}  {time.time() - t0:.0f}s",
-                flush=True,
-            )
-    return net.eval()
+        return lh + lr, f"{lh.item():.3f} + {lr.item():.3f}"
+
+    return fit(DetNet(), steps, batch_loss, name="det", checkpoint=checkpoint, every=250)
 
 
 def crop_die(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
@@ -730,25 +743,14 @@ def train_cls(
     batch: int = 48,
     checkpoint=None,
     arch: str = "stem2",
-) -> ClsNet:
-    net = ClsNet(arch)
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
-    t0 = time.time()
-    for step in range(steps):
+) -> nn.Module:
+    def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
         samples = [cls_sample(rng, real) for _ in range(batch)]
         x = to_tensor([s[0] for s in samples])
         loss = F.cross_entropy(net(x), soft_targets([s[1] for s in samples]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if checkpoint and step and step % 500 == 0:
-            checkpoint(net.eval())
-            net.train()
-        if step % 100 == 0:
-            print(f"cls step {step} loss {loss.item():.3f}  {time.time() - t0:.0f}s", flush=True)
-    return net.eval()
+        return loss, f"{loss.item():.3f}"
+
+    return fit(ClsNet(arch), steps, batch_loss, name="cls", checkpoint=checkpoint, every=500)
 
 
 def export(net: nn.Module, path: Path, shape: tuple[int, ...], dynamic: bool) -> None:
@@ -796,17 +798,17 @@ def main(argv=None) -> None:
         steps = args.steps or steps
         rng = np.random.default_rng(seed)
         torch.manual_seed(0)  # each part starts alike, alone in its process or not
+        # the finder takes any image size; a face reader, a batch of fixed-size crops
+        shape = (1, 3, 256, 256) if arch is None else (1, 3, CROP, CROP)
+
+        def save(
+            net: nn.Module, name: str = name, shape: tuple = shape, dynamic: bool = arch is None
+        ) -> None:
+            export(net, out / name, shape, dynamic)
+
         if arch is None:
-
-            def save(net: nn.Module, name: str = name) -> None:
-                export(net, out / name, (1, 3, 256, 256), dynamic=True)
-
             save(train_det(real, steps, rng, checkpoint=save))
         else:
-
-            def save(net: nn.Module, name: str = name) -> None:
-                export(net, out / name, (1, 3, CROP, CROP), dynamic=False)
-
             save(train_cls(real, steps, rng, checkpoint=save, arch=arch))
         write_config(out)
 

@@ -100,8 +100,7 @@ def crop_die(image: np.ndarray, center_xy: tuple[float, float], side: float) -> 
 
 def _scores(views: list[np.ndarray]) -> np.ndarray:
     """Averaged softmax of the face readers. One crop a forward pass: on one core OpenCV's
-    DNN runs these small networks 1.5-3 times slower per crop in batches than one by one
-    (and a new batch size costs a re-plan)."""
+    DNN ran these small networks about 1.5 times slower per crop in batches of 2-8."""
     blob = _blob(views)
     total = np.zeros((len(views), 7), np.float64)
     for name in CLS_FILES:

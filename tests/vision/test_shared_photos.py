@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+import vision
 from vision.cli import main
 
 FLOORS = {
@@ -29,8 +30,6 @@ def test_eval_on_dev_folder(shared_photos, folder, capsys):
 def test_printed_symbols_are_found_but_unsure(shared_photos):
     """`fudw_tray`'s logo and skull faces cannot be counted: the die must still be found,
     and reported with a low confidence so the player is asked (README: Measured accuracy)."""
-    import vision
-
     folder = shared_photos / "fudw_tray"
     entries = json.loads((folder / "labels.json").read_text())["images"]
     found = unsure = total = 0

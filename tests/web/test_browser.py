@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -85,12 +84,10 @@ def tap_dice(page: Any, dice: list[int]) -> None:
         page.locator(f'#controls .face[data-face="{v}"]').click()
 
 
-def wait_text(page: Any, selector: str, text: str, timeout_s: float = 6.0) -> float:
-    """Seconds until ``selector`` shows ``text``; fails after ``timeout_s``, several 1 s polls
+def wait_text(page: Any, selector: str, text: str, timeout_s: float = 6.0) -> None:
+    """Wait until ``selector`` shows ``text``; fails after ``timeout_s``, several 1 s polls
     (how fast it shows is for the load benchmark: a busy CI machine must not fail this)."""
-    start = time.monotonic()
     page.locator(selector).filter(has_text=text).first.wait_for(timeout=timeout_s * 1000)
-    return time.monotonic() - start
 
 
 def test_two_phones_play_a_whole_game(browser: Any, server: Server) -> None:
