@@ -118,6 +118,26 @@ def _readings(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values.astype(int), np.clip(confidence, 0.0, 1.0).astype(float)
 
 
+def confirmed_dice(
+    scores: np.ndarray, probs: np.ndarray, min_dieness: float, min_sure_score: float
+) -> np.ndarray:
+    """Which finds count as dice: the readers give "a die" at least `min_dieness`, and
+    either the finder is sure (score >= `min_sure_score`) or the readers can read the face
+    (confidence >= 0.5). A find only the finder doubts and the readers cannot read is a
+    chair foot, a box corner or a blot; one the finder is sure of is kept unread (a logo)."""
+    _, confidence = _readings(probs)
+    sure_find = (scores >= min_sure_score) | (confidence >= 0.5)
+    return (1.0 - probs[:, 0] >= min_dieness) & sure_find
+
+
+def roll_sized(sides: np.ndarray, low: float, high: float) -> np.ndarray:
+    """Finds the size of the roll's dice: dice of one roll are about the same size, so a
+    find much smaller than the typical (median) one is a speck, a screw head or a pip, and
+    one twice its size is a box corner or a chair foot."""
+    typical = float(np.median(sides))
+    return (sides >= low * typical) & (sides <= high * typical)
+
+
 def read(
     image: np.ndarray,
     *,
@@ -149,11 +169,7 @@ def read(
     h, w = image.shape[:2]
 
     def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        # a find only the finder doubts and the readers cannot read (a chair foot, a dark
-        # box corner, a blot) is dropped; one the finder is sure of is kept unread (a logo)
-        _, confidence = _readings(probs)
-        sure_find = (found[:, 3] >= min_sure_score) | (confidence >= 0.5)
-        return (1.0 - probs[:, 0] >= min_dieness) & sure_find
+        return confirmed_dice(found[:, 3], probs, min_dieness, min_sure_score)
 
     scale = det_scale((w, h), long_side=long_side)
     found = _centres_at(image, scale, min_score)
@@ -174,13 +190,7 @@ def read(
     idx = _dedupe(found, found[:, 3])
     found, probs = found[idx], probs[idx]
     if len(found) >= 2:
-        # dice of one roll are about the same size: a find much smaller than the typical
-        # die is a speck, a screw head or a pip, and one twice its size is a box corner
-        # or a chair foot, not a die
-        typical = float(np.median(found[:, 2]))
-        ok = (found[:, 2] >= min_relative_side * typical) & (
-            found[:, 2] <= max_relative_side * typical
-        )
+        ok = roll_sized(found[:, 2], min_relative_side, max_relative_side)
         found, probs = found[ok], probs[ok]
     values, confidences = _readings(probs)
     dice = []

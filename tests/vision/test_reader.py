@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import vision
+from vision import reader
 
 SCENES = [
     # (table colour, face colour, pip colour)
@@ -97,3 +98,22 @@ def test_bad_input_is_rejected():
         vision.read(np.zeros((0, 0, 3), np.uint8))
     with pytest.raises(ValueError):
         vision.read(np.zeros((10, 10, 3), np.float32))
+
+
+def test_roll_sized_drops_specks_and_giants():
+    sides = np.array([40.0, 42.0, 38.0, 20.0, 90.0, 79.0])
+    keep = reader.roll_sized(sides, 0.6, 2.0)
+    # typical (median) side 41: 20 is under 0.6 of it (a pip, a speck), 90 over twice it
+    assert keep.tolist() == [True, True, True, False, False, True]
+
+
+def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():
+    clear = [0.01, 0.95, 0.01, 0.01, 0.01, 0.005, 0.005]
+    logo = [0.05] + [0.95 / 6] * 6
+    not_die = [0.5, 0.45, 0.01, 0.01, 0.01, 0.01, 0.01]
+    probs = np.array([clear, clear, logo, logo, not_die], np.float32)
+    scores = np.array([0.9, 0.35, 0.9, 0.35, 0.9], np.float32)
+    keep = reader.confirmed_dice(scores, probs, min_dieness=0.7, min_sure_score=0.5)
+    # a readable die counts even when the finder doubts it; an unreadable one (a logo) only
+    # when the finder is sure; a find the readers doubt is a die never counts
+    assert keep.tolist() == [True, True, True, False, False]
