@@ -13,8 +13,14 @@ import vision
 from vision.cli import main
 
 FLOORS = {
-    "skovy_catan": {"precision": 0.97, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.9},
-    "fudw_tray": {"precision": 0.94, "recall": 0.93, "face_accuracy": 0.95, "roll_accuracy": 0.1},
+    "byler_d6": {"precision": 0.99, "recall": 0.99, "face_accuracy": 0.975, "roll_accuracy": 0.8},
+    "skovy_catan": {
+        "precision": 0.97,
+        "recall": 0.98,
+        "face_accuracy": 0.98,
+        "roll_accuracy": 0.95,
+    },
+    "fudw_tray": {"precision": 0.95, "recall": 0.97, "face_accuracy": 0.98, "roll_accuracy": 0.2},
 }
 
 
@@ -49,5 +55,5 @@ def test_printed_symbols_are_found_but_unsure(shared_photos):
                 near = min(inside, key=lambda d: math.dist(d.center_xy, (cx, cy)))
                 unsure += near.confidence < 0.5
     assert total >= 50
-    assert found / total >= 0.9, (found, total)
-    assert unsure / found >= 0.85, (unsure, found)
+    assert found / total >= 0.95, (found, total)
+    assert unsure / found >= 0.9, (unsure, found)
