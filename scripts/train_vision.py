@@ -1,8 +1,8 @@
 """Train the small networks of `vision/` and export them to ONNX for OpenCV's DNN module.
 
     python scripts/train_vision.py --only det      # about 25 min on one CPU core
-    python scripts/train_vision.py --only cls      # about 30 min on one CPU core
-    python scripts/train_vision.py --only cls2     # about 35 min on one CPU core
+    python scripts/train_vision.py --only cls      # about 35 min on one CPU core
+    python scripts/train_vision.py --only cls2     # about 60 min on one CPU core
 
 (the shipped models were made exactly so, one part a process, two at a time side by side;
 `--out DIR` writes elsewhere, `--shared DIR` points at the dev photos, default
