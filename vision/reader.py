@@ -174,9 +174,10 @@ def read(
     scale = det_scale((w, h), long_side=long_side)
     found = _centres_at(image, scale, min_score)
     probs = _classify(image, found, rotations, min_dieness)
-    if not confirmed(found, probs).any():
-        found, probs = _coarser(image, scale, min_score, min_dieness, rotations)
     keep = confirmed(found, probs)
+    if not keep.any():
+        found, probs = _coarser(image, scale, min_score, min_dieness, rotations)
+        keep = confirmed(found, probs)
     if keep.any():
         side_at_scale = float(np.median(found[keep, 2])) * scale
         better = min(2.0, scale * target_side_px / side_at_scale)
