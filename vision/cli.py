@@ -22,8 +22,8 @@ import numpy as np
 from .annotate import annotate
 from .camera import settled_rolls, video_frames
 from .detections import Detections, DieDetection
-from .evaluate import evaluate, failure_lines, summarize
-from .io import decode_image, image_size_wh, read_bytes, reduction_for
+from .evaluate import close_ups, evaluate, failure_lines, summarize
+from .io import decode_image, image_size_wh, load_image, read_bytes, reduction_for
 from .model import warm_up
 from .reader import read
 
@@ -269,6 +269,21 @@ class _Progress:
         )
 
 
+def _print_close_ups(directory: Path, as_json: bool) -> int:
+    """`hotdice eval DIR --close-ups`: dice of the folder's photos blown up to fill a frame."""
+    figures = close_ups(directory, load_image, read)
+    if as_json:
+        print(json.dumps({"close_ups": {str(f): fig for f, fig in figures.items()}}))
+        return 0
+    print(f"{directory}: close-ups, one labelled die at the centre of a 640x480 frame")
+    for fraction, fig in figures.items():
+        print(
+            f"  die {fraction:.0%} of the frame's height: {fig['read_right']}/{fig['dice']} "
+            f"read right ({fig['share']:.1%}), {fig['other_finds']} other finds"
+        )
+    return 0
+
+
 def run_eval(args: argparse.Namespace, context: Any) -> int:
     """Handler of `hotdice eval`."""
     directory = Path(args.directory)
@@ -280,6 +295,8 @@ def run_eval(args: argparse.Namespace, context: Any) -> int:
         return dets, ms
 
     warm_up()
+    if args.close_ups:
+        return _print_close_ups(directory, args.json)
     results = evaluate(directory, read_file, progress=_Progress(not args.no_progress))
     summary = summarize(results)
     if args.json:
@@ -336,6 +353,11 @@ def register(subparsers: argparse._SubParsersAction, context: Any) -> None:
     e.add_argument("directory", metavar="DIR", help="folder with images and labels.json")
     e.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     e.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    e.add_argument(
+        "--close-ups",
+        action="store_true",
+        help="instead, read dice of the photos blown up to 30-90%% of a frame's height",
+    )
     e.set_defaults(handler=lambda args: run_eval(args, context))
 
 

@@ -16,6 +16,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 from .detections import Detections
 
 
@@ -160,3 +163,60 @@ def failure_lines(results: Iterable[ImageResult]) -> Iterator[str]:
     for r in results:
         if not r.roll_ok:
             yield f"{r.file}: " + "; ".join(r.problems)
+
+
+# How much of a close-up frame's height the die spans, in `close_ups`
+CLOSE_UP_FRACTIONS = (0.3, 0.5, 0.7, 0.9)
+
+
+def close_up(
+    image: np.ndarray, box: list[float], fraction: float, size_wh: tuple[int, int] = (640, 480)
+) -> np.ndarray:
+    """A phone held close, made from a labelled photo: scaled (bicubic) so that the die in
+    `box` spans `fraction` of the frame's height, at its centre; mirrored past the edges."""
+    x, y, w, h = box
+    k = fraction * size_wh[1] / max(w, h)
+    cx, cy = x + w / 2, y + h / 2
+    m = np.float32([[k, 0, size_wh[0] / 2 - cx * k], [0, k, size_wh[1] / 2 - cy * k]])
+    return cv2.warpAffine(
+        image, m, size_wh, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT_101
+    )
+
+
+def close_ups(
+    directory: Path,
+    load: Callable[[Path], np.ndarray],
+    read: Callable[[np.ndarray], Detections],
+    *,
+    fractions: Iterable[float] = CLOSE_UP_FRACTIONS,
+    images: int = 12,
+    dice_per_image: int = 3,
+) -> dict[float, dict]:
+    """Read close-ups made from the first `dice_per_image` dice (printed symbols left out)
+    of the first `images` photos of a labelled folder, at each fraction of the frame's
+    height. A close-up is read right when exactly one die is found on the labelled one
+    and its value is the label; `other_finds` counts dice found elsewhere (neighbours that
+    show at the edges, and mistakes)."""
+    _, entries = iter_dataset(directory)
+    figures = {f: {"dice": 0, "read_right": 0, "other_finds": 0} for f in fractions}
+    for entry in entries[:images]:
+        photo = load(Path(directory) / entry["file"])
+        dice = [d for d in entry.get("dice", []) if "box" in d and d.get("face") != "symbol"]
+        for die in dice[:dice_per_image]:
+            for fraction, fig in figures.items():
+                frame = close_up(photo, die["box"], fraction)
+                half = fraction * frame.shape[0] / 2
+                centre = (frame.shape[1] / 2, frame.shape[0] / 2)
+                dets = read(frame)
+                on_die = [
+                    d
+                    for d in dets
+                    if abs(d.center_xy[0] - centre[0]) < half
+                    and abs(d.center_xy[1] - centre[1]) < half
+                ]
+                fig["dice"] += 1
+                fig["read_right"] += len(on_die) == 1 and on_die[0].value == die["value"]
+                fig["other_finds"] += len(dets) - len(on_die)
+    for fig in figures.values():
+        fig["share"] = round(fig["read_right"] / fig["dice"], 4) if fig["dice"] else 1.0
+    return figures

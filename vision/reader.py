@@ -16,6 +16,8 @@ a cocked die) is still reported, with a low confidence, so the player confirms t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -62,20 +64,74 @@ def _centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray
 
 
 def _coarser(
-    image: np.ndarray, scale: float, min_score: float, min_dieness: float, rotations: int
+    image: np.ndarray,
+    scale: float,
+    min_score: float,
+    min_dieness: float,
+    rotations: int,
+    accept: Callable[[np.ndarray, np.ndarray], bool],
+    worth: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Look at half and then a quarter of `scale` until some find is confirmed as a die:
-    a die far too big for the finder at one scale (its pips then look like little dice,
-    which the face reader rejects) is the right size at a smaller one."""
+    """Look at a half, a quarter and an eighth of `scale` until `accept(found, probs)`: a
+    die far too big for the finder at one scale (its pips then look like little dice) is
+    the right size at a smaller one. Only the finds `worth` keeps are read. The smallest
+    look is 40 pixels on the short side: a die filling a 16:9 frame's height is 40 pixels
+    there."""
     h, w = image.shape[:2]
-    for k in (2, 4):
-        if min(w, h) * scale / k < 96:
+    for k in (2, 4, 8):
+        if min(w, h) * scale / k < 40:
             break
         found = _centres_at(image, scale / k, min_score)
+        if worth is not None:
+            found = found[worth(found)]
         probs = _classify(image, found, rotations, min_dieness)
-        if (probs[:, 0] <= 1.0 - min_dieness).any():
+        if accept(found, probs):
             return found, probs
     return np.zeros((0, 4), np.float32), np.zeros((0, 7), np.float32)
+
+
+def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
+    """Whether a roll's dice may be the pips of bigger dice (a close-up): a pip taken for a
+    die reads as a 1, or unsure. Two finds in three so is rare in a real roll, and costs
+    only a look at coarser scales, which must then find the bigger dice."""
+    doubtful = (values == 1) | (confidences < 0.5)
+    return bool(len(values)) and float(doubtful.mean()) >= 2 / 3
+
+
+def holds(big: np.ndarray, small: np.ndarray, *, ratio: float = 2.5) -> np.ndarray:
+    """(len(big), len(small)): small find j lies inside big find i, and i is at least
+    `ratio` times its size (a pip is under a fifth of its die's side)."""
+    dx = np.abs(small[None, :, 0] - big[:, None, 0])
+    dy = np.abs(small[None, :, 1] - big[:, None, 1])
+    half = big[:, None, 2] / 2
+    return (dx < half) & (dy < half) & (big[:, None, 2] >= ratio * small[None, :, 2])
+
+
+def _dice_behind(
+    pips: np.ndarray,
+    image: np.ndarray,
+    scale: float,
+    min_score: float,
+    min_dieness: float,
+    rotations: int,
+    confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The bigger dice whose pips `pips` may be: at coarser scales, finds that hold some of
+    them are read, and they are taken when readable dice among them hold at least half."""
+
+    def explains(found: np.ndarray, probs: np.ndarray) -> bool:
+        sure = confirmed(found, probs) & (_readings(probs)[1] >= 0.5)
+        return float(holds(found[sure], pips).any(axis=0).mean()) >= 0.5
+
+    return _coarser(
+        image,
+        scale,
+        min_score,
+        min_dieness,
+        rotations,
+        explains,
+        lambda found: holds(found, pips).any(axis=1),
+    )
 
 
 def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.6) -> np.ndarray:
@@ -155,7 +211,9 @@ def read(
     `confidence` is the face reader's probability for the value it reports, given that the
     object is a die; below about 0.5 the user interface should ask the player.
     The finder looks with the long side at `long_side` pixels (and, if it confirms nothing
-    there, at half and a quarter of that); if the dice it confirms are far from
+    there, at a half, a quarter and an eighth of that). If two in three of the dice it
+    confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
+    scales for bigger dice that hold them. If the dice it confirms are far from
     `target_side_px` (a factor 1.5), it looks again at the scale that makes them so.
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
@@ -176,8 +234,17 @@ def read(
     probs = _classify(image, found, rotations, min_dieness)
     keep = confirmed(found, probs)
     if not keep.any():
-        found, probs = _coarser(image, scale, min_score, min_dieness, rotations)
+        found, probs = _coarser(
+            image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
+        )
         keep = confirmed(found, probs)
+    if keep.any() and look_like_pips(*_readings(probs[keep])):
+        bigger = _dice_behind(
+            found[keep], image, scale, min_score, min_dieness, rotations, confirmed
+        )
+        if len(bigger[0]):
+            found, probs = bigger
+            keep = confirmed(found, probs)
     if keep.any():
         side_at_scale = float(np.median(found[keep, 2])) * scale
         better = min(2.0, scale * target_side_px / side_at_scale)

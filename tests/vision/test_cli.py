@@ -14,6 +14,7 @@ from vision.evaluate import score_image
 # A little under the README's figures for sample_images/ (Measured accuracy): keeps them
 # from slipping.
 SAMPLE_FLOOR = {"precision": 0.97, "recall": 0.97, "face_accuracy": 0.97, "roll_accuracy": 0.85}
+CLOSE_UP_FLOOR = 0.9  # README, Close-ups: 95-100% of sample dice at each size
 
 
 def _run(*args):
@@ -63,6 +64,15 @@ def test_eval_on_sample_images_keeps_recorded_figures(samples_dir, capsys):
     assert figures["images"] == 8 and figures["dice_labelled"] == 42
     for key, floor in SAMPLE_FLOOR.items():
         assert figures[key] >= floor, (key, figures)
+
+
+def test_eval_close_ups_of_sample_images(samples_dir, capsys):
+    """Each sample die blown up to fill 30-90% of a frame (README: Close-ups) reads right."""
+    assert main(["eval", "--close-ups", "--json", str(samples_dir)]) == 0
+    figures = json.loads(capsys.readouterr().out)["close_ups"]
+    assert sorted(figures) == ["0.3", "0.5", "0.7", "0.9"]
+    for fraction, fig in figures.items():
+        assert fig["dice"] == 21 and fig["share"] >= CLOSE_UP_FLOOR, (fraction, fig)
 
 
 def test_eval_matching_rules():

@@ -73,6 +73,25 @@ def test_scale_does_not_matter(drawn):
         assert _read_one(img)[1] == [4, 5]
 
 
+@pytest.mark.parametrize(
+    "size_wh, side", [((640, 480), 250), ((640, 480), 420), ((1920, 1080), 950)]
+)
+def test_close_up_die_fills_the_frame(drawn, size_wh, side):
+    """A phone held close: one die up to 0.9 of the frame's height. At the first look the
+    finder sees its pips as small dice; the readers reject them and a coarser look (down to
+    an eighth) finds the die itself."""
+    draw_die, table = drawn
+    w, h = size_wh
+    for value in (1, 3, 6):
+        img = table((60, 90, 120), size_wh, seed=side)
+        draw_die(img, value, (w / 2, h / 2), side, angle=12)
+        dets = vision.read(img)
+        assert dets.values == [value]
+        (die,) = dets
+        assert abs(die.center_xy[0] - w / 2) < side / 4
+        assert abs(die.center_xy[1] - h / 2) < side / 4
+
+
 def test_logo_face_is_found_but_unsure(drawn):
     """A printed logo cannot be counted: the die is reported, with a low confidence, so the
     player is asked about that one die (the issue's "found but unreadable")."""
@@ -117,3 +136,23 @@ def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():
     # a readable die counts even when the finder doubts it; an unreadable one (a logo) only
     # when the finder is sure; a find the readers doubt is a die never counts
     assert keep.tolist() == [True, True, True, False, False]
+
+
+def test_look_like_pips_when_most_finds_read_one_or_unsure():
+    values, sure = np.array([1, 1, 3]), np.array([0.9, 0.8, 0.95])
+    assert reader.look_like_pips(values, sure)  # two ones in three: maybe pips
+    assert not reader.look_like_pips(np.array([1, 2, 3]), sure)  # one 1 in three: a roll
+    assert reader.look_like_pips(np.array([4, 5]), np.array([0.3, 0.4]))  # both unsure
+    assert not reader.look_like_pips(np.array([], int), np.array([]))
+
+
+def test_holds_needs_a_bigger_find_around_the_smaller():
+    big = np.array([[100.0, 100.0, 200.0, 0.8]])
+    small = np.array(
+        [
+            [60.0, 140.0, 40.0, 0.5],  # a corner pip of the big die
+            [230.0, 100.0, 40.0, 0.5],  # outside it
+            [100.0, 100.0, 120.0, 0.5],  # inside, but a die of its own (not 2.5 times smaller)
+        ]
+    )
+    assert reader.holds(big, small).tolist() == [[True, False, False]]

@@ -11,6 +11,7 @@ import pytest
 
 import vision
 from vision.cli import main
+from vision.evaluate import close_ups
 
 FLOORS = {
     "byler_d6": {"precision": 0.99, "recall": 0.99, "face_accuracy": 0.975, "roll_accuracy": 0.8},
@@ -57,3 +58,12 @@ def test_printed_symbols_are_found_but_unsure(shared_photos):
     assert total >= 50
     assert found / total >= 0.95, (found, total)
     assert unsure / found >= 0.9, (unsure, found)
+
+
+@pytest.mark.parametrize("folder", sorted(FLOORS))
+def test_close_ups_of_dev_photos(shared_photos, folder):
+    """Dice blown up to 30-90% of a frame's height (README: Close-ups): the finder sees their
+    pips as dice, and the reader must look coarser to find the die itself."""
+    figures = close_ups(shared_photos / folder, vision.load_image, vision.read)
+    for fraction, fig in figures.items():
+        assert fig["dice"] >= 24 and fig["share"] >= 0.85, (folder, fraction, fig)
