@@ -862,8 +862,9 @@ def export(net: nn.Module, path: Path, shape: tuple[int, ...], dynamic: bool) ->
 # second reader learns from crops as far off as the finder's (on the dev photos, centre
 # within 0.12 sides and size within 0.8-1.23 for 9 dice in 10): with it, `byler_d6`'s face
 # accuracy went from 97.5% to 98.2% and `fudw_tray`'s from 98.6% to 99.5%. The first
-# reader trained so as well was no better beside it. Both readers see HARD of their
-# negatives as `_hard_negative`s (printed-cloth eyes, pieces of a big die's face).
+# reader trained so as well was no better beside it. The second reader sees HARD of its
+# negatives as `_hard_negative`s (printed-cloth eyes, pieces of a big die's face); the first
+# reader trained so was worse beside it.
 HARD = 0.3
 PARTS = {
     "det": ("dice_det.onnx", 4000, 2, None, None, 0.0),

@@ -10,6 +10,7 @@ multisets of values are compared instead.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -107,7 +108,33 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
         data = json.loads(path.read_text())
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    return data, list(data.get("images", []))
+    entries = data.get("images", []) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ValueError(f"{path}: no list of images")
+    for k, entry in enumerate(entries):
+        problem = _label_problem(entry)
+        if problem:
+            raise ValueError(f"{path}: image {k + 1}: {problem}")
+    return data, entries
+
+
+def _label_problem(entry: object) -> str | None:
+    """What is wrong with one image's labels, if anything (a one-line message)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+        return 'no "file" name'
+    for die in entry.get("dice", []):
+        if not isinstance(die, dict) or die.get("value") not in range(1, 7):
+            return f'{entry["file"]}: a die without a "value" of 1-6'
+        box = die.get("box")
+        if box is not None and not (
+            isinstance(box, list)
+            and len(box) == 4
+            and all(isinstance(v, (int, float)) and math.isfinite(v) for v in box)
+            and box[2] > 0
+            and box[3] > 0
+        ):
+            return f'{entry["file"]}: a "box" that is not [x, y, w, h] with w, h > 0'
+    return None
 
 
 def evaluate(
@@ -173,14 +200,13 @@ def close_up(
     image: np.ndarray, box: list[float], fraction: float, size_wh: tuple[int, int] = (640, 480)
 ) -> np.ndarray:
     """A phone held close, made from a labelled photo: scaled (bicubic) so that the die in
-    `box` spans `fraction` of the frame's height, at its centre; mirrored past the edges."""
+    `box` spans `fraction` of the frame's height, at its centre; past the photo's edges its
+    border pixels are repeated (a mirror would copy dice near the edge)."""
     x, y, w, h = box
     k = fraction * size_wh[1] / max(w, h)
     cx, cy = x + w / 2, y + h / 2
     m = np.float32([[k, 0, size_wh[0] / 2 - cx * k], [0, k, size_wh[1] / 2 - cy * k]])
-    return cv2.warpAffine(
-        image, m, size_wh, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT_101
-    )
+    return cv2.warpAffine(image, m, size_wh, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
 
 
 def close_ups(
@@ -217,6 +243,8 @@ def close_ups(
                 fig["dice"] += 1
                 fig["read_right"] += len(on_die) == 1 and on_die[0].value == die["value"]
                 fig["other_finds"] += len(dets) - len(on_die)
+    if not any(fig["dice"] for fig in figures.values()):
+        raise ValueError(f"{directory}: no labelled dice with boxes to make close-ups of")
     for fig in figures.values():
-        fig["share"] = round(fig["read_right"] / fig["dice"], 4) if fig["dice"] else 1.0
+        fig["share"] = round(fig["read_right"] / fig["dice"], 4)
     return figures

@@ -75,8 +75,8 @@ def _coarser(
     """Look at a half, a quarter and an eighth of `scale` until `accept(found, probs)`: a
     die far too big for the finder at one scale (its pips then look like little dice) is
     the right size at a smaller one. Only the finds `worth` keeps are read. The smallest
-    look is 40 pixels on the short side: a die filling a 16:9 frame's height is 40 pixels
-    there."""
+    look is 40 pixels on the short side: a die filling a 16:9 frame's height is 45 pixels
+    at an eighth of the first look's 640x360."""
     h, w = image.shape[:2]
     for k in (2, 4, 8):
         if min(w, h) * scale / k < 40:
@@ -92,8 +92,10 @@ def _coarser(
 
 def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
     """Whether a roll's dice may be the pips of bigger dice (a close-up): a pip taken for a
-    die reads as a 1, or unsure. Two finds in three so is rare in a real roll, and costs
-    only a look at coarser scales, which must then find the bigger dice."""
+    die reads as a 1, or unsure. Two finds in three so (or the only find): in real rolls one
+    die alone showing 1, or two 1s among three dice (7%), fewer among more. It costs only
+    looks at coarser scales (a read about a third slower), which must then find readable
+    bigger dice that hold the finds; a close-up often has just one pip confirmed."""
     doubtful = (values == 1) | (confidences < 0.5)
     return bool(len(values)) and float(doubtful.mean()) >= 2 / 3
 
@@ -238,9 +240,12 @@ def read(
             image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
         )
         keep = confirmed(found, probs)
-    if keep.any() and look_like_pips(*_readings(probs[keep])):
+    kept = np.nonzero(keep)[0]
+    if len(kept) >= 2:  # judged on the finds of the typical size, as the roll is at the end
+        kept = kept[roll_sized(found[kept, 2], min_relative_side, max_relative_side)]
+    if look_like_pips(*_readings(probs[kept])):
         bigger = _dice_behind(
-            found[keep], image, scale, min_score, min_dieness, rotations, confirmed
+            found[kept], image, scale, min_score, min_dieness, rotations, confirmed
         )
         if len(bigger[0]):
             found, probs = bigger

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.cli import main
@@ -31,6 +32,25 @@ def test_missing_and_non_image_files_fail_cleanly(tmp_path):
         assert r.returncode == 2
         assert r.stderr.startswith("hotdice: error:") and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "labels, message",
+    [
+        ({"images": [{"dice": []}]}, 'no "file" name'),
+        ({"images": [{"file": "a.jpg", "dice": [{"box": [1, 2, 3, 4]}]}]}, '"value" of 1-6'),
+        ({"images": [{"file": "a.jpg", "dice": [{"value": 2, "box": [1, 2, 0, 0]}]}]}, '"box"'),
+        ({"images": [{"file": "a.jpg", "dice": [{"value": 2}]}]}, "no labelled dice with boxes"),
+        ({"images": "a.jpg"}, "no list of images"),
+    ],
+)
+def test_eval_bad_labels_fail_cleanly(tmp_path, labels, message):
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    r = _run("eval", "--close-ups", str(tmp_path))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("hotdice: error:") and message in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
 
 
 def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):

@@ -143,6 +143,8 @@ def test_look_like_pips_when_most_finds_read_one_or_unsure():
     assert reader.look_like_pips(values, sure)  # two ones in three: maybe pips
     assert not reader.look_like_pips(np.array([1, 2, 3]), sure)  # one 1 in three: a roll
     assert reader.look_like_pips(np.array([4, 5]), np.array([0.3, 0.4]))  # both unsure
+    assert reader.look_like_pips(np.array([1]), np.array([0.9]))  # a lone pip confirmed
+    assert not reader.look_like_pips(np.array([5]), np.array([0.9]))
     assert not reader.look_like_pips(np.array([], int), np.array([]))
 
 
@@ -156,3 +158,24 @@ def test_holds_needs_a_bigger_find_around_the_smaller():
         ]
     )
     assert reader.holds(big, small).tolist() == [[True, False, False]]
+
+
+def test_pips_of_a_close_up_lead_to_the_die(samples_dir, monkeypatch):
+    """A sample die blown up to 70% of the frame: the first look confirms its pips as 1s;
+    the coarser look for bigger dice that hold them finds the die and reads it."""
+    from vision.evaluate import close_up
+
+    looked = []
+    dice_behind = reader._dice_behind
+
+    def spy(*args, **kwargs):
+        bigger = dice_behind(*args, **kwargs)
+        looked.append(len(bigger[0]))
+        return bigger
+
+    monkeypatch.setattr(reader, "_dice_behind", spy)
+    photo = vision.load_image(samples_dir / "IMG_20191208_112014.jpg")
+    box = [372.9, 294.6, 45.8, 45.9]  # labelled 2 (sample_images/labels.json)
+    dets = vision.read(close_up(photo, box, 0.7))
+    assert looked and looked[0] >= 1
+    assert dets.values == [2]
