@@ -41,6 +41,27 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
+def brightened(image: np.ndarray, *, dark: float = 64.0, aim: float = 160.0) -> np.ndarray:
+    """A very dark photo or frame lifted towards the light the networks learnt from: when
+    its brightest pixels (99th percentile of a sparse sample, brightest channel) are under
+    `dark`, every pixel is scaled by up to 4 so they reach `aim`. Dev photos at an eighth
+    of their light kept 38-43% of their dice without it and 92-94% with it. A dim photo
+    above `dark` is left alone: scaling it also scales its noise, which made round grey
+    buttons pass as dice. Photos in normal light are returned unchanged."""
+    h, w = image.shape[:2]
+    step = max(1, min(h, w) // 64)  # (OpenCV here: NumPy's max over channels took 0.4 ms)
+    sample = cv2.resize(
+        image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
+    )
+    b, g, r = cv2.split(sample)
+    brightest = cv2.max(cv2.max(b, g), r).ravel()
+    k = int(0.99 * (brightest.size - 1))
+    top = float(np.partition(brightest, k)[k])
+    if top >= dark:
+        return image
+    return cv2.convertScaleAbs(image, alpha=min(4.0, aim / max(top, 1.0)))
+
+
 def resize(image: np.ndarray, scale: float) -> np.ndarray:
     """Scale an image fast: halve it (2x2 averages, which keep small pips from aliasing)
     while more than halving remains, then bilinear. OpenCV's INTER_AREA has a fast path
@@ -225,7 +246,7 @@ def read(
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()
     """
-    image = _as_bgr(image)
+    image = brightened(_as_bgr(image))
     h, w = image.shape[:2]
 
     def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:

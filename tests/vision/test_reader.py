@@ -179,3 +179,33 @@ def test_pips_of_a_close_up_lead_to_the_die(samples_dir, monkeypatch):
     dets = vision.read(close_up(photo, box, 0.7))
     assert looked and looked[0] >= 1
     assert dets.values == [2]
+
+
+def test_brightened_lifts_only_very_dark_images():
+    lit = np.full((120, 160, 3), 90, np.uint8)
+    lit[10:20, 10:20] = 200  # a bright die: the image is lit
+    assert reader.brightened(lit) is lit
+    dark = (lit // 5).astype(np.uint8)  # brightest pixels 40
+    lifted = reader.brightened(dark)
+    assert lifted.dtype == np.uint8 and lifted[15, 15, 0] == 160  # scaled to `aim`
+    assert lifted[100, 100, 0] == 18 * 4  # everything by the same factor (capped at 4)
+
+
+def test_dice_in_a_dark_room_are_read(drawn):
+    """Red dice at 6% of their light, with sensor noise (a dark room, a webcam that does not
+    adjust): without `brightened` the reader found none of them."""
+    draw_die, table = drawn
+    img = table((120, 110, 100), (640, 480), seed=3)
+    for k, value in enumerate((2, 5, 6)):
+        draw_die(
+            img,
+            value,
+            (160 + 160 * k, 240),
+            60,
+            angle=20 * k,
+            face=(60, 60, 200),
+            pip=(240, 240, 240),
+        )
+    noise = np.random.default_rng(0).normal(0, 2, img.shape)
+    dark = np.clip(img * 0.06 + noise, 0, 255).astype(np.uint8)
+    assert sorted(vision.read(dark).values) == [2, 5, 6]
