@@ -2,6 +2,7 @@
 
     python scripts/stress_vision.py DIR --dim 0.2 --noise 6      # a fifth of the light
     python scripts/stress_vision.py DIR --tilt 35                # camera tipped back 35 deg
+    python scripts/stress_vision.py DIR --scale 0.5              # a camera of half the pixels
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
@@ -43,22 +44,44 @@ def tilt_homography(size_wh: tuple[int, int], degrees: float) -> np.ndarray:
     return np.array([[1, 0, w / 2 - c[0]], [0, 1, h / 2 - c[1]], [0, 0, 1.0]]) @ m
 
 
+def _warped_box(box: list[float], m: np.ndarray) -> tuple[list[float], bool]:
+    """The box around a warped box, and whether its corners stayed in front of the camera."""
+    x, y, bw, bh = box
+    corners = np.array([[x, y, 1], [x + bw, y, 1], [x + bw, y + bh, 1], [x, y + bh, 1]], float)
+    q = corners @ m.T
+    if (q[:, 2] <= 0).any():
+        return [0.0, 0.0, 0.0, 0.0], False
+    q = q[:, :2] / q[:, 2:]
+    lo, hi = q.min(axis=0), q.max(axis=0)
+    return [float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1])], True
+
+
 def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, dict]:
     h, w = image.shape[:2]
     m = tilt_homography((w, h), degrees)
     out = cv2.warpPerspective(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     dice, ignore = [], []
-    for die in entry["dice"]:
-        x, y, bw, bh = die["box"]
-        pts = np.float32([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]]).reshape(-1, 1, 2)
-        q = cv2.perspectiveTransform(pts, m).reshape(-1, 2)
-        lo, hi = q.min(axis=0), q.max(axis=0)
-        box = [float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1])]
-        if lo.min() < 0 or hi[0] >= w or hi[1] >= h:
+    for b in entry.get("ignore", []):
+        box, seen = _warped_box(b, m)
+        if seen:
             ignore.append(box)
-        else:
+    for die in entry["dice"]:
+        if "box" not in die:
+            continue  # a die without a box cannot be followed through the warp
+        box, seen = _warped_box(die["box"], m)
+        inside = seen and box[0] >= 0 and box[1] >= 0 and box[0] + box[2] < w
+        if inside and box[1] + box[3] < h:
             dice.append({**die, "box": box})
-    return out, {**entry, "dice": dice, "ignore": entry.get("ignore", []) + ignore}
+        elif seen:
+            ignore.append(box)  # partly out of the frame: not scored
+    return out, {**entry, "dice": dice, "ignore": ignore}
+
+
+def scaled(image: np.ndarray, entry: dict, factor: float) -> tuple[np.ndarray, dict]:
+    out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    dice = [{**d, "box": [v * factor for v in d["box"]]} for d in entry["dice"]]
+    ignore = [[v * factor for v in b] for b in entry.get("ignore", [])]
+    return out, {**entry, "dice": dice, "ignore": ignore}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,8 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dim", type=float, default=1.0, help="share of the light kept")
     ap.add_argument("--noise", type=float, default=0.0, help="sensor noise (grey levels)")
     ap.add_argument("--tilt", type=float, default=0.0, help="camera tipped back, degrees")
+    ap.add_argument("--scale", type=float, default=1.0, help="photo resized by this factor")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     args = ap.parse_args(argv)
+    if not (0 < args.dim <= 4 and args.noise >= 0 and 0 < args.scale <= 4 and args.images > 0):
+        ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
+    if abs(args.tilt) > 60:
+        ap.error("--tilt must stay within 60 degrees (further, the near edge leaves the view)")
     try:
         _, entries = iter_dataset(args.directory)
     except (OSError, ValueError) as exc:
@@ -80,8 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             image = vision.load_image(args.directory / entry["file"])
         except (OSError, ValueError) as exc:
-            print(f"stress_vision: error: {exc}", file=sys.stderr)
-            return 2
+            print(f"stress_vision: skipped {exc}", file=sys.stderr)
+            continue
+        if args.scale != 1.0:
+            image, entry = scaled(image, entry, args.scale)
         if args.tilt:
             image, entry = tilted(image, entry, args.tilt)
         if args.dim != 1.0 or args.noise:
@@ -91,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}
-            | {"tilt": args.tilt}
+            | {"tilt": args.tilt, "scale": args.scale}
             | {k: s[k] for k in ("images", "precision", "recall", "face_accuracy", "roll_accuracy")}
         )
     )

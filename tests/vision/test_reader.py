@@ -182,13 +182,16 @@ def test_pips_of_a_close_up_lead_to_the_die(samples_dir, monkeypatch):
 
 
 def test_brightened_lifts_only_very_dark_images():
-    lit = np.full((120, 160, 3), 90, np.uint8)
-    lit[10:20, 10:20] = 200  # a bright die: the image is lit
+    lit = np.full((100, 100, 3), 90, np.uint8)
+    lit[:10, :50] = 200  # 5% of the image bright: its 99th percentile is 200
     assert reader.brightened(lit) is lit
-    dark = (lit // 5).astype(np.uint8)  # brightest pixels 40
+    dark = (lit // 4).astype(np.uint8)  # brightest 50, the rest 22
     lifted = reader.brightened(dark)
-    assert lifted.dtype == np.uint8 and lifted[15, 15, 0] == 160  # scaled to `aim`
-    assert lifted[100, 100, 0] == 18 * 4  # everything by the same factor (capped at 4)
+    assert lifted.dtype == np.uint8
+    assert lifted[5, 5, 0] == 160  # brightest scaled to `aim`: a factor 3.2
+    assert lifted[90, 90, 0] == round(22 * 3.2)
+    very = (lit // 20).astype(np.uint8)  # brightest 10: the factor stops at 4
+    assert reader.brightened(very)[5, 5, 0] == 40
 
 
 def test_dice_in_a_dark_room_are_read(drawn):
