@@ -40,6 +40,16 @@ def thumbnail(frame: np.ndarray, *, width: int = 160) -> np.ndarray:
     return cv2.GaussianBlur(small, (5, 5), 0)
 
 
+def light(thumb: np.ndarray) -> float:
+    """The share of ordinary light a thumbnail shows, from a quarter to one: its brightest
+    pixels (99th percentile) against 64 grey levels, the level under which the reader
+    brightens a frame. In a dark room a rolling die changes the frame by only that share
+    of what it changes in daylight, so the motion levels are scaled by it."""
+    k = int(0.99 * (thumb.size - 1))
+    top = float(np.partition(thumb.ravel(), k)[k])
+    return min(1.0, max(0.25, top / 64.0))
+
+
 def settled_rolls(
     frames: Iterable[np.ndarray],
     reader: Callable[[np.ndarray], Detections],
@@ -52,7 +62,8 @@ def settled_rolls(
 
     A scene is still after `still_frames` frames in a row change by less than `still_level`;
     it must then change by more than `moving_level` (a hand, a new roll) before the next
-    reading, so one roll is read once, however long it lies on the table.
+    reading, so one roll is read once, however long it lies on the table. Both levels
+    are scaled by the frame's `light`, so dice still rolling in a dark room are not read.
     """
     prev = None
     calm = 0
@@ -61,11 +72,12 @@ def settled_rolls(
         thumb = thumbnail(frame)
         m = motion(prev, thumb)
         prev = thumb
-        if m > moving_level:
+        share = light(thumb)
+        if m > moving_level * share:
             armed = True
             calm = 0
             continue
-        calm = calm + 1 if m < still_level else 0
+        calm = calm + 1 if m < still_level * share else 0
         if armed and calm >= still_frames:
             armed = False
             yield Roll(index, reader(frame))

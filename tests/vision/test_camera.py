@@ -33,3 +33,20 @@ def test_one_reading_per_settled_roll():
     assert len(rolls) == 2
     assert seen[0] is a and seen[1] is b
     assert 10 < rolls[0].frame_index < 30 < rolls[1].frame_index
+
+
+def test_dice_still_rolling_in_a_dark_room_are_not_read():
+    """A dim die sliding 10 px a frame changes the thumbnail by under the daylight still
+    level (1.5 grey levels); scaled by the frame's light, it counts as moving."""
+    frames = []
+    for k in range(22):
+        frame = np.full((120, 160, 3), 10, np.uint8)
+        x = 20 + 10 * min(k, 11)  # slides for 12 frames, then lies still
+        frame[40:80, x : x + 40] = 30
+        frames.append(frame)
+    reads = [r.frame_index for r in settled_rolls(frames, _empty_reader, still_frames=5)]
+    assert reads == [15]  # only once it has lain still for 5 frames (daylight levels: 5)
+
+
+def _empty_reader(frame):
+    return Detections.empty((frame.shape[1], frame.shape[0]))
