@@ -6,10 +6,12 @@
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
-light, adds sensor noise and re-encodes as JPEG (quality 80). `--tilt` warps the photo as
-a camera tipped back by that angle would see the table (a flat warp: the far side smaller
+light, adds sensor noise and re-encodes as JPEG (quality 80); `--no-brighten` reads it
+without the reader's dark-frame scaling, for comparison. `--tilt` warps the photo as a
+camera tipped back by that angle would see the table (a flat warp: the far side smaller
 and foreshortened, no new side faces); dice that leave the frame, even partly, are not
-scored. Prints one line of figures. The README's Known limits quote its results.
+scored. `--scale` resizes the photo, as a camera with fewer pixels. Dice without a box are
+left out. Prints one line of figures. The README's Known limits quote its results.
 """
 
 from __future__ import annotations
@@ -23,12 +25,16 @@ import cv2
 import numpy as np
 
 import vision
+from vision import reader
 from vision.evaluate import iter_dataset, score_image, summarize
 
 
 def dimmed(image: np.ndarray, light: float, noise: float, rng: np.random.Generator) -> np.ndarray:
+    """Less light (a dark room, a camera that does not adjust), its noise and JPEG."""
     out = np.clip(image * light + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
-    return cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], 1)
+    return cv2.imdecode(
+        cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR
+    )
 
 
 def tilt_homography(size_wh: tuple[int, int], degrees: float) -> np.ndarray:
@@ -44,6 +50,11 @@ def tilt_homography(size_wh: tuple[int, int], degrees: float) -> np.ndarray:
     return np.array([[1, 0, w / 2 - c[0]], [0, 1, h / 2 - c[1]], [0, 0, 1.0]]) @ m
 
 
+def _boxed(entry: dict) -> list[dict]:
+    """The dice of an entry that have a box: only those can be moved with the photo."""
+    return [d for d in entry.get("dice", []) if "box" in d]
+
+
 def _warped_box(box: list[float], m: np.ndarray) -> tuple[list[float], bool]:
     """The box around a warped box, and whether its corners stayed in front of the camera."""
     x, y, bw, bh = box
@@ -57,6 +68,7 @@ def _warped_box(box: list[float], m: np.ndarray) -> tuple[list[float], bool]:
 
 
 def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, dict]:
+    """The photo and its labels as a camera tipped back by `degrees` sees them."""
     h, w = image.shape[:2]
     m = tilt_homography((w, h), degrees)
     out = cv2.warpPerspective(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
@@ -65,12 +77,9 @@ def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, 
         box, seen = _warped_box(b, m)
         if seen:
             ignore.append(box)
-    for die in entry["dice"]:
-        if "box" not in die:
-            continue  # a die without a box cannot be followed through the warp
+    for die in _boxed(entry):
         box, seen = _warped_box(die["box"], m)
-        inside = seen and box[0] >= 0 and box[1] >= 0 and box[0] + box[2] < w
-        if inside and box[1] + box[3] < h:
+        if seen and box[0] >= 0 and box[1] >= 0 and box[0] + box[2] < w and box[1] + box[3] < h:
             dice.append({**die, "box": box})
         elif seen:
             ignore.append(box)  # partly out of the frame: not scored
@@ -78,8 +87,9 @@ def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, 
 
 
 def scaled(image: np.ndarray, entry: dict, factor: float) -> tuple[np.ndarray, dict]:
+    """The photo and its labels resized by `factor`."""
     out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    dice = [{**d, "box": [v * factor for v in d["box"]]} for d in entry["dice"]]
+    dice = [{**d, "box": [v * factor for v in d["box"]]} for d in _boxed(entry)]
     ignore = [[v * factor for v in b] for b in entry.get("ignore", [])]
     return out, {**entry, "dice": dice, "ignore": ignore}
 
@@ -92,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tilt", type=float, default=0.0, help="camera tipped back, degrees")
     ap.add_argument("--scale", type=float, default=1.0, help="photo resized by this factor")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
+    ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")
     args = ap.parse_args(argv)
     if not (0 < args.dim <= 4 and args.noise >= 0 and 0 < args.scale <= 4 and args.images > 0):
         ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
@@ -102,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"stress_vision: error: {exc}", file=sys.stderr)
         return 2
+    if args.no_brighten:
+        reader.brightened = lambda image, **_: image
     rng = np.random.default_rng(0)
     results = []
     for entry in entries[: args.images]:
@@ -110,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as exc:
             print(f"stress_vision: skipped {exc}", file=sys.stderr)
             continue
+        entry = {**entry, "dice": _boxed(entry)}
         if args.scale != 1.0:
             image, entry = scaled(image, entry, args.scale)
         if args.tilt:

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
+from .reader import DARK_LEVEL
 
 
 @dataclass(frozen=True)
@@ -41,13 +42,15 @@ def thumbnail(frame: np.ndarray, *, width: int = 160) -> np.ndarray:
 
 
 def light(thumb: np.ndarray) -> float:
-    """The share of ordinary light a thumbnail shows, from a quarter to one: its brightest
-    pixels (99th percentile) against 64 grey levels, the level under which the reader
-    brightens a frame. In a dark room a rolling die changes the frame by only that share
-    of what it changes in daylight, so the motion levels are scaled by it."""
+    """The share of ordinary light a grey thumbnail shows, from a half to one: its brightest
+    pixels (99th percentile) against DARK_LEVEL, under which the reader brightens a frame
+    (the reader measures the brightest colour channel, this the grey: close enough for a
+    motion test). In a dark room a rolling die changes the frame by only that share of
+    what it changes in daylight, so the motion levels are scaled by it; not below a half,
+    where a still, noisy dark frame would never count as still."""
     k = int(0.99 * (thumb.size - 1))
     top = float(np.partition(thumb.ravel(), k)[k])
-    return min(1.0, max(0.25, top / 64.0))
+    return min(1.0, max(0.5, top / DARK_LEVEL))
 
 
 def settled_rolls(

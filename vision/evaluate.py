@@ -4,7 +4,8 @@ A detection matches a labelled die when its centre falls inside the labelled box
 one (nearest box centre first). Detections inside an image's `ignore` boxes are not scored.
 Dice flagged `"face": "symbol"` must be found, but their value is left out of face and roll
 accuracy, since no pip counter can read a printed logo. Where a source gives no boxes, the
-multisets of values are compared instead.
+multisets of values are compared instead. `close_ups` blows labelled dice up to fill a
+frame, as a phone held close to the table shows them.
 """
 
 from __future__ import annotations

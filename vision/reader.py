@@ -4,8 +4,10 @@ Two steps, each a small network run by OpenCV's DNN module (see `model.py`):
 
 1. The die finder looks at the whole image, scaled so its long side is about 640 pixels,
    and marks die centres and sizes. If the dice come out very small or very large at that
-   scale, it looks again at a scale where they are about 32 pixels across, so the result
-   does not depend on the camera's resolution or distance.
+   scale, it looks again at a scale where they are about 34 pixels across, so the result
+   does not depend on the camera's resolution or distance. Dice too big for the first look
+   (a close-up: their pips look like little dice) are found at coarser scales, and a very
+   dark frame is scaled up first (`brightened`).
 2. The face readers (two networks, averaged) look at each die in the full-resolution image,
    in a crop normalised to the die's size, and give a probability for "not a die" and for
    each value 1-6.
@@ -24,8 +26,6 @@ import numpy as np
 from .detections import Detections, DieDetection
 from .model import classify_crops, crop_die, det_scale, find_centres
 
-_TARGET_SIDE = 32.0
-
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
     if not isinstance(image, np.ndarray) or image.size == 0:
@@ -41,7 +41,12 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def brightened(image: np.ndarray, *, dark: float = 64.0, aim: float = 160.0) -> np.ndarray:
+# A frame whose brightest pixels (99th percentile) stay under this many grey levels is dark:
+# the reader scales it up, and the camera loop scales its motion levels down.
+DARK_LEVEL = 64.0
+
+
+def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.0) -> np.ndarray:
     """A very dark photo or frame lifted towards the light the networks learnt from: when
     its brightest pixels (99th percentile of a sparse sample, brightest channel) are under
     `dark`, every pixel is scaled by up to 4 so they reach `aim`. Dev photos at an eighth
@@ -179,6 +184,7 @@ _WIDER = 1.15
 def _classify(
     image: np.ndarray, found: np.ndarray, rotations: int, min_dieness: float
 ) -> np.ndarray:
+    """The readers' scores for finds (x, y, side, score), cut from the full-resolution image."""
     crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found]
 
     def wider(i: int) -> np.ndarray:

@@ -48,5 +48,17 @@ def test_dice_still_rolling_in_a_dark_room_are_not_read():
     assert reads == [15]  # only once it has lain still for 5 frames (daylight levels: 5)
 
 
+def test_still_dark_noisy_scene_is_read():
+    """Sensor noise in a dark frame must not pass for rolling dice."""
+    rng = np.random.default_rng(5)
+    scene = np.full((480, 640, 3), 15.0)
+    scene[200:260, 300:360] = 35
+    frames = [
+        np.clip(scene + rng.normal(0, 6, scene.shape), 0, 255).astype(np.uint8) for _ in range(13)
+    ]
+    reads = [r.frame_index for r in settled_rolls(frames, _empty_reader, still_frames=8)]
+    assert reads == [8]
+
+
 def _empty_reader(frame):
     return Detections.empty((frame.shape[1], frame.shape[0]))

@@ -47,10 +47,12 @@ def test_missing_and_non_image_files_fail_cleanly(tmp_path):
 def test_eval_bad_labels_fail_cleanly(tmp_path, labels, message):
     cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
     (tmp_path / "labels.json").write_text(json.dumps(labels))
-    r = _run("eval", "--close-ups", str(tmp_path))
-    assert r.returncode == 2, r.stderr
-    assert r.stderr.startswith("hotdice: error:") and message in r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1
+    modes = [["--close-ups"]] if "boxes" in message else [["--close-ups"], ["--json"]]
+    for mode in modes:  # plain `hotdice eval` checks the labels the same way
+        r = _run("eval", *mode, str(tmp_path))
+        assert r.returncode == 2, r.stderr
+        assert r.stderr.startswith("hotdice: error:") and message in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
 
 
 def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):
