@@ -96,11 +96,11 @@ def _coarser(
     min_dieness: float,
     rotations: int,
     accept: Callable[[np.ndarray, np.ndarray], bool],
-    worth: Callable[[np.ndarray], np.ndarray] | None = None,
+    candidates: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Look at a half, a quarter and an eighth of `scale` until `accept(found, probs)`: a
     die far too big for the finder at one scale (its pips then look like little dice) is
-    the right size at a smaller one. Only the finds `worth` keeps are read. The smallest
+    the right size at a smaller one. Only the finds `candidates` keeps are read. The smallest
     look is 40 pixels on the short side: a die filling a 16:9 frame's height is 45 pixels
     at an eighth of the first look's 640x360."""
     h, w = image.shape[:2]
@@ -108,8 +108,8 @@ def _coarser(
         if min(w, h) * scale / k < 40:
             break
         found = _centres_at(image, scale / k, min_score)
-        if worth is not None:
-            found = found[worth(found)]
+        if candidates is not None:
+            found = found[candidates(found)]
         probs = _classify(image, found, rotations, min_dieness)
         if accept(found, probs):
             return found, probs
@@ -279,9 +279,9 @@ def read(
             keep = confirmed(found, probs)
     if keep.any():
         side_at_scale = float(np.median(found[keep, 2])) * scale
-        better = min(2.0, scale * target_side_px / side_at_scale)
-        if not 1 / 1.5 < better / scale < 1.5 and max(w, h) * better >= 64:
-            found = _centres_at(image, better, min_score)
+        refit_scale = min(2.0, scale * target_side_px / side_at_scale)
+        if not 1 / 1.5 < refit_scale / scale < 1.5 and max(w, h) * refit_scale >= 64:
+            found = _centres_at(image, refit_scale, min_score)
             probs = _classify(image, found, rotations, min_dieness)
             keep = confirmed(found, probs)
     if not keep.any():
