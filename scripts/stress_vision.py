@@ -50,11 +50,6 @@ def tilt_homography(size_wh: tuple[int, int], degrees: float) -> np.ndarray:
     return np.array([[1, 0, w / 2 - c[0]], [0, 1, h / 2 - c[1]], [0, 0, 1.0]]) @ m
 
 
-def _boxed(entry: dict) -> list[dict]:
-    """The dice of an entry that have a box: only those can be moved with the photo."""
-    return [d for d in entry.get("dice", []) if "box" in d]
-
-
 def _warped_box(box: list[float], m: np.ndarray) -> tuple[list[float], bool]:
     """The box around a warped box, and whether its corners stayed in front of the camera."""
     x, y, bw, bh = box
@@ -77,7 +72,7 @@ def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, 
         box, seen = _warped_box(b, m)
         if seen:
             ignore.append(box)
-    for die in _boxed(entry):
+    for die in entry["dice"]:
         box, seen = _warped_box(die["box"], m)
         if seen and box[0] >= 0 and box[1] >= 0 and box[0] + box[2] < w and box[1] + box[3] < h:
             dice.append({**die, "box": box})
@@ -89,7 +84,7 @@ def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, 
 def scaled(image: np.ndarray, entry: dict, factor: float) -> tuple[np.ndarray, dict]:
     """The photo and its labels resized by `factor`."""
     out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    dice = [{**d, "box": [v * factor for v in d["box"]]} for d in _boxed(entry)]
+    dice = [{**d, "box": [v * factor for v in d["box"]]} for d in entry["dice"]]
     ignore = [[v * factor for v in b] for b in entry.get("ignore", [])]
     return out, {**entry, "dice": dice, "ignore": ignore}
 
@@ -123,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as exc:
             print(f"stress_vision: skipped {exc}", file=sys.stderr)
             continue
-        entry = {**entry, "dice": _boxed(entry)}
+        # only dice with a box can be moved with the photo
+        entry = {**entry, "dice": [d for d in entry.get("dice", []) if "box" in d]}
         if args.scale != 1.0:
             image, entry = scaled(image, entry, args.scale)
         if args.tilt:
@@ -132,11 +128,11 @@ def main(argv: list[str] | None = None) -> int:
             image = dimmed(image, args.dim, args.noise, rng)
         results.append(score_image(entry, vision.read(image), 0.0))
     s = summarize(results)
+    figures = {k: s[k] for k in ("images", "precision", "recall", "face_accuracy", "roll_accuracy")}
     print(
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}
-            | {"tilt": args.tilt, "scale": args.scale}
-            | {k: s[k] for k in ("images", "precision", "recall", "face_accuracy", "roll_accuracy")}
+            | {"tilt": args.tilt, "scale": args.scale, **figures}
         )
     )
     return 0

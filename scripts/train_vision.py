@@ -857,8 +857,8 @@ def export(net: nn.Module, path: Path, shape: tuple[int, ...], dynamic: bool) ->
 
 # What each `--only` part trains: output file, steps, seed, face reader shape, and for a
 # face reader the crop jitter (centre spread in die sides, size range) and the share of hard
-# negatives. The shipped models
-# are exactly these, one part a process (`--only det`, `--only cls`, `--only cls2`). The
+# negatives. The shipped models are exactly these, one part a process (`--only det`,
+# `--only cls`, `--only cls2`). The
 # second reader learns from crops as far off as the finder's (on the dev photos, centre
 # within 0.12 sides and size within 0.8-1.23 for 9 dice in 10): with it, `byler_d6`'s face
 # accuracy went from 97.5% to 98.2% and `fudw_tray`'s from 98.6% to 99.5%. The first
