@@ -3,6 +3,7 @@
     python scripts/stress_vision.py DIR --dim 0.2 --noise 6      # a fifth of the light
     python scripts/stress_vision.py DIR --tilt 35                # camera tipped back 35 deg
     python scripts/stress_vision.py DIR --scale 0.5              # a camera of half the pixels
+    python scripts/stress_vision.py DIR --frame 1920x1080        # in a webcam's 1080p frame
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
@@ -10,7 +11,9 @@ light, adds sensor noise and re-encodes as JPEG (quality 80); `--no-brighten` re
 without the reader's dark-frame scaling, for comparison. `--tilt` warps the photo as a
 camera tipped back by that angle would see the table (a flat warp: the far side smaller
 and foreshortened, no new side faces); dice that leave the frame, even partly, are not
-scored. `--scale` resizes the photo, as a camera with fewer pixels. Dice without a box are
+scored. `--scale` resizes the photo, as a camera with fewer pixels; `--frame WxH` scales it
+(bicubic) to the frame's height and centres it in a frame of that size, its edge columns
+repeated, as a webcam's frame of the same table. Dice without a box are
 left out. Prints one line of figures. The README's Known limits quote its results.
 """
 
@@ -89,6 +92,34 @@ def scaled(image: np.ndarray, entry: dict, factor: float) -> tuple[np.ndarray, d
     return out, {**entry, "dice": dice, "ignore": ignore}
 
 
+def framed(image: np.ndarray, entry: dict, size_wh: tuple[int, int]) -> tuple[np.ndarray, dict]:
+    """The photo scaled to the frame's height (or width, if it is too wide) and centred in
+    a frame of `size_wh`, with its labels moved with it."""
+    w, h = size_wh
+    k = min(h / image.shape[0], w / image.shape[1])
+    out = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    dx, dy = (w - out.shape[1]) // 2, (h - out.shape[0]) // 2
+    out = cv2.copyMakeBorder(
+        out, dy, h - out.shape[0] - dy, dx, w - out.shape[1] - dx, cv2.BORDER_REPLICATE
+    )
+
+    def moved(box: list[float]) -> list[float]:
+        return [box[0] * k + dx, box[1] * k + dy, box[2] * k, box[3] * k]
+
+    dice = [{**d, "box": moved(d["box"])} for d in entry["dice"]]
+    return out, {**entry, "dice": dice, "ignore": [moved(b) for b in entry.get("ignore", [])]}
+
+
+def _frame_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not WxH: {text!r}") from None
+    if not (16 <= w <= 10000 and 16 <= h <= 10000):
+        raise argparse.ArgumentTypeError(f"frame sides must be 16-10000 pixels: {text!r}")
+    return w, h
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("directory", type=Path)
@@ -96,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--noise", type=float, default=0.0, help="sensor noise (grey levels)")
     ap.add_argument("--tilt", type=float, default=0.0, help="camera tipped back, degrees")
     ap.add_argument("--scale", type=float, default=1.0, help="photo resized by this factor")
+    ap.add_argument("--frame", type=_frame_size, help="placed in a frame of WxH pixels")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")
     args = ap.parse_args(argv)
@@ -122,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         entry = {**entry, "dice": [d for d in entry.get("dice", []) if "box" in d]}
         if args.scale != 1.0:
             image, entry = scaled(image, entry, args.scale)
+        if args.frame:
+            image, entry = framed(image, entry, args.frame)
         if args.tilt:
             image, entry = tilted(image, entry, args.tilt)
         if args.dim != 1.0 or args.noise:
@@ -132,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}
-            | {"tilt": args.tilt, "scale": args.scale, **figures}
+            | {"tilt": args.tilt, "scale": args.scale, "frame": args.frame, **figures}
         )
     )
     return 0

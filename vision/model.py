@@ -5,7 +5,9 @@ fully convolutional: it takes any image whose sides are multiples of 16 and retu
 grid of 8x8-pixel cells, a centre heat map, the centre's offset inside its cell and the log
 of the die's side. The face readers (two, of different shapes, listed in `config.json`)
 take 44x44 crops and return 7 scores each: not-a-die, 1..6; their probabilities are
-averaged, so a die one of them misreads with confidence comes out unsure.
+averaged, so a die one of them misreads with confidence comes out unsure. A die the first
+reader alone reads at 0.9 or more is not shown to the second (no dev photo's reading
+changed; it saves a fifth of the readers' passes on a 1080p roll).
 """
 
 from __future__ import annotations
@@ -111,25 +113,52 @@ def crop_die(image: np.ndarray, center_xy: tuple[float, float], side: float) -> 
     )
 
 
-def _scores(views: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _softmax_of(name: str, blob: np.ndarray) -> np.ndarray:
+    """One reader's class probabilities for each crop of an NCHW blob, a crop a pass."""
+    net = _net(name)
+    probs = np.empty((len(blob), 7), np.float64)
+    for i in range(len(blob)):
+        net.setInput(blob[i : i + 1])
+        logits = net.forward().reshape(7)
+        e = np.exp(logits - logits.max())
+        probs[i] = e / e.sum()
+    return probs
+
+
+def _scores(
+    views: list[np.ndarray], *, first: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Averaged softmax of the face readers, and whether they all pick the same class.
     One crop a forward pass: on one core OpenCV's DNN ran these small networks about 1.5
     times slower per crop in batches of 2-8."""
     blob = _blob(views)
     total = np.zeros((len(views), 7), np.float64)
     picks = []
-    for name in CLS_FILES:
-        net = _net(name)
-        probs = np.empty((len(views), 7), np.float64)
-        for i in range(len(views)):
-            net.setInput(blob[i : i + 1])
-            logits = net.forward().reshape(7)
-            e = np.exp(logits - logits.max())
-            probs[i] = e / e.sum()
+    for k, name in enumerate(CLS_FILES):
+        probs = first if k == 0 and first is not None else _softmax_of(name, blob)
         total += probs
         picks.append(probs.argmax(axis=1))
     agree = np.all(np.array(picks) == picks[0], axis=0)
     return (total / len(CLS_FILES)).astype(np.float32), agree
+
+
+# A die the first reader alone reads with at least this probability is not shown to the
+# others (each reader costs 1-2 ms a die on one core)
+ALONE = 0.9
+
+
+def _first_look(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """`_scores` of the crops, with the other readers asked only where the first one is
+    not sure on its own."""
+    if len(CLS_FILES) < 2 or ALONE > 1.0:
+        return _scores(crops)
+    blob = _blob(crops)
+    first = _softmax_of(CLS_FILES[0], blob)
+    probs, agree = first.astype(np.float32), np.ones(len(crops), bool)
+    ask = np.nonzero(first.max(axis=1) < ALONE)[0]
+    if len(ask):
+        probs[ask], agree[ask] = _scores([crops[i] for i in ask], first=first[ask])
+    return probs, agree
 
 
 # The readers' first look at a die is taken as it is when their average is at least `sure`,
@@ -162,7 +191,7 @@ def classify_crops(
     """
     if not crops:
         return np.zeros((0, 7), np.float32)
-    probs, agree = _scores(crops)
+    probs, agree = _first_look(crops)
     best = probs.max(axis=1)
     unsure = (best < sure) & ~(agree & (best >= agreed)) & (probs[:, 0] < 0.8)
     redo = np.nonzero(unsure)[0] if rotations > 1 else np.zeros(0, np.intp)

@@ -4,8 +4,9 @@ Two steps, each a small network run by OpenCV's DNN module (see `model.py`):
 
 1. The die finder looks at the whole image, scaled so its long side is about 640 pixels,
    and marks die centres and sizes. If the dice come out very small or very large at that
-   scale, it looks again at a scale where they are about 34 pixels across, so the result
-   does not depend on the camera's resolution or distance. Dice too big for the first look
+   scale, it looks again at a scale where they are about 34 pixels across (a closer look
+   covers only the dice and their surroundings), so the result does not depend on the
+   camera's resolution or distance. Dice too big for the first look
    (a close-up: their pips look like little dice) are found at coarser scales, and a very
    dark frame is scaled up first (`brightened`).
 2. The face readers (two networks, averaged) look at each die in the full-resolution image,
@@ -126,13 +127,18 @@ def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
     return bool(len(values)) and float(doubtful.mean()) >= 2 / 3
 
 
-def holds(big: np.ndarray, small: np.ndarray, *, ratio: float = 2.5) -> np.ndarray:
-    """(len(big), len(small)): small find j lies inside big find i, and i is at least
-    `ratio` times its size (a pip is under a fifth of its die's side)."""
+def holds(
+    big: np.ndarray, small: np.ndarray, *, ratio: float = 2.5, max_ratio: float = 12.0
+) -> np.ndarray:
+    """(len(big), len(small)): small find j lies inside big find i, and i is `ratio` to
+    `max_ratio` times its size (a pip is under a fifth of its die's side, and a find for
+    a pip is no smaller than a twelfth: a die many times bigger than the finds is a pile
+    of dice seen as one)."""
     dx = np.abs(small[None, :, 0] - big[:, None, 0])
     dy = np.abs(small[None, :, 1] - big[:, None, 1])
     half = big[:, None, 2] / 2
-    return (dx < half) & (dy < half) & (big[:, None, 2] >= ratio * small[None, :, 2])
+    size = big[:, None, 2] / np.maximum(small[None, :, 2], 1e-6)
+    return (dx < half) & (dy < half) & (size >= ratio) & (size <= max_ratio)
 
 
 def _dice_behind(
@@ -148,8 +154,12 @@ def _dice_behind(
     them are read, and they are taken when readable dice among them hold at least half."""
 
     def explains(found: np.ndarray, probs: np.ndarray) -> bool:
-        sure = confirmed(found, probs) & (_readings(probs)[1] >= 0.5)
-        return float(holds(found[sure], pips).any(axis=0).mean()) >= 0.5
+        values, confidences = _readings(probs)
+        inside = holds(found, pips)
+        # a die showing v has v pips (one more allowed: a pip found twice, an edge): one
+        # holding more finds is a pile of dice seen as one big die from far away
+        sure = confirmed(found, probs) & (confidences >= 0.5) & (inside.sum(axis=1) <= values + 1)
+        return float(inside[sure].any(axis=0).mean()) >= 0.5
 
     return _coarser(
         image,
@@ -162,7 +172,7 @@ def _dice_behind(
     )
 
 
-def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.6) -> np.ndarray:
+def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.5) -> np.ndarray:
     """Indices of finds to keep: best `rank` first, dropping any find closer than `overlap`
     die sides to one already kept (touching dice are a full side apart)."""
     kept: list[int] = []
@@ -181,17 +191,53 @@ def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.6) -> np.
 _WIDER = 1.15
 
 
+# A die the readers were sure of (this share on one value) at one scale keeps its reading
+# when the finder finds it again at another, at about the same place and size. Not a sure
+# "not a die": that crop may have been cut at the wrong size, which the new look mends.
+_SURE_AGAIN = 0.9
+
+
+def _same_finds(found: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """For each find, the index of the find in `before` at about the same centre (a fifth
+    of a side) and size (within a quarter), or -1."""
+    out = np.full(len(found), -1, np.intp)
+    if not len(before):
+        return out
+    for i, (x, y, s, _) in enumerate(found):
+        d2 = (before[:, 0] - x) ** 2 + (before[:, 1] - y) ** 2
+        j = int(np.argmin(d2))
+        if d2[j] <= (0.2 * s) ** 2 and 0.8 <= before[j, 2] / s <= 1.25:
+            out[i] = j
+    return out
+
+
 def _classify(
-    image: np.ndarray, found: np.ndarray, rotations: int, min_dieness: float
+    image: np.ndarray,
+    found: np.ndarray,
+    rotations: int,
+    min_dieness: float,
+    *,
+    known: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """The readers' scores for finds (x, y, side, score), cut from the full-resolution image."""
-    crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found]
+    """The readers' scores for finds (x, y, side, score), cut from the full-resolution image.
+    `known` (finds, scores) from a look at another scale: a die among them read surely is
+    not read again."""
+    probs = np.zeros((len(found), 7), np.float32)
+    todo = np.arange(len(found))
+    if known is not None and len(found):
+        match = _same_finds(found, known[0])
+        reuse = match >= 0
+        reuse[reuse] = known[1][match[reuse], 1:].max(axis=1) >= _SURE_AGAIN
+        probs[reuse] = known[1][match[reuse]]
+        todo = np.nonzero(~reuse)[0]
+    crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found[todo]]
 
     def wider(i: int) -> np.ndarray:
-        x, y, s = (float(v) for v in found[i, :3])
+        x, y, s = (float(v) for v in found[todo[i], :3])
         return crop_die(image, (x, y), s * _WIDER)
 
-    return classify_crops(crops, rotations=rotations, wider=wider, min_dieness=min_dieness)
+    probs[todo] = classify_crops(crops, rotations=rotations, wider=wider, min_dieness=min_dieness)
+    return probs
 
 
 def _readings(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -223,6 +269,25 @@ def roll_sized(sides: np.ndarray, low: float, high: float) -> np.ndarray:
     return (sides >= low * typical) & (sides <= high * typical)
 
 
+# A closer look at small dice covers the box around every find of the first look (not only
+# the confirmed dice: dice under the finder's trained size, 14 px, are often found but not
+# confirmed), this many typical die sides wider on each side, instead of the whole frame
+REFIT_MARGIN = 2.0
+
+
+def _around(
+    found: np.ndarray, size_wh: tuple[int, int], *, margin: float
+) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) around finds, `margin` typical die sides wider on each side."""
+    pad = margin * float(np.median(found[:, 2]))
+    w, h = size_wh
+    x0 = int(max(0, found[:, 0].min() - pad))
+    y0 = int(max(0, found[:, 1].min() - pad))
+    x1 = int(min(w, np.ceil(found[:, 0].max() + pad)))
+    y1 = int(min(h, np.ceil(found[:, 1].max() + pad)))
+    return x0, y0, x1, y1
+
+
 def read(
     image: np.ndarray,
     *,
@@ -242,8 +307,10 @@ def read(
     The finder looks with the long side at `long_side` pixels (and, if it confirms nothing
     there, at a half, a quarter and an eighth of that). If two in three of the dice it
     confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
-    scales for bigger dice that hold them. If the dice it confirms are far from
-    `target_side_px` (a factor 1.5), it looks again at the scale that makes them so.
+    scales for bigger dice that hold them, and keeps them only if they are still readable
+    looked at their own size. If the dice it confirms are far from `target_side_px` (a
+    factor 1.5), it looks again at the scale that makes them so (a closer look: only
+    around the dice), reading again only the finds it was not sure of.
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -255,6 +322,8 @@ def read(
     image = brightened(_as_bgr(image))
     h, w = image.shape[:2]
 
+    roll_size = (min_relative_side, max_relative_side)
+
     def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         return confirmed_dice(found[:, 3], probs, min_dieness, min_sure_score)
 
@@ -262,35 +331,79 @@ def read(
     found = _centres_at(image, scale, min_score)
     probs = _classify(image, found, rotations, min_dieness)
     keep = confirmed(found, probs)
+    anything_found = len(found) > 0
     if not keep.any():
         found, probs = _coarser(
             image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
         )
         keep = confirmed(found, probs)
+
+    def refitted(
+        found: np.ndarray, probs: np.ndarray, scale: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The finds (looked at at `scale`) again at the scale that makes the confirmed dice
+        `target_side_px` across, when they are far from it."""
+        keep = confirmed(found, probs)
+        if not keep.any():
+            return found, probs
+        side_at_scale = float(np.median(found[keep, 2])) * scale
+        refit_scale = min(2.0, scale * target_side_px / side_at_scale)
+        if 1 / 1.5 < refit_scale / scale < 1.5 or max(w, h) * refit_scale < 64:
+            return found, probs
+        if refit_scale > scale:  # a closer look: only where the finds are
+            x0, y0, x1, y1 = _around(found, (w, h), margin=REFIT_MARGIN)
+            again = _centres_at(image[y0:y1, x0:x1], refit_scale, min_score)
+            again[:, 0] += x0
+            again[:, 1] += y0
+        else:
+            again = _centres_at(image, refit_scale, min_score)
+        return again, _classify(image, again, rotations, min_dieness, known=(found, probs))
+
     kept = np.nonzero(keep)[0]
     if len(kept) >= 2:  # judged on the finds of the typical size, as the roll is at the end
-        kept = kept[roll_sized(found[kept, 2], min_relative_side, max_relative_side)]
+        kept = kept[roll_sized(found[kept, 2], *roll_size)]
+    bigger = np.zeros((0, 4), np.float32), np.zeros((0, 7), np.float32)
     if look_like_pips(*_readings(probs[kept])):
         bigger = _dice_behind(
             found[kept], image, scale, min_score, min_dieness, rotations, confirmed
         )
-        if len(bigger[0]):
-            found, probs = bigger
-            keep = confirmed(found, probs)
-    if keep.any():
-        side_at_scale = float(np.median(found[keep, 2])) * scale
-        refit_scale = min(2.0, scale * target_side_px / side_at_scale)
-        if not 1 / 1.5 < refit_scale / scale < 1.5 and max(w, h) * refit_scale >= 64:
-            found = _centres_at(image, refit_scale, min_score)
-            probs = _classify(image, found, rotations, min_dieness)
-            keep = confirmed(found, probs)
-    if not keep.any():
-        return Detections.empty((w, h))
-    found, probs = found[keep], probs[keep]
+
+    def readable(found: np.ndarray, probs: np.ndarray) -> bool:
+        return bool((_readings(probs)[1][confirmed(found, probs)] >= 0.5).any())
+
+    if len(bigger[0]):
+        # the bigger dice must still be readable looked at their own size: a pile of dice
+        # read as one big die from far away is not
+        big_found, big_probs = refitted(*bigger, scale)
+        if readable(big_found, big_probs):
+            keep = confirmed(big_found, big_probs)
+            return _detections(big_found[keep], big_probs[keep], (w, h), roll_size)
+    look = scale
+    if anything_found and not readable(found, probs) and scale < 1.0:
+        # finds but no die read: perhaps dice under the finder's trained size (14 px), which
+        # it finds but misplaces; a look at twice the scale sees them at twice the size
+        finer = min(1.0, 2.0 * scale)
+        closer = _centres_at(image, finer, min_score)
+        closer_probs = _classify(image, closer, rotations, min_dieness)
+        if readable(closer, closer_probs):
+            found, probs, look = closer, closer_probs, finer
+    found, probs = refitted(found, probs, look)
+    keep = confirmed(found, probs)
+    return _detections(found[keep], probs[keep], (w, h), roll_size)
+
+
+def _detections(
+    found: np.ndarray, probs: np.ndarray, size_wh: tuple[int, int], roll_size: tuple[float, float]
+) -> Detections:
+    """The dice confirmed as a roll: each found once, and none far from the roll's typical
+    size (`roll_size`: the least and most side, relative to the median)."""
+    w, h = size_wh
+    if not len(found):
+        return Detections.empty(size_wh)
     idx = _dedupe(found, found[:, 3])
     found, probs = found[idx], probs[idx]
     if len(found) >= 2:
-        ok = roll_sized(found[:, 2], min_relative_side, max_relative_side)
+        ok = roll_sized(found[:, 2], *roll_size)
         found, probs = found[ok], probs[ok]
     values, confidences = _readings(probs)
     dice = []

@@ -47,6 +47,33 @@ def test_wider_look_never_decides_whether_it_is_a_die(drawn):
     assert calls == []
 
 
+def test_first_reader_alone_reads_the_dice_it_is_sure_of(drawn, monkeypatch):
+    """A die the first reader reads at ALONE or more is not shown to the second; the rest
+    get both readers' average, as before."""
+    draw_die, table = drawn
+    img = table((200, 200, 195), (120, 120))
+    draw_die(img, 4, (60, 60), 50, angle=8)
+    clear = model.crop_die(img, (60.0, 60.0), 50.0)
+    crops = [clear, *_crops(drawn)]
+    passes: dict[str, int] = {}
+    softmax_of = model._softmax_of
+
+    def counted(name: str, blob: np.ndarray) -> np.ndarray:
+        passes[name] = passes.get(name, 0) + len(blob)
+        return softmax_of(name, blob)
+
+    monkeypatch.setattr(model, "_softmax_of", counted)
+    probs, _ = model._first_look(crops)
+    first, second = model.CLS_FILES
+    assert passes[first] == len(crops)
+    alone = model._softmax_of(first, model._blob(crops)).max(axis=1) >= model.ALONE
+    assert alone[0] and not alone.all()
+    assert passes[second] == len(crops) - alone.sum()
+    both, _ = model._scores(crops)
+    np.testing.assert_allclose(probs[~alone], both[~alone], atol=1e-6)
+    assert int(probs[0].argmax()) == 4
+
+
 @pytest.mark.parametrize("table_colour", [(200, 200, 195), (45, 60, 80)])
 def test_finder_marks_die_centres_and_sizes(drawn, table_colour):
     """At the size the reader scales dice to (about 34 px), each die is one find near its

@@ -1,5 +1,6 @@
 """The reader on dice drawn in the test: every face, rotated, light and dark tables, touching."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -155,9 +156,85 @@ def test_holds_needs_a_bigger_find_around_the_smaller():
             [60.0, 140.0, 40.0, 0.5],  # a corner pip of the big die
             [230.0, 100.0, 40.0, 0.5],  # outside it
             [100.0, 100.0, 120.0, 0.5],  # inside, but a die of its own (not 2.5 times smaller)
+            [120.0, 90.0, 10.0, 0.5],  # inside, but 20 times smaller: a die of a far pile
         ]
     )
-    assert reader.holds(big, small).tolist() == [[True, False, False]]
+    assert reader.holds(big, small).tolist() == [[True, False, False, False]]
+
+
+def test_a_roll_of_mostly_ones_is_not_one_big_die(drawn):
+    """Eleven dice, eight of them 1s, in a 1080p frame: two in three read 1, as a close-up's
+    pips do, so the reader looks for bigger dice that hold them. From far away the pile
+    looked like one die (it read a single 6); such a "die" holds more finds than its value
+    has pips, or cannot be read at its own size, so the roll stands."""
+    draw_die, table = drawn
+    img = table((200, 200, 195), (1920, 1080), seed=5)
+    values = [1, 1, 6, 1, 1, 1, 2, 1, 1, 6, 1]
+    for k, value in enumerate(values):
+        centre = (700 + 110 * (k % 5) + 25 * (k // 5), 330 + 120 * (k // 5) + 15 * (k % 3))
+        draw_die(img, value, centre, 62, angle=11 * k, face=(60, 60, 70), pip=(40, 40, 200))
+    assert sorted(vision.read(img).values) == sorted(values)
+
+
+@pytest.mark.parametrize("side", [16, 26])
+def test_tiny_dice_in_a_big_frame_are_read(drawn, side):
+    """A webcam far from the table: dice of 16-26 px in a 1080p frame are 5-9 px at the first
+    look, under the finder's trained size. It finds specks but no die it can read, so it
+    looks again at twice the scale (the 16 px dice were not found at all before)."""
+    draw_die, table = drawn
+    img = table((70, 110, 40), (1920, 1080), seed=4)
+    values = [2, 3, 4, 5, 6, 6]
+    for k, value in enumerate(values):
+        draw_die(img, value, (700 + 4 * side * k, 500 + 30 * (k % 2)), side, angle=13 * k)
+    img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    assert sorted(vision.read(img).values) == values
+
+
+def test_dedupe_keeps_dice_closer_than_a_side():
+    """Dice seen at a slant overlap in the photo: centres 0.55 sides apart are two dice; a
+    second find a quarter side from the first is the same die found twice."""
+    found = np.array(
+        [[100, 100, 60, 0.9], [133, 100, 60, 0.6], [300, 300, 60, 0.8], [315, 300, 60, 0.7]],
+        np.float32,
+    )
+    kept = reader._dedupe(found, found[:, 3])
+    assert sorted(kept.tolist()) == [0, 1, 2]
+
+
+def test_same_finds_pairs_finds_at_about_the_same_place_and_size():
+    before = np.array([[100, 100, 40, 0.9], [300, 100, 40, 0.9]], np.float32)
+    found = np.array(
+        [
+            [104, 98, 42, 0.8],  # the first die again
+            [300, 100, 60, 0.8],  # at the second's place, but half as big again
+            [200, 100, 40, 0.8],  # between them
+        ],
+        np.float32,
+    )
+    assert reader._same_finds(found, before).tolist() == [0, -1, -1]
+    assert reader._same_finds(found, before[:0]).tolist() == [-1, -1, -1]
+
+
+def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
+    """Small dice in a 1080p frame (40 px, under 20 at the first look's 640x360) are looked
+    at again where they are 34 px across; that second look covers the dice and two die
+    sides around them (a 354x234 piece here), not the whole frame."""
+    draw_die, table = drawn
+    img = table((90, 120, 150), (1920, 1080), seed=2)
+    for k, value in enumerate((3, 5, 6)):
+        draw_die(img, value, (900 + 60 * k, 500), 40, angle=10 * k)
+    looks = []
+    centres_at = reader._centres_at
+
+    def spy(image, scale, min_score):
+        looks.append(image.shape[:2])
+        return centres_at(image, scale, min_score)
+
+    monkeypatch.setattr(reader, "_centres_at", spy)
+    assert sorted(vision.read(img).values) == [3, 5, 6]
+    assert len(looks) == 2 and looks[0] == (1080, 1920)
+    h, w = looks[1]
+    assert 120 < w < 1920 / 4 and 40 < h < 1080 / 4
 
 
 def test_pips_of_a_close_up_lead_to_the_die(samples_dir, monkeypatch):
