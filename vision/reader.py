@@ -194,7 +194,7 @@ _WIDER = 1.15
 # A die the readers were sure of (this share on one value) at one scale keeps its reading
 # when the finder finds it again at another, at about the same place and size. Not a sure
 # "not a die": that crop may have been cut at the wrong size, which the new look mends.
-_SURE_AGAIN = 0.9
+_SURE_AGAIN = 0.7
 
 
 def _same_finds(found: np.ndarray, before: np.ndarray) -> np.ndarray:

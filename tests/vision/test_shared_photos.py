@@ -14,14 +14,14 @@ from vision.cli import main
 from vision.evaluate import close_ups
 
 FLOORS = {
-    "byler_d6": {"precision": 0.99, "recall": 0.99, "face_accuracy": 0.975, "roll_accuracy": 0.8},
+    "byler_d6": {"precision": 0.99, "recall": 0.995, "face_accuracy": 0.975, "roll_accuracy": 0.85},
     "skovy_catan": {
         "precision": 0.97,
         "recall": 0.98,
         "face_accuracy": 0.98,
         "roll_accuracy": 0.95,
     },
-    "fudw_tray": {"precision": 0.95, "recall": 0.97, "face_accuracy": 0.98, "roll_accuracy": 0.2},
+    "fudw_tray": {"precision": 0.95, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.3},
 }
 
 
