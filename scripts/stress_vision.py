@@ -11,9 +11,10 @@ light, adds sensor noise and re-encodes as JPEG (quality 80); `--no-brighten` re
 without the reader's dark-frame scaling, for comparison. `--tilt` warps the photo as a
 camera tipped back by that angle would see the table (a flat warp: the far side smaller
 and foreshortened, no new side faces); dice that leave the frame, even partly, are not
-scored. `--scale` resizes the photo, as a camera with fewer pixels; `--frame WxH` scales it
-(bicubic) to the frame's height and centres it in a frame of that size, its edge columns
-repeated, as a webcam's frame of the same table. Dice without a box are
+scored. `--scale` resizes the photo, as a camera with fewer pixels; `--frame WxH` (not with
+`--scale`) scales it (bicubic) to fill the frame's height, or its width if it is wider,
+and centres it in a frame of that size, its edge pixels repeated, as a webcam's frame of
+the same table. Dice without a box are
 left out. Prints one line of figures. The README's Known limits quote its results.
 """
 
@@ -94,7 +95,7 @@ def scaled(image: np.ndarray, entry: dict, factor: float) -> tuple[np.ndarray, d
 
 def framed(image: np.ndarray, entry: dict, size_wh: tuple[int, int]) -> tuple[np.ndarray, dict]:
     """The photo scaled to the frame's height (or width, if it is too wide) and centred in
-    a frame of `size_wh`, with its labels moved with it."""
+    a frame of `size_wh`, its edge pixels repeated, with its labels moved with it."""
     w, h = size_wh
     k = min(h / image.shape[0], w / image.shape[1])
     out = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
@@ -133,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not (0 < args.dim <= 4 and args.noise >= 0 and 0 < args.scale <= 4 and args.images > 0):
         ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
+    if args.frame and args.scale != 1.0:
+        ap.error("--frame scales the photo itself: leave out --scale")
     if abs(args.tilt) > 60:
         ap.error("--tilt must stay within 60 degrees (further, the near edge leaves the view)")
     try:

@@ -125,14 +125,12 @@ def _softmax_of(name: str, blob: np.ndarray) -> np.ndarray:
     return probs
 
 
-def _scores(
-    views: list[np.ndarray], *, first: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Averaged softmax of the face readers, and whether they all pick the same class.
-    One crop a forward pass: on one core OpenCV's DNN ran these small networks about 1.5
-    times slower per crop in batches of 2-8."""
-    blob = _blob(views)
-    total = np.zeros((len(views), 7), np.float64)
+def _scores(blob: np.ndarray, *, first: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Averaged softmax of the face readers for the crops of an NCHW blob, and whether they
+    all pick the same class; `first`: the first reader's, already known. One crop a
+    forward pass: on one core OpenCV's DNN ran these small networks no faster per crop in
+    batches of 2-8."""
+    total = np.zeros((len(blob), 7), np.float64)
     picks = []
     for k, name in enumerate(CLS_FILES):
         probs = first if k == 0 and first is not None else _softmax_of(name, blob)
@@ -149,15 +147,16 @@ ALONE = 0.9
 
 def _first_look(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """`_scores` of the crops, with the other readers asked only where the first one is
-    not sure on its own."""
-    if len(CLS_FILES) < 2 or ALONE > 1.0:
-        return _scores(crops)
+    not sure on its own (a crop it alone decides counts as not agreed on: it is at or
+    above `sure` anyway)."""
     blob = _blob(crops)
+    if len(CLS_FILES) < 2:
+        return _scores(blob)
     first = _softmax_of(CLS_FILES[0], blob)
-    probs, agree = first.astype(np.float32), np.ones(len(crops), bool)
+    probs, agree = first.astype(np.float32), np.zeros(len(crops), bool)
     ask = np.nonzero(first.max(axis=1) < ALONE)[0]
     if len(ask):
-        probs[ask], agree[ask] = _scores([crops[i] for i in ask], first=first[ask])
+        probs[ask], agree[ask] = _scores(blob[ask], first=first[ask])
     return probs, agree
 
 
@@ -200,7 +199,7 @@ def classify_crops(
     turned = [
         np.ascontiguousarray(np.rot90(crops[i], k)) for k in range(1, rotations) for i in redo
     ]
-    more = _scores(turned)[0].reshape(rotations - 1, len(redo), 7)
+    more = _scores(_blob(turned))[0].reshape(rotations - 1, len(redo), 7)
     # "is it a die at all" is judged on the crops at the trained margin only (a wider crop
     # of a pip-sized find shows the face around it and looks like a die); the value is
     # read from all views
@@ -211,7 +210,7 @@ def classify_crops(
         if len(live):
             wide = [wider(int(redo[j])) for j in live]
             views = [np.ascontiguousarray(np.rot90(w, k)) for k in (1, 3) for w in wide]
-            faces[live] += _scores(views)[0].reshape(2, len(live), 7)[:, :, 1:].sum(axis=0)
+            faces[live] += _scores(_blob(views))[0].reshape(2, len(live), 7)[:, :, 1:].sum(axis=0)
     faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-12)
     probs[redo] = np.column_stack([not_die, faces * (1.0 - not_die)[:, None]])
     return probs

@@ -5,10 +5,10 @@ Two steps, each a small network run by OpenCV's DNN module (see `model.py`):
 1. The die finder looks at the whole image, scaled so its long side is about 640 pixels,
    and marks die centres and sizes. If the dice come out very small or very large at that
    scale, it looks again at a scale where they are about 34 pixels across (a closer look
-   covers only the dice and their surroundings), so the result does not depend on the
-   camera's resolution or distance. Dice too big for the first look
-   (a close-up: their pips look like little dice) are found at coarser scales, and a very
-   dark frame is scaled up first (`brightened`).
+   covers only the box around its finds), so the result does not depend on the camera's
+   resolution or distance. Dice too big for the first look (a close-up: their pips look
+   like little dice) are found at coarser scales, dice too small for it to read anything
+   at twice the scale, and a very dark frame is scaled up first (`brightened`).
 2. The face readers (two networks, averaged) look at each die in the full-resolution image,
    in a crop normalised to the die's size, and give a probability for "not a die" and for
    each value 1-6.
@@ -98,10 +98,11 @@ def _coarser(
     rotations: int,
     accept: Callable[[np.ndarray, np.ndarray], bool],
     candidates: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, float]:
     """Look at a half, a quarter and an eighth of `scale` until `accept(found, probs)`: a
     die far too big for the finder at one scale (its pips then look like little dice) is
-    the right size at a smaller one. Only the finds `candidates` keeps are read. The smallest
+    the right size at a smaller one. Only the finds `candidates` keeps are read. Returns
+    the finds, their scores and the scale they were found at (none: `scale`). The smallest
     look is 40 pixels on the short side: a die filling a 16:9 frame's height is 45 pixels
     at an eighth of the first look's 640x360."""
     h, w = image.shape[:2]
@@ -113,8 +114,8 @@ def _coarser(
             found = found[candidates(found)]
         probs = _classify(image, found, rotations, min_dieness)
         if accept(found, probs):
-            return found, probs
-    return np.zeros((0, 4), np.float32), np.zeros((0, 7), np.float32)
+            return found, probs, scale / k
+    return np.zeros((0, 4), np.float32), np.zeros((0, 7), np.float32), scale
 
 
 def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
@@ -141,6 +142,36 @@ def holds(
     return (dx < half) & (dy < half) & (size >= ratio) & (size <= max_ratio)
 
 
+def explains(
+    found: np.ndarray,
+    probs: np.ndarray,
+    pips: np.ndarray,
+    confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> bool:
+    """Whether readable dice among `found` hold at least half of `pips`, each holding no
+    more of them than its value plus one (a pip found twice, an edge): a die showing v has v
+    pips, and one holding more finds is a pile of dice seen as one big die from far away."""
+    values, confidences = _readings(probs)
+    inside = holds(found, pips)
+    sure = confirmed(found, probs) & (confidences >= 0.5) & (inside.sum(axis=1) <= values + 1)
+    return bool(len(pips)) and float(inside[sure].any(axis=0).mean()) >= 0.5
+
+
+def stands(
+    found: np.ndarray,
+    probs: np.ndarray,
+    pips: np.ndarray,
+    confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> bool:
+    """Whether a second look at the bigger dice's own size bears them out: it reads some
+    die, and no die it confirms holds more of `pips` than its value plus one (a pile of
+    dice that passed for one big die from far away)."""
+    values, confidences = _readings(probs)
+    sure = confirmed(found, probs)
+    piles = holds(found, pips).sum(axis=1) > values + 1
+    return bool((sure & (confidences >= 0.5)).any()) and not bool((sure & piles).any())
+
+
 def _dice_behind(
     pips: np.ndarray,
     image: np.ndarray,
@@ -149,32 +180,25 @@ def _dice_behind(
     min_dieness: float,
     rotations: int,
     confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
-) -> tuple[np.ndarray, np.ndarray]:
-    """The bigger dice whose pips `pips` may be: at coarser scales, finds that hold some of
-    them are read, and they are taken when readable dice among them hold at least half."""
-
-    def explains(found: np.ndarray, probs: np.ndarray) -> bool:
-        values, confidences = _readings(probs)
-        inside = holds(found, pips)
-        # a die showing v has v pips (one more allowed: a pip found twice, an edge): one
-        # holding more finds is a pile of dice seen as one big die from far away
-        sure = confirmed(found, probs) & (confidences >= 0.5) & (inside.sum(axis=1) <= values + 1)
-        return float(inside[sure].any(axis=0).mean()) >= 0.5
-
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The bigger dice whose pips `pips` may be, and the scale they were found at: at
+    coarser scales, finds that hold some of them are read, until some `explains` them."""
     return _coarser(
         image,
         scale,
         min_score,
         min_dieness,
         rotations,
-        explains,
+        lambda found, probs: explains(found, probs, pips, confirmed),
         lambda found: holds(found, pips).any(axis=1),
     )
 
 
 def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.5) -> np.ndarray:
     """Indices of finds to keep: best `rank` first, dropping any find closer than `overlap`
-    die sides to one already kept (touching dice are a full side apart)."""
+    die sides to one already kept. Touching dice seen from above are a full side apart, but
+    seen at a slant the near one hides part of the far one, and their centres come closer;
+    one die found twice is found within a quarter side."""
     kept: list[int] = []
     for i in np.argsort(-rank, kind="stable"):
         x, y, s = found[i, :3]
@@ -307,10 +331,12 @@ def read(
     The finder looks with the long side at `long_side` pixels (and, if it confirms nothing
     there, at a half, a quarter and an eighth of that). If two in three of the dice it
     confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
-    scales for bigger dice that hold them, and keeps them only if they are still readable
-    looked at their own size. If the dice it confirms are far from `target_side_px` (a
-    factor 1.5), it looks again at the scale that makes them so (a closer look: only
-    around the dice), reading again only the finds it was not sure of.
+    scales for bigger dice that hold them (`explains`), and takes them only if a second
+    look at their own size bears them out (`stands`). If it finds things but can read none
+    of them, it looks at twice the scale (dice under the finder's trained size). If the
+    dice it confirms are far from `target_side_px` (a factor 1.5), it looks again at the
+    scale that makes them so (a closer look: only the box around its finds), reading again
+    only the finds it was not sure of.
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -327,67 +353,78 @@ def read(
     def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         return confirmed_dice(found[:, 3], probs, min_dieness, min_sure_score)
 
-    scale = det_scale((w, h), long_side=long_side)
-    found = _centres_at(image, scale, min_score)
-    probs = _classify(image, found, rotations, min_dieness)
-    keep = confirmed(found, probs)
-    anything_found = len(found) > 0
-    if not keep.any():
-        found, probs = _coarser(
-            image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
-        )
-        keep = confirmed(found, probs)
+    def look(
+        scale: float,
+        box: tuple[int, int, int, int] | None = None,
+        known: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The finder's finds at `scale` (in `box` of the image only, if given), read."""
+        x0, y0, x1, y1 = box or (0, 0, w, h)
+        found = _centres_at(image[y0:y1, x0:x1], scale, min_score)
+        found[:, 0] += x0
+        found[:, 1] += y0
+        return found, _classify(image, found, rotations, min_dieness, known=known)
+
+    def fit_scale(found: np.ndarray, probs: np.ndarray) -> float:
+        """The scale at which the confirmed dice are `target_side_px` across."""
+        return min(2.0, target_side_px / float(np.median(found[confirmed(found, probs), 2])))
+
+    def too_small(scale: float) -> bool:  # the whole image under 64 pixels: nothing to see
+        return max(w, h) * scale < 64
 
     def refitted(
         found: np.ndarray, probs: np.ndarray, scale: float
     ) -> tuple[np.ndarray, np.ndarray]:
         """The finds (looked at at `scale`) again at the scale that makes the confirmed dice
-        `target_side_px` across, when they are far from it."""
-        keep = confirmed(found, probs)
-        if not keep.any():
+        `target_side_px` across, when they are far from it (a factor 1.5). A closer look
+        covers only the box around the finds; dice read surely are not read again."""
+        if not confirmed(found, probs).any():
             return found, probs
-        side_at_scale = float(np.median(found[keep, 2])) * scale
-        refit_scale = min(2.0, scale * target_side_px / side_at_scale)
-        if 1 / 1.5 < refit_scale / scale < 1.5 or max(w, h) * refit_scale < 64:
+        refit_scale = fit_scale(found, probs)
+        if 1 / 1.5 < refit_scale / scale < 1.5 or too_small(refit_scale):
             return found, probs
-        if refit_scale > scale:  # a closer look: only where the finds are
-            x0, y0, x1, y1 = _around(found, (w, h), margin=REFIT_MARGIN)
-            again = _centres_at(image[y0:y1, x0:x1], refit_scale, min_score)
-            again[:, 0] += x0
-            again[:, 1] += y0
-        else:
-            again = _centres_at(image, refit_scale, min_score)
-        return again, _classify(image, again, rotations, min_dieness, known=(found, probs))
-
-    kept = np.nonzero(keep)[0]
-    if len(kept) >= 2:  # judged on the finds of the typical size, as the roll is at the end
-        kept = kept[roll_sized(found[kept, 2], *roll_size)]
-    bigger = np.zeros((0, 4), np.float32), np.zeros((0, 7), np.float32)
-    if look_like_pips(*_readings(probs[kept])):
-        bigger = _dice_behind(
-            found[kept], image, scale, min_score, min_dieness, rotations, confirmed
-        )
+        box = _around(found, (w, h), margin=REFIT_MARGIN) if refit_scale > scale else None
+        return look(refit_scale, box, known=(found, probs))
 
     def readable(found: np.ndarray, probs: np.ndarray) -> bool:
         return bool((_readings(probs)[1][confirmed(found, probs)] >= 0.5).any())
 
-    if len(bigger[0]):
-        # the bigger dice must still be readable looked at their own size: a pile of dice
-        # read as one big die from far away is not
-        big_found, big_probs = refitted(*bigger, scale)
-        if readable(big_found, big_probs):
-            keep = confirmed(big_found, big_probs)
-            return _detections(big_found[keep], big_probs[keep], (w, h), roll_size)
-    look = scale
-    if anything_found and not readable(found, probs) and scale < 1.0:
-        # finds but no die read: perhaps dice under the finder's trained size (14 px), which
-        # it finds but misplaces; a look at twice the scale sees them at twice the size
-        finer = min(1.0, 2.0 * scale)
-        closer = _centres_at(image, finer, min_score)
-        closer_probs = _classify(image, closer, rotations, min_dieness)
-        if readable(closer, closer_probs):
-            found, probs, look = closer, closer_probs, finer
-    found, probs = refitted(found, probs, look)
+    scale = det_scale((w, h), long_side=long_side)
+    found, probs = look(scale)
+    # finds the readers do not take for dice: specks, or dice too small to read
+    unconfirmed = bool((~confirmed(found, probs)).any())
+    if not confirmed(found, probs).any():
+        found, probs, scale = _coarser(
+            image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
+        )
+    kept = np.nonzero(confirmed(found, probs))[0]
+    if len(kept) >= 2:  # judged on the finds of the typical size, as the roll is at the end
+        kept = kept[roll_sized(found[kept, 2], *roll_size)]
+    if look_like_pips(*_readings(probs[kept])):
+        pips = found[kept]
+        bigger, big_probs, _ = _dice_behind(
+            pips, image, scale, min_score, min_dieness, rotations, confirmed
+        )
+        if confirmed(bigger, big_probs).any():
+            # a second, independent look where the bigger dice are `target_side_px` across
+            # must find them again and explain the pips too: a pile of dice that passed for
+            # one big die from far away does not
+            again_scale = fit_scale(bigger, big_probs)
+            again, again_probs = (
+                (bigger, big_probs) if too_small(again_scale) else look(again_scale)
+            )
+            if stands(again, again_probs, pips, confirmed):
+                keep = confirmed(again, again_probs)
+                return _detections(again[keep], again_probs[keep], (w, h), roll_size)
+    if unconfirmed and not readable(found, probs) and scale < 1.0:
+        # finds it cannot take for dice, and no die read: perhaps dice under the finder's
+        # trained size (14 px), which it finds but misplaces and misjudges (9 px dice came
+        # out as 19-60 px finds, so their size cannot tell); a look at twice the scale sees
+        # them twice as big. A lone logo die (one find, a die, unread) does not pay for it.
+        finer_found, finer_probs = look(min(1.0, 2.0 * scale))
+        if readable(finer_found, finer_probs):
+            found, probs, scale = finer_found, finer_probs, min(1.0, 2.0 * scale)
+    found, probs = refitted(found, probs, scale)
     keep = confirmed(found, probs)
     return _detections(found[keep], probs[keep], (w, h), roll_size)
 

@@ -66,10 +66,12 @@ def test_first_reader_alone_reads_the_dice_it_is_sure_of(drawn, monkeypatch):
     probs, _ = model._first_look(crops)
     first, second = model.CLS_FILES
     assert passes[first] == len(crops)
-    alone = model._softmax_of(first, model._blob(crops)).max(axis=1) >= model.ALONE
+    by_first = model._softmax_of(first, model._blob(crops))
+    alone = by_first.max(axis=1) >= model.ALONE
     assert alone[0] and not alone.all()
     assert passes[second] == len(crops) - alone.sum()
-    both, _ = model._scores(crops)
+    np.testing.assert_allclose(probs[alone], by_first[alone], atol=1e-6)
+    both, _ = model._scores(model._blob(crops))
     np.testing.assert_allclose(probs[~alone], both[~alone], atol=1e-6)
     assert int(probs[0].argmax()) == 4
 

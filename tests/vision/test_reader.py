@@ -162,32 +162,125 @@ def test_holds_needs_a_bigger_find_around_the_smaller():
     assert reader.holds(big, small).tolist() == [[True, False, False, False]]
 
 
-def test_a_roll_of_mostly_ones_is_not_one_big_die(drawn):
-    """Eleven dice, eight of them 1s, in a 1080p frame: two in three read 1, as a close-up's
-    pips do, so the reader looks for bigger dice that hold them. From far away the pile
-    looked like one die (it read a single 6); such a "die" holds more finds than its value
-    has pips, or cannot be read at its own size, so the roll stands."""
+ELEVEN_DICE = [1, 1, 6, 1, 1, 1, 2, 1, 1, 6, 1]
+
+
+def _eleven_dice(drawn) -> np.ndarray:
+    """Eleven dark dice of 62 px, eight of them 1s, in a 1080p frame."""
     draw_die, table = drawn
     img = table((200, 200, 195), (1920, 1080), seed=5)
-    values = [1, 1, 6, 1, 1, 1, 2, 1, 1, 6, 1]
-    for k, value in enumerate(values):
+    for k, value in enumerate(ELEVEN_DICE):
         centre = (700 + 110 * (k % 5) + 25 * (k // 5), 330 + 120 * (k // 5) + 15 * (k % 3))
         draw_die(img, value, centre, 62, angle=11 * k, face=(60, 60, 70), pip=(40, 40, 200))
-    assert sorted(vision.read(img).values) == sorted(values)
+    return img
+
+
+def test_a_roll_of_mostly_ones_is_not_one_big_die(drawn):
+    """Two in three of these dice read 1, as a close-up's pips do, so the reader looks for
+    bigger dice that hold them. From far away the pile looked like one die (it read a
+    single 6); such a "die" holds more finds than its value has pips, so the roll stands."""
+    assert sorted(vision.read(_eleven_dice(drawn)).values) == sorted(ELEVEN_DICE)
 
 
 @pytest.mark.parametrize("side", [16, 26])
-def test_tiny_dice_in_a_big_frame_are_read(drawn, side):
+def test_tiny_dice_in_a_big_frame_are_read(drawn, monkeypatch, side):
     """A webcam far from the table: dice of 16-26 px in a 1080p frame are 5-9 px at the first
-    look, under the finder's trained size. It finds specks but no die it can read, so it
-    looks again at twice the scale (the 16 px dice were not found at all before)."""
+    look (640x360), under the finder's trained size. At 26 px it still reads some, and the
+    closer look finds them all; at 16 px it reads none (they were not found at all before),
+    so it looks again at twice the scale."""
     draw_die, table = drawn
     img = table((70, 110, 40), (1920, 1080), seed=4)
     values = [2, 3, 4, 5, 6, 6]
     for k, value in enumerate(values):
         draw_die(img, value, (700 + 4 * side * k, 500 + 30 * (k % 2)), side, angle=13 * k)
     img = cv2.GaussianBlur(img, (0, 0), 0.8)
+    scales = []
+    centres_at = reader._centres_at
+
+    def spy(image, scale, min_score):
+        scales.append(round(scale, 3))
+        return centres_at(image, scale, min_score)
+
+    monkeypatch.setattr(reader, "_centres_at", spy)
     assert sorted(vision.read(img).values) == values
+    assert scales[0] == 0.333
+    assert (0.667 in scales) == (side == 16)
+
+
+def test_a_lone_logo_die_takes_no_finer_look(drawn, monkeypatch):
+    """One find, a die the readers cannot read (a logo): not dice too small to read, so no
+    look at twice the scale (it cost 1280x720 of finder, and doubled the read's time)."""
+    draw_die, table = drawn
+    img = table((185, 190, 195), (1920, 1080), seed=3)
+    draw_die(img, 6, (900, 500), 60, angle=12, face=(150, 60, 20), pip=(240, 240, 240), logo="W")
+    scales = []
+    centres_at = reader._centres_at
+
+    def spy(image, scale, min_score):
+        scales.append(round(scale, 3))
+        return centres_at(image, scale, min_score)
+
+    monkeypatch.setattr(reader, "_centres_at", spy)
+    (die,) = vision.read(img)
+    assert die.confidence < 0.5 and 0.667 not in scales
+
+
+def test_stands_rejects_a_pile_taken_for_one_die():
+    pips = np.array([[100, 100, 20, 0.8], [130, 100, 20, 0.8], [100, 130, 20, 0.8]], np.float32)
+    big = np.array([[115, 115, 100, 0.9]], np.float32)
+
+    def reads(value: int, share: float = 0.95) -> np.ndarray:
+        probs = np.full((1, 7), (1 - share) / 6, np.float32)
+        probs[0, value] = share
+        return probs
+
+    def confirmed(found, probs):
+        return reader.confirmed_dice(found[:, 3], probs, 0.7, 0.5)
+
+    assert reader.stands(big, reads(3), pips, confirmed)  # a 3 holding its three pips
+    assert reader.stands(big, reads(2), pips, confirmed)  # one find more: a pip found twice
+    assert not reader.stands(big, reads(1), pips, confirmed)  # a 1 cannot hold three
+    assert not reader.stands(big, reads(3, share=0.3), pips, confirmed)  # read no value
+    assert not reader.stands(big[:0], reads(3)[:0], pips, confirmed)  # nothing seen
+
+
+def test_bigger_dice_must_stand_a_look_at_their_own_size(drawn, monkeypatch):
+    """Say the coarser looks took a big 6 around the eleven dice. The look where that die
+    would be 34 px finds the pile as a 4 and a 6 (those were the answer without the check),
+    each holding more of the first finds than its value has pips: the roll stands."""
+    big = np.array([[960, 460, 600, 0.9]], np.float32)
+    six = np.full((1, 7), 0.01, np.float32)
+    six[0, 6] = 0.94
+    monkeypatch.setattr(reader, "_dice_behind", lambda *args: (big, six, 1 / 24))
+    assert sorted(vision.read(_eleven_dice(drawn)).values) == sorted(ELEVEN_DICE)
+
+
+def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
+    """Finds seen again at another scale keep a sure reading of a value (not a sure "not a
+    die": that crop may have been cut at the wrong size), and the rest are cut and read,
+    their wider crops taken from the right finds."""
+    before = np.array([[100, 100, 40, 0.9], [300, 100, 40, 0.9], [500, 100, 40, 0.9]], np.float32)
+    sure_five = [0.01, 0.01, 0.01, 0.01, 0.01, 0.94, 0.01]
+    unsure = [0.1, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1]
+    not_die = [0.94, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
+    known = np.array([sure_five, unsure, not_die], np.float32)
+    found = np.array(
+        [[502, 101, 41, 0.8], [101, 99, 39, 0.8], [301, 100, 40, 0.8], [700, 100, 40, 0.8]],
+        np.float32,
+    )
+    monkeypatch.setattr(reader, "crop_die", lambda image, xy, side: np.full((2, 2, 3), xy[0]))
+    read_xs, wider_xs = [], []
+
+    def classify(crops, *, wider, **_):
+        read_xs.extend(float(c[0, 0, 0]) for c in crops)
+        wider_xs.extend(float(wider(i)[0, 0, 0]) for i in range(len(crops)))
+        return np.tile(np.array(unsure, np.float32), (len(crops), 1))
+
+    monkeypatch.setattr(reader, "classify_crops", classify)
+    image = np.zeros((200, 800, 3), np.uint8)
+    probs = reader._classify(image, found, 4, 0.7, known=(before, known))
+    assert read_xs == wider_xs == [502.0, 301.0, 700.0]
+    np.testing.assert_allclose(probs[1], sure_five)
 
 
 def test_dedupe_keeps_dice_closer_than_a_side():
