@@ -180,10 +180,10 @@ def _dice_behind(
     min_dieness: float,
     rotations: int,
     confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """The bigger dice whose pips `pips` may be, and the scale they were found at: at
-    coarser scales, finds that hold some of them are read, until some `explains` them."""
-    return _coarser(
+) -> tuple[np.ndarray, np.ndarray]:
+    """The bigger dice whose pips `pips` may be: at coarser scales, finds that hold some of
+    them are read, until some `explains` them."""
+    found, probs, _ = _coarser(
         image,
         scale,
         min_score,
@@ -192,6 +192,7 @@ def _dice_behind(
         lambda found, probs: explains(found, probs, pips, confirmed),
         lambda found: holds(found, pips).any(axis=1),
     )
+    return found, probs
 
 
 def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.5) -> np.ndarray:
@@ -332,8 +333,9 @@ def read(
     there, at a half, a quarter and an eighth of that). If two in three of the dice it
     confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
     scales for bigger dice that hold them (`explains`), and takes them only if a second
-    look at their own size bears them out (`stands`). If it finds things but can read none
-    of them, it looks at twice the scale (dice under the finder's trained size). If the
+    look at their own size bears them out (`stands`). If it finds things it does not take
+    for dice and reads none, it looks at twice the scale (dice under the finder's trained
+    size). If the
     dice it confirms are far from `target_side_px` (a factor 1.5), it looks again at the
     scale that makes them so (a closer look: only the box around its finds), reading again
     only the finds it was not sure of.
@@ -393,6 +395,7 @@ def read(
     found, probs = look(scale)
     # finds the readers do not take for dice: specks, or dice too small to read
     unconfirmed = bool((~confirmed(found, probs)).any())
+    first_scale = scale
     if not confirmed(found, probs).any():
         found, probs, scale = _coarser(
             image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
@@ -402,31 +405,45 @@ def read(
         kept = kept[roll_sized(found[kept, 2], *roll_size)]
     if look_like_pips(*_readings(probs[kept])):
         pips = found[kept]
-        bigger, big_probs, _ = _dice_behind(
+        bigger, big_probs = _dice_behind(
             pips, image, scale, min_score, min_dieness, rotations, confirmed
         )
         if confirmed(bigger, big_probs).any():
             # a second, independent look where the bigger dice are `target_side_px` across
-            # must find them again and explain the pips too: a pile of dice that passed for
-            # one big die from far away does not
+            # (unless the frame would be too small to look at) must bear them out: it reads
+            # some die, and no die it confirms is a pile of the first finds (`stands`)
             again_scale = fit_scale(bigger, big_probs)
-            again, again_probs = (
-                (bigger, big_probs) if too_small(again_scale) else look(again_scale)
-            )
+            if too_small(again_scale):
+                return _detections(
+                    *_confirmed_only(bigger, big_probs, confirmed), (w, h), roll_size
+                )
+            again, again_probs = look(again_scale)
             if stands(again, again_probs, pips, confirmed):
-                keep = confirmed(again, again_probs)
-                return _detections(again[keep], again_probs[keep], (w, h), roll_size)
-    if unconfirmed and not readable(found, probs) and scale < 1.0:
+                # what it found is the roll, seen at the size the finder reads best (or
+                # looked at again there, if it found dice of another size)
+                again, again_probs = refitted(again, again_probs, again_scale)
+                return _detections(
+                    *_confirmed_only(again, again_probs, confirmed), (w, h), roll_size
+                )
+    if unconfirmed and scale == first_scale and not readable(found, probs) and scale < 1.0:
         # finds it cannot take for dice, and no die read: perhaps dice under the finder's
         # trained size (14 px), which it finds but misplaces and misjudges (9 px dice came
         # out as 19-60 px finds, so their size cannot tell); a look at twice the scale sees
-        # them twice as big. A lone logo die (one find, a die, unread) does not pay for it.
+        # them twice as big. A lone logo die (one find, a die, unread) does not pay for it,
+        # nor do dice that a coarser look found (twice its scale was looked at already).
         finer_found, finer_probs = look(min(1.0, 2.0 * scale))
         if readable(finer_found, finer_probs):
             found, probs, scale = finer_found, finer_probs, min(1.0, 2.0 * scale)
     found, probs = refitted(found, probs, scale)
+    return _detections(*_confirmed_only(found, probs, confirmed), (w, h), roll_size)
+
+
+def _confirmed_only(
+    found: np.ndarray, probs: np.ndarray, confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The finds `confirmed` takes for dice, and their scores."""
     keep = confirmed(found, probs)
-    return _detections(found[keep], probs[keep], (w, h), roll_size)
+    return found[keep], probs[keep]
 
 
 def _detections(

@@ -182,47 +182,39 @@ def test_a_roll_of_mostly_ones_is_not_one_big_die(drawn):
     assert sorted(vision.read(_eleven_dice(drawn)).values) == sorted(ELEVEN_DICE)
 
 
-@pytest.mark.parametrize("side", [16, 26])
-def test_tiny_dice_in_a_big_frame_are_read(drawn, monkeypatch, side):
+@pytest.mark.parametrize(
+    "side, looks",
+    [(16, [0.333, 0.167, 0.083, 0.042, 0.667, 1.27]), (26, [0.333, 0.693])],
+)
+def test_tiny_dice_in_a_big_frame_are_read(drawn, monkeypatch, side, looks):
     """A webcam far from the table: dice of 16-26 px in a 1080p frame are 5-9 px at the first
     look (640x360), under the finder's trained size. At 26 px it still reads some, and the
-    closer look finds them all; at 16 px it reads none (they were not found at all before),
-    so it looks again at twice the scale."""
+    closer look finds them all; at 16 px it reads none (they were not found at all before):
+    the coarser looks find nothing either, so it looks at twice the first scale, then
+    closer still around what it found there."""
     draw_die, table = drawn
     img = table((70, 110, 40), (1920, 1080), seed=4)
     values = [2, 3, 4, 5, 6, 6]
     for k, value in enumerate(values):
         draw_die(img, value, (700 + 4 * side * k, 500 + 30 * (k % 2)), side, angle=13 * k)
     img = cv2.GaussianBlur(img, (0, 0), 0.8)
-    scales = []
-    centres_at = reader._centres_at
-
-    def spy(image, scale, min_score):
-        scales.append(round(scale, 3))
-        return centres_at(image, scale, min_score)
-
-    monkeypatch.setattr(reader, "_centres_at", spy)
+    scales = _looks(monkeypatch)
     assert sorted(vision.read(img).values) == values
-    assert scales[0] == 0.333
-    assert (0.667 in scales) == (side == 16)
+    assert scales == looks
 
 
-def test_a_lone_logo_die_takes_no_finer_look(drawn, monkeypatch):
-    """One find, a die the readers cannot read (a logo): not dice too small to read, so no
-    look at twice the scale (it cost 1280x720 of finder, and doubled the read's time)."""
+@pytest.mark.parametrize("side", [60, 300])
+def test_a_logo_die_takes_no_finer_look(drawn, monkeypatch, side):
+    """A logo die alone in a 1080p frame: one find, a die the readers cannot read, is not
+    dice too small to read, so no look at twice the scale (it doubled the read's time). A
+    lone unsure die may be a close-up's pip, so the coarser looks are taken, once each."""
     draw_die, table = drawn
     img = table((185, 190, 195), (1920, 1080), seed=3)
-    draw_die(img, 6, (900, 500), 60, angle=12, face=(150, 60, 20), pip=(240, 240, 240), logo="W")
-    scales = []
-    centres_at = reader._centres_at
-
-    def spy(image, scale, min_score):
-        scales.append(round(scale, 3))
-        return centres_at(image, scale, min_score)
-
-    monkeypatch.setattr(reader, "_centres_at", spy)
+    draw_die(img, 6, (900, 500), side, angle=12, face=(150, 60, 20), pip=(240, 240, 240), logo="W")
+    scales = _looks(monkeypatch)
     (die,) = vision.read(img)
-    assert die.confidence < 0.5 and 0.667 not in scales
+    assert die.confidence < 0.5
+    assert scales == [0.333, 0.167, 0.083, 0.042]
 
 
 def test_stands_rejects_a_pile_taken_for_one_die():
@@ -244,15 +236,36 @@ def test_stands_rejects_a_pile_taken_for_one_die():
     assert not reader.stands(big[:0], reads(3)[:0], pips, confirmed)  # nothing seen
 
 
-def test_bigger_dice_must_stand_a_look_at_their_own_size(drawn, monkeypatch):
-    """Say the coarser looks took a big 6 around the eleven dice. The look where that die
-    would be 34 px finds the pile as a 4 and a 6 (those were the answer without the check),
-    each holding more of the first finds than its value has pips: the roll stands."""
-    big = np.array([[960, 460, 600, 0.9]], np.float32)
+def _looks(monkeypatch) -> list[float]:
+    """The scales the finder is run at during a read, in order (rounded to 0.001)."""
+    scales: list[float] = []
+    centres_at = reader._centres_at
+
+    def spy(image, scale, min_score):
+        scales.append(round(scale, 3))
+        return centres_at(image, scale, min_score)
+
+    monkeypatch.setattr(reader, "_centres_at", spy)
+    return scales
+
+
+@pytest.mark.parametrize("side", [600, 200])
+def test_bigger_dice_must_stand_a_look_at_their_own_size(drawn, monkeypatch, side):
+    """Say the coarser looks took a big 6 around the eleven dice. The reader looks again
+    where that die would be 34 px. For a 600 px "die" that look finds the pile as a 4 and
+    a 6 (the answer without the check), each holding more of the first finds than its
+    value has pips: the roll stands. For a 200 px one it finds the eleven dice, holding
+    none: those stand, and are looked at again at their own size."""
+    big = np.array([[960, 460, side, 0.9]], np.float32)
     six = np.full((1, 7), 0.01, np.float32)
     six[0, 6] = 0.94
-    monkeypatch.setattr(reader, "_dice_behind", lambda *args: (big, six, 1 / 24))
-    assert sorted(vision.read(_eleven_dice(drawn)).values) == sorted(ELEVEN_DICE)
+    monkeypatch.setattr(reader, "look_like_pips", lambda values, confidences: True)
+    monkeypatch.setattr(reader, "_dice_behind", lambda *args: (big, six))
+    scales = _looks(monkeypatch)
+    dice = vision.read(_eleven_dice(drawn))
+    assert sorted(dice.values) == sorted(ELEVEN_DICE)
+    assert round(34 / side, 3) in scales
+    assert all(50 <= d.box_xywh[2] <= 110 for d in dice)  # drawn 62 px, shadow and all
 
 
 def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
@@ -311,7 +324,8 @@ def test_same_finds_pairs_finds_at_about_the_same_place_and_size():
 def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
     """Small dice in a 1080p frame (40 px, under 20 at the first look's 640x360) are looked
     at again where they are 34 px across; that second look covers the dice and two die
-    sides around them (a 354x234 piece here), not the whole frame."""
+    sides around them (a 354x234 piece here), not the whole frame, and it is told what the
+    first look read, so the dice it read surely are not read again."""
     draw_die, table = drawn
     img = table((90, 120, 150), (1920, 1080), seed=2)
     for k, value in enumerate((3, 5, 6)):
@@ -324,10 +338,19 @@ def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
         return centres_at(image, scale, min_score)
 
     monkeypatch.setattr(reader, "_centres_at", spy)
+    told = []
+    classify = reader._classify
+
+    def told_spy(image, found, rotations, min_dieness, *, known=None):
+        told.append(known is not None)
+        return classify(image, found, rotations, min_dieness, known=known)
+
+    monkeypatch.setattr(reader, "_classify", told_spy)
     assert sorted(vision.read(img).values) == [3, 5, 6]
     assert len(looks) == 2 and looks[0] == (1080, 1920)
     h, w = looks[1]
     assert 120 < w < 1920 / 4 and 40 < h < 1080 / 4
+    assert told == [False, True]
 
 
 def test_pips_of_a_close_up_lead_to_the_die(samples_dir, monkeypatch):
