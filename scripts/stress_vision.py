@@ -85,12 +85,20 @@ def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, 
     return out, {**entry, "dice": dice, "ignore": ignore}
 
 
+def _moved_labels(entry: dict, k: float, dx: float = 0.0, dy: float = 0.0) -> dict:
+    """The labels of a photo scaled by `k` and then shifted by (dx, dy)."""
+
+    def moved(box: list[float]) -> list[float]:
+        return [box[0] * k + dx, box[1] * k + dy, box[2] * k, box[3] * k]
+
+    dice = [{**d, "box": moved(d["box"])} for d in entry["dice"]]
+    return {**entry, "dice": dice, "ignore": [moved(b) for b in entry.get("ignore", [])]}
+
+
 def scaled(image: np.ndarray, entry: dict, factor: float) -> tuple[np.ndarray, dict]:
     """The photo and its labels resized by `factor`."""
     out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    dice = [{**d, "box": [v * factor for v in d["box"]]} for d in entry["dice"]]
-    ignore = [[v * factor for v in b] for b in entry.get("ignore", [])]
-    return out, {**entry, "dice": dice, "ignore": ignore}
+    return out, _moved_labels(entry, factor)
 
 
 def framed(image: np.ndarray, entry: dict, size_wh: tuple[int, int]) -> tuple[np.ndarray, dict]:
@@ -103,12 +111,7 @@ def framed(image: np.ndarray, entry: dict, size_wh: tuple[int, int]) -> tuple[np
     out = cv2.copyMakeBorder(
         out, dy, h - out.shape[0] - dy, dx, w - out.shape[1] - dx, cv2.BORDER_REPLICATE
     )
-
-    def moved(box: list[float]) -> list[float]:
-        return [box[0] * k + dx, box[1] * k + dy, box[2] * k, box[3] * k]
-
-    dice = [{**d, "box": moved(d["box"])} for d in entry["dice"]]
-    return out, {**entry, "dice": dice, "ignore": [moved(b) for b in entry.get("ignore", [])]}
+    return out, _moved_labels(entry, k, dx, dy)
 
 
 def _frame_size(text: str) -> tuple[int, int]:

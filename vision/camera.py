@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .reader import DARK_LEVEL
+from .reader import DARK_LEVEL, top_level
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,7 @@ def light(thumb: np.ndarray) -> float:
     motion test). In a dark room a rolling die changes the frame by only that share of
     what it changes in daylight, so the motion levels are scaled by it; not below a half,
     where a still, noisy dark frame would never count as still."""
-    k = int(0.99 * (thumb.size - 1))
-    top = float(np.partition(thumb.ravel(), k)[k])
-    return min(1.0, max(0.5, top / DARK_LEVEL))
+    return min(1.0, max(0.5, top_level(thumb) / DARK_LEVEL))
 
 
 def settled_rolls(

@@ -47,6 +47,14 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 DARK_LEVEL = 64.0
 
 
+def top_level(pixels: np.ndarray) -> float:
+    """The level of an image's brightest pixels: the 99th percentile, so a few specular
+    glints do not count."""
+    flat = pixels.ravel()
+    k = int(0.99 * (flat.size - 1))
+    return float(np.partition(flat, k)[k])
+
+
 def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.0) -> np.ndarray:
     """A very dark photo or frame lifted towards the light the networks learnt from: when
     its brightest pixels (99th percentile of a sparse sample, brightest channel) are under
@@ -60,9 +68,7 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
         image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
     )
     b, g, r = cv2.split(sample)
-    brightest = cv2.max(cv2.max(b, g), r).ravel()
-    k = int(0.99 * (brightest.size - 1))
-    top = float(np.partition(brightest, k)[k])
+    top = top_level(cv2.max(cv2.max(b, g), r))
     if top >= dark:
         return image
     return cv2.convertScaleAbs(image, alpha=min(4.0, aim / max(top, 1.0)))
@@ -335,10 +341,9 @@ def read(
     scales for bigger dice that hold them (`explains`), and takes them only if a second
     look at their own size bears them out (`stands`). If it finds things it does not take
     for dice and reads none, it looks at twice the scale (dice under the finder's trained
-    size). If the
-    dice it confirms are far from `target_side_px` (a factor 1.5), it looks again at the
-    scale that makes them so (a closer look: only the box around its finds), reading again
-    only the finds it was not sure of.
+    size). If the dice it confirms are far from `target_side_px` (a factor 1.5), it looks
+    again at the scale that makes them so (a closer look: only the box around its finds),
+    reading again only the finds it was not sure of.
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -391,16 +396,21 @@ def read(
     def readable(found: np.ndarray, probs: np.ndarray) -> bool:
         return bool((_readings(probs)[1][confirmed(found, probs)] >= 0.5).any())
 
+    def roll(found: np.ndarray, probs: np.ndarray) -> Detections:
+        keep = confirmed(found, probs)
+        return _detections(found[keep], probs[keep], (w, h), roll_size)
+
     scale = det_scale((w, h), long_side=long_side)
     found, probs = look(scale)
-    # finds the readers do not take for dice: specks, or dice too small to read
-    unconfirmed = bool((~confirmed(found, probs)).any())
+    keep = confirmed(found, probs)
+    unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
     first_scale = scale
-    if not confirmed(found, probs).any():
+    if not keep.any():
         found, probs, scale = _coarser(
             image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
         )
-    kept = np.nonzero(confirmed(found, probs))[0]
+        keep = confirmed(found, probs)
+    kept = np.nonzero(keep)[0]
     if len(kept) >= 2:  # judged on the finds of the typical size, as the roll is at the end
         kept = kept[roll_sized(found[kept, 2], *roll_size)]
     if look_like_pips(*_readings(probs[kept])):
@@ -414,36 +424,23 @@ def read(
             # some die, and no die it confirms is a pile of the first finds (`stands`)
             again_scale = fit_scale(bigger, big_probs)
             if too_small(again_scale):
-                return _detections(
-                    *_confirmed_only(bigger, big_probs, confirmed), (w, h), roll_size
-                )
+                return roll(bigger, big_probs)
             again, again_probs = look(again_scale)
             if stands(again, again_probs, pips, confirmed):
                 # what it found is the roll, seen at the size the finder reads best (or
                 # looked at again there, if it found dice of another size)
-                again, again_probs = refitted(again, again_probs, again_scale)
-                return _detections(
-                    *_confirmed_only(again, again_probs, confirmed), (w, h), roll_size
-                )
+                return roll(*refitted(again, again_probs, again_scale))
     if unconfirmed and scale == first_scale and not readable(found, probs) and scale < 1.0:
         # finds it cannot take for dice, and no die read: perhaps dice under the finder's
         # trained size (14 px), which it finds but misplaces and misjudges (9 px dice came
         # out as 19-60 px finds, so their size cannot tell); a look at twice the scale sees
         # them twice as big. A lone logo die (one find, a die, unread) does not pay for it,
         # nor do dice that a coarser look found (twice its scale was looked at already).
-        finer_found, finer_probs = look(min(1.0, 2.0 * scale))
+        finer = min(1.0, 2.0 * scale)
+        finer_found, finer_probs = look(finer)
         if readable(finer_found, finer_probs):
-            found, probs, scale = finer_found, finer_probs, min(1.0, 2.0 * scale)
-    found, probs = refitted(found, probs, scale)
-    return _detections(*_confirmed_only(found, probs, confirmed), (w, h), roll_size)
-
-
-def _confirmed_only(
-    found: np.ndarray, probs: np.ndarray, confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray]
-) -> tuple[np.ndarray, np.ndarray]:
-    """The finds `confirmed` takes for dice, and their scores."""
-    keep = confirmed(found, probs)
-    return found[keep], probs[keep]
+            found, probs, scale = finer_found, finer_probs, finer
+    return roll(*refitted(found, probs, scale))
 
 
 def _detections(
