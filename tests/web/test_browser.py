@@ -1,7 +1,9 @@
 """Real phones, simulated: headless Chromium at 390x844 against a real ``hotdice serve``.
 
 Two players on two browser contexts share one game through the QR link, see each other's
-turns live, reach the final round and the winner; screenshots land in docs/screenshots/.
+turns live, reach the final round and the winner. Screenshots of each screen land in a
+temporary folder, or in $HOTDICE_SCREENSHOTS when set (``HOTDICE_SCREENSHOTS=docs/screenshots``
+refreshes the README's), so a test run leaves the working tree as it found it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS_ENV = "HOTDICE_SCREENSHOTS"
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -63,9 +65,18 @@ def phone(browser: Any) -> Iterator[Any]:
         ctx.close()
 
 
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where this run's screenshots go: $HOTDICE_SCREENSHOTS (relative to the repository),
+    or a temporary folder."""
+    chosen = os.environ.get(SHOTS_ENV)
+    folder = ROOT / chosen if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def shot(page: Any, name: str, folder: Path) -> None:
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
 def decode_qr(png: bytes) -> str:
@@ -90,7 +101,7 @@ def wait_text(page: Any, selector: str, text: str, timeout_s: float = 6.0) -> No
     page.locator(selector).filter(has_text=text).first.wait_for(timeout=timeout_s * 1000)
 
 
-def test_two_phones_play_a_whole_game(browser: Any, server: Server) -> None:
+def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path) -> None:
     host_ctx = browser.new_context(**PHONE)
     guest_ctx = browser.new_context(**PHONE)
     watch_ctx = browser.new_context(**PHONE)
@@ -107,14 +118,14 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server) -> None:
         ann.check('input[value="strike-out"]')
         ann.fill("#target", "1000")
         ann.fill("#players", "Ann\nBob")
-        shot(ann, "01-new-game")
+        shot(ann, "01-new-game", shots)
         ann.click("text=Create game")
         ann.wait_for_selector("body[data-ready]")
         join_link = ann.get_attribute("#join-link", "href")
         view_link = ann.get_attribute("#view-link", "href")
         assert join_link and "?t=" in join_link and view_link and "?t=" not in view_link
         assert decode_qr(ann.locator("img.qr").screenshot()) == join_link
-        shot(ann, "02-invite-qr")
+        shot(ann, "02-invite-qr", shots)
 
         bob = guest_ctx.new_page()
         bob.on("pageerror", lambda e: errors.append(str(e)))
@@ -135,13 +146,13 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server) -> None:
         tap_dice(bob, [1, 1, 5, 2, 3, 4])
         bob.click('#controls [data-pad="go"]')
         bob.wait_for_selector("#controls .option")
-        shot(bob, "03-roll-by-roll-keep")
+        shot(bob, "03-roll-by-roll-keep", shots)
         wait_text(ann, "#turn-line", "Bob")
         bob.locator("#controls .option").first.click()
         bob.wait_for_selector("#controls .btn.bank")
         bob.click("#controls .btn.bank")
         wait_text(ann, "#scores th", "250")
-        shot(ann, "04-scoresheet")
+        shot(ann, "04-scoresheet", shots)
 
         ann.fill("#quick-points", "45")
         ann.click('#quick [data-quick="bank"]')
@@ -152,32 +163,32 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server) -> None:
         ann.fill("#quick-points", "700")
         ann.click('#quick [data-quick="bank"]')
         wait_text(bob, "#final-banner", "Bob")
-        shot(bob, "05-final-round")
+        shot(bob, "05-final-round", shots)
 
         watcher = watch_ctx.new_page()
         watcher.goto(view_link)
         watcher.wait_for_selector("body[data-ready]")
         assert watcher.locator("#controls").count() == 0
         assert "watching" in watcher.locator("header").inner_text()
-        shot(watcher, "06-spectator")
+        shot(watcher, "06-spectator", shots)
 
         bob.click('#quick [data-quick="bust"]')
         wait_text(ann, "#winner", "Ann wins")
         wait_text(watcher, "#winner", "Ann wins")
         ann.locator("#toast").evaluate("t => t.hidden = true")
-        shot(ann, "07-winner")
+        shot(ann, "07-winner", shots)
 
         ann.click("#undo")
         wait_text(bob, "#final-banner", "Bob")
         ann.locator("#history").evaluate("d => d.open = true")
-        shot(ann, "08-history-chart")
+        shot(ann, "08-history-chart", shots)
         assert not errors, errors
     finally:
         for ctx in (host_ctx, guest_ctx, watch_ctx):
             ctx.close()
 
 
-def test_add_players_and_roll_for_first(browser: Any, server: Server) -> None:
+def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Path) -> None:
     with phone(browser) as ctx:
         page = ctx.new_page()
         page.goto(server.url + "/")
@@ -215,13 +226,13 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server) -> None:
         )
         page.locator("#toast").filter(has_text="Bob rolled a 6").wait_for()
         assert page.locator('#first select[name="Bob"]').input_value() == "6"
-        shot(page, "09-who-goes-first")
+        shot(page, "09-who-goes-first", shots)
         page.click("#first button")
         page.locator("#turn-line").filter(has_text="Bob").wait_for()
         assert page.locator("#scores th").first.inner_text().startswith("Bob")
 
 
-def test_rule_check_page(browser: Any, server: Server) -> None:
+def test_rule_check_page(browser: Any, server: Server, shots: Path) -> None:
     with phone(browser) as ctx:
         page = ctx.new_page()
         page.goto(server.url + "/check")
@@ -232,7 +243,7 @@ def test_rule_check_page(browser: Any, server: Server) -> None:
         page.click('[data-pad="go"]')
         page.locator("#best-points").filter(has_text="2,500").wait_for()
         assert "two triplets" in page.locator("#result").inner_text()
-        shot(page, "10-rule-check")
+        shot(page, "10-rule-check", shots)
 
 
 def _sample_photo() -> Path | None:
@@ -248,7 +259,7 @@ def _sample_photo() -> Path | None:
     return None
 
 
-def test_photo_of_a_roll(browser: Any, server: Server) -> None:
+def test_photo_of_a_roll(browser: Any, server: Server, shots: Path) -> None:
     photo = _sample_photo()
     if photo is None:
         pytest.skip("no photo in sample_images/")
@@ -270,7 +281,7 @@ def test_photo_of_a_roll(browser: Any, server: Server) -> None:
         assert page.locator(".photo-preview img").evaluate("img => img.naturalWidth") > 0
         found = page.locator(".tray-die").count()
         assert found >= 1
-        shot(page, "11-photo-read")
+        shot(page, "11-photo-read", shots)
         if page.locator('[data-pad="confirm"]').is_visible():
             assert page.locator(".tray-die.unsure").count() >= 1
             page.click('[data-pad="confirm"]')
@@ -309,7 +320,9 @@ def synthetic_photo(path: Path, dice: list[int], boxes: bool = False) -> bytes:
     return buf.tobytes()
 
 
-def test_photo_flow_with_an_unsure_die(browser: Any, server: Server, tmp_path: Path) -> None:
+def test_photo_flow_with_an_unsure_die(
+    browser: Any, server: Server, shots: Path, tmp_path: Path
+) -> None:
     """The photo path of a turn, with /api/read answered by a stub so that one die is unsure:
     it is highlighted, rolling is blocked until the player corrects it, then the keeps show."""
     import base64
@@ -355,7 +368,7 @@ def test_photo_flow_with_an_unsure_die(browser: Any, server: Server, tmp_path: P
         page.locator(".photo-preview img").evaluate(
             "img => img.complete || new Promise(r => img.onload = r)"
         )
-        shot(page, "12-photo-unsure-die")
+        shot(page, "12-photo-unsure-die", shots)
         page.locator(".tray-die.unsure").click()
         page.locator('#controls .face[data-face="3"]').click()
         assert page.locator(".tray-die.unsure").count() == 0
@@ -404,7 +417,7 @@ def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
         bob_ctx.close()
 
 
-def test_coach_panel(browser: Any, server: Server) -> None:
+def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
     """The Coach switch (a per-phone preference) shows the advisor's figures for each version,
     and the rule check's Coach box adds the ranked keeps."""
     with phone(browser) as ctx:
@@ -427,7 +440,7 @@ def test_coach_panel(browser: Any, server: Server) -> None:
         assert page.locator("#coach .coach-call").inner_text() == "Bank"
         page.locator("details.share").evaluate("d => d.open = false")
         page.locator("#coach").scroll_into_view_if_needed()
-        shot(page, "13-coach")
+        shot(page, "13-coach", shots)
         page.reload()
         page.wait_for_selector("body[data-ready]")
         assert page.locator("#coach-on").is_checked()  # remembered on this phone
