@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -166,33 +166,53 @@ def _print_score(score: dict, out) -> None:
         print("  score: " + json.dumps(score), file=out)
 
 
-def _annotate_path(out: str, photo: str, many: bool) -> Path:
+def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
+    """Where `--annotate OUT` writes each photo's copy: OUT itself for one photo, else
+    OUT-<photo name> (and -2, -3... for photos of the same name in different folders).
+    Checked before any photo is read: a folder that exists, a format OpenCV can write."""
     p = Path(out)
-    if not many:
-        return p
-    return p.with_name(f"{p.stem}-{Path(photo).stem}{p.suffix or '.png'}")
+    if not p.parent.is_dir():
+        raise OSError(f"{p.parent}: no such folder for --annotate")
+    if not cv2.haveImageWriter(str(p)):
+        raise ValueError(f"{p}: --annotate needs an image file name (.png, .jpg, ...)")
+    if len(photos) == 1:
+        return [p]
+    paths: list[Path] = []
+    for photo in photos:
+        name = p.with_name(f"{p.stem}-{Path(photo).stem}{p.suffix}")
+        k = 2
+        while name in paths:
+            name = p.with_name(f"{p.stem}-{Path(photo).stem}-{k}{p.suffix}")
+            k += 1
+        paths.append(name)
+    return paths
 
 
 def run_read(args: argparse.Namespace, context: Any) -> int:
     """Handler of `hotdice read`."""
-    if args.camera is not None:
-        return run_camera(args, context)
-    if not args.photos:
-        raise ValueError("give one or more photos, or --camera SOURCE")
     if args.coach and not args.rules:
         raise ValueError("--coach needs --rules NAME")
     if args.rules:
         context.score_report(args.rules, [1], args.target)  # a bad rule set fails up front
+    if args.camera is not None:
+        if args.photos or args.annotate:
+            raise ValueError("--camera reads a camera or a video: no photos, no --annotate")
+        return run_camera(args, context)
+    if not args.photos:
+        raise ValueError("give one or more photos, or --camera SOURCE")
+    outs = _annotate_paths(args.annotate, args.photos) if args.annotate else []
     status = 0
     warm_up()
     many = len(args.photos) > 1
-    for photo in args.photos:
+    for k, photo in enumerate(args.photos):
         try:
             dets, image, ms = read_photo(photo)
         except (OSError, ValueError) as exc:
             if not many:
                 raise
             print(f"hotdice: error: {exc}", file=sys.stderr)
+            if args.json:  # line N stays photo N's
+                print(json.dumps({"file": str(photo), "error": str(exc)}), flush=True)
             status = 2
             continue
         score = _score(context, args.rules, dets, args.target)
@@ -211,9 +231,12 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
             small = _scaled(
                 dets, image.shape[1] / dets.size_wh[0], (image.shape[1], image.shape[0])
             )
-            out = _annotate_path(args.annotate, photo, many)
-            if not cv2.imwrite(str(out), annotate(image, small)):
-                raise OSError(f"{out}: cannot write the annotated image")
+            try:
+                written = cv2.imwrite(str(outs[k]), annotate(image, small))
+            except cv2.error:
+                written = False
+            if not written:
+                raise OSError(f"{outs[k]}: cannot write the annotated image")
     return status
 
 
@@ -229,8 +252,15 @@ def run_camera(args: argparse.Namespace, context: Any) -> int:
         last_ms[0] = (time.perf_counter() - t0) * 1000.0
         return dets
 
+    frames = [0]
+
+    def counted(stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+        for frame in stream:
+            frames[0] += 1
+            yield frame
+
     try:
-        for roll in settled_rolls(video_frames(source), timed_read):
+        for roll in settled_rolls(counted(video_frames(source)), timed_read):
             dets = roll.detections
             score = _score(context, args.rules, dets, args.target)
             if args.json:
@@ -243,7 +273,12 @@ def run_camera(args: argparse.Namespace, context: Any) -> int:
             if args.max_rolls and count >= args.max_rolls:
                 break
     except KeyboardInterrupt:
-        pass
+        return 0
+    if not frames[0]:
+        raise ValueError(f"{args.camera}: no video frames (not a camera or a video file)")
+    if not count:
+        print(f"hotdice: no roll settled in {frames[0]} frames", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -106,12 +106,16 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     if not path.is_file():
         raise OSError(f"{path}: no labels.json in {directory}")
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
     entries = data.get("images", []) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise ValueError(f"{path}: no list of images")
+    if not entries:
+        raise ValueError(f"{path}: no images listed")
     for k, entry in enumerate(entries):
         problem = _label_problem(entry)
         if problem:
@@ -119,21 +123,34 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     return data, entries
 
 
+def _is_box(box: object) -> bool:
+    """[x, y, w, h]: four finite numbers, w and h above zero."""
+    return (
+        isinstance(box, list)
+        and len(box) == 4
+        and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for v in box
+        )
+        and box[2] > 0
+        and box[3] > 0
+    )
+
+
 def _label_problem(entry: object) -> str | None:
     """What is wrong with one image's labels, if anything (a one-line message)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
         return 'no "file" name'
-    for die in entry.get("dice", []):
-        if not isinstance(die, dict) or die.get("value") not in range(1, 7):
+    dice, ignore = entry.get("dice", []), entry.get("ignore", [])
+    if not isinstance(dice, list):
+        return f'{entry["file"]}: "dice" is not a list'
+    if not isinstance(ignore, list) or not all(_is_box(b) for b in ignore):
+        return f'{entry["file"]}: "ignore" is not a list of [x, y, w, h] boxes'
+    for die in dice:
+        value = die.get("value") if isinstance(die, dict) else None
+        if type(value) is not int or value not in range(1, 7):
             return f'{entry["file"]}: a die without a "value" of 1-6'
-        box = die.get("box")
-        if box is not None and not (
-            isinstance(box, list)
-            and len(box) == 4
-            and all(isinstance(v, (int, float)) and math.isfinite(v) for v in box)
-            and box[2] > 0
-            and box[3] > 0
-        ):
+        if "box" in die and not _is_box(die["box"]):
             return f'{entry["file"]}: a "box" that is not [x, y, w, h] with w, h > 0'
     return None
 

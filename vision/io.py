@@ -47,13 +47,20 @@ def image_size_wh(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def reduction_for(size_wh: tuple[int, int] | None, *, min_long_side: int = 1000) -> int:
-    """The largest JPEG reduction (1, 2, 4 or 8) that keeps the long side >= min_long_side."""
+def reduction_for(
+    size_wh: tuple[int, int] | None, *, min_long_side: int = 1000, min_short_side: int = 64
+) -> int:
+    """The largest JPEG reduction (1, 2, 4 or 8) that keeps the long side >= min_long_side
+    and the short side >= min_short_side (a long thin strip is not shrunk to nothing)."""
     if size_wh is None:
         return 1
-    long_side = max(size_wh)
+    long_side, short_side = max(size_wh), min(size_wh)
     factor = 1
-    while factor < 8 and long_side // (factor * 2) >= min_long_side:
+    while (
+        factor < 8
+        and long_side // (factor * 2) >= min_long_side
+        and short_side // (factor * 2) >= min_short_side
+    ):
         factor *= 2
     return factor
 
@@ -70,8 +77,11 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     if size is not None and size[0] * size[1] > max_pixels:
         raise ValueError(f"image is {size[0]}x{size[1]}, more than {max_pixels} pixels")
     buf = np.frombuffer(data, dtype=np.uint8)
-    image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))
-    if image is None:
+    try:
+        image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))
+    except cv2.error:  # a decoder's own assertion, e.g. a reduced size of zero pixels
+        image = None
+    if image is None or image.size == 0:
         raise ValueError("data is not a readable image")
     if image.shape[0] * image.shape[1] > max_pixels:
         raise ValueError(

@@ -42,6 +42,11 @@ def test_missing_and_non_image_files_fail_cleanly(tmp_path):
         ({"images": [{"file": "a.jpg", "dice": [{"value": 2, "box": [1, 2, 0, 0]}]}]}, '"box"'),
         ({"images": [{"file": "a.jpg", "dice": [{"value": 2}]}]}, "no labelled dice with boxes"),
         ({"images": "a.jpg"}, "no list of images"),
+        ({"images": []}, "no images listed"),
+        ({"images": [{"file": "a.jpg", "dice": 5}]}, '"dice" is not a list'),
+        ({"images": [{"file": "a.jpg", "dice": [{"value": True}]}]}, '"value" of 1-6'),
+        ({"images": [{"file": "a.jpg", "dice": [], "ignore": [[1, 2]]}]}, '"ignore"'),
+        ({"images": [{"file": "a.jpg", "dice": [], "ignore": 5}]}, '"ignore"'),
     ],
 )
 def test_eval_bad_labels_fail_cleanly(tmp_path, labels, message):
@@ -53,6 +58,81 @@ def test_eval_bad_labels_fail_cleanly(tmp_path, labels, message):
         assert r.returncode == 2, r.stderr
         assert r.stderr.startswith("hotdice: error:") and message in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_eval_labels_that_are_not_utf8_fail_cleanly(tmp_path):
+    (tmp_path / "labels.json").write_bytes(b'{"images": [{"file": "\xff.jpg"}]}')
+    r = _run("eval", str(tmp_path))
+    assert r.returncode == 2 and r.stderr.startswith("hotdice: error:")
+    assert "labels.json: not UTF-8" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_long_thin_png_is_read_not_crashed_on(tmp_path, capsys):
+    strip = tmp_path / "strip.png"
+    cv2.imwrite(str(strip), np.full((7, 8000, 3), 200, np.uint8))
+    assert main(["read", "--json", str(strip)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert (obj["width"], obj["height"], obj["dice"]) == (8000, 7, [])
+
+
+def test_annotate_target_is_checked_before_reading(samples_dir, tmp_path):
+    photo = str(sorted(samples_dir.glob("*.jpg"))[0])
+    for out, message in (
+        (tmp_path / "out.xyz", "needs an image file name"),
+        (tmp_path / "out", "needs an image file name"),
+        (tmp_path / "no" / "out.png", "no such folder"),
+    ):
+        r = _run("read", photo, "--annotate", str(out))
+        assert r.returncode == 2 and message in r.stderr, r.stderr
+        assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_bad_photo_in_a_json_batch_keeps_its_line(samples_dir, tmp_path, capsys):
+    good = str(sorted(samples_dir.glob("*.jpg"))[0])
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    assert main(["read", "--json", good, str(bad), good]) == 2
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.strip().splitlines()]
+    assert [line["file"] for line in lines] == [good, str(bad), good]
+    assert "error" in lines[1] and "dice" not in lines[1] and lines[0]["dice"] == lines[2]["dice"]
+    assert captured.err.count("hotdice: error:") == 1
+
+
+def test_annotate_names_photos_of_the_same_name_apart(samples_dir, tmp_path, capsys):
+    photo = sorted(samples_dir.glob("*.jpg"))[0]
+    other = tmp_path / "b" / photo.name
+    other.parent.mkdir()
+    other.write_bytes(photo.read_bytes())
+    out = tmp_path / "ann.png"
+    assert main(["read", "--annotate", str(out), str(photo), str(other)]) == 0
+    assert sorted(p.name for p in tmp_path.glob("ann-*.png")) == [
+        f"ann-{photo.stem}-2.png",
+        f"ann-{photo.stem}.png",
+    ]
+
+
+def test_camera_arguments_are_checked_before_reading(samples_dir, tmp_path):
+    photo = str(sorted(samples_dir.glob("*.jpg"))[0])
+    text = tmp_path / "notes.jpg"  # OpenCV opens it as an image sequence, with no frames
+    text.write_text("not a video")
+    for args, message in (
+        (["--camera", photo, photo], "no photos"),
+        (["--camera", photo, "--annotate", str(tmp_path / "a.png")], "no --annotate"),
+        (["--camera", photo, "--coach"], "--coach needs --rules"),
+        (["--camera", str(text)], "no video frames"),
+    ):
+        r = subprocess.run(
+            [sys.executable, "-m", "vision.cli", "read", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert r.returncode == 2 and "hotdice: error:" in r.stderr and message in r.stderr, (
+            args,
+            r.stderr,
+        )
+        assert "Traceback" not in r.stderr
 
 
 def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):
@@ -135,3 +215,17 @@ def test_camera_on_a_video_file_reads_each_settled_roll(samples_dir, tmp_path, c
     assert len(rolls) == 2
     assert rolls[0]["frame"] < 12 < 18 <= rolls[1]["frame"]
     assert all(len(r["dice"]) == 2 for r in rolls)
+
+
+def test_camera_on_a_video_where_no_roll_settles_says_so(samples_dir, tmp_path, capsys):
+    frame = cv2.resize(cv2.imread(str(samples_dir / "WIN_20221210_14_48_22.jpg")), (640, 360))
+    video = tmp_path / "short.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 15, (640, 360))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for k in range(6):  # shaken all the time: never still
+        writer.write(frame if k % 2 else frame[::-1].copy())
+    writer.release()
+    assert main(["read", "--camera", str(video)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no roll settled in 6 frames" in captured.err

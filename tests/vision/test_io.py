@@ -41,6 +41,15 @@ def test_header_size_and_reduction():
     assert reduction_for((4032, 3024), min_long_side=1000) == 4
     assert reduction_for((1280, 720), min_long_side=1000) == 1
     assert decode_image(enc.tobytes(), reduce=4).shape[:2] == (75, 1000)
+    # a long thin strip keeps its short side: 8000x7 would shrink to 1000x0
+    assert reduction_for((8000, 7), min_long_side=1000) == 1
+    assert reduction_for((8000, 300), min_long_side=1000) == 4
+
+
+def test_a_decoder_failure_is_a_one_line_error():
+    ok, png = cv2.imencode(".png", np.zeros((3, 4000, 3), np.uint8))
+    with pytest.raises(ValueError, match="not a readable image"):
+        decode_image(png.tobytes(), reduce=8)  # OpenCV asserts on a 500x0 result
 
 
 def test_not_an_image(tmp_path):
