@@ -34,23 +34,32 @@ from companion.turn import Phase, Turn
 EXIT_ERROR = 2
 
 
+def rules_spec(spec: str) -> str | dict[str, Any]:
+    """What ``--rules`` names: a preset spec as it is, or a ``.toml`` file's table (a base
+    preset and overrides, named after the file unless it says otherwise)."""
+    if not spec.endswith(".toml"):
+        return spec
+    try:
+        with open(spec, "rb") as file:
+            table = tomllib.load(file)
+    except tomllib.TOMLDecodeError as error:
+        raise ParseError(f"{spec}: not valid TOML: {error}") from None
+    except UnicodeDecodeError:
+        raise ParseError(f"{spec}: not UTF-8 text") from None
+    except OSError as error:
+        raise OSError(f"cannot read rule file {spec}: {error.strerror}") from None
+    table.setdefault("name", Path(spec).stem)
+    return table
+
+
 def read_rules(spec: str, target: int | None = None) -> Rules:
     """Rules from a preset spec or a ``.toml`` file naming a base preset and overrides."""
-    if spec.endswith(".toml"):
-        try:
-            with open(spec, "rb") as file:
-                table = tomllib.load(file)
-        except tomllib.TOMLDecodeError as error:
-            raise ParseError(f"{spec}: not valid TOML: {error}") from None
-        except OSError as error:
-            raise OSError(f"cannot read rule file {spec}: {error.strerror}") from None
-        if "name" not in table:
-            table["name"] = Path(spec).stem
-        try:
-            return load_rules(table, target=target)
-        except ParseError as error:
+    try:
+        return load_rules(rules_spec(spec), target=target)
+    except ParseError as error:
+        if spec.endswith(".toml") and not str(error).startswith(spec):
             raise ParseError(f"{spec}: {error}") from None
-    return load_rules(spec, target=target)
+        raise
 
 
 @dataclass(frozen=True)
@@ -250,7 +259,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if isinstance(log, dict) and (args.rules or args.target is not None):
         log = dict(log)
         if args.rules:
-            log["rules"] = args.rules
+            log["rules"] = rules_spec(args.rules)
         if args.target is not None:
             log["target"] = args.target
     try:

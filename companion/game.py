@@ -16,13 +16,14 @@ that only write down each turn's result.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalEvent, IllegalMove, ParseError
 from companion.rules import Finish, Rules, load_rules
-from companion.scoring import parse_dice, score_roll
+from companion.scoring import distinct_rolls, parse_dice, score_roll
 from companion.turn import Phase, Turn
 
 MAX_PLAYERS = 12
@@ -271,6 +272,16 @@ def undo(log: Mapping[str, Any]) -> dict[str, Any]:
     return {**log, "events": events[:-1]}
 
 
+@functools.cache
+def bonus_scores(rules: Rules) -> frozenset[int]:
+    """What the 5150 bonus (one roll of all the dice, its best keep added) can add: a quick
+    score in that phase must be one of these, 0 for a roll with nothing to keep."""
+    return frozenset(
+        best.points if (best := score_roll(rules, roll).best) else 0
+        for roll, _ in distinct_rolls(rules.dice)
+    )
+
+
 def roll_off(rolls: Mapping[str, int]) -> tuple[str | None, list[str]]:
     """Who starts: each player rolls one die, highest starts, tied leaders roll again."""
     if not rolls:
@@ -281,6 +292,26 @@ def roll_off(rolls: Mapping[str, int]) -> tuple[str | None, list[str]]:
     top = max(rolls.values())
     leaders = [name for name, value in rolls.items() if value == top]
     return (leaders[0], []) if len(leaders) == 1 else (None, leaders)
+
+
+def roll_off_rounds(
+    players: Sequence[str], rounds: Sequence[Mapping[str, int]]
+) -> tuple[str | None, list[str]]:
+    """`roll_off` over the rounds rolled so far: the first round is every player's, each
+    later one only the players the round before left tied, so a tie is settled among them
+    and a partial roll cannot pick the starter."""
+    if not rounds:
+        raise ParseError("nobody rolled")
+    must = list(players)
+    winner: str | None = None
+    for k, rolls in enumerate(rounds):
+        if winner is not None:
+            raise ParseError(f"round {k + 1}: {winner} already starts; no more rounds")
+        if sorted(rolls) != sorted(must):
+            who = "every player" if k == 0 else "the tied players"
+            raise ParseError(f"round {k + 1} must have a roll from {who}: {', '.join(must)}")
+        winner, must = roll_off(rolls)
+    return winner, must
 
 
 # --- applying one event ----------------------------------------------------------------
@@ -385,6 +416,11 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise IllegalMove(f"{player.name} is playing this turn roll by roll; finish it first")
     if points < 0 or points % 50:
         raise IllegalMove(f"a turn scores a multiple of 50 and at least 0, not {points}")
+    if state.phase is GamePhase.BONUS and points not in bonus_scores(rules):
+        raise IllegalMove(
+            f"the bonus is one roll of all {rules.dice} dice, its best keep added: "
+            f"{points:,} is not what one roll can score"
+        )
     if points and state.phase is not GamePhase.BONUS:
         if not player.on_board and points < rules.entry:
             raise IllegalMove(

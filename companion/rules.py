@@ -61,6 +61,11 @@ class InstantWin(enum.Enum):
     """Six of a kind on the turn's first roll (Ten Thousand's extra combinations)."""
 
 
+# The advisor's work and the database's integers grow with the target: a game to a million
+# is already a hundred times the usual 10,000
+MAX_TARGET = 1_000_000
+
+
 @dataclass(frozen=True)
 class Rules:
     """One table's complete rules; every field is a named option a table may override."""
@@ -95,6 +100,8 @@ class Rules:
             raise ParseError(f"dice must be 5 or 6, not {self.dice}")
         if self.target <= 0 or self.target % 50:
             raise ParseError(f"target must be a positive multiple of 50, not {self.target}")
+        if self.target > MAX_TARGET:
+            raise ParseError(f"target must be at most {MAX_TARGET:,}, not {self.target:,}")
         for name in (
             "entry",
             "min_bank",
@@ -345,12 +352,15 @@ def load_rules(spec: str | Mapping[str, Any] | Rules, *, target: int | None = No
         if isinstance(target, bool) or not isinstance(target, int):
             raise ParseError(f"target must be a whole number, not {target!r}")
         rules = replace(rules, target=target)
+    if len(_INTERNED) >= _INTERNED_MAX:  # a server asked for endless variants stays bounded
+        return _INTERNED.get(rules, rules)
     return _INTERNED.setdefault(rules, rules)
 
 
 # Equal rule sets are handed out as one object, so the scoring tables keyed by them are found
 # by identity instead of by comparing every option on each look-up.
 _INTERNED: dict[Rules, Rules] = {}
+_INTERNED_MAX = 1024
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:

@@ -129,6 +129,34 @@ def test_rules_from_a_toml_file(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert code == 2 and "not valid TOML" in err
     code, _, err = run(capsys, "rules", str(tmp_path / "missing.toml"))
     assert code == 2 and "cannot read rule file" in err
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'base = "farkle"\nname = "caf\xe9"\n')
+    code, _, err = run(capsys, "rules", str(latin))
+    assert code == 2 and f"{latin}: not UTF-8 text" in err
+    code, _, err = run(capsys, "score", "--rules", "farkle", "--target", "2000000", "15")
+    assert code == 2 and "at most 1,000,000" in err
+
+
+def test_replay_under_a_toml_rule_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    table = tmp_path / "our-table.toml"
+    table.write_text('base = "farkle"\nentry = 700\n')
+    log = tmp_path / "g.json"
+    log.write_text(
+        json.dumps({"rules": "farkle", "players": ["Ann", "Bob"], "events": [quick_score(600)]})
+    )
+    code, out, _ = run(capsys, "replay", "--rules", str(table), "--json", str(log))
+    assert code == 2  # 600 is under the table's entry of 700
+    log.write_text(
+        json.dumps({"rules": "farkle", "players": ["Ann", "Bob"], "events": [quick_score(750)]})
+    )
+    code, out, _ = run(capsys, "replay", "--rules", str(table), "--json", str(log))
+    state = json.loads(out)
+    assert code == 0 and state["rules"] == "our-table"
+    assert [p["needs"] for p in state["players"]] == [0, 700]
+
+
+def quick_score(points: int) -> dict:
+    return {"type": "score", "player": "Ann", "points": points}
 
 
 def _write_log(tmp_path: Path, events: list[dict]) -> Path:

@@ -9,7 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import IllegalEvent, ParseError
-from companion.game import GamePhase, apply, new_log, replay, roll_off, start, undo
+from companion.game import (
+    GamePhase,
+    apply,
+    bonus_scores,
+    new_log,
+    replay,
+    roll_off,
+    roll_off_rounds,
+    start,
+    undo,
+)
 from strategies import rule_sets
 
 
@@ -227,6 +237,23 @@ def test_the_5150_bonus_roll_comes_before_the_end() -> None:
     assert state.players[0].score == 9150 and state.winner_name == "Ann"
 
 
+def test_a_quick_5150_bonus_is_what_one_roll_can_score() -> None:
+    state = play(
+        "minnesota+the-5150",
+        ["Ann", "Bob"],
+        [quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 4150), quick("Bob", 5000)],
+        target=6000,
+    )
+    state = apply(state, quick("Ann", 0))
+    assert state.phase is GamePhase.BONUS
+    for points in (99_999_950, 4050, 1250 + 4000):
+        with pytest.raises(IllegalEvent, match="not what one roll can score"):
+            apply(state, quick("Ann", points))
+    assert max(bonus_scores(state.rules)) == 4000  # five 1s, doubled from four
+    assert apply(state, quick("Ann", 600)).players[0].score == 5750
+    assert apply(state, quick("Ann", 0)).players[0].score == 5150
+
+
 def test_six_ones_win_farke_at_once() -> None:
     state = play("farke", ["Ann", "Bob"], [roll(1, 1, 1, 1, 1, 1), keep(1, 1, 1, 1, 1, 1)])
     assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
@@ -290,6 +317,22 @@ def test_roll_off() -> None:
     assert roll_off({"Ann": 6, "Bob": 6, "Cy": 2}) == (None, ["Ann", "Bob"])
     with pytest.raises(ParseError):
         roll_off({"Ann": 7})
+
+
+def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:
+    players = ["Ann", "Bob", "Cy"]
+    first = {"Ann": 6, "Bob": 6, "Cy": 2}
+    assert roll_off_rounds(players, [first]) == (None, ["Ann", "Bob"])
+    # Cy's 2 stays out of the second round, so a 1 and a 2 still settle it
+    assert roll_off_rounds(players, [first, {"Ann": 1, "Bob": 2}]) == ("Bob", [])
+    for rounds, message in (
+        ([{"Ann": 3, "Bob": 5}], "every player"),
+        ([first, {"Ann": 1, "Bob": 2, "Cy": 6}], "the tied players"),
+        ([{"Ann": 3, "Bob": 5, "Cy": 1}, {"Bob": 2}], "already starts"),
+        ([], "nobody rolled"),
+    ):
+        with pytest.raises(ParseError, match=message):
+            roll_off_rounds(players, rounds)
 
 
 def _random_event(state: Any, data: st.DataObject) -> dict[str, Any]:

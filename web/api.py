@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,19 @@ def bad_request(exc: BadRequest) -> Any:
     return error_response(400, str(exc))
 
 
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or BadRequest saying what is wrong with it."""
     if not request.is_json:
         raise BadRequest("expected a JSON body (Content-Type: application/json)")
-    body = request.get_json(silent=True)
-    if body is None:
-        raise BadRequest("malformed JSON body")
+    try:
+        # strict JSON: NaN and Infinity would be stored and make the game's log unreadable
+        body = json.loads(request.get_data(cache=True), parse_constant=_not_json)
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
+        raise BadRequest("malformed JSON body") from None
     if not isinstance(body, dict):
         raise BadRequest("the JSON body must be an object")
     return body
@@ -207,14 +214,21 @@ def first_player(game_id: str) -> Response:
     body = json_body()
     version = _int(body, "version")
     rolls = body.get("rolls")
-    if (
-        not isinstance(rolls, dict)
-        or not rolls
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in rolls.values())
+    rounds = rolls if isinstance(rolls, list) else [rolls]
+    if not rounds or not all(
+        isinstance(r, dict)
+        and r
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in r.values())
+        for r in rounds
     ):
-        raise BadRequest("'rolls' must map player names to the die each rolled")
+        raise BadRequest(
+            "'rolls' must map player names to the die each rolled (or be a list of such "
+            "rounds: everyone's first, then the tied players')"
+        )
     snap = store.snapshot_at(game, store.current_version(game.id))
-    winner, again = store.roll_off(snap, rolls)
+    if snap.started:  # a tie would otherwise answer "roll again" for nothing
+        raise store.Rejected("players and seating are fixed once the first turn is recorded")
+    winner, again = store.roll_off(snap, rounds)
     if winner is None:
         return jsonify({"winner": None, "roll_again": again, **snap.public()})
     assert version is not None
@@ -222,7 +236,7 @@ def first_player(game_id: str) -> Response:
         game.id,
         version,
         "seat",
-        {"players": store.seating_from(snap.players, winner), "rolls": rolls},
+        {"players": store.seating_from(snap.players, winner), "rolls": rounds},
     )
     return jsonify({"winner": winner, "roll_again": [], **snap.public()})
 

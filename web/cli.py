@@ -68,6 +68,18 @@ def port_number(text: str) -> int:
     return port
 
 
+def thread_count(text: str) -> int:
+    """An argparse type: worker threads, 1 to 256 (with none, waitress queues every request
+    and never answers)."""
+    try:
+        threads = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of threads: {text!r}") from None
+    if not 1 <= threads <= 256:
+        raise argparse.ArgumentTypeError(f"threads must be 1 to 256, not {threads}")
+    return threads
+
+
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     parser.add_argument(
@@ -76,7 +88,9 @@ def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument(
         "--db", metavar="PATH", help="SQLite file (default: hotdice.sqlite in the instance folder)"
     )
-    parser.add_argument("--threads", type=int, default=THREADS, help="worker threads (default 8)")
+    parser.add_argument(
+        "--threads", type=thread_count, default=THREADS, help="worker threads (default 8)"
+    )
     return parser
 
 

@@ -56,7 +56,8 @@ def _jpeg_data_url(image: Any) -> str:
     h, w = image.shape[:2]
     scale = min(1.0, PREVIEW_MAX_SIDE / max(h, w))
     if scale < 1.0:
-        image = cv2.resize(image, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+        size = (max(1, int(w * scale)), max(1, int(h * scale)))  # a 4000x1 strip too
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:  # pragma: no cover - encoding a valid array does not fail
         raise PhotoError("could not encode the preview", 500)

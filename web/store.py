@@ -419,12 +419,13 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
     return new
 
 
-def roll_off(snap: Snapshot, rolls: dict[str, int]) -> tuple[str | None, list[str]]:
-    """Ask the engine who starts; only the players of this game may roll."""
-    if set(rolls) - set(snap.players):
+def roll_off(snap: Snapshot, rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
+    """Ask the engine who starts; only the players of this game may roll, every one of
+    them in the first round, only the tied ones after."""
+    if any(set(rolls) - set(snap.players) for rolls in rounds):
         raise Rejected("a roll names someone who is not in this game")
     try:
-        return cgame.roll_off(rolls)
+        return cgame.roll_off_rounds(snap.players, rounds)
     except ValueError as exc:
         raise Rejected(str(exc)) from exc
 

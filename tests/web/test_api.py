@@ -45,6 +45,34 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     assert form.status_code == 400 and "JSON" in form.get_json()["error"]
     array = client.post("/api/games", json=["farkle"])
     assert array.status_code == 400
+    huge = client.post("/api/games", json={"rules": "farkle", "target": 10**30, "players": ["A"]})
+    assert huge.status_code == 422 and "at most 1,000,000" in huge.get_json()["error"]
+    nested = client.post(
+        "/api/games", data="[" * 100_000 + "]" * 100_000, content_type="application/json"
+    )
+    assert nested.status_code == 400 and nested.get_json()["error"] == "malformed JSON body"
+    nan = client.post(
+        "/api/games",
+        data='{"rules": "farkle", "target": NaN}',
+        content_type="application/json",
+    )
+    assert nan.status_code == 400
+
+
+def test_nan_in_an_event_is_refused_so_the_log_stays_json(
+    client: FlaskClient, game: GameActions
+) -> None:
+    game.create()
+    resp = client.post(
+        f"/api/games/{game.id}/events",
+        data='{"version": 0, "event": {"type": "score", "player": "Ann", "points": 500, '
+        '"at": NaN}}',
+        content_type="application/json",
+        headers=game.auth,
+    )
+    assert resp.status_code == 400 and game.get()["version"] == 0
+    log = client.get(f"/api/games/{game.id}/log")
+    assert log.status_code == 200 and "NaN" not in log.get_data(as_text=True)
 
 
 def test_get_and_etag(client: FlaskClient, game: GameActions) -> None:
@@ -295,10 +323,28 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
     )
     assert tie.status_code == 200 and tie.get_json()["roll_again"] == ["Ann", "Bob"]
     assert tie.get_json()["version"] == game.version
-    win = client.post(
+    partial = client.post(  # Cid never rolled: a first round is everyone's
         f"/api/games/{game.id}/first",
         headers=game.auth,
         json={"version": game.version, "rolls": {"Ann": 3, "Bob": 5}},
+    )
+    assert partial.status_code == 422 and "every player" in partial.get_json()["error"]
+    cid_again = client.post(  # after the tie only Ann and Bob roll; Cid's 2 still stands
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={
+            "version": game.version,
+            "rolls": [{"Ann": 6, "Bob": 6, "Cid": 2}, {"Ann": 1, "Bob": 2, "Cid": 6}],
+        },
+    )
+    assert cid_again.status_code == 422 and "tied players" in cid_again.get_json()["error"]
+    win = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={
+            "version": game.version,
+            "rolls": [{"Ann": 6, "Bob": 6, "Cid": 2}, {"Ann": 1, "Bob": 2}],
+        },
     )
     assert win.get_json()["winner"] == "Bob"
     state = win.get_json()["state"]
@@ -307,7 +353,7 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
     bad = client.post(
         f"/api/games/{game.id}/first",
         headers=game.auth,
-        json={"version": game.version + 1, "rolls": {"Ann": 7, "Bob": 1}},
+        json={"version": game.version + 1, "rolls": {"Ann": 7, "Bob": 1, "Cid": 2}},
     )
     assert bad.status_code == 422 and "1 to 6" in bad.get_json()["error"]
     stranger = client.post(
@@ -324,6 +370,12 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
         json={"version": game.version, "name": "Dan"},
     )
     assert late.status_code == 422 and "first turn" in late.get_json()["error"]
+    late_tie = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 6}},
+    )
+    assert late_tie.status_code == 422 and "first turn" in late_tie.get_json()["error"]
 
 
 def test_events_before_players_are_refused(client: FlaskClient) -> None:

@@ -199,6 +199,11 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
             page.fill('#add-player input[name="name"]', name)
             page.click("#add-player button")
             page.locator("#seating").filter(has_text=name).wait_for()
+        page.select_option('#first select[name="Ann"]', "5")
+        page.select_option('#first select[name="Bob"]', "5")
+        page.click("#first button")
+        page.locator("#toast").filter(has_text="Tie: Ann and Bob roll again").wait_for()
+        assert page.locator('#first select[name="Ann"]').input_value() == ""  # cleared
         page.select_option('#first select[name="Ann"]', "2")
         one_die = {
             "dice": [6],

@@ -52,6 +52,14 @@ def test_bad_port_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert "1 to 65535" in capsys.readouterr().err
 
 
+def test_bad_thread_count_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in ["0", "-3", "many", "100000"]:
+        with pytest.raises(SystemExit):
+            cli.main(["serve", "--threads", bad])
+    err = capsys.readouterr().err
+    assert "threads must be 1 to 256" in err and "not a number of threads" in err
+
+
 def test_port_in_use_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -80,6 +80,17 @@ def test_not_an_image_is_400(client: FlaskClient) -> None:
 
 
 @needs_vision
+def test_a_long_thin_photo_is_read_not_a_500(client: FlaskClient) -> None:
+    import cv2
+    import numpy as np
+
+    for shape in ((1, 4000, 3), (4000, 1, 3)):
+        png = cv2.imencode(".png", np.full(shape, 200, np.uint8))[1].tobytes()
+        resp = client.post("/api/read", data=png, content_type="image/png")
+        assert resp.status_code == 200 and resp.get_json()["dice"] == []
+
+
+@needs_vision
 def test_over_50_megapixels_is_refused_before_decoding(client: FlaskClient) -> None:
     resp = client.post("/api/read", data=png_header(10_000, 6_000), content_type="image/png")
     assert resp.status_code == 413

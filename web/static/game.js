@@ -162,13 +162,23 @@
           }
         });
       });
+      // rounds rolled so far: everyone's, then only the tied players' (the server checks)
+      const rounds = [];
       first.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const rolls = {};
-        first.querySelectorAll("select").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
-        const out = await send("first", {rolls});
+        first.querySelectorAll("select:not(:disabled)").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
+        const out = await send("first", {rolls: [...rounds, rolls]});
         if (out && out.winner) say(`${out.winner} starts.`);
-        else if (out) say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
+        else if (out) {
+          rounds.push(rolls);
+          first.querySelectorAll("select").forEach((s) => {
+            const again = out.roll_again.includes(s.name);
+            s.disabled = !again;
+            if (again) s.value = "";
+          });
+          say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
+        }
       });
     }
   }
