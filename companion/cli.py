@@ -23,6 +23,7 @@ from companion.rules import (
     PRESET_SOURCES,
     PRESETS,
     TOGGLES,
+    Finish,
     Rules,
     describe,
     load_rules,
@@ -189,8 +190,10 @@ def parse_step(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
 
 def play_turn(rules: Rules, steps: Sequence[str], score: int) -> Turn:
     """Play a turn from the command line's ``roll>keep`` arguments."""
-    if score < 0:
-        raise ParseError(f"--score must be at least 0, not {score}")
+    if score < 0 or score % 50:
+        raise ParseError(f"--score must be a multiple of 50 and at least 0, not {score}")
+    if rules.finish is Finish.EXACT and score > rules.target:
+        raise ParseError(f"--score {score:,} is already past the target {rules.target:,}")
     turn = Turn.start(rules, score=score)
     for text in steps:
         if turn.phase is Phase.BUST:

@@ -364,7 +364,7 @@ def _from_which_on(totals: range, good: Callable[[int], bool]) -> int | None:
 
 
 def bank_thresholds(
-    rules: Rules, *, busts_in_row: int = 0, score: int = 0
+    rules: Rules, *, busts_in_row: int = 0, score: int = 0, on_board: bool = True
 ) -> dict[int, int | None]:
     """For each number of dice in hand, the smallest turn total from which banking is best.
 
@@ -377,7 +377,9 @@ def bank_thresholds(
     >>> bank_thresholds(load_rules("farkle"))
     {1: 300, 2: 250, 3: 400, 4: 950, 5: 2800, 6: None}
     """
-    solution = solve(rules, score=score, bust_value=bust_value(rules, busts_in_row))
+    solution = solve(
+        rules, score=score, on_board=on_board, bust_value=bust_value(rules, busts_in_row)
+    )
     totals = range(UNIT, _horizon(rules, score) + 1, UNIT)
     out: dict[int, int | None] = {}
     for dice in range(1, rules.dice + 1):
@@ -523,9 +525,9 @@ def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
         raise ParseError(
             f"turn total must be a multiple of {UNIT} and at least 0, not {turn_total}"
         )
+    if score % UNIT or score < 0:  # a banked score is whole turns of 50s
+        raise ParseError(f"score must be a multiple of {UNIT} and at least 0, not {score}")
     if rules.finish is Finish.EXACT:
-        if score % UNIT or score < 0:
-            raise ParseError(f"score must be a multiple of {UNIT} and at least 0, not {score}")
         if score + turn_total > rules.target:
             raise ParseError(
                 f"score {score:,} and turn total {turn_total:,} already pass {rules.target:,}"

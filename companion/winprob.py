@@ -473,22 +473,25 @@ def bank_ranges(game: GameSolution, score: int, opponent: int) -> dict[int, list
     return out
 
 
-def situations(target: int) -> list[tuple[int, int]]:
-    """A few (my score, opponent's score) pairs worth showing: level, behind, ahead."""
+def situations(target: int, entry: int = 0) -> list[tuple[int, int]]:
+    """A few (my score, opponent's score) pairs worth showing: level, behind, ahead; none
+    with a score between 0 and the entry threshold, which no player can have."""
 
     def grid(x: float) -> int:
         return max(0, min(target - UNIT, int(x) // UNIT * UNIT))
 
-    return [
+    pairs = [
         (0, 0),
         (grid(target * 0.5), grid(target * 0.5)),
         (grid(target * 0.3), grid(target * 0.85)),
         (grid(target * 0.85), grid(target * 0.3)),
     ]
+    return [pair for pair in pairs if not any(0 < v < entry for v in pair)]
 
 
-def _expected_banks(rules: Rules) -> dict[int, int | None]:
-    return bank_thresholds(rules)
+def _expected_banks(rules: Rules, score: int) -> dict[int, int | None]:
+    """The expected-score play's thresholds: at 0 points, under the entry threshold."""
+    return bank_thresholds(rules, on_board=score > 0 or not rules.entry)
 
 
 def win_report(rules: Rules) -> dict[str, Any]:
@@ -498,11 +501,11 @@ def win_report(rules: Rules) -> dict[str, Any]:
     the target; None = roll on until the target is reached).
     """
     game = solve_game(rules)
-    expected = _expected_banks(rules)
     differences = []
-    for score, opponent in situations(game.target):
+    for score, opponent in situations(game.target, rules.entry):
         reach = game.target - score
         win = bank_ranges(game, score, opponent)
+        expected = _expected_banks(rules, score)
         for dice, ranges in win.items():
             ev = expected.get(dice)
             ev_ranges = [(ev, reach - UNIT)] if ev is not None and ev < reach else []
@@ -522,7 +525,9 @@ def win_report(rules: Rules) -> dict[str, Any]:
         "end_rule": "exact target" if rules.finish is Finish.EXACT else "first to the target",
         "first_player_win_probability": game.first_player,
         "second_player_win_probability": 1.0 - game.first_player,
-        "win_chance": {f"{s}-{o}": game.win_chance(s, o) for s, o in situations(game.target)},
+        "win_chance": {
+            f"{s}-{o}": game.win_chance(s, o) for s, o in situations(game.target, rules.entry)
+        },
         "states": (game.target // UNIT) ** 2,
         "turn_solves": game.turn_solves,
         "seconds": round(game.seconds, 3),

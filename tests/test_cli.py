@@ -89,6 +89,8 @@ def test_turn_text_shows_bank_refusal(capsys: pytest.CaptureFixture[str]) -> Non
         (["234466", "2"], "the turn is already bust"),
         (["234466>2"], "is a bust"),
         (["142445>"], "nothing after '>'"),
+        (["--score", "33", "142445>1"], "--score must be a multiple of 50"),
+        (["--score", "-50", "142445>1"], "--score must be a multiple of 50"),
     ],
 )
 def test_turn_errors_exit_2_with_one_line(
@@ -97,6 +99,15 @@ def test_turn_errors_exit_2_with_one_line(
     code, out, err = run(capsys, "turn", "--rules", "hot-dice", *args)
     assert code == 2 and out == ""
     assert err.startswith("hotdice: error: ") and message in err and err.count("\n") == 1
+
+
+def test_scores_past_an_exact_target_or_not_in_50s_are_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = run(capsys, "turn", "--rules", "exact-10000", "--score", "20000", "123456>1")
+    assert code == 2 and "already past the target 10,000" in err
+    code, _, err = run(capsys, "advise", "--rules", "farkle", "--score", "-5", "--roll", "15")
+    assert code == 2 and "score must be a multiple of 50 and at least 0, not -5" in err
 
 
 def test_missing_rules_and_unknown_rules(capsys: pytest.CaptureFixture[str]) -> None:

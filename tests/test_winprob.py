@@ -283,3 +283,15 @@ def test_cli_win_probability(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["strategy", "--rules", "farkle", "--json"]) == 0
     assert "first_player_win_probability" not in json.loads(capsys.readouterr().out)
     assert cli_strategy.format_win_report  # exported for the web, like format_summary
+
+
+def test_with_an_entry_threshold_the_report_compares_like_with_like() -> None:
+    # under greed nobody has 1-999 points, and at 0 the expected-score play cannot bank
+    # under 1,000 either, so no difference at 0 may show a bank below it
+    rules = load_rules("farkle+greed", target=2000)
+    report = win_report(rules)
+    assert all(not 0 < int(v) < 1000 for pair in report["win_chance"] for v in pair.split("-"))
+    for diff in report["differences"]:
+        if diff["score"] == 0:
+            banks = [r[0] for r in diff["bank_when_playing_for_points"]]
+            assert all(b >= 1000 for b in banks), diff
