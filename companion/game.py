@@ -208,6 +208,8 @@ def _check_players(players: Any) -> tuple[str, ...]:
         name = name.strip()
         if len(name) > MAX_NAME:
             raise ParseError(f"a player's name is at most {MAX_NAME} characters: {name[:20]!r}...")
+        if not name.isprintable():  # a NUL or a newline would garble every scoresheet
+            raise ParseError(f"a player's name must be printable text, not {name!r}")
         if name.casefold() in (n.casefold() for n in names):
             raise ParseError(f"two players are named {name!r}")
         names.append(name)

@@ -319,6 +319,11 @@ def test_roll_off() -> None:
         roll_off({"Ann": 7})
 
 
+def test_player_names_must_be_printable() -> None:
+    with pytest.raises(ParseError, match="printable"):
+        new_log("farkle", ["Ann", "B\x00b"])
+
+
 def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:
     players = ["Ann", "Bob", "Cy"]
     first = {"Ann": 6, "Bob": 6, "Cy": 2}

@@ -101,8 +101,9 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     if rules_spec:
         out["rules"] = rules_spec
         try:
+            crules.load_rules(rules_spec)  # named rules that do not exist, even with no dice
             out["score"] = score_report(rules_spec, dice) if dice else None
-        except store.Rejected as exc:
+        except (store.Rejected, ValueError) as exc:
             out["score"] = None
             out["score_error"] = str(exc)
     return out

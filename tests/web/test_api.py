@@ -35,6 +35,8 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     assert toggle.status_code == 422 and "nope" in toggle.get_json()["error"]
     same = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "ann"]})
     assert same.status_code == 422 and "same name" in same.get_json()["error"]
+    nul = client.post("/api/games", json={"rules": "farkle", "players": ["A\u0000B"]})
+    assert nul.status_code == 422 and "printable" in nul.get_json()["error"]
     target = client.post("/api/games", json={"rules": "farkle", "target": "lots"})
     assert target.status_code == 400 and "target" in target.get_json()["error"]
     no_rules = client.post("/api/games", json={"players": ["Ann"]})

@@ -91,6 +91,16 @@ def test_a_long_thin_photo_is_read_not_a_500(client: FlaskClient) -> None:
 
 
 @needs_vision
+def test_unknown_rules_are_named_even_when_no_dice_are_found(client: FlaskClient) -> None:
+    import cv2
+    import numpy as np
+
+    png = cv2.imencode(".png", np.full((120, 160, 3), 200, np.uint8))[1].tobytes()
+    out = client.post("/api/read?rules=nope", data=png, content_type="image/png").get_json()
+    assert out["dice"] == [] and out["score"] is None and "nope" in out["score_error"]
+
+
+@needs_vision
 def test_over_50_megapixels_is_refused_before_decoding(client: FlaskClient) -> None:
     resp = client.post("/api/read", data=png_header(10_000, 6_000), content_type="image/png")
     assert resp.status_code == 413
