@@ -97,6 +97,7 @@ def _keep_line(keep: Keep) -> str:
 
 
 def print_score(rules: Rules, roll: Sequence[int], out: TextIO) -> None:
+    """The table `hotdice score` prints: the best keep first, then every legal keep."""
     score = score_roll(rules, roll)
     out.write(f"{format_dice(roll)} under {rules.name}: ")
     if score.bust or score.best is None:
@@ -112,6 +113,7 @@ def print_score(rules: Rules, roll: Sequence[int], out: TextIO) -> None:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    """`hotdice rules`: the presets and toggles, or one rule set in words (or JSON)."""
     out = sys.stdout
     name = args.name or args.rules
     if name:
@@ -148,6 +150,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    """`hotdice score`: what rolls are worth, from the arguments or a roll a stdin line."""
     rules = _require_rules(args)
     if args.dice == ["-"]:
         return _score_stream(rules, sys.stdin, args.json)
@@ -211,6 +214,7 @@ def play_turn(rules: Rules, steps: Sequence[str], score: int) -> Turn:
 
 
 def cmd_turn(args: argparse.Namespace) -> int:
+    """`hotdice turn`: play one turn from `roll>keep` steps and show where it ends."""
     rules = _require_rules(args)
     if not args.steps:
         raise ParseError('give the rolls, e.g. hotdice turn --rules hot-dice "142445>14445" "4>4"')
@@ -246,6 +250,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    """`hotdice replay`: fold a game log into its state, naming the first illegal event."""
     path = args.log
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
@@ -283,6 +288,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def print_standings(state: game.GameState, out: TextIO) -> None:
+    """A game's standings as the paper scoresheet would show them."""
     rules = state.rules
     out.write(f"{rules.name}, game to {rules.target:,}: {state.phase.value.replace('_', ' ')}\n")
     for player in sorted(state.players, key=lambda q: -q.score):
@@ -361,6 +367,8 @@ def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str], core
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """Every `hotdice` command; the camera and web ones are loaded only when named in
+    `argv`, so the core commands never import OpenCV or Flask."""
     common = _common()
     parser = _Parser(prog="hotdice", description="Dice-table companion for the Farkle family.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -394,6 +402,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`hotdice`: bad input ends in one `hotdice: error:` line and exit status 2."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)

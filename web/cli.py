@@ -81,6 +81,7 @@ def thread_count(text: str) -> int:
 
 
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of `hotdice serve`."""
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     parser.add_argument(
         "--port", type=port_number, default=DEFAULT_PORT, help="port (default 8000)"

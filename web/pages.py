@@ -38,6 +38,7 @@ def csrf_token() -> str:
 
 @bp.app_context_processor
 def inject() -> dict[str, Any]:
+    """Values every template needs."""
     return {"csrf_token": csrf_token, "poll_ms": current_app.config["POLL_MS"]}
 
 
@@ -76,6 +77,7 @@ def session_token(game: store.Game) -> str | None:
 
 
 def remember_token(game_id: str, token: str) -> None:
+    """Keep a game's join token in this browser's session, so its creator can play."""
     tokens = dict(session.get("tokens", {}))
     tokens[game_id] = token
     session["tokens"] = tokens
@@ -84,6 +86,7 @@ def remember_token(game_id: str, token: str) -> None:
 
 @bp.get("/")
 def index() -> str:
+    """The home page: create a game, or join one by its code."""
     return render_template("index.html", presets=preset_choices(), toggles=toggle_choices())
 
 
