@@ -298,9 +298,11 @@ def _build(base: str, toggles: list[str], overrides: Mapping[str, Any], name: st
     if base not in PRESETS:
         raise ParseError(f"unknown rule set {base!r}; presets: {', '.join(PRESETS)}")
     options: dict[str, Any] = {}
-    for toggle in toggles:
+    for k, toggle in enumerate(toggles):
         if toggle not in TOGGLES:
             raise ParseError(f"unknown house rule {toggle!r}; toggles: {', '.join(TOGGLES)}")
+        if toggle in toggles[:k]:  # one table's rules, one name: farkle+greed+greed is a typo
+            raise ParseError(f"house rule {toggle!r} is named twice")
         options.update(TOGGLES[toggle][1])
     for key, value in overrides.items():
         if key not in _OPTION_TYPES or key == "name":

@@ -90,6 +90,8 @@ def test_custom_rules_from_a_mapping() -> None:
     [
         ("yahtzee", "unknown rule set"),
         ("farkle+cheating", "unknown house rule"),
+        ("farkle+greed+greed", "named twice"),
+        ({"base": "farkle", "target": 2_000_000}, "at most 1,000,000"),
         ("", "empty"),
         ({"toggles": []}, "base"),
         ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'"),
