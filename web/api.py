@@ -178,6 +178,10 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> Response:
         payload = body.get("event")  # type: ignore[assignment]
         if not isinstance(payload, dict):
             raise BadRequest('\'event\' must be an object such as {"type": "bank"}')
+        dice = payload.get("dice")
+        if dice is not None and not (isinstance(dice, list) and all(type(d) is int for d in dice)):
+            # the log keeps events as sent: ["1", 4.0] would replay, but not read as dice
+            raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
     elif payload_key == "name":
         name = body.get("name")
         if not isinstance(name, str):

@@ -134,6 +134,9 @@ def test_malformed_writes_are_400_and_change_nothing(
         {"version": True, "event": {"type": "bank"}},
         {"version": 0},
         {"version": 0, "event": "bank"},
+        {"version": 0, "event": {"type": "roll", "dice": ["1", 4, 2, 4, 4, 5]}},
+        {"version": 0, "event": {"type": "roll", "dice": [1.0, 4, 2, 4, 4, 5]}},
+        {"version": 0, "event": {"type": "roll", "dice": "142445"}},
     ]:
         resp = client.post(url, json=body, headers=game.auth)
         assert resp.status_code == 400, body
