@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from typing import Any
 
-from companion.rules import Rules
+from companion.errors import ParseError
+from companion.rules import Multiples, Rules
 from companion.scoring import parse_dice
 from companion.strategy import advise_roll, advise_state, strategy_summary
 
@@ -229,6 +231,18 @@ def format_summary(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_total: int) -> None:
+    """What a player typed about held dice must fit the rules: no held sets or kept dice
+    where the rules have none (they would be ignored without a word), and none with a
+    turn total of 0 (dice are held only for points)."""
+    if sets and rules.multiples is not Multiples.DOUBLE_TURN:
+        raise ParseError(f"{rules.name} has no held sets (a triple is scored, not held)")
+    if kept and rules.multiples is not Multiples.PROGRESSIVE:
+        raise ParseError(f"{rules.name} does not count kept dice (that is `progressive`)")
+    if (sets or kept) and turn_total == 0:
+        raise ParseError("held sets and kept dice score points: not with a turn total of 0")
+
+
 def run_advise(args: argparse.Namespace) -> int:
     """Bank or roll for a state, or every keep of a roll ranked."""
     rules = read_rules(args.rules, args.target)
@@ -237,6 +251,7 @@ def run_advise(args: argparse.Namespace) -> int:
     if on_board is None:
         on_board = args.score is None or args.score > 0
     kept = parse_dice(" ".join(args.kept), max_dice=rules.dice) if args.kept else ()
+    _check_held(rules, args.held_sets, kept, args.turn_total)
     common: dict[str, Any] = dict(
         turn_total=args.turn_total,
         score=score,

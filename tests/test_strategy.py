@@ -374,6 +374,24 @@ def test_hotdice_main_runs_the_commands(capsys: pytest.CaptureFixture[str]) -> N
     assert "hotdice: error:" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["hot-dice", "--roll", "4", "--held-sets", "4", "--turn-total", "0"], "turn total of 0"),
+        (["farkle", "--held-sets", "4", "--turn-total", "300", "--dice", "3"], "no held sets"),
+        (["farkle", "--kept", "1", "--turn-total", "100", "--dice", "5"], "kept dice"),
+    ],
+)
+def test_cli_refuses_held_dice_the_rules_or_total_cannot_have(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    from companion.cli import main
+
+    assert main(["advise", "--rules", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hotdice: error:") and message in err
+
+
 def test_cli_reads_rule_files_and_held_dice(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     table = tmp_path / "our-table.toml"
     table.write_text('base = "farkle"\nmin_bank = 350\n', encoding="utf-8")
