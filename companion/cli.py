@@ -267,7 +267,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if isinstance(log, dict) and (args.rules or args.target is not None):
         log = dict(log)
         if args.rules:
+            chosen = read_rules(args.rules, args.target)  # a bad rule file is named
             log["rules"] = rules_spec(args.rules)
+            if isinstance(log["rules"], dict) and "target" in log["rules"]:
+                log["target"] = chosen.target  # the table's own target beats the log's
         if args.target is not None:
             log["target"] = args.target
     try:

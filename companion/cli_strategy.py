@@ -12,9 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.errors import ParseError
-from companion.rules import Multiples, Rules
+from companion.rules import Rules
 from companion.scoring import parse_dice
-from companion.strategy import advise_roll, advise_state, strategy_summary
+from companion.strategy import (
+    advise_roll,
+    advise_state,
+    counts_kept_dice,
+    holds_sets,
+    strategy_summary,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -235,9 +241,9 @@ def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_tot
     """What a player typed about held dice must fit the rules: no held sets or kept dice
     where the rules have none (they would be ignored without a word), and none with a
     turn total of 0 (dice are held only for points)."""
-    if sets and rules.multiples is not Multiples.DOUBLE_TURN:
+    if sets and not holds_sets(rules):
         raise ParseError(f"{rules.name} has no held sets (a triple is scored, not held)")
-    if kept and rules.multiples is not Multiples.PROGRESSIVE:
+    if kept and not counts_kept_dice(rules):
         raise ParseError(f"{rules.name} does not count kept dice (that is `progressive`)")
     if (sets or kept) and turn_total == 0:
         raise ParseError("held sets and kept dice score points: not with a turn total of 0")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -198,6 +199,12 @@ class GameState:
 # --- the log ---------------------------------------------------------------------------
 
 
+def plain_text(name: str) -> bool:
+    """No control characters (a NUL or a newline would garble every scoresheet) and no
+    lone surrogates; the invisible joiners of emoji and of Persian names are fine."""
+    return not any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name)
+
+
 def _check_players(players: Any) -> tuple[str, ...]:
     if isinstance(players, str) or not isinstance(players, list | tuple) or not players:
         raise ParseError("players must be a non-empty list of names")
@@ -208,8 +215,8 @@ def _check_players(players: Any) -> tuple[str, ...]:
         name = name.strip()
         if len(name) > MAX_NAME:
             raise ParseError(f"a player's name is at most {MAX_NAME} characters: {name[:20]!r}...")
-        if not name.isprintable():  # a NUL or a newline would garble every scoresheet
-            raise ParseError(f"a player's name must be printable text, not {name!r}")
+        if not plain_text(name):
+            raise ParseError(f"a player's name must be plain text, not {name!r}")
         if name.casefold() in (n.casefold() for n in names):
             raise ParseError(f"two players are named {name!r}")
         names.append(name)
@@ -274,7 +281,7 @@ def undo(log: Mapping[str, Any]) -> dict[str, Any]:
     return {**log, "events": events[:-1]}
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def bonus_scores(rules: Rules) -> frozenset[int]:
     """What the 5150 bonus (one roll of all the dice, its best keep added) can add: a quick
     score in that phase must be one of these, 0 for a roll with nothing to keep."""

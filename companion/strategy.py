@@ -85,11 +85,21 @@ def _first_roll_matters(rules: Rules) -> bool:
     return bool(rules.nothing_scores and rules.nothing_scores_first_roll_only)
 
 
+def holds_sets(rules: Rules) -> bool:
+    """Whether a triple kept becomes a held set whose later dice double the turn."""
+    return rules.multiples is Multiples.DOUBLE_TURN
+
+
+def counts_kept_dice(rules: Rules) -> bool:
+    """Whether the dice kept since the last pick-up change what later dice score."""
+    return rules.multiples is Multiples.PROGRESSIVE
+
+
 def _held_key(rules: Rules, sets: frozenset[int], kept: Counts, first: bool) -> HeldKey:
     """Keep only what changes future scoring, so equal futures share one DP state."""
-    if rules.multiples is not Multiples.DOUBLE_TURN:
+    if not holds_sets(rules):
         sets = frozenset()
-    if rules.multiples is not Multiples.PROGRESSIVE:
+    if not counts_kept_dice(rules):
         kept = NO_COUNTS
     return (sets, kept, first and _first_roll_matters(rules))
 

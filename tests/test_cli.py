@@ -106,8 +106,9 @@ def test_scores_past_an_exact_target_or_not_in_50s_are_refused(
 ) -> None:
     code, _, err = run(capsys, "turn", "--rules", "exact-10000", "--score", "20000", "123456>1")
     assert code == 2 and "already past the target 10,000" in err
-    code, _, err = run(capsys, "advise", "--rules", "farkle", "--score", "-5", "--roll", "15")
-    assert code == 2 and "score must be a multiple of 50 and at least 0, not -5" in err
+    for bad in ("-50", "25"):
+        code, _, err = run(capsys, "advise", "--rules", "farkle", "--score", bad, "--roll", "15")
+        assert code == 2 and f"score must be a multiple of 50 and at least 0, not {bad}" in err
 
 
 def test_missing_rules_and_unknown_rules(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,8 +163,14 @@ def test_replay_under_a_toml_rule_file(capsys: pytest.CaptureFixture[str], tmp_p
     )
     code, out, _ = run(capsys, "replay", "--rules", str(table), "--json", str(log))
     state = json.loads(out)
-    assert code == 0 and state["rules"] == "our-table"
+    assert code == 0 and state["rules"] == "our-table" and state["target"] == 10_000
     assert [p["needs"] for p in state["players"]] == [0, 700]
+    table.write_text('base = "farkle"\nentry = 700\ntarget = 5000\n')
+    code, out, _ = run(capsys, "replay", "--rules", str(table), "--json", str(log))
+    assert code == 0 and json.loads(out)["target"] == 5000
+    table.write_text('base = "farkle"\ncolour = "red"\n')
+    code, _, err = run(capsys, "replay", "--rules", str(table), "--json", str(log))
+    assert code == 2 and f"{table}: unknown rule option 'colour'" in err
 
 
 def quick_score(points: int) -> dict:

@@ -319,9 +319,12 @@ def test_roll_off() -> None:
         roll_off({"Ann": 7})
 
 
-def test_player_names_must_be_printable() -> None:
-    with pytest.raises(ParseError, match="printable"):
+def test_player_names_must_be_plain_text() -> None:
+    with pytest.raises(ParseError, match="plain text"):
         new_log("farkle", ["Ann", "B\x00b"])
+    # zero-width joiners and non-joiners belong to real names
+    names = ["\U0001f469\u200d\U0001f680 Ann", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
+    assert [p.name for p in replay(new_log("farkle", names)).players] == names
 
 
 def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +33,33 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str) -> float:
+    """A JSON number as a float; 1e400 would be stored as Infinity, which is not JSON."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large")
+    return value
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or BadRequest saying what is wrong with it."""
     if not request.is_json:
         raise BadRequest("expected a JSON body (Content-Type: application/json)")
     try:
         # strict JSON: NaN and Infinity would be stored and make the game's log unreadable
-        body = json.loads(request.get_data(cache=True), parse_constant=_not_json)
+        body = json.loads(
+            request.get_data(cache=True), parse_constant=_not_json, parse_float=_finite
+        )
     except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         raise BadRequest("malformed JSON body") from None
     if not isinstance(body, dict):
         raise BadRequest("the JSON body must be an object")
     return body
+
+
+def whole_numbers(values: Iterable[Any]) -> bool:
+    """JSON integers only: not true/false (Python's bools are ints), not 4.0 or "4"."""
+    return all(type(v) is int for v in values)
 
 
 def _int(body: dict[str, Any], key: str, *, required: bool = True) -> int | None:
@@ -179,7 +196,7 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> Response:
         if not isinstance(payload, dict):
             raise BadRequest('\'event\' must be an object such as {"type": "bank"}')
         dice = payload.get("dice")
-        if dice is not None and not (isinstance(dice, list) and all(type(d) is int for d in dice)):
+        if dice is not None and not (isinstance(dice, list) and whole_numbers(dice)):
             # the log keeps events as sent: ["1", 4.0] would replay, but not read as dice
             raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
     elif payload_key == "name":
@@ -220,10 +237,7 @@ def first_player(game_id: str) -> Response:
     rolls = body.get("rolls")
     rounds = rolls if isinstance(rolls, list) else [rolls]
     if not rounds or not all(
-        isinstance(r, dict)
-        and r
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in r.values())
-        for r in rounds
+        isinstance(r, dict) and r and whole_numbers(r.values()) for r in rounds
     ):
         raise BadRequest(
             "'rolls' must map player names to the die each rolled (or be a list of such "
@@ -306,9 +320,7 @@ def score() -> Response:
     dice = body.get("dice")
     if not isinstance(rules, str) or not rules.strip():
         raise BadRequest("'rules' must be a rule set name")
-    if not isinstance(dice, list) or not all(
-        isinstance(d, int) and not isinstance(d, bool) for d in dice
-    ):
+    if not isinstance(dice, list) or not whole_numbers(dice):
         raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
     target = _int(body, "target", required=False)
     out = photos.score_report(rules.strip(), dice, target)

@@ -7,6 +7,7 @@ import os
 import socket
 import sqlite3
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 DEFAULT_PORT = 8000
@@ -57,27 +58,24 @@ def print_banner(url: str, out: TextIO) -> None:
     out.flush()
 
 
-def port_number(text: str) -> int:
-    """An argparse type: a TCP port, 1 to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 1 to 65535, not {port}")
-    return port
+def _whole_number(what: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high`, refused in one line."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a {what}: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low} to {high}, not {value}")
+        return value
+
+    return parse
 
 
-def thread_count(text: str) -> int:
-    """An argparse type: worker threads, 1 to 256 (with none, waitress queues every request
-    and never answers)."""
-    try:
-        threads = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of threads: {text!r}") from None
-    if not 1 <= threads <= 256:
-        raise argparse.ArgumentTypeError(f"threads must be 1 to 256, not {threads}")
-    return threads
+# a TCP port; worker threads (with none, waitress queues every request and never answers)
+port_number = _whole_number("port", 1, 65535)
+thread_count = _whole_number("number of threads", 1, 256)
 
 
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:

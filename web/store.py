@@ -245,8 +245,8 @@ def clean_players(players: Any) -> list[str]:
     names = [" ".join(p.split()) for p in players]
     if any(not n for n in names):
         raise Rejected("a player name is empty")
-    if any(not n.isprintable() for n in names):
-        raise Rejected("a player name must be printable text")
+    if not all(cgame.plain_text(n) for n in names):
+        raise Rejected("a player name must be plain text, without control characters")
     if any(len(n) > MAX_NAME for n in names):
         raise Rejected(f"a player name is longer than {MAX_NAME} characters")
     if len({n.casefold() for n in names}) != len(names):

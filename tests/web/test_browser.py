@@ -195,15 +195,19 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
         page.select_option("#preset", "farkle")
         page.click("text=Create game")
         page.wait_for_selector("body[data-ready]")
-        for name in ["Ann", "Bob"]:
+        for name in ["Ann", "Bob", "Cid"]:
             page.fill('#add-player input[name="name"]', name)
             page.click("#add-player button")
             page.locator("#seating").filter(has_text=name).wait_for()
-        page.select_option('#first select[name="Ann"]', "5")
-        page.select_option('#first select[name="Bob"]', "5")
+        for name, face in (("Ann", "5"), ("Bob", "5"), ("Cid", "3")):
+            page.select_option(f'#first select[name="{name}"]', face)
         page.click("#first button")
         page.locator("#toast").filter(has_text="Tie: Ann and Bob roll again").wait_for()
-        assert page.locator('#first select[name="Ann"]').input_value() == ""  # cleared
+        # the sheet was refreshed: only the tied players roll again, from blank
+        assert page.locator('#first select[name="Cid"]').is_disabled()
+        assert page.locator('#first input.first-photo[data-player="Cid"]').is_disabled()
+        assert not page.locator('#first select[name="Ann"]').is_disabled()
+        assert page.locator('#first select[name="Ann"]').input_value() == ""
         page.select_option('#first select[name="Ann"]', "2")
         one_die = {
             "dice": [6],

@@ -56,8 +56,10 @@ def test_bad_thread_count_fails_with_one_line(capsys: pytest.CaptureFixture[str]
     for bad in ["0", "-3", "many", "100000"]:
         with pytest.raises(SystemExit):
             cli.main(["serve", "--threads", bad])
-    err = capsys.readouterr().err
-    assert "threads must be 1 to 256" in err and "not a number of threads" in err
+    lines = capsys.readouterr().err.strip().splitlines()
+    errors = [line for line in lines if "error:" in line]
+    assert len(errors) == 4 and "Traceback" not in "".join(lines)
+    assert "threads must be 1 to 256" in errors[0] and "not a number of threads" in errors[2]
 
 
 def test_port_in_use_is_a_clear_error(

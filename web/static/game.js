@@ -9,6 +9,9 @@
   const toast = document.getElementById("toast");
   let etag = null;
   let busy = false;
+  // the roll for first player so far: everyone's round, then only the tied players'
+  // (the server checks); kept across the sheet's refreshes, forgotten when it changes
+  const rollOff = {version: null, rounds: [], again: null};
 
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);
@@ -20,6 +23,18 @@
     toast.hidden = false;
     clearTimeout(say.timer);
     say.timer = setTimeout(() => { toast.hidden = true; }, 4000);
+  }
+
+  // after a tie only the tied players' dice can be entered, from blank
+  function showRollOff(form) {
+    if (!rollOff.again) return;
+    form.querySelectorAll("select").forEach((s) => {
+      const again = rollOff.again.includes(s.name);
+      s.disabled = !again;
+      s.value = "";
+      const photo = form.querySelector(`input.first-photo[data-player="${CSS.escape(s.name)}"]`);
+      if (photo) photo.disabled = !again;
+    });
   }
 
   async function refresh() {
@@ -162,21 +177,21 @@
           }
         });
       });
-      // rounds rolled so far: everyone's, then only the tied players' (the server checks)
-      const rounds = [];
+      if (rollOff.version !== version()) Object.assign(rollOff, {version: null, rounds: [], again: null});
+      showRollOff(first);
       first.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const rolls = {};
         first.querySelectorAll("select:not(:disabled)").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
-        const out = await send("first", {rolls: [...rounds, rolls]});
-        if (out && out.winner) say(`${out.winner} starts.`);
-        else if (out) {
-          rounds.push(rolls);
-          first.querySelectorAll("select").forEach((s) => {
-            const again = out.roll_again.includes(s.name);
-            s.disabled = !again;
-            if (again) s.value = "";
-          });
+        const out = await send("first", {rolls: [...rollOff.rounds, rolls]});
+        if (out && out.winner) {
+          Object.assign(rollOff, {version: null, rounds: [], again: null});
+          say(`${out.winner} starts.`);
+        } else if (out) {
+          Object.assign(rollOff, {version: version(), again: out.roll_again});
+          rollOff.rounds.push(rolls);
+          const form = document.getElementById("first");  // the refreshed sheet's
+          if (form) showRollOff(form);
           say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
         }
       });
