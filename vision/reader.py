@@ -170,12 +170,14 @@ def stands(
     confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> bool:
     """Whether a second look at the bigger dice's own size bears them out: it reads some
-    die, and no die it confirms holds more of `pips` than its value plus one (a pile of
-    dice that passed for one big die from far away)."""
+    die, and no find there that the readers give even odds of being a die holds more of
+    `pips` than its value plus one (a pile of dice that passed for one big die from far
+    away; a piece of the pile the readers half doubt is as telling as a confirmed one)."""
     values, confidences = _readings(probs)
     sure = confirmed(found, probs)
+    maybe = 1.0 - probs[:, 0] >= 0.5
     piles = holds(found, pips).sum(axis=1) > values + 1
-    return bool((sure & (confidences >= 0.5)).any()) and not bool((sure & piles).any())
+    return bool((sure & (confidences >= 0.5)).any()) and not bool((maybe & piles).any())
 
 
 def _dice_behind(
@@ -393,8 +395,12 @@ def read(
         box = _around(found, (w, h), margin=REFIT_MARGIN) if refit_scale > scale else None
         return look(refit_scale, box, known=(found, probs))
 
-    def readable(found: np.ndarray, probs: np.ndarray) -> bool:
-        return bool((_readings(probs)[1][confirmed(found, probs)] >= 0.5).any())
+    def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
+        """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
+        read = confirmed(found, probs) & (_readings(probs)[1] >= 0.5)
+        if finder_sure:
+            read &= found[:, 3] >= min_sure_score
+        return bool(read.any())
 
     def roll(found: np.ndarray, probs: np.ndarray) -> Detections:
         keep = confirmed(found, probs)
@@ -430,10 +436,12 @@ def read(
                 # what it found is the roll, seen at the size the finder reads best (or
                 # looked at again there, if it found dice of another size)
                 return roll(*refitted(again, again_probs, again_scale))
-    if unconfirmed and scale == first_scale and not readable(found, probs) and scale < 1.0:
-        # finds it cannot take for dice, and no die read: perhaps dice under the finder's
-        # trained size (14 px), which it finds but misplaces and misjudges (9 px dice came
-        # out as 19-60 px finds, so their size cannot tell); a look at twice the scale sees
+    small = not readable(found, probs, finder_sure=True)
+    if unconfirmed and scale == first_scale and small and scale < 1.0:
+        # finds it cannot take for dice, and no die both found surely and read: perhaps
+        # dice under the finder's trained size (14 px), which it finds but misplaces and
+        # misjudges (9 px dice came out as 19-60 px finds, so their size cannot tell; a
+        # blot the finder doubts may still read as a die); a look at twice the scale sees
         # them twice as big. A lone logo die (one find, a die, unread) does not pay for it,
         # nor do dice that a coarser look found (twice its scale was looked at already).
         finer = min(1.0, 2.0 * scale)

@@ -234,6 +234,16 @@ def test_stands_rejects_a_pile_taken_for_one_die():
     assert not reader.stands(big, reads(1), pips, confirmed)  # a 1 cannot hold three
     assert not reader.stands(big, reads(3, share=0.3), pips, confirmed)  # read no value
     assert not reader.stands(big[:0], reads(3)[:0], pips, confirmed)  # nothing seen
+    # a piece of the pile that the readers half doubt (a die at 0.68, under the 0.7 that
+    # confirms one) is as telling: a 1 holding three pips, beside a sure 3 elsewhere
+    elsewhere = np.array([[115, 115, 100, 0.9], [600, 115, 100, 0.9]], np.float32)
+    doubted = np.vstack([reads(1), reads(3)])
+    doubted[0] *= 0.68 / (1 - doubted[0, 0])
+    doubted[0, 0] = 0.32
+    assert not reader.confirmed_dice(elsewhere[:1, 3], doubted[:1], 0.7, 0.5).any()
+    assert not reader.stands(elsewhere, doubted, pips, confirmed)
+    doubted[0, 0], doubted[0, 1:] = 0.6, doubted[0, 1:] * 0.4 / 0.68  # "not a die" wins
+    assert reader.stands(elsewhere, doubted, pips, confirmed)
 
 
 def _looks(monkeypatch) -> list[float]:

@@ -14,7 +14,7 @@ from vision.cli import main
 from vision.evaluate import close_ups
 
 FLOORS = {
-    "byler_d6": {"precision": 0.99, "recall": 0.995, "face_accuracy": 0.975, "roll_accuracy": 0.85},
+    "byler_d6": {"precision": 0.99, "recall": 0.995, "face_accuracy": 0.983, "roll_accuracy": 0.87},
     "skovy_catan": {
         "precision": 0.97,
         "recall": 0.98,
