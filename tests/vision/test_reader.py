@@ -415,3 +415,23 @@ def test_dice_in_a_dark_room_are_read(drawn):
     noise = np.random.default_rng(0).normal(0, 2, img.shape)
     dark = np.clip(img * 0.06 + noise, 0, 255).astype(np.uint8)
     assert sorted(vision.read(dark).values) == [2, 5, 6]
+
+
+def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(monkeypatch):
+    """Dice under the finder's trained size in a 1080p frame: at the first look it doubts
+    everything it finds, and one big blot (finder score 0.3) may still read as a die. That
+    is no sign the dice were read: the look at twice the scale is still taken."""
+    blot = np.array([[687, 345, 157, 0.3], [900, 300, 56, 0.4]], np.float32)
+    two = np.full((2, 7), 0.04, np.float32)
+    two[0, 0], two[0, 2] = 0.26, 0.5  # a die at 0.74, a 2 at about 0.68
+    two[1, 0] = 0.9  # a speck
+    scales = []
+
+    def centres_at(image, scale, min_score):
+        scales.append(round(scale, 3))
+        return blot.copy() if len(scales) == 1 else np.zeros((0, 4), np.float32)
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: two[: len(found)])
+    vision.read(np.full((1080, 1920, 3), 180, np.uint8))
+    assert scales[:2] == [0.333, 0.667]
