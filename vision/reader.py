@@ -342,10 +342,11 @@ def read(
     confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
     scales for bigger dice that hold them (`explains`), and takes them only if a second
     look at their own size bears them out (`stands`). If it finds things it does not take
-    for dice and reads none, it looks at twice the scale (dice under the finder's trained
-    size). If the dice it confirms are far from `target_side_px` (a factor 1.5), it looks
-    again at the scale that makes them so (a closer look: only the box around its finds),
-    reading again only the finds it was not sure of.
+    for dice and reads no die it is sure of finding (score `min_sure_score`), it looks at
+    twice the scale (dice under the finder's trained size). If the dice it confirms are
+    far from `target_side_px` (a factor 1.5), it looks again at the scale that makes them
+    so (a closer look: only the box around its finds), reading again only the finds it
+    was not sure of.
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -427,7 +428,8 @@ def read(
         if confirmed(bigger, big_probs).any():
             # a second, independent look where the bigger dice are `target_side_px` across
             # (unless the frame would be too small to look at) must bear them out: it reads
-            # some die, and no die it confirms is a pile of the first finds (`stands`)
+            # some die, and no find the readers give even odds of being a die is a pile of
+            # the first finds (`stands`)
             again_scale = fit_scale(bigger, big_probs)
             if too_small(again_scale):
                 return roll(bigger, big_probs)

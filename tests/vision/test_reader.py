@@ -242,7 +242,9 @@ def test_stands_rejects_a_pile_taken_for_one_die():
     doubted[0, 0] = 0.32
     assert not reader.confirmed_dice(elsewhere[:1, 3], doubted[:1], 0.7, 0.5).any()
     assert not reader.stands(elsewhere, doubted, pips, confirmed)
-    doubted[0, 0], doubted[0, 1:] = 0.6, doubted[0, 1:] * 0.4 / 0.68  # "not a die" wins
+    doubted[0, 0], doubted[0, 1:] = 0.49, doubted[0, 1:] * 0.51 / 0.68  # even odds, just
+    assert not reader.stands(elsewhere, doubted, pips, confirmed)
+    doubted[0, 0], doubted[0, 1:] = 0.51, doubted[0, 1:] * 0.49 / 0.51  # "not a die" wins
     assert reader.stands(elsewhere, doubted, pips, confirmed)
 
 
@@ -421,10 +423,22 @@ def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(monkeypatch)
     """Dice under the finder's trained size in a 1080p frame: at the first look it doubts
     everything it finds, and one big blot (finder score 0.3) may still read as a die. That
     is no sign the dice were read: the look at twice the scale is still taken."""
-    blot = np.array([[687, 345, 157, 0.3], [900, 300, 56, 0.4]], np.float32)
+    assert _looks_at_with(monkeypatch, blot_score=0.3)[:2] == [0.333, 0.667]
+
+
+def test_a_read_die_the_finder_is_sure_of_takes_no_finer_look(monkeypatch):
+    """The same finds, but the finder sure of the die it read: no look at twice the scale
+    (a speck beside a read die is the usual photo)."""
+    assert 0.667 not in _looks_at_with(monkeypatch, blot_score=0.6)
+
+
+def _looks_at_with(monkeypatch, *, blot_score: float) -> list[float]:
+    """The scales looked at in a 1080p frame whose first look finds a die read as a 2 (a
+    die at 0.74, a 2 at about 0.65) with the finder at `blot_score`, and a speck."""
+    blot = np.array([[687, 345, 157, blot_score], [900, 300, 56, 0.4]], np.float32)
     two = np.full((2, 7), 0.04, np.float32)
-    two[0, 0], two[0, 2] = 0.26, 0.5  # a die at 0.74, a 2 at about 0.68
-    two[1, 0] = 0.9  # a speck
+    two[0, 0], two[0, 2] = 0.26, 0.5
+    two[1, 0] = 0.76  # a speck
     scales = []
 
     def centres_at(image, scale, min_score):
@@ -434,4 +448,4 @@ def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(monkeypatch)
     monkeypatch.setattr(reader, "_centres_at", centres_at)
     monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: two[: len(found)])
     vision.read(np.full((1080, 1920, 3), 180, np.uint8))
-    assert scales[:2] == [0.333, 0.667]
+    return scales
