@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import threading
 import time
@@ -155,7 +156,7 @@ def test_kill_and_restart_loses_no_acknowledged_action(server: Server) -> None:
             event = {"type": "score", "player": player, "points": 50 * (version % 7 + 1)}
             try:
                 status, body = _post(url, {"version": version, "event": event}, game["token"])
-            except OSError:
+            except (OSError, http.client.HTTPException):  # killed mid-answer: IncompleteRead
                 return
             if status != 200:
                 return
