@@ -55,10 +55,11 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
 
 def read_rules(spec: str, target: int | None = None) -> Rules:
     """Rules from a preset spec or a ``.toml`` file naming a base preset and overrides."""
+    table = rules_spec(spec)
     try:
-        return load_rules(rules_spec(spec), target=target)
+        return load_rules(table, target=target)
     except ParseError as error:
-        if spec.endswith(".toml") and not str(error).startswith(spec):
+        if isinstance(table, dict):  # name the file whose options are wrong
             raise ParseError(f"{spec}: {error}") from None
         raise
 

@@ -489,11 +489,6 @@ def situations(target: int, entry: int = 0) -> list[tuple[int, int]]:
     return [pair for pair in pairs if not any(0 < v < entry for v in pair)]
 
 
-def _expected_banks(rules: Rules, score: int) -> dict[int, int | None]:
-    """The expected-score play's thresholds: at 0 points, under the entry threshold."""
-    return bank_thresholds(rules, on_board=score > 0 or not rules.entry)
-
-
 def win_report(rules: Rules) -> dict[str, Any]:
     """What ``hotdice strategy --win-probability`` prints: the first player's chance under
     optimal play and, for a few score pairs, the bank thresholds of the win-maximising play
@@ -501,11 +496,14 @@ def win_report(rules: Rules) -> dict[str, Any]:
     the target; None = roll on until the target is reached).
     """
     game = solve_game(rules)
+    # the expected-score play's thresholds; at 0 points, under the entry threshold
+    on_board = bank_thresholds(rules)
+    at_zero = bank_thresholds(rules, on_board=False) if rules.entry else on_board
     differences = []
     for score, opponent in situations(game.target, rules.entry):
         reach = game.target - score
         win = bank_ranges(game, score, opponent)
-        expected = _expected_banks(rules, score)
+        expected = on_board if score else at_zero
         for dice, ranges in win.items():
             ev = expected.get(dice)
             ev_ranges = [(ev, reach - UNIT)] if ev is not None and ev < reach else []

@@ -221,13 +221,18 @@ def test_zilch_bank_minimum_every_turn() -> None:
         play("zilch", ["Ann"], [quick("Ann", 300), quick("Ann", 250)])
 
 
-def test_the_5150_bonus_roll_comes_before_the_end() -> None:
-    state = play(
+def _ann_once_at_5150() -> Any:
+    """A minnesota+the-5150 game to 6,000 in its final round, Ann having stood at 5150."""
+    return play(
         "minnesota+the-5150",
         ["Ann", "Bob"],
         [quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 4150), quick("Bob", 5000)],
         target=6000,
     )
+
+
+def test_the_5150_bonus_roll_comes_before_the_end() -> None:
+    state = _ann_once_at_5150()
     assert state.players[0].hit_5150 and state.phase is GamePhase.FINAL_ROUND
     state = apply(state, quick("Ann", 0))
     assert state.phase is GamePhase.BONUS and state.current_player == "Ann"
@@ -238,15 +243,9 @@ def test_the_5150_bonus_roll_comes_before_the_end() -> None:
 
 
 def test_a_quick_5150_bonus_is_what_one_roll_can_score() -> None:
-    state = play(
-        "minnesota+the-5150",
-        ["Ann", "Bob"],
-        [quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 4150), quick("Bob", 5000)],
-        target=6000,
-    )
-    state = apply(state, quick("Ann", 0))
+    state = apply(_ann_once_at_5150(), quick("Ann", 0))
     assert state.phase is GamePhase.BONUS
-    for points in (99_999_950, 4050, 1250 + 4000):
+    for points in (99_999_950, 4050, 5250):
         with pytest.raises(IllegalEvent, match="not what one roll can score"):
             apply(state, quick("Ann", points))
     assert max(bonus_scores(state.rules)) == 4000  # five 1s, doubled from four

@@ -12,6 +12,7 @@
   // the roll for first player so far: everyone's round, then only the tied players'
   // (the server checks); kept across the sheet's refreshes, forgotten when it changes
   const rollOff = {version: null, rounds: [], again: null};
+  function forgetRollOff() { Object.assign(rollOff, {version: null, rounds: [], again: null}); }
 
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);
@@ -177,7 +178,7 @@
           }
         });
       });
-      if (rollOff.version !== version()) Object.assign(rollOff, {version: null, rounds: [], again: null});
+      if (rollOff.version !== version()) forgetRollOff();
       showRollOff(first);
       first.addEventListener("submit", async (ev) => {
         ev.preventDefault();
@@ -185,7 +186,7 @@
         first.querySelectorAll("select:not(:disabled)").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
         const out = await send("first", {rolls: [...rollOff.rounds, rolls]});
         if (out && out.winner) {
-          Object.assign(rollOff, {version: null, rounds: [], again: null});
+          forgetRollOff();
           say(`${out.winner} starts.`);
         } else if (out) {
           Object.assign(rollOff, {version: version(), again: out.roll_again});
