@@ -6,7 +6,10 @@ Prints the median and 95th-percentile milliseconds for
 * a 1920x1080 BGR frame already in memory (what a live camera gives): `vision.read(frame)`;
 * a 1920x1080 frame of a six-dice roll (a Farkle roll; dice of 65 px), the same way;
 * a 12-megapixel JPEG file, decoding included (`hotdice read`'s path: the JPEG is decoded at
-  reduced size when the dice stay large enough).
+  reduced size when the dice stay large enough);
+* each network alone: the finder on a 640x368 input (a 1080p frame's first look), and each
+  face reader on one 44x44 crop;
+on each engine that can run the networks: ONNX Runtime (where installed), then OpenCV's DNN.
 The two-dice images are made from `sample_images/WIN_20221210_14_48_22.jpg` (1280x720, MIT):
 upscaled to 1920x1080, and upscaled to 4032x2268 then padded (edge rows repeated) to
 4032x3024 (12.2 MP) and saved at JPEG quality 92, like a phone photo. The six-dice frame is
@@ -18,6 +21,7 @@ Not a timed test: speed depends on the machine.
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import tempfile
@@ -31,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision  # noqa: E402
+from vision import model  # noqa: E402
 from vision.cli import read_photo  # noqa: E402
 
 SOURCE = ROOT / "sample_images" / "WIN_20221210_14_48_22.jpg"
@@ -42,45 +47,86 @@ def _stats(times: list[float]) -> tuple[float, float]:
     return statistics.median(s), s[min(len(s) - 1, round(0.95 * (len(s) - 1)))]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=30)
-    args = ap.parse_args(argv)
-    cv2.setNumThreads(1)
-    base = cv2.imread(str(SOURCE))
-    frame = cv2.resize(base, (1920, 1080), interpolation=cv2.INTER_CUBIC)
-    roll = cv2.resize(cv2.imread(str(SIX_DICE)), (1080, 1080), interpolation=cv2.INTER_CUBIC)
-    roll = cv2.copyMakeBorder(roll, 0, 0, 420, 420, cv2.BORDER_REPLICATE)
+def _timed(fn, runs: int) -> list[float]:
+    fn()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def _networks(runs: int) -> None:
+    """Each network's own time: what a look or a die costs, whatever the reader does."""
+    rng = np.random.default_rng(0)
+    inputs = {model.DET_FILE: (368, 640)} | {
+        name: (model.CROP, model.CROP) for name in model.CLS_FILES
+    }
+    for name, (h, w) in inputs.items():
+        blob = model._blob([rng.integers(0, 256, (h, w, 3), dtype=np.uint8)])
+        med, p95 = _stats(_timed(functools.partial(model._run, name, blob), runs * 10))
+        print(
+            f"{model.network_file(name) + f' {w}x{h}:':34s}median {med:6.2f} ms  p95 {p95:6.2f} ms"
+        )
+
+
+def _engine(args: argparse.Namespace, frame: np.ndarray, roll: np.ndarray, jpeg: Path) -> None:
+    """Every figure, on the engine `model.ENGINE` names."""
     for label, image in (("1920x1080 frame", frame), ("1920x1080, six dice", roll)):
-        vision.read(image)
-        times = []
-        for _ in range(args.runs):
-            t = time.perf_counter()
-            dets = vision.read(image)
-            times.append((time.perf_counter() - t) * 1000)
-        med, p95 = _stats(times)
+        med, p95 = _stats(_timed(functools.partial(vision.read, image), args.runs))
+        dets = vision.read(image)
         print(
             f"{label + ', read():':34s}median {med:6.1f} ms  p95 {p95:6.1f} ms  "
             f"({len(dets)} dice: {sorted(dets.values)})"
         )
+    read_photo(jpeg)
+    times = []
+    for _ in range(args.runs):
+        dets, _, ms = read_photo(jpeg)
+        times.append(ms)
+    med, p95 = _stats(times)
+    print(
+        f"4032x3024 JPEG ({jpeg.stat().st_size / 1e6:.1f} MB), decode+read: median {med:6.1f} ms  "
+        f"p95 {p95:6.1f} ms  ({len(dets)} dice: {sorted(dets.values)})"
+    )
+    _networks(args.runs)
 
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument(
+        "--engine",
+        choices=["onnxruntime", "opencv", "both"],
+        default="both",
+        help="what runs the networks (default: both, ONNX Runtime where it is installed)",
+    )
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    engines = ["onnxruntime", "opencv"] if args.engine == "both" else [args.engine]
+    if model.onnxruntime is None:
+        if args.engine == "onnxruntime":
+            ap.error("ONNX Runtime is not installed (pip install -e '.[fast]')")
+        engines = ["opencv"]
+    base = cv2.imread(str(SOURCE))
+    frame = cv2.resize(base, (1920, 1080), interpolation=cv2.INTER_CUBIC)
+    roll = cv2.resize(cv2.imread(str(SIX_DICE)), (1080, 1080), interpolation=cv2.INTER_CUBIC)
+    roll = cv2.copyMakeBorder(roll, 0, 0, 420, 420, cv2.BORDER_REPLICATE)
     big = cv2.resize(base, (4032, 2268), interpolation=cv2.INTER_CUBIC)
     big = cv2.copyMakeBorder(big, 378, 378, 0, 0, cv2.BORDER_REPLICATE)
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "12mp.jpg"
-        cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        size_mb = path.stat().st_size / 1e6
-        read_photo(path)
-        times = []
-        for _ in range(args.runs):
-            dets, _, ms = read_photo(path)
-            times.append(ms)
-    med, p95 = _stats(times)
+        jpeg = Path(tmp) / "12mp.jpg"
+        cv2.imwrite(str(jpeg), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        for engine in engines:
+            model.ENGINE = engine
+            version = model.onnxruntime.__version__ if engine == "onnxruntime" else cv2.__version__
+            print(f"-- networks run by {engine} {version}")
+            _engine(args, frame, roll, jpeg)
     print(
-        f"4032x3024 JPEG ({size_mb:.1f} MB), decode+read: median {med:6.1f} ms  p95 {p95:6.1f} ms  "
-        f"({len(dets)} dice: {sorted(dets.values)})"
+        f"(one core: cv2.setNumThreads(1), which also sizes ONNX Runtime's pool; "
+        f"numpy {np.__version__}, OpenCV {cv2.__version__})"
     )
-    print(f"(one core: cv2.setNumThreads(1); numpy {np.__version__}, OpenCV {cv2.__version__})")
     return 0
 
 

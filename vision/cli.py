@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from . import model
 from .annotate import annotate
 from .camera import settled_rolls, video_frames
 from .detections import Detections, DieDetection
@@ -346,7 +347,10 @@ def run_eval(args: argparse.Namespace, context: Any) -> int:
     print(f"  precision {s['precision']:.2%}  recall {s['recall']:.2%}")
     print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
     print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")
-    print(f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}")
+    print(
+        f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}"
+        f" (networks run by {model.ENGINE})"
+    )
     lines = list(failure_lines(results))
     if lines:
         print(f"  failures ({len(lines)} images):")

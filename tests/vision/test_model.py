@@ -93,3 +93,110 @@ def test_finder_marks_die_centres_and_sizes(drawn, table_colour):
         i = int(np.argmin(d))
         assert d[i] < 0.3 * 34
         assert 0.75 * 34 < found[i, 2] < 1.6 * 34
+
+
+ENGINES = [
+    "opencv",
+    pytest.param(
+        "onnxruntime",
+        marks=pytest.mark.skipif(
+            model.onnxruntime is None,
+            reason="ONNX Runtime not installed (pip install -e '.[fast]')",
+        ),
+    ),
+]
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request, monkeypatch) -> str:
+    """Each engine in turn runs the networks (ONNX Runtime only where it is installed)."""
+    monkeypatch.setattr(model, "ENGINE", request.param)
+    return request.param
+
+
+def test_a_batch_reads_as_its_crops_one_at_a_time(drawn, engine):
+    """The readers take all crops in one batch; each crop's reading is what it would get
+    alone (the int8 readers' ranges are fixed, not taken from the batch)."""
+    blob = model._blob(_crops(drawn))
+    for name in model.CLS_FILES:
+        batch = model._softmax_of(name, blob)
+        alone = np.vstack([model._softmax_of(name, blob[i : i + 1]) for i in range(len(blob))])
+        np.testing.assert_allclose(batch, alone, atol=1e-5)
+        np.testing.assert_allclose(batch.sum(axis=1), 1.0, atol=1e-9)
+    assert model._softmax_of(model.CLS_FILES[0], blob[:0]).shape == (0, 7)
+
+
+def test_onnx_runtime_runs_int8_readers_and_the_float_finder(monkeypatch):
+    """The int8 copies are for ONNX Runtime only; OpenCV's DNN and the finder stay float."""
+    first = model.CLS_FILES[0]
+    assert (model.MODEL_DIR / model.int8_file(first)).is_file()
+    assert model.network_file(first, "onnxruntime") == model.int8_file(first)
+    assert model.network_file(first, "opencv") == first
+    assert model.network_file(model.DET_FILE, "onnxruntime") == model.DET_FILE
+    monkeypatch.setattr(model, "MODEL_DIR", model.MODEL_DIR / "no such folder")
+    assert model.network_file(first, "onnxruntime") == first  # no int8 copy: the float one
+
+
+@pytest.mark.skipif(model.onnxruntime is None, reason="ONNX Runtime not installed")
+def test_onnx_runtime_uses_as_many_threads_as_opencv(monkeypatch):
+    """cv2.setNumThreads is the one thread knob: a benchmark that sets 1 stays on one core."""
+    model._session.cache_clear()
+    monkeypatch.setattr(model.cv2, "getNumThreads", lambda: 1)
+    try:
+        assert model._session(model.DET_FILE).get_session_options().intra_op_num_threads == 1
+    finally:
+        model._session.cache_clear()
+
+
+def test_a_damaged_network_file_is_a_one_line_error(tmp_path, monkeypatch, engine):
+    (tmp_path / model.DET_FILE).write_bytes(b"not a network")
+    monkeypatch.setattr(model, "MODEL_DIR", tmp_path)
+    model._session.cache_clear()
+    model._net.cache_clear()
+    try:
+        damaged = r"dice_det.onnx: not a network (OpenCV|ONNX Runtime) can load \(.+\)$"
+        with pytest.raises(OSError, match=damaged) as err:
+            model.find_centres(np.zeros((64, 64, 3), np.uint8))
+        assert "\n" not in str(err.value)
+        with pytest.raises(OSError, match="dice_cls.onnx: model file missing"):
+            model._softmax_of("dice_cls.onnx", np.zeros((1, 3, model.CROP, model.CROP), np.float32))
+        assert not model.models_present()
+    finally:
+        model._session.cache_clear()
+        model._net.cache_clear()
+
+
+@pytest.mark.skipif(model.onnxruntime is None, reason="ONNX Runtime not installed")
+def test_both_engines_read_the_sample_photos_alike(samples_dir, monkeypatch):
+    """ONNX Runtime with the int8 readers reads every sample die as OpenCV's DNN with the
+    float ones does; confidences move a little (0.11 at most, on a dark die)."""
+    from vision import reader
+    from vision.io import load_image
+
+    photos = sorted(samples_dir.glob("*.jpg"))
+    assert len(photos) >= 8
+    for photo in photos:
+        image = load_image(photo)
+        reads = {}
+        for engine in ("opencv", "onnxruntime"):
+            monkeypatch.setattr(model, "ENGINE", engine)
+            reads[engine] = reader.read(image).dice
+        fast, slow = reads["onnxruntime"], reads["opencv"]
+        assert [d.value for d in fast] == [d.value for d in slow], photo.name
+        for a, b in zip(fast, slow, strict=True):
+            assert abs(a.confidence - b.confidence) < 0.15, photo.name
+            assert np.hypot(*np.subtract(a.center_xy, b.center_xy)) < 1.0, photo.name
+
+
+def test_threads_reading_at_once_read_as_one_alone(drawn, engine):
+    """A web server reads photos from several threads at once; each must get what it
+    would get alone (an OpenCV network is not safe to run from two threads)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    blobs = [model._blob(_crops(drawn)[k:] or _crops(drawn)) for k in range(8)]
+    alone = [model._softmax_of(model.CLS_FILES[-1], b) for b in blobs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(5):
+            together = list(pool.map(lambda b: model._softmax_of(model.CLS_FILES[-1], b), blobs))
+            for a, t in zip(alone, together, strict=True):
+                np.testing.assert_allclose(t, a, atol=1e-6)
