@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     engines = ["onnxruntime", "opencv"] if args.engine == "both" else [args.engine]
-    if model.onnxruntime is None:
+    if model.onnxruntime() is None:
         if args.engine == "onnxruntime":
             ap.error("ONNX Runtime is not installed (pip install -e '.[fast]')")
         engines = ["opencv"]
@@ -120,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         cv2.imwrite(str(jpeg), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
         for engine in engines:
             model.ENGINE = engine
-            version = model.onnxruntime.__version__ if engine == "onnxruntime" else cv2.__version__
+            version = (
+                model.onnxruntime().__version__ if engine == "onnxruntime" else cv2.__version__
+            )
             print(f"-- networks run by {engine} {version}")
             _engine(args, frame, roll, jpeg)
     print(

@@ -6,7 +6,8 @@
 
 (the shipped models were made exactly so, one part a process, two at a time side by side;
 `--out DIR` writes elsewhere, `--shared DIR` points at the dev photos, default
-../shared/dice_photos or $HOTDICE_SHARED). Needs torch and onnx, for training only.
+../shared/dice_photos or $HOTDICE_SHARED). Needs torch, onnx and onnxruntime, for training
+only (`pip install -e '.[train]'`).
 
 * `vision/models/dice_det.onnx`: a fully convolutional die finder. It outputs, at 1/8 of the
   input resolution, a heat map of die centres, the sub-cell offset of each centre and the
@@ -46,6 +47,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from vision.model import int8_file
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "vision" / "models"
@@ -872,8 +875,10 @@ def quantize_reader(
     """Write the int8 copy of a face reader's ONNX file beside it (`*.int8.onnx`: ONNX
     Runtime's static quantization, int8 weights per channel, uint8 activations whose ranges
     are read off `crops` training crops drawn as the reader was trained). ONNX Runtime
-    reads a crop 2-3.5 times faster so on one core; OpenCV's DNN, slower, so it keeps the
-    float file. The finder stays float: it gained under 20% and its first layer lost most."""
+    reads a crop several times faster so on one core (README: Speed); OpenCV's DNN runs
+    int8 networks slower, so it keeps the float file. The finder stays float: quantized,
+    it gained under 20% and its first layer lost the most."""
+    import onnx
     from onnxruntime.quantization import (
         CalibrationDataReader,
         QuantFormat,
@@ -894,9 +899,9 @@ def quantize_reader(
             return None if i is None else {"input": blob[i : i + 1]}
 
     staged = path.with_suffix(".staged.onnx")
-    out = path.with_name(path.name.removesuffix(".onnx") + ".int8.onnx")
-    quant_pre_process(str(path), str(staged), skip_symbolic_shape=True)
+    out = path.with_name(int8_file(path.name))
     try:
+        quant_pre_process(str(path), str(staged), skip_symbolic_shape=True)
         quantize_static(
             str(staged),
             str(out),
@@ -908,6 +913,14 @@ def quantize_reader(
         )
     finally:
         staged.unlink(missing_ok=True)
+    # the quantizer declares operator sets that no node uses (ai.onnx.ml), which ONNX
+    # Runtime before 1.18 refuses to load
+    int8 = onnx.load(str(out))
+    used = {node.domain for node in int8.graph.node} | {"", "ai.onnx"}
+    kept = [o for o in int8.opset_import if o.domain in used]
+    del int8.opset_import[:]
+    int8.opset_import.extend(kept)
+    onnx.save(int8, str(out))
     print("wrote", out, out.stat().st_size // 1024, "KB")
     return out
 
@@ -942,6 +955,8 @@ def main(argv=None) -> None:
     ap.add_argument("--only", choices=sorted(PARTS), help="train one network (default: all)")
     ap.add_argument("--out", type=Path, default=MODELS, help="where to write the .onnx files")
     args = ap.parse_args(argv)
+    import onnxruntime.quantization  # noqa: F401  (a reader's int8 step needs it: fail now)
+
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
     real = training_images(shared_dir(args.shared))
@@ -963,10 +978,14 @@ def main(argv=None) -> None:
 
         if arch is None:
             save(train_det(real, steps, rng, checkpoint=save))
+            write_config(out)
         else:
+            # the old int8 copy goes first: while the float file is being retrained, ONNX
+            # Runtime reads that (the same reader as OpenCV), never a stale copy
+            (out / int8_file(name)).unlink(missing_ok=True)
             save(train_cls(real, steps, rng, checkpoint=save, arch=arch, jitter=jitter, hard=hard))
+            write_config(out)
             quantize_reader(out / name, real, seed, jitter, hard)
-        write_config(out)
 
 
 def write_config(out: Path) -> None:

@@ -10,9 +10,10 @@ reader alone reads at 0.9 or more is not shown to the second (no dev photo's rea
 changed; it saves a fifth of the readers' passes on a 1080p roll).
 
 OpenCV's own DNN module runs them, so `vision/` needs NumPy and OpenCV only. Where ONNX
-Runtime is installed (`pip install 'hotdice[fast]'`), it runs them instead: the finder
-about twice as fast on one core, to the same outputs within 1e-5, and the face readers
-in int8 (`*.int8.onnx`, quantized by the training script), 3-5 times as fast.
+Runtime is installed (the `[fast]` extra), it runs them instead: the finder to the same
+outputs (within 1e-5) in about half the time on one core, and the face readers from their
+int8 copies (`*.int8.onnx`, quantized by the training script), several times as fast as
+OpenCV runs the float ones (figures in the README's Speed).
 """
 
 from __future__ import annotations
@@ -28,23 +29,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-try:
-    import onnxruntime
-except ImportError:  # optional: OpenCV's DNN runs the same networks, more slowly
-    onnxruntime = None
-
 # HOTDICE_MODEL_DIR points the reader at networks retrained with `--out DIR`, to compare
 # them with the shipped ones by `hotdice eval` before replacing them
 MODEL_DIR = Path(os.environ.get("HOTDICE_MODEL_DIR") or Path(__file__).resolve().parent / "models")
 DET_FILE = "dice_det.onnx"
+ENGINES = ("onnxruntime", "opencv")
 
-# What runs the networks: "onnxruntime" where it is installed, else "opencv";
-# HOTDICE_ENGINE=opencv picks OpenCV's DNN even so (to compare the two)
-ENGINE = (
-    "onnxruntime"
-    if onnxruntime is not None and os.environ.get("HOTDICE_ENGINE", "").lower() != "opencv"
-    else "opencv"
-)
+# What runs the networks when set (tests and the benchmark set it); None: `engine()` picks
+ENGINE: str | None = None
 
 
 def _config() -> dict:
@@ -70,17 +62,55 @@ CROP_SPAN = float(_CFG["crop_span"])
 CLS_FILES = tuple(str(name) for name in _CFG["classifiers"]) or ("dice_cls.onnx",)
 
 
+@functools.cache
+def onnxruntime() -> Any | None:
+    """The onnxruntime module, or None where it is not installed (imported on first use:
+    OpenCV's DNN alone needs it not)."""
+    try:
+        import onnxruntime as module
+    except ImportError:
+        return None
+    return module
+
+
+def pick_engine(requested: str, *, have_onnxruntime: bool) -> str:
+    """The engine a HOTDICE_ENGINE value names: "" or "auto" for ONNX Runtime where it is
+    installed, else OpenCV's DNN. Raises OSError (one line) for anything else."""
+    requested = requested.strip().lower()
+    if requested in ("", "auto"):
+        return "onnxruntime" if have_onnxruntime else "opencv"
+    if requested not in ENGINES:
+        raise OSError(f"HOTDICE_ENGINE={requested!r}: not an engine (opencv, onnxruntime or auto)")
+    if requested == "onnxruntime" and not have_onnxruntime:
+        raise OSError("HOTDICE_ENGINE=onnxruntime, but ONNX Runtime is not installed")
+    return requested
+
+
+def engine() -> str:
+    """What runs the networks: `ENGINE` if set, else what HOTDICE_ENGINE names (to compare
+    the two), else ONNX Runtime where it is installed."""
+    if ENGINE is not None:
+        return ENGINE
+    requested = os.environ.get("HOTDICE_ENGINE", "")
+    return pick_engine(requested, have_onnxruntime=onnxruntime() is not None)
+
+
 def int8_file(name: str) -> str:
     """The int8 copy of a face reader's file, which only ONNX Runtime runs fast (OpenCV's
     DNN ran int8 networks 1.3-1.7 times slower than float ones)."""
     return name.removesuffix(".onnx") + ".int8.onnx"
 
 
-def network_file(name: str, engine: str | None = None) -> str:
-    """The file that `engine` (default: ENGINE) runs for network `name`: a face reader's int8
-    copy under ONNX Runtime where one ships, else the float network."""
-    if (engine or ENGINE) == "onnxruntime" and name != DET_FILE:
-        if (MODEL_DIR / int8_file(name)).is_file():
+@functools.lru_cache(maxsize=32)
+def _ships(folder: Path, name: str) -> bool:
+    return (folder / name).is_file()
+
+
+def network_file(name: str, engine_name: str | None = None) -> str:
+    """The file that `engine_name` (default: `engine()`) runs for network `name`: under ONNX
+    Runtime a face reader's int8 copy where one ships; else the float network."""
+    if (engine_name or engine()) == "onnxruntime" and name != DET_FILE:
+        if _ships(MODEL_DIR, int8_file(name)):
             return int8_file(name)
     return name
 
@@ -92,11 +122,19 @@ def _model_path(name: str) -> Path:
     return path
 
 
+def _first_line(message: str, path: Path) -> str:
+    """An engine's error in one short line, without the file's path it repeats."""
+    lines = [ln.strip() for ln in str(message).replace(str(path), "the file").splitlines()]
+    line = next((ln for ln in lines if ln), "unknown error")
+    return line if len(line) <= 160 else line[:157] + "..."
+
+
 @functools.lru_cache(maxsize=8)
 def _session(name: str) -> Any:
     """An ONNX Runtime session for a network file."""
     path = _model_path(name)
-    options = onnxruntime.SessionOptions()
+    ort = onnxruntime()
+    options = ort.SessionOptions()
     # One knob for the whole pipeline: OpenCV's thread count (cv2.setNumThreads, read when a
     # network is first used) also sizes the networks' pool, so a one-core benchmark stays on
     # one core. Idle pool threads sleep rather than spin: a server has other work for them.
@@ -105,9 +143,9 @@ def _session(name: str) -> Any:
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3
     try:
-        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime's own error types derive from Exception alone
-        reason = str(exc).rsplit(":", 1)[-1].strip()  # past the path it repeats
+        reason = _first_line(str(exc), path)
         raise OSError(f"{path}: not a network ONNX Runtime can load ({reason})") from None
 
 
@@ -116,17 +154,17 @@ def _net(name: str) -> cv2.dnn.Net:
     """OpenCV's DNN network for a file, on the classic engine: about 5-10% faster on one
     core for these small networks than the new engine OpenCV 5 picks by default."""
     path = _model_path(name)
-    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     try:
-        if engine is not None:
+        if classic is not None:
             try:
-                return cv2.dnn.readNetFromONNX(str(path), engine)
+                return cv2.dnn.readNetFromONNX(str(path), classic)
             except cv2.error:
                 pass
         return cv2.dnn.readNetFromONNX(str(path))
     except cv2.error as exc:
-        message = str(exc).strip().splitlines()[-1]
-        raise OSError(f"{path}: not a network OpenCV can load ({message})") from None
+        reason = _first_line(exc.err or str(exc), path)
+        raise OSError(f"{path}: not a network OpenCV can load ({reason})") from None
 
 
 # An OpenCV network holds its input and its layers' buffers: two threads (a web server's)
@@ -136,14 +174,29 @@ _OPENCV_LOCK = threading.Lock()
 
 def _run(name: str, blob: np.ndarray) -> np.ndarray:
     """Network `name`'s one output for an NCHW float32 blob (a batch: both engines read a
-    batch of crops as fast per crop as one crop a pass, or faster)."""
-    if ENGINE == "onnxruntime":
-        session = _session(network_file(name))
-        return session.run(None, {session.get_inputs()[0].name: blob})[0]
+    batch of crops as fast per crop as one crop a pass, or faster). A network that does
+    not take the blob (a file swapped for another network) is a one-line OSError."""
+    if engine() == "onnxruntime":
+        file = network_file(name, "onnxruntime")
+        session = _session(file)
+        try:
+            return session.run(None, {session.get_inputs()[0].name: blob})[0]
+        except Exception as exc:  # ONNX Runtime's errors derive from Exception alone
+            reason = _first_line(str(exc), MODEL_DIR / file)
+            raise OSError(f"{MODEL_DIR / file}: does not take this input ({reason})") from None
     net = _net(name)
-    with _OPENCV_LOCK:
-        net.setInput(blob)
-        return net.forward()
+    try:
+        with _OPENCV_LOCK:
+            net.setInput(blob)
+            return net.forward()
+    except cv2.error as exc:
+        reason = _first_line(exc.err or str(exc), MODEL_DIR / name)
+        raise OSError(f"{MODEL_DIR / name}: does not take this input ({reason})") from None
+
+
+def _not_this_network(name: str, shape: tuple[int, ...]) -> OSError:
+    """A network file swapped for another network: it ran, but gave the wrong output."""
+    return OSError(f"{MODEL_DIR / network_file(name)}: not this network (output shape {shape})")
 
 
 def _blob(images: list[np.ndarray]) -> np.ndarray:
@@ -166,7 +219,10 @@ def find_centres(image: np.ndarray, *, min_score: float = 0.3) -> np.ndarray:
     ph, pw = (-h) % 16, (-w) % 16
     if ph or pw:
         image = cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    out = _run(DET_FILE, _blob([image]))[0]
+    out = _run(DET_FILE, _blob([image]))
+    if out.shape != (1, 4, image.shape[0] // DET_CELL, image.shape[1] // DET_CELL):
+        raise _not_this_network(DET_FILE, out.shape)
+    out = out[0]
     heat = out[0]
     peak = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((heat >= peak) & (heat > min_score))
@@ -195,7 +251,10 @@ def _softmax_of(name: str, blob: np.ndarray) -> np.ndarray:
     """One reader's class probabilities for each crop of an NCHW blob."""
     if not len(blob):
         return np.zeros((0, 7), np.float64)
-    logits = _run(name, blob).reshape(len(blob), 7).astype(np.float64)
+    logits = _run(name, blob)
+    if logits.shape != (len(blob), 7):
+        raise _not_this_network(name, logits.shape)
+    logits = logits.astype(np.float64)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 

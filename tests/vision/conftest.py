@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import model
+
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_images"
 
@@ -99,3 +101,22 @@ def shared_photos() -> Path:
     if not (path / "byler_d6" / "labels.json").is_file():
         pytest.skip(f"shared dev photos not found at {path} (set HOTDICE_SHARED)")
     return path
+
+
+ENGINES = [
+    "opencv",
+    pytest.param(
+        "onnxruntime",
+        marks=pytest.mark.skipif(
+            model.onnxruntime() is None,
+            reason="ONNX Runtime not installed (pip install -e '.[fast]')",
+        ),
+    ),
+]
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request, monkeypatch) -> str:
+    """Each engine in turn runs the networks (ONNX Runtime only where it is installed)."""
+    monkeypatch.setattr(model, "ENGINE", request.param)
+    return request.param

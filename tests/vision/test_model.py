@@ -6,6 +6,8 @@ import pytest
 
 from vision import model
 
+HAVE_ONNXRUNTIME = model.onnxruntime() is not None
+
 
 def test_blob_matches_opencv():
     rng = np.random.default_rng(0)
@@ -95,25 +97,6 @@ def test_finder_marks_die_centres_and_sizes(drawn, table_colour):
         assert 0.75 * 34 < found[i, 2] < 1.6 * 34
 
 
-ENGINES = [
-    "opencv",
-    pytest.param(
-        "onnxruntime",
-        marks=pytest.mark.skipif(
-            model.onnxruntime is None,
-            reason="ONNX Runtime not installed (pip install -e '.[fast]')",
-        ),
-    ),
-]
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request, monkeypatch) -> str:
-    """Each engine in turn runs the networks (ONNX Runtime only where it is installed)."""
-    monkeypatch.setattr(model, "ENGINE", request.param)
-    return request.param
-
-
 def test_a_batch_reads_as_its_crops_one_at_a_time(drawn, engine):
     """The readers take all crops in one batch; each crop's reading is what it would get
     alone (the int8 readers' ranges are fixed, not taken from the batch)."""
@@ -128,45 +111,104 @@ def test_a_batch_reads_as_its_crops_one_at_a_time(drawn, engine):
 
 def test_onnx_runtime_runs_int8_readers_and_the_float_finder(monkeypatch):
     """The int8 copies are for ONNX Runtime only; OpenCV's DNN and the finder stay float."""
-    first = model.CLS_FILES[0]
-    assert (model.MODEL_DIR / model.int8_file(first)).is_file()
-    assert model.network_file(first, "onnxruntime") == model.int8_file(first)
-    assert model.network_file(first, "opencv") == first
+    for name in model.CLS_FILES:
+        assert (model.MODEL_DIR / model.int8_file(name)).is_file()
+        assert model.network_file(name, "onnxruntime") == model.int8_file(name)
+        assert model.network_file(name, "opencv") == name
     assert model.network_file(model.DET_FILE, "onnxruntime") == model.DET_FILE
     monkeypatch.setattr(model, "MODEL_DIR", model.MODEL_DIR / "no such folder")
+    first = model.CLS_FILES[0]
     assert model.network_file(first, "onnxruntime") == first  # no int8 copy: the float one
 
 
-@pytest.mark.skipif(model.onnxruntime is None, reason="ONNX Runtime not installed")
+def test_engine_named_by_the_environment(monkeypatch):
+    """HOTDICE_ENGINE picks the engine (to compare them); a typo is a one-line error, not a
+    silent choice, and asking for ONNX Runtime where it is missing says so."""
+    assert model.pick_engine("", have_onnxruntime=True) == "onnxruntime"
+    assert model.pick_engine("auto", have_onnxruntime=False) == "opencv"
+    assert model.pick_engine(" OpenCV ", have_onnxruntime=True) == "opencv"
+    with pytest.raises(OSError, match="'openvc': not an engine"):
+        model.pick_engine("openvc", have_onnxruntime=True)
+    with pytest.raises(OSError, match="ONNX Runtime is not installed"):
+        model.pick_engine("onnxruntime", have_onnxruntime=False)
+    monkeypatch.setattr(model, "ENGINE", None)
+    monkeypatch.setenv("HOTDICE_ENGINE", "opencv")
+    assert model.engine() == "opencv"
+    monkeypatch.setenv("HOTDICE_ENGINE", "tensorflow")
+    with pytest.raises(OSError, match="HOTDICE_ENGINE='tensorflow'"):
+        model.find_centres(np.zeros((64, 64, 3), np.uint8))
+
+
+@pytest.mark.skipif(not HAVE_ONNXRUNTIME, reason="ONNX Runtime not installed")
 def test_onnx_runtime_uses_as_many_threads_as_opencv(monkeypatch):
     """cv2.setNumThreads is the one thread knob: a benchmark that sets 1 stays on one core."""
     model._session.cache_clear()
-    monkeypatch.setattr(model.cv2, "getNumThreads", lambda: 1)
+    monkeypatch.setattr(model.cv2, "getNumThreads", lambda: 3)
     try:
-        assert model._session(model.DET_FILE).get_session_options().intra_op_num_threads == 1
+        assert model._session(model.DET_FILE).get_session_options().intra_op_num_threads == 3
     finally:
         model._session.cache_clear()
 
 
-def test_a_damaged_network_file_is_a_one_line_error(tmp_path, monkeypatch, engine):
-    (tmp_path / model.DET_FILE).write_bytes(b"not a network")
+@pytest.fixture
+def model_copy(tmp_path, monkeypatch):
+    """A copy of the shipped networks that a test may damage, read instead of them."""
+    import shutil
+
+    for file in model.MODEL_DIR.iterdir():
+        shutil.copy(file, tmp_path / file.name)
     monkeypatch.setattr(model, "MODEL_DIR", tmp_path)
-    model._session.cache_clear()
-    model._net.cache_clear()
-    try:
-        damaged = r"dice_det.onnx: not a network (OpenCV|ONNX Runtime) can load \(.+\)$"
-        with pytest.raises(OSError, match=damaged) as err:
-            model.find_centres(np.zeros((64, 64, 3), np.uint8))
-        assert "\n" not in str(err.value)
-        with pytest.raises(OSError, match="dice_cls.onnx: model file missing"):
-            model._softmax_of("dice_cls.onnx", np.zeros((1, 3, model.CROP, model.CROP), np.float32))
-        assert not model.models_present()
-    finally:
-        model._session.cache_clear()
-        model._net.cache_clear()
+    caches = (model._session, model._net, model._ships)
+    for cache in caches:
+        cache.cache_clear()
+    yield tmp_path
+    for cache in caches:
+        cache.cache_clear()
 
 
-@pytest.mark.skipif(model.onnxruntime is None, reason="ONNX Runtime not installed")
+FRAME = np.zeros((64, 64, 3), np.uint8)
+CROPS = np.zeros((1, 3, model.CROP, model.CROP), np.float32)
+
+
+def test_a_damaged_finder_file_is_a_one_line_error(model_copy, engine):
+    (model_copy / model.DET_FILE).write_bytes(b"not a network")
+    pattern = r"dice_det.onnx: not a network (OpenCV|ONNX Runtime) can load \(.+\)$"
+    with pytest.raises(OSError, match=pattern) as err:
+        model.find_centres(FRAME)
+    assert "\n" not in str(err.value) and str(model_copy) not in str(err.value).split(": ", 1)[1]
+    (model_copy / model.DET_FILE).unlink()
+    assert not model.models_present()
+    with pytest.raises(OSError, match="dice_det.onnx: model file missing"):
+        model.find_centres(FRAME)
+
+
+def test_a_damaged_int8_reader_is_an_error_only_where_it_is_read(model_copy, engine):
+    """The int8 copy is ONNX Runtime's file: OpenCV's DNN reads the float reader still."""
+    first = model.CLS_FILES[0]
+    (model_copy / model.int8_file(first)).write_bytes(b"not a network")
+    if engine == "opencv":
+        assert model._softmax_of(first, CROPS).shape == (1, 7)
+        return
+    with pytest.raises(OSError, match=r"dice_cls.int8.onnx: not a network ONNX Runtime can load"):
+        model._softmax_of(first, CROPS)
+
+
+def test_a_swapped_network_file_is_a_one_line_error(model_copy, engine):
+    """A face reader's file where the finder's should be, and the other way round: it
+    loads, but cannot take the input or gives the wrong output."""
+    finder = (model_copy / model.DET_FILE).read_bytes()
+    (model_copy / model.DET_FILE).write_bytes((model_copy / model.CLS_FILES[0]).read_bytes())
+    wrong = r"dice_det.onnx: (does not take this input \(.+\)|not this network \(.+\))$"
+    with pytest.raises(OSError, match=wrong):
+        model.find_centres(FRAME)
+    reader = model.network_file(model.CLS_FILES[0])
+    (model_copy / reader).write_bytes(finder)
+    wrong = rf"{reader}: (does not take this input \(.+\)|not this network \(.+\))$"
+    with pytest.raises(OSError, match=wrong):
+        model._softmax_of(model.CLS_FILES[0], CROPS)
+
+
+@pytest.mark.skipif(not HAVE_ONNXRUNTIME, reason="ONNX Runtime not installed")
 def test_both_engines_read_the_sample_photos_alike(samples_dir, monkeypatch):
     """ONNX Runtime with the int8 readers reads every sample die as OpenCV's DNN with the
     float ones does; confidences move a little (0.11 at most, on a dark die)."""

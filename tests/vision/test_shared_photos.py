@@ -26,7 +26,9 @@ FLOORS = {
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))
-def test_eval_on_dev_folder(shared_photos, folder, capsys):
+def test_eval_on_dev_folder(shared_photos, folder, capsys, engine):
+    """On both engines: OpenCV's DNN with the float readers (`pip install -e .`) and ONNX
+    Runtime with their int8 copies (the `[fast]` extra)."""
     assert main(["eval", "--json", "--no-progress", str(shared_photos / folder)]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["images"] > 0
