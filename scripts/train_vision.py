@@ -944,7 +944,6 @@ PARTS = {
     "det": ("dice_det.onnx", 4000, 2, None, None, 0.0),
     "cls": ("dice_cls.onnx", 10000, 1, "stem2", (0.06, 0.85, 1.18), 0.0),
     "cls2": ("dice_cls2.onnx", 6000, 11, "full", (0.07, 0.8, 1.25), HARD),
-    "cls3": ("dice_cls3.onnx", 8000, 21, "stem2", (0.07, 0.8, 1.25), 0.0),
 }
 
 
