@@ -877,7 +877,7 @@ def quantize_reader(
     are read off `crops` training crops drawn as the reader was trained). ONNX Runtime
     reads a crop several times faster so on one core (README: Speed); OpenCV's DNN runs
     int8 networks slower, so it keeps the float file. The finder stays float: quantized,
-    it gained under 20% and its first layer lost the most."""
+    it gained 8-22% and its first layer lost the most."""
     import onnx
     from onnxruntime.quantization import (
         CalibrationDataReader,
