@@ -7,6 +7,14 @@ import pytest
 import vision
 from vision import reader
 
+
+@pytest.fixture(autouse=True)
+def each_engine(engine: str) -> str:
+    """Every test here runs on both engines: OpenCV's DNN is what `pip install -e .` gets,
+    ONNX Runtime with the int8 readers what the `[fast]` extra gets."""
+    return engine
+
+
 SCENES = [
     # (table colour, face colour, pip colour)
     ((200, 200, 195), (40, 40, 200), (245, 245, 245)),  # light table, red die, white pips
