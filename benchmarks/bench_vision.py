@@ -26,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -47,7 +48,8 @@ def _stats(times: list[float]) -> tuple[float, float]:
     return statistics.median(s), s[min(len(s) - 1, round(0.95 * (len(s) - 1)))]
 
 
-def _timed(fn, runs: int) -> list[float]:
+def _timed(fn: Callable[[], object], runs: int) -> list[float]:
+    """Milliseconds of `runs` calls of `fn`, after one untimed call (loading, caches)."""
     fn()
     times = []
     for _ in range(runs):

@@ -122,11 +122,14 @@ def _model_path(name: str) -> Path:
     return path
 
 
-def _first_line(message: str, path: Path) -> str:
-    """An engine's error in one short line, without the file's path it repeats."""
+def _failed(path: Path, what: str, message: str) -> OSError:
+    """An engine's error about a network file as one short line (`path: what (reason)`),
+    without the file's path that the engine's own message repeats."""
     lines = [ln.strip() for ln in str(message).replace(str(path), "the file").splitlines()]
-    line = next((ln for ln in lines if ln), "unknown error")
-    return line if len(line) <= 160 else line[:157] + "..."
+    reason = next((ln for ln in lines if ln), "unknown error")
+    if len(reason) > 160:
+        reason = reason[:157] + "..."
+    return OSError(f"{path}: {what} ({reason})")
 
 
 @functools.lru_cache(maxsize=8)
@@ -145,8 +148,7 @@ def _session(name: str) -> Any:
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime's own error types derive from Exception alone
-        reason = _first_line(str(exc), path)
-        raise OSError(f"{path}: not a network ONNX Runtime can load ({reason})") from None
+        raise _failed(path, "not a network ONNX Runtime can load", str(exc)) from None
 
 
 @functools.lru_cache(maxsize=8)
@@ -163,8 +165,7 @@ def _net(name: str) -> cv2.dnn.Net:
                 pass
         return cv2.dnn.readNetFromONNX(str(path))
     except cv2.error as exc:
-        reason = _first_line(exc.err or str(exc), path)
-        raise OSError(f"{path}: not a network OpenCV can load ({reason})") from None
+        raise _failed(path, "not a network OpenCV can load", exc.err or str(exc)) from None
 
 
 # An OpenCV network holds its input and its layers' buffers: two threads (a web server's)
@@ -182,16 +183,15 @@ def _run(name: str, blob: np.ndarray) -> np.ndarray:
         try:
             return session.run(None, {session.get_inputs()[0].name: blob})[0]
         except Exception as exc:  # ONNX Runtime's errors derive from Exception alone
-            reason = _first_line(str(exc), MODEL_DIR / file)
-            raise OSError(f"{MODEL_DIR / file}: does not take this input ({reason})") from None
+            raise _failed(MODEL_DIR / file, "does not take this input", str(exc)) from None
     net = _net(name)
     try:
         with _OPENCV_LOCK:
             net.setInput(blob)
             return net.forward()
     except cv2.error as exc:
-        reason = _first_line(exc.err or str(exc), MODEL_DIR / name)
-        raise OSError(f"{MODEL_DIR / name}: does not take this input ({reason})") from None
+        message = exc.err or str(exc)
+        raise _failed(MODEL_DIR / name, "does not take this input", message) from None
 
 
 def _not_this_network(name: str, shape: tuple[int, ...]) -> OSError:

@@ -235,7 +235,8 @@ def test_threads_reading_at_once_read_as_one_alone(drawn, engine):
     would get alone (an OpenCV network is not safe to run from two threads)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    blobs = [model._blob(_crops(drawn)[k:] or _crops(drawn)) for k in range(8)]
+    crops = _crops(drawn)
+    blobs = [model._blob(crops[k:]) for k in range(8)]
     alone = [model._softmax_of(model.CLS_FILES[-1], b) for b in blobs]
     with ThreadPoolExecutor(4) as pool:
         for _ in range(5):
