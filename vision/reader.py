@@ -5,10 +5,11 @@ Two steps, each a small network run by OpenCV's DNN module (see `model.py`):
 1. The die finder looks at the whole image, scaled so its long side is about 640 pixels,
    and marks die centres and sizes. If the dice come out very small or very large at that
    scale, it looks again at a scale where they are about 34 pixels across (a closer look
-   covers only the box around its finds), so the result does not depend on the camera's
-   resolution or distance. Dice too big for the first look (a close-up: their pips look
-   like little dice) are found at coarser scales, dice too small for it to read anything
-   at twice the scale, and a very dark frame is scaled up first (`brightened`).
+   covers only the pieces of the image around its finds), so the result does not depend
+   on the camera's resolution or distance. Dice too big for the first look (a close-up:
+   their pips look like little dice) are found at coarser scales, dice too small for it
+   to read anything at twice the scale, and a very dark frame is scaled up first
+   (`brightened`).
 2. The face readers (two networks, averaged) look at each die in the full-resolution image,
    in a crop normalised to the die's size, and give a probability for "not a die" and for
    each value 1-6.
@@ -225,21 +226,27 @@ _WIDER = 1.15
 
 
 # A die the readers were sure of (this share on one value) at one scale keeps its reading
-# when the finder finds it again at another, at about the same place and size. Not a sure
-# "not a die": that crop may have been cut at the wrong size, which the new look mends.
+# when the finder finds it again at another, at about the same place and size (a fifth of
+# a side, a quarter of its size). A find they rejected (not a die) keeps its rejection only
+# when found again at nearly the same place and size (a tenth): a crop cut at a wrong size
+# may have been rejected for that, which the new look mends; one cut alike reads alike
+# (a speck beside six small dice in a 1080p frame cost ten crop readings again).
 _SURE_AGAIN = 0.7
+_SAME_CROP = 0.1
 
 
-def _same_finds(found: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """For each find, the index of the find in `before` at about the same centre (a fifth
-    of a side) and size (within a quarter), or -1."""
+def _same_finds(
+    found: np.ndarray, before: np.ndarray, *, off: float = 0.2, size: float = 1.25
+) -> np.ndarray:
+    """For each find, the index of the find in `before` at about the same centre (`off`
+    sides) and size (within a factor `size`), or -1."""
     out = np.full(len(found), -1, np.intp)
     if not len(before):
         return out
     for i, (x, y, s, _) in enumerate(found):
         d2 = (before[:, 0] - x) ** 2 + (before[:, 1] - y) ** 2
         j = int(np.argmin(d2))
-        if d2[j] <= (0.2 * s) ** 2 and 0.8 <= before[j, 2] / s <= 1.25:
+        if d2[j] <= (off * s) ** 2 and 1 / size <= before[j, 2] / s <= size:
             out[i] = j
     return out
 
@@ -253,14 +260,19 @@ def _classify(
     known: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """The readers' scores for finds (x, y, side, score), cut from the full-resolution image.
-    `known` (finds, scores) from a look at another scale: a die among them read surely is
-    not read again."""
+    `known` (finds, scores) from a look at another scale: a die among them read surely, or
+    a find rejected at the same place and size, is not read again."""
     probs = np.zeros((len(found), 7), np.float32)
     todo = np.arange(len(found))
     if known is not None and len(found):
         match = _same_finds(found, known[0])
         reuse = match >= 0
         reuse[reuse] = known[1][match[reuse], 1:].max(axis=1) >= _SURE_AGAIN
+        close = _same_finds(found, known[0], off=_SAME_CROP, size=1.0 + _SAME_CROP)
+        rejected = close >= 0
+        rejected[rejected] = 1.0 - known[1][close[rejected], 0] < min_dieness
+        match[rejected] = close[rejected]
+        reuse |= rejected
         probs[reuse] = known[1][match[reuse]]
         todo = np.nonzero(~reuse)[0]
     crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found[todo]]
@@ -302,23 +314,49 @@ def roll_sized(sides: np.ndarray, low: float, high: float) -> np.ndarray:
     return (sides >= low * typical) & (sides <= high * typical)
 
 
-# A closer look at small dice covers the box around every find of the first look (not only
-# the confirmed dice: dice under the finder's trained size, 14 px, are often found but not
-# confirmed), this many typical die sides wider on each side, instead of the whole frame
+# A closer look at small dice covers the finds of the first look (not only the confirmed
+# dice: dice under the finder's trained size, 14 px, are often found but not confirmed), each
+# with this many typical die sides around it: the finder sees about three sides of context
+# around a centre, so a die this far inside its piece is found as in the whole frame
 REFIT_MARGIN = 2.0
 
 
-def _around(
+def _pieces(
     found: np.ndarray, size_wh: tuple[int, int], *, margin: float
-) -> tuple[int, int, int, int]:
-    """The box (x0, y0, x1, y1) around finds, `margin` typical die sides wider on each side."""
+) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) that cover every find with `margin` typical die sides around
+    it: one box a find, and boxes closer than `margin` sides to each other merged into the
+    box around both, so a cluster of dice stays one piece, gaps and all (a die the first
+    look missed among them is found), while a find far from the rest (a speck, a lone die)
+    is looked at alone. The finder's time follows the pixels it is shown (README: Speed)."""
     pad = margin * float(np.median(found[:, 2]))
+    gap = pad
     w, h = size_wh
-    x0 = int(max(0, found[:, 0].min() - pad))
-    y0 = int(max(0, found[:, 1].min() - pad))
-    x1 = int(min(w, np.ceil(found[:, 0].max() + pad)))
-    y1 = int(min(h, np.ceil(found[:, 1].max() + pad)))
-    return x0, y0, x1, y1
+    boxes = [
+        [
+            max(0, int(x - pad)),
+            max(0, int(y - pad)),
+            min(w, int(np.ceil(x + pad))),
+            min(h, int(np.ceil(y + pad))),
+        ]
+        for x, y in found[:, :2].tolist()
+    ]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(len(boxes) - 1, i, -1):
+                a, b = boxes[i], boxes[j]
+                if (
+                    a[0] < b[2] + gap
+                    and b[0] < a[2] + gap
+                    and a[1] < b[3] + gap
+                    and b[1] < a[3] + gap
+                ):
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1 in boxes]
 
 
 def read(
@@ -345,8 +383,8 @@ def read(
     for dice and reads no die it is sure of finding (score `min_sure_score`), it looks at
     twice the scale (dice under the finder's trained size). If the dice it confirms are
     far from `target_side_px` (a factor 1.5), it looks again at the scale that makes them
-    so (a closer look: only the box around its finds), reading again only the finds it
-    was not sure of.
+    so (a closer look: only the pieces of the image around its finds), reading again only
+    the finds it was not sure of.
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -365,14 +403,17 @@ def read(
 
     def look(
         scale: float,
-        box: tuple[int, int, int, int] | None = None,
+        boxes: list[tuple[int, int, int, int]] | None = None,
         known: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The finder's finds at `scale` (in `box` of the image only, if given), read."""
-        x0, y0, x1, y1 = box or (0, 0, w, h)
-        found = _centres_at(image[y0:y1, x0:x1], scale, min_score)
-        found[:, 0] += x0
-        found[:, 1] += y0
+        """The finder's finds at `scale` (in `boxes` of the image only, if given), read."""
+        parts = []
+        for x0, y0, x1, y1 in boxes or [(0, 0, w, h)]:
+            part = _centres_at(image[y0:y1, x0:x1], scale, min_score)
+            part[:, 0] += x0
+            part[:, 1] += y0
+            parts.append(part)
+        found = np.concatenate(parts)
         return found, _classify(image, found, rotations, min_dieness, known=known)
 
     def fit_scale(found: np.ndarray, probs: np.ndarray) -> float:
@@ -387,14 +428,15 @@ def read(
     ) -> tuple[np.ndarray, np.ndarray]:
         """The finds (looked at at `scale`) again at the scale that makes the confirmed dice
         `target_side_px` across, when they are far from it (a factor 1.5). A closer look
-        covers only the box around the finds; dice read surely are not read again."""
+        covers only the pieces around the finds (`_pieces`); dice read surely, and finds
+        rejected at the same place and size, are not read again."""
         if not confirmed(found, probs).any():
             return found, probs
         refit_scale = fit_scale(found, probs)
         if 1 / 1.5 < refit_scale / scale < 1.5 or too_small(refit_scale):
             return found, probs
-        box = _around(found, (w, h), margin=REFIT_MARGIN) if refit_scale > scale else None
-        return look(refit_scale, box, known=(found, probs))
+        boxes = _pieces(found, (w, h), margin=REFIT_MARGIN) if refit_scale > scale else None
+        return look(refit_scale, boxes, known=(found, probs))
 
     def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
         """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
