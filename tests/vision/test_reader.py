@@ -290,23 +290,30 @@ def test_bigger_dice_must_stand_a_look_at_their_own_size(drawn, monkeypatch, sid
 
 def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
     """Finds seen again at another scale keep a sure reading of a value, and a rejection
-    ("not a die") when they are found at the same place and size (within a tenth); one
-    rejected at another size is read again (that crop may have been cut at the wrong size),
-    and so is the rest, their wider crops taken from the right finds."""
+    ("not a die") when they are found at the same place and size (within a tenth of a side
+    and of the size); one rejected at another size or place is read again (that crop may
+    have been cut wrong), and so is the rest, their wider crops taken from the right finds."""
     before = np.array(
-        [[100, 100, 40, 0.9], [300, 100, 40, 0.9], [500, 100, 40, 0.9], [600, 100, 40, 0.9]],
+        [
+            [100, 100, 40, 0.9],
+            [300, 100, 40, 0.9],
+            [400, 100, 40, 0.9],
+            [500, 100, 40, 0.9],
+            [600, 100, 40, 0.9],
+        ],
         np.float32,
     )
     sure_five = [0.01, 0.01, 0.01, 0.01, 0.01, 0.94, 0.01]
     unsure = [0.1, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1]
     not_die = [0.94, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
-    known = np.array([sure_five, unsure, not_die, not_die], np.float32)
+    known = np.array([sure_five, unsure, not_die, not_die, not_die], np.float32)
     found = np.array(
         [
             [502, 101, 41, 0.8],  # rejected before, at the same place and size
             [101, 99, 39, 0.8],  # read surely before
             [301, 100, 40, 0.8],  # read unsurely before
             [600, 100, 48, 0.8],  # rejected before, but a fifth bigger now
+            [406, 100, 40, 0.8],  # rejected before, but 0.15 sides away now
             [700, 100, 40, 0.8],  # new
         ],
         np.float32,
@@ -322,7 +329,7 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
     monkeypatch.setattr(reader, "classify_crops", classify)
     image = np.zeros((200, 800, 3), np.uint8)
     probs = reader._classify(image, found, 4, 0.7, known=(before, known))
-    assert read_xs == wider_xs == [301.0, 600.0, 700.0]
+    assert read_xs == wider_xs == [301.0, 600.0, 406.0, 700.0]
     np.testing.assert_allclose(probs[0], not_die)
     np.testing.assert_allclose(probs[1], sure_five)
     np.testing.assert_allclose(probs[3], unsure)
@@ -356,7 +363,7 @@ def test_same_finds_pairs_finds_at_about_the_same_place_and_size():
 def test_pieces_cover_each_find_and_merge_where_they_come_close():
     """Each find gets a box two typical sides wider on each side, cut at the image's edge;
     boxes that overlap, or come closer than two sides, become the box around both, until
-    none do; boxes further apart stay apart."""
+    none do; boxes further apart stay apart, and no finds make no boxes."""
     found = np.array(
         [[100, 100, 20, 0.9], [150, 100, 20, 0.9], [500, 300, 20, 0.9], [570, 370, 20, 0.9]],
         np.float32,
@@ -365,15 +372,17 @@ def test_pieces_cover_each_find_and_merge_where_they_come_close():
     assert sorted(pieces) == [(60, 60, 190, 140), (460, 260, 600, 400)]
     lone = reader._pieces(found[2:3], (600, 400), margin=1.0)
     assert lone == [(480, 280, 520, 320)]
-    chain = np.array([[100, 100, 20, 0.9], [180, 100, 20, 0.9], [140, 170, 20, 0.9]], np.float32)
-    assert reader._pieces(chain, (600, 400), margin=2.0) == [(60, 60, 220, 210)]
-    near = np.array([[100, 100, 20, 0.9], [210, 100, 20, 0.9]], np.float32)  # 30 px apart
+    # the first box comes close only to the box the other two merge into
+    chain = np.array([[100, 100, 20, 0.9], [150, 300, 20, 0.9], [250, 200, 20, 0.9]], np.float32)
+    assert reader._pieces(chain, (600, 400), margin=2.0) == [(60, 60, 290, 340)]
+    near = np.array([[100, 100, 20, 0.9], [210, 100, 20, 0.9]], np.float32)  # boxes 30 px apart
     assert reader._pieces(near, (600, 400), margin=2.0) == [(60, 60, 250, 140)]
-    far = np.array([[100, 100, 20, 0.9], [230, 100, 20, 0.9]], np.float32)  # 50 px apart
+    far = np.array([[100, 100, 20, 0.9], [230, 100, 20, 0.9]], np.float32)  # boxes 50 px apart
     assert sorted(reader._pieces(far, (600, 400), margin=2.0)) == [
         (60, 60, 140, 140),
         (190, 60, 270, 140),
     ]
+    assert reader._pieces(found[:0], (600, 400), margin=2.0) == []
 
 
 def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
