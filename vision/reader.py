@@ -322,16 +322,17 @@ REFIT_MARGIN = 2.0
 
 
 def _pieces(
-    found: np.ndarray, size_wh: tuple[int, int], *, margin: float
+    found: np.ndarray, size_wh: tuple[int, int], *, margin: float, dice: np.ndarray
 ) -> list[tuple[int, int, int, int]]:
     """Boxes (x0, y0, x1, y1) that cover every find with `margin` typical die sides around
-    it: one box a find, and boxes closer than `margin` sides to each other merged into the
-    box around both, so a cluster of dice stays one piece, gaps and all (a die the first
-    look missed among them is found), while a find far from the rest (a speck, a lone die)
-    is looked at alone. The finder's time follows the pixels it is shown (README: Speed)."""
+    it: one box a find; boxes that overlap are merged into the box around both, and so are
+    boxes holding `dice` (confirmed ones) closer than `margin` sides to each other, so a
+    cluster of dice stays one piece, gaps and all (a die the first look missed among them
+    is found), while a find that is no die (a speck, a shadow) is looked at on its own,
+    however near. The finder's time follows the pixels it is shown (README: Speed)."""
     if not len(found):
         return []
-    pad = margin * float(np.median(found[:, 2]))  # also the gap that merges two boxes
+    pad = margin * float(np.median(found[:, 2]))  # also the gap that merges dice's boxes
     w, h = size_wh
     boxes = [
         [
@@ -342,20 +343,23 @@ def _pieces(
         ]
         for x, y in found[:, :2].tolist()
     ]
+    holds_dice = [bool(v) for v in dice]
     merged = True
     while merged:
         merged = False
         for i in range(len(boxes)):
             for j in range(len(boxes) - 1, i, -1):
                 a, b = boxes[i], boxes[j]
+                gap = pad if holds_dice[i] and holds_dice[j] else 0.0
                 if (
-                    a[0] < b[2] + pad
-                    and b[0] < a[2] + pad
-                    and a[1] < b[3] + pad
-                    and b[1] < a[3] + pad
+                    a[0] < b[2] + gap
+                    and b[0] < a[2] + gap
+                    and a[1] < b[3] + gap
+                    and b[1] < a[3] + gap
                 ):
                     boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del boxes[j]
+                    holds_dice[i] = holds_dice[i] or holds_dice[j]
+                    del boxes[j], holds_dice[j]
                     merged = True
     return [(x0, y0, x1, y1) for x0, y0, x1, y1 in boxes]
 
@@ -436,7 +440,9 @@ def read(
         refit_scale = fit_scale(found, probs)
         if 1 / 1.5 < refit_scale / scale < 1.5 or too_small(refit_scale):
             return found, probs
-        boxes = _pieces(found, (w, h), margin=REFIT_MARGIN) if refit_scale > scale else None
+        boxes = None
+        if refit_scale > scale:
+            boxes = _pieces(found, (w, h), margin=REFIT_MARGIN, dice=confirmed(found, probs))
         return look(refit_scale, boxes, known=(found, probs))
 
     def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:

@@ -360,29 +360,36 @@ def test_same_finds_pairs_finds_at_about_the_same_place_and_size():
     assert reader._same_finds(found, before[:0]).tolist() == [-1, -1, -1]
 
 
-def test_pieces_cover_each_find_and_merge_where_they_come_close():
+def test_pieces_cover_each_find_and_merge_where_dice_come_close():
     """Each find gets a box two typical sides wider on each side, cut at the image's edge;
-    boxes that overlap, or come closer than two sides, become the box around both, until
-    none do; boxes further apart stay apart, and no finds make no boxes."""
+    boxes that overlap become the box around both, and so do boxes of dice closer than two
+    sides, until none do; boxes further apart stay apart, a find that is no die is merged
+    only when its box overlaps, and no finds make no boxes."""
     found = np.array(
         [[100, 100, 20, 0.9], [150, 100, 20, 0.9], [500, 300, 20, 0.9], [570, 370, 20, 0.9]],
         np.float32,
     )
-    pieces = reader._pieces(found, (600, 400), margin=2.0)
+    dice = np.ones(len(found), bool)
+    pieces = reader._pieces(found, (600, 400), margin=2.0, dice=dice)
     assert sorted(pieces) == [(60, 60, 190, 140), (460, 260, 600, 400)]
-    lone = reader._pieces(found[2:3], (600, 400), margin=1.0)
+    lone = reader._pieces(found[2:3], (600, 400), margin=1.0, dice=dice[:1])
     assert lone == [(480, 280, 520, 320)]
     # the first box comes close only to the box the other two merge into
     chain = np.array([[100, 100, 20, 0.9], [150, 300, 20, 0.9], [250, 200, 20, 0.9]], np.float32)
-    assert reader._pieces(chain, (600, 400), margin=2.0) == [(60, 60, 290, 340)]
+    assert reader._pieces(chain, (600, 400), margin=2.0, dice=dice[:3]) == [(60, 60, 290, 340)]
     near = np.array([[100, 100, 20, 0.9], [210, 100, 20, 0.9]], np.float32)  # boxes 30 px apart
-    assert reader._pieces(near, (600, 400), margin=2.0) == [(60, 60, 250, 140)]
+    assert reader._pieces(near, (600, 400), margin=2.0, dice=dice[:2]) == [(60, 60, 250, 140)]
+    speck = np.array([True, False])
+    assert sorted(reader._pieces(near, (600, 400), margin=2.0, dice=speck)) == [
+        (60, 60, 140, 140),
+        (170, 60, 250, 140),
+    ]
     far = np.array([[100, 100, 20, 0.9], [230, 100, 20, 0.9]], np.float32)  # boxes 50 px apart
-    assert sorted(reader._pieces(far, (600, 400), margin=2.0)) == [
+    assert sorted(reader._pieces(far, (600, 400), margin=2.0, dice=dice[:2])) == [
         (60, 60, 140, 140),
         (190, 60, 270, 140),
     ]
-    assert reader._pieces(found[:0], (600, 400), margin=2.0) == []
+    assert reader._pieces(found[:0], (600, 400), margin=2.0, dice=dice[:0]) == []
 
 
 def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
