@@ -1,6 +1,7 @@
 """`read(image) -> Detections`: find every die, then read each one's top face.
 
-Two steps, each a small network run by OpenCV's DNN module (see `model.py`):
+Two steps, each a small network run by OpenCV's DNN module or, where it is installed,
+ONNX Runtime (see `model.py`):
 
 1. The die finder looks at the whole image, scaled so its long side is about 640 pixels,
    and marks die centres and sizes. If the dice come out very small or very large at that
@@ -435,14 +436,15 @@ def read(
         `target_side_px` across, when they are far from it (a factor 1.5). A closer look
         covers only the pieces around the finds (`_pieces`); dice read surely, and finds
         rejected at the same place and size, are not read again."""
-        if not confirmed(found, probs).any():
+        dice = confirmed(found, probs)
+        if not dice.any():
             return found, probs
         refit_scale = fit_scale(found, probs)
         if 1 / 1.5 < refit_scale / scale < 1.5 or too_small(refit_scale):
             return found, probs
-        boxes = None
-        if refit_scale > scale:
-            boxes = _pieces(found, (w, h), margin=REFIT_MARGIN, dice=confirmed(found, probs))
+        boxes = (
+            _pieces(found, (w, h), margin=REFIT_MARGIN, dice=dice) if refit_scale > scale else None
+        )
         return look(refit_scale, boxes, known=(found, probs))
 
     def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
