@@ -228,11 +228,14 @@ _WIDER = 1.15
 
 # A die the readers were sure of (this share on one value) at one scale keeps its reading
 # when the finder finds it again at another, at about the same place and size (a fifth of
-# a side, a quarter of its size). A find they rejected (not a die) keeps its rejection only
-# when found again at nearly the same place and size (a tenth): a crop cut at a wrong size
-# may have been rejected for that, which the new look mends; one cut alike reads alike (a
-# stray find beside a roll was otherwise voted on again: four views for each reader).
+# a side, a quarter of its size), and so does a find they plainly took for no die (under
+# even odds of being one). A find they only doubted (rejected, but under `_PLAINLY_NOT`
+# against) keeps its rejection only when found again at nearly the same place and size (a
+# tenth): a crop cut at a wrong size may have been rejected for that, which the new look
+# mends; one cut alike reads alike (a stray find beside a roll was otherwise voted on
+# again: four views for each reader).
 _SURE_AGAIN = 0.7
+_PLAINLY_NOT = 0.5
 _SAME_CROP = 0.1
 
 
@@ -262,17 +265,20 @@ def _classify(
 ) -> np.ndarray:
     """The readers' scores for finds (x, y, side, score), cut from the full-resolution image.
     `known` (finds, scores) from a look at another scale: a die among them read surely, or
-    a find rejected at the same place and size, is not read again."""
+    plainly taken for no die, at about the same place and size, or a find rejected at
+    nearly the same place and size, is not read again."""
     probs = np.zeros((len(found), 7), np.float32)
     todo = np.arange(len(found))
-    if known is not None and len(found):
+    if known is not None and len(found) and len(known[0]):
         match = _same_finds(found, known[0])
-        reuse = match >= 0
-        reuse[reuse] = known[1][match[reuse], 1:].max(axis=1) >= _SURE_AGAIN
+        before = known[1][np.maximum(match, 0)]
+        dieness = 1.0 - before[:, 0]
+        reuse = (match >= 0) & (
+            (before[:, 1:].max(axis=1) >= _SURE_AGAIN) | (dieness < _PLAINLY_NOT)
+        )
         # (both pair a find with the nearest one before: a close match is the same find)
         close = _same_finds(found, known[0], off=_SAME_CROP, size=1.0 + _SAME_CROP) >= 0
-        close[close] = 1.0 - known[1][match[close], 0] < min_dieness
-        reuse |= close
+        reuse |= close & (dieness < min_dieness)
         probs[reuse] = known[1][match[reuse]]
         todo = np.nonzero(~reuse)[0]
     crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found[todo]]

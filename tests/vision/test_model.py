@@ -9,9 +9,12 @@ from vision import model
 HAVE_ONNXRUNTIME = model.onnxruntime() is not None
 
 
-def test_blob_matches_opencv():
-    rng = np.random.default_rng(0)
-    images = [rng.integers(0, 256, (37, 53, 3), dtype=np.uint8) for _ in range(3)]
+@pytest.mark.parametrize("count", [1, 3])
+def test_blob_matches_opencv(count):
+    """One image (the finder's, copied a plane at a time) and a batch of crops (stacked)
+    give OpenCV's own blob, to the bit."""
+    rng = np.random.default_rng(count)
+    images = [rng.integers(0, 256, (37, 53, 3), dtype=np.uint8) for _ in range(count)]
     expected = cv2.dnn.blobFromImages(images, 1 / 255, None, (127.5, 127.5, 127.5), False, False)
     assert np.array_equal(model._blob(images), expected)
 

@@ -289,31 +289,26 @@ def test_bigger_dice_must_stand_a_look_at_their_own_size(drawn, monkeypatch, sid
 
 
 def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
-    """Finds seen again at another scale keep a sure reading of a value, and a rejection
-    ("not a die") when they are found at the same place and size (within a tenth of a side
-    and of the size); one rejected at another size or place is read again (that crop may
-    have been cut wrong), and so is the rest, their wider crops taken from the right finds."""
-    before = np.array(
-        [
-            [100, 100, 40, 0.9],
-            [300, 100, 40, 0.9],
-            [400, 100, 40, 0.9],
-            [500, 100, 40, 0.9],
-            [600, 100, 40, 0.9],
-        ],
-        np.float32,
-    )
+    """Finds seen again at another scale keep a sure reading of a value, and a plain
+    rejection (under even odds of being a die), when they are found at about the same place
+    and size (a fifth of a side, a quarter of the size); a find only doubted keeps its
+    rejection only at nearly the same place and size (a tenth), as that crop may have been
+    cut wrong. The rest is read again, their wider crops taken from the right finds."""
+    before = np.array([[x, 100, 40, 0.9] for x in (100, 300, 400, 500, 600, 800, 900)], np.float32)
     sure_five = [0.01, 0.01, 0.01, 0.01, 0.01, 0.94, 0.01]
     unsure = [0.1, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1]
+    doubted = [0.4, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]  # a die at 0.6: rejected, not plainly
     not_die = [0.94, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
-    known = np.array([sure_five, unsure, not_die, not_die, not_die], np.float32)
+    known = np.array([sure_five, unsure, doubted, doubted, doubted, not_die, not_die], np.float32)
     found = np.array(
         [
-            [502, 101, 41, 0.8],  # rejected before, at the same place and size
+            [502, 101, 41, 0.8],  # doubted before, at the same place and size
             [101, 99, 39, 0.8],  # read surely before
             [301, 100, 40, 0.8],  # read unsurely before
-            [600, 100, 48, 0.8],  # rejected before, but a fifth bigger now
-            [406, 100, 40, 0.8],  # rejected before, but 0.15 sides away now
+            [600, 100, 48, 0.8],  # doubted before, but a fifth bigger now
+            [406, 100, 40, 0.8],  # doubted before, but 0.15 sides away now
+            [806, 100, 48, 0.8],  # plainly no die before, a fifth bigger and 0.15 sides away
+            [900, 100, 56, 0.8],  # plainly no die before, but 1.4 times the size now
             [700, 100, 40, 0.8],  # new
         ],
         np.float32,
@@ -327,12 +322,13 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
         return np.tile(np.array(unsure, np.float32), (len(crops), 1))
 
     monkeypatch.setattr(reader, "classify_crops", classify)
-    image = np.zeros((200, 800, 3), np.uint8)
+    image = np.zeros((200, 1000, 3), np.uint8)
     probs = reader._classify(image, found, 4, 0.7, known=(before, known))
-    assert read_xs == wider_xs == [301.0, 600.0, 406.0, 700.0]
-    np.testing.assert_allclose(probs[0], not_die)
+    assert read_xs == wider_xs == [301.0, 600.0, 406.0, 900.0, 700.0]
+    np.testing.assert_allclose(probs[0], doubted)
     np.testing.assert_allclose(probs[1], sure_five)
     np.testing.assert_allclose(probs[3], unsure)
+    np.testing.assert_allclose(probs[5], not_die)
 
 
 def test_dedupe_keeps_dice_closer_than_a_side():
