@@ -228,14 +228,14 @@ _WIDER = 1.15
 
 # A die the readers were sure of (this share on one value) at one scale keeps its reading
 # when the finder finds it again at another, at about the same place and size (a fifth of
-# a side, a quarter of its size), and so does a find they plainly took for no die (under
-# even odds of being one). A find they only doubted (rejected, but under `_PLAINLY_NOT`
-# against) keeps its rejection only when found again at nearly the same place and size (a
-# tenth): a crop cut at a wrong size may have been rejected for that, which the new look
-# mends; one cut alike reads alike (a stray find beside a roll was otherwise voted on
-# again: four views for each reader).
+# a side, a quarter of its size), and so does a find they took for more likely no die than
+# a die (a die chance under `_LIKELY_NOT`). A find they only doubted (a die chance from
+# `_LIKELY_NOT` up to the reader's `min_dieness`) keeps its rejection only when found again
+# at nearly the same place and size (a tenth): a crop cut at a wrong size may have been
+# rejected for that, which the new look mends; one cut alike reads alike (a stray find
+# beside a roll was otherwise voted on again: four views for each reader).
 _SURE_AGAIN = 0.7
-_PLAINLY_NOT = 0.5
+_LIKELY_NOT = 0.5
 _SAME_CROP = 0.1
 
 
@@ -265,17 +265,16 @@ def _classify(
 ) -> np.ndarray:
     """The readers' scores for finds (x, y, side, score), cut from the full-resolution image.
     `known` (finds, scores) from a look at another scale: a die among them read surely, or
-    plainly taken for no die, at about the same place and size, or a find rejected at
-    nearly the same place and size, is not read again."""
+    a find more likely no die than a die, found at about the same place and size, or a
+    find rejected at nearly the same place and size, is not read again."""
     probs = np.zeros((len(found), 7), np.float32)
     todo = np.arange(len(found))
     if known is not None and len(found) and len(known[0]):
         match = _same_finds(found, known[0])
         before = known[1][np.maximum(match, 0)]
         dieness = 1.0 - before[:, 0]
-        reuse = (match >= 0) & (
-            (before[:, 1:].max(axis=1) >= _SURE_AGAIN) | (dieness < _PLAINLY_NOT)
-        )
+        unlikely = dieness < min(_LIKELY_NOT, min_dieness)  # (a die is never taken so)
+        reuse = (match >= 0) & ((before[:, 1:].max(axis=1) >= _SURE_AGAIN) | unlikely)
         # (both pair a find with the nearest one before: a close match is the same find)
         close = _same_finds(found, known[0], off=_SAME_CROP, size=1.0 + _SAME_CROP) >= 0
         reuse |= close & (dieness < min_dieness)
@@ -440,8 +439,9 @@ def read(
     ) -> tuple[np.ndarray, np.ndarray]:
         """The finds (looked at at `scale`) again at the scale that makes the confirmed dice
         `target_side_px` across, when they are far from it (a factor 1.5). A closer look
-        covers only the pieces around the finds (`_pieces`); dice read surely, and finds
-        rejected at the same place and size, are not read again."""
+        covers only the pieces around the finds (`_pieces`); dice read surely and finds
+        more likely no die, found at about the same place and size, and finds rejected at
+        nearly the same place and size, are not read again (`_classify`)."""
         dice = confirmed(found, probs)
         if not dice.any():
             return found, probs

@@ -297,9 +297,13 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
     before = np.array([[x, 100, 40, 0.9] for x in (100, 300, 400, 500, 600, 800, 900)], np.float32)
     sure_five = [0.01, 0.01, 0.01, 0.01, 0.01, 0.94, 0.01]
     unsure = [0.1, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1]
-    doubted = [0.4, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]  # a die at 0.6: rejected, not plainly
-    not_die = [0.94, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]
-    known = np.array([sure_five, unsure, doubted, doubted, doubted, not_die, not_die], np.float32)
+    doubted = [0.4, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]  # a die chance of 0.6: rejected
+    not_die = [0.94, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]  # 0.06: more likely no die
+    # (each row its own, so a reading taken from the wrong find shows)
+    known = (
+        np.array([sure_five, unsure, doubted, doubted, doubted, not_die, not_die], np.float32)
+        + np.arange(7, dtype=np.float32)[:, None] * 1e-3
+    )
     found = np.array(
         [
             [502, 101, 41, 0.8],  # doubted before, at the same place and size
@@ -307,8 +311,8 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
             [301, 100, 40, 0.8],  # read unsurely before
             [600, 100, 48, 0.8],  # doubted before, but a fifth bigger now
             [406, 100, 40, 0.8],  # doubted before, but 0.15 sides away now
-            [806, 100, 48, 0.8],  # plainly no die before, a fifth bigger and 0.15 sides away
-            [900, 100, 56, 0.8],  # plainly no die before, but 1.4 times the size now
+            [806, 100, 48, 0.8],  # no die before; a fifth bigger, 0.15 sides away (of 40)
+            [900, 100, 56, 0.8],  # no die before, but 1.4 times the size now
             [700, 100, 40, 0.8],  # new
         ],
         np.float32,
@@ -325,10 +329,10 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
     image = np.zeros((200, 1000, 3), np.uint8)
     probs = reader._classify(image, found, 4, 0.7, known=(before, known))
     assert read_xs == wider_xs == [301.0, 600.0, 406.0, 900.0, 700.0]
-    np.testing.assert_allclose(probs[0], doubted)
-    np.testing.assert_allclose(probs[1], sure_five)
+    np.testing.assert_allclose(probs[0], known[3])
+    np.testing.assert_allclose(probs[1], known[0])
     np.testing.assert_allclose(probs[3], unsure)
-    np.testing.assert_allclose(probs[5], not_die)
+    np.testing.assert_allclose(probs[5], known[5])
 
 
 def test_dedupe_keeps_dice_closer_than_a_side():
