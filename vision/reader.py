@@ -244,15 +244,16 @@ def _same_finds(
 ) -> np.ndarray:
     """For each find, the index of the find in `before` at about the same centre (`off`
     sides) and size (within a factor `size`), or -1."""
-    out = np.full(len(found), -1, np.intp)
-    if not len(before):
-        return out
-    for i, (x, y, s, _) in enumerate(found):
-        d2 = (before[:, 0] - x) ** 2 + (before[:, 1] - y) ** 2
-        j = int(np.argmin(d2))
-        if d2[j] <= (off * s) ** 2 and 1 / size <= before[j, 2] / s <= size:
-            out[i] = j
-    return out
+    if not len(before) or not len(found):
+        return np.full(len(found), -1, np.intp)
+    dx = before[None, :, 0] - found[:, None, 0]
+    dy = before[None, :, 1] - found[:, None, 1]
+    d2 = dx**2 + dy**2  # (finds, before)
+    nearest = np.argmin(d2, axis=1)
+    side = found[:, 2]
+    ratio = before[nearest, 2] / side
+    near = d2[np.arange(len(found)), nearest] <= (off * side) ** 2
+    return np.where(near & (1 / size <= ratio) & (ratio <= size), nearest, -1).astype(np.intp)
 
 
 def _classify(
@@ -273,7 +274,7 @@ def _classify(
         match = _same_finds(found, known[0])
         before = known[1][np.maximum(match, 0)]
         dieness = 1.0 - before[:, 0]
-        unlikely = dieness < min(_LIKELY_NOT, min_dieness)  # (a die is never taken so)
+        unlikely = dieness < min(_LIKELY_NOT, min_dieness)  # (never a find taken for a die)
         reuse = (match >= 0) & ((before[:, 1:].max(axis=1) >= _SURE_AGAIN) | unlikely)
         # (both pair a find with the nearest one before: a close match is the same find)
         close = _same_finds(found, known[0], off=_SAME_CROP, size=1.0 + _SAME_CROP) >= 0
