@@ -2,6 +2,7 @@
 
     python scripts/stress_vision.py DIR --dim 0.2 --noise 6      # a fifth of the light
     python scripts/stress_vision.py DIR --tilt 35                # camera tipped back 35 deg
+    python scripts/stress_vision.py DIR --tilt 50 --focal 0.7    # ... a phone's wide lens
     python scripts/stress_vision.py DIR --scale 0.5              # a camera of half the pixels
     python scripts/stress_vision.py DIR --frame 1920x1080        # in a webcam's 1080p frame
 
@@ -10,11 +11,12 @@ its labels moved with it, then read and scored as `hotdice eval` scores. `--dim`
 light, adds sensor noise and re-encodes as JPEG (quality 80); `--no-brighten` reads it
 without the reader's dark-frame scaling, for comparison. `--tilt` warps the photo as a
 camera tipped back by that angle would see the table (a flat warp: the far side smaller
-and foreshortened, no new side faces); dice that leave the frame, even partly, are not
-scored. `--scale` resizes the photo, as a camera with fewer pixels; `--frame WxH` (not with
-`--scale`) scales it (bicubic) to fill the frame's height, or its width if it is wider,
-and centres it in a frame of that size, its edge pixels repeated, as a webcam's frame of
-the same table. Dice without a box are
+and foreshortened, no new side faces; `--focal`, the camera's focal length over the long
+side, 1 by default: a phone's wider lens, about 0.7, makes the near dice bigger still);
+dice that leave the frame, even partly, are not scored. `--scale` resizes the photo, as a
+camera with fewer pixels; `--frame WxH` (not with `--scale`) scales it (bicubic) to fill
+the frame's height, or its width if it is wider, and centres it in a frame of that size,
+its edge pixels repeated, as a webcam's frame of the same table. Dice without a box are
 left out. Prints one line of figures. The README's Known limits quote its results.
 """
 
@@ -41,11 +43,11 @@ def dimmed(image: np.ndarray, light: float, noise: float, rng: np.random.Generat
     )
 
 
-def tilt_homography(size_wh: tuple[int, int], degrees: float) -> np.ndarray:
-    """A camera (focal length = the long side) turned about the horizontal axis, with the
-    photo's centre kept where it was."""
+def tilt_homography(size_wh: tuple[int, int], degrees: float, focal: float = 1.0) -> np.ndarray:
+    """A camera (focal length `focal` times the long side) turned about the horizontal
+    axis, with the photo's centre kept where it was."""
     w, h = size_wh
-    f, a = float(max(w, h)), np.radians(-degrees)
+    f, a = focal * float(max(w, h)), np.radians(-degrees)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
     r = np.array([[1, 0, 0], [0, np.cos(a), -np.sin(a)], [0, np.sin(a), np.cos(a)]])
     m = k @ r @ np.linalg.inv(k)
@@ -66,10 +68,12 @@ def _warped_box(box: list[float], m: np.ndarray) -> tuple[list[float], bool]:
     return [float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1])], True
 
 
-def tilted(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, dict]:
+def tilted(
+    image: np.ndarray, entry: dict, degrees: float, focal: float = 1.0
+) -> tuple[np.ndarray, dict]:
     """The photo and its labels as a camera tipped back by `degrees` sees them."""
     h, w = image.shape[:2]
-    m = tilt_homography((w, h), degrees)
+    m = tilt_homography((w, h), degrees, focal)
     out = cv2.warpPerspective(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
     dice, ignore = [], []
     for b in entry.get("ignore", []):
@@ -130,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dim", type=float, default=1.0, help="share of the light kept")
     ap.add_argument("--noise", type=float, default=0.0, help="sensor noise (grey levels)")
     ap.add_argument("--tilt", type=float, default=0.0, help="camera tipped back, degrees")
+    ap.add_argument(
+        "--focal",
+        type=float,
+        default=1.0,
+        help="the tilted camera's focal length over the long side (a phone's is about 0.7)",
+    )
     ap.add_argument("--scale", type=float, default=1.0, help="photo resized by this factor")
     ap.add_argument("--frame", type=_frame_size, help="placed in a frame of WxH pixels")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
@@ -139,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
     if args.frame and args.scale != 1.0:
         ap.error("--frame scales the photo itself: leave out --scale")
+    if not 0.3 <= args.focal <= 3:
+        ap.error("--focal must be 0.3-3 (a phone's wide camera is about 0.7)")
+    if args.focal != 1.0 and not args.tilt:
+        ap.error("--focal is the tilted camera's: give --tilt too")
     if abs(args.tilt) > 60:
         ap.error("--tilt must stay within 60 degrees (further, the near edge leaves the view)")
     try:
@@ -163,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.frame:
             image, entry = framed(image, entry, args.frame)
         if args.tilt:
-            image, entry = tilted(image, entry, args.tilt)
+            image, entry = tilted(image, entry, args.tilt, args.focal)
         if args.dim != 1.0 or args.noise:
             image = dimmed(image, args.dim, args.noise, rng)
         results.append(score_image(entry, vision.read(image), 0.0))
@@ -172,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}
-            | {"tilt": args.tilt, "scale": args.scale, "frame": args.frame, **figures}
+            | {"tilt": args.tilt, "focal": args.focal, "scale": args.scale, "frame": args.frame}
+            | figures
         )
     )
     return 0

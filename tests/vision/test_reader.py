@@ -129,10 +129,66 @@ def test_bad_input_is_rejected():
 
 
 def test_roll_sized_drops_specks_and_giants():
-    sides = np.array([40.0, 42.0, 38.0, 20.0, 90.0, 79.0])
-    keep = reader.roll_sized(sides, 0.6, 2.0)
+    # dice in a row, as seen from above: no slant to fit, so the median is the typical die
+    sides = [40.0, 42.0, 38.0, 20.0, 90.0, 79.0]
+    found = np.array([[60.0 * k, 100.0, side, 0.9] for k, side in enumerate(sides)])
+    keep = reader.roll_sized(found, 0.6, 2.0)
     # typical (median) side 41: 20 is under 0.6 of it (a pip, a speck), 90 over twice it
     assert keep.tolist() == [True, True, True, False, False, True]
+
+
+def test_roll_sized_follows_a_slant():
+    """A photo at a slant: dice grow from 30 px at the far edge to 110 px at the near one.
+    Each is also judged against the size the roll gives at its place, not only the median
+    (45 px), so the near dice of 108 px stay; a speck among them (20 px) is no die by
+    either, and goes."""
+    rows = [(100, 100), (300, 110), (500, 90), (200, 300), (450, 320), (300, 700), (520, 720)]
+    found = np.array([[x, y, 20.0 + 0.125 * y, 0.9] for x, y in rows] + [[400, 700, 20.0, 0.6]])
+    assert found[5, 2] > 2 * np.median(found[:, 2])  # the median rule alone would drop it
+    sure = np.array([True] * 7 + [False])  # the speck is not read surely
+    assert reader.roll_sized(found, 0.6, 2.0, sure=sure).tolist() == [True] * 7 + [False]
+
+
+def test_a_slanted_roll_keeps_its_near_and_far_dice(drawn):
+    """Dice drawn as a phone held at a slant sees them: four far ones of 35 px, two of
+    72 px and a near one of 122 px (sides affine in the row, as on a flat table). Against
+    the median die the near three look over twice too big; the reader fits the slant and
+    reads all seven."""
+    draw_die, table = drawn
+    img = table((170, 175, 165), (1280, 960), seed=5)
+    dice = [(1, 240, 120), (4, 520, 130), (6, 800, 110), (3, 1040, 140)]
+    dice += [(5, 420, 460), (2, 860, 440), (6, 640, 820)]
+    for k, (value, x, y) in enumerate(dice):
+        draw_die(img, value, (x, y), 20 + 0.125 * y, angle=11 * k + 4, pip=(25, 25, 25))
+    dets = vision.read(img)
+    assert sorted(dets.values) == sorted(v for v, _, _ in dice)
+    for value, x, y in dice:
+        at = [d for d in dets if abs(d.center_xy[0] - x) < 20 and abs(d.center_xy[1] - y) < 20]
+        assert [d.value for d in at] == [value]
+
+
+@pytest.mark.parametrize(
+    "slope, near, needs_look", [(0.10, (5, 2), True), (0.13, (6, 4), False), (0.15, (4, 6), True)]
+)
+def test_near_dice_too_big_for_the_rolls_look_are_looked_for(
+    drawn, monkeypatch, slope, near, needs_look
+):
+    """Seven far dice and two near ones two to three times their size (15 + `slope` * row
+    pixels: sides affine in the row). The roll is looked at where the far dice are about
+    34 px, at which the near ones can be too big for the finder. The slant tells where dice
+    that big should be, and a look at half the scale finds them there; without that look
+    they are lost (`needs_look`). (The middle case lost a near die to a plane fitted first
+    on the dice near the median size, which the far dice made too steep.)"""
+    draw_die, table = drawn
+    img = table((170, 175, 165), (1280, 960), seed=5)
+    dice = [(1, 200, 90), (4, 420, 100), (6, 640, 80), (3, 860, 110), (2, 1080, 95)]
+    dice += [(5, 320, 250), (3, 760, 260), (near[0], 400, 800), (near[1], 900, 820)]
+    for k, (value, x, y) in enumerate(dice):
+        draw_die(img, value, (x, y), 15 + slope * y, angle=11 * k + 4, pip=(25, 25, 25))
+    assert sorted(vision.read(img).values) == sorted(v for v, _, _ in dice)
+    if needs_look:
+        monkeypatch.setattr(reader, "NEAR_TOO_BIG", float("inf"))
+        assert len(vision.read(img)) == len(dice) - 2
 
 
 def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():
