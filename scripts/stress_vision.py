@@ -5,6 +5,7 @@
     python scripts/stress_vision.py DIR --tilt 50 --focal 0.7    # ... a phone's wide lens
     python scripts/stress_vision.py DIR --scale 0.5              # a camera of half the pixels
     python scripts/stress_vision.py DIR --frame 1920x1080        # in a webcam's 1080p frame
+    python scripts/stress_vision.py DIR --canvas 4000x3000       # amid a 12 MP wide shot
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
@@ -16,7 +17,9 @@ side, 1 by default: a phone's wider lens, about 0.7, makes the near dice bigger 
 dice that leave the frame, even partly, are not scored. `--scale` resizes the photo, as a
 camera with fewer pixels; `--frame WxH` (not with `--scale`) scales it (bicubic) to fill
 the frame's height, or its width if it is wider, and centres it in a frame of that size,
-its edge pixels repeated, as a webcam's frame of the same table. Dice without a box are
+its edge pixels repeated, as a webcam's frame of the same table; `--canvas WxH` keeps the
+photo's size (after `--scale`) and sets it amid a WxH photo of the table around it (its
+median colour, a little noise), as a wide shot of the whole table. Dice without a box are
 left out. Prints one line of figures. The README's Known limits quote its results.
 """
 
@@ -118,6 +121,25 @@ def framed(image: np.ndarray, entry: dict, size_wh: tuple[int, int]) -> tuple[np
     return out, _moved_labels(entry, k, dx, dy)
 
 
+def on_canvas(
+    image: np.ndarray, entry: dict, size_wh: tuple[int, int], rng: np.random.Generator
+) -> tuple[np.ndarray, dict]:
+    """The photo, at its own size, in the middle of a bigger photo of the table around it
+    (the photo's median colour and a little noise), its labels moved with it: a wide shot
+    of the whole table, whose dice are a small share of its long side."""
+    w, h = size_wh
+    ih, iw = image.shape[:2]
+    if iw > w or ih > h:
+        raise ValueError(f"the photo ({iw}x{ih}) is bigger than the canvas ({w}x{h})")
+    fill = [int(v) for v in np.median(image.reshape(-1, 3), axis=0)]
+    dx, dy = (w - iw) // 2, (h - ih) // 2
+    out = cv2.copyMakeBorder(
+        image, dy, h - ih - dy, dx, w - iw - dx, cv2.BORDER_CONSTANT, value=fill
+    )
+    out = np.clip(out + rng.normal(0, 3, out.shape), 0, 255).astype(np.uint8)
+    return out, _moved_labels(entry, 1.0, dx, dy)
+
+
 def _frame_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -142,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--scale", type=float, default=1.0, help="photo resized by this factor")
     ap.add_argument("--frame", type=_frame_size, help="placed in a frame of WxH pixels")
+    ap.add_argument(
+        "--canvas", type=_frame_size, help="at its size (after --scale) amid a WxH table"
+    )
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")
     args = ap.parse_args(argv)
@@ -149,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
     if args.frame and args.scale != 1.0:
         ap.error("--frame scales the photo itself: leave out --scale")
+    if args.frame and args.canvas:
+        ap.error("give --frame or --canvas, not both")
     if not 0.3 <= args.focal <= 3:
         ap.error("--focal must be 0.3-3 (a phone's wide camera is about 0.7)")
     if args.focal != 1.0 and not args.tilt:
@@ -176,6 +203,12 @@ def main(argv: list[str] | None = None) -> int:
             image, entry = scaled(image, entry, args.scale)
         if args.frame:
             image, entry = framed(image, entry, args.frame)
+        if args.canvas:
+            try:
+                image, entry = on_canvas(image, entry, args.canvas, rng)
+            except ValueError as exc:
+                print(f"stress_vision: error: {entry['file']}: {exc}", file=sys.stderr)
+                return 2
         if args.tilt:
             image, entry = tilted(image, entry, args.tilt, args.focal)
         if args.dim != 1.0 or args.noise:
@@ -187,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}
             | {"tilt": args.tilt, "focal": args.focal, "scale": args.scale, "frame": args.frame}
+            | {"canvas": args.canvas}
             | figures
         )
     )

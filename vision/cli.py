@@ -26,10 +26,11 @@ from .detections import Detections, DieDetection
 from .evaluate import close_ups, evaluate, failure_lines, summarize
 from .io import decode_image, image_size_wh, load_image, read_bytes, reduction_for
 from .model import warm_up
-from .reader import read
+from .reader import FRAME_SIDE, read
 
 # A JPEG is decoded at 1/2, 1/4 or 1/8 size while its long side stays at least this long;
 # if the dice then come out smaller than MIN_DIE_PX, it is decoded again at twice the size.
+# A photo over FRAME_SIDE pixels is read as a photo (`read`'s `photo`) at any reduction.
 MIN_LONG_SIDE = 1000
 MIN_DIE_PX = 24.0
 
@@ -70,7 +71,7 @@ def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
             image = decode_image(data, reduce=reduce)
         except ValueError as exc:
             raise ValueError(f"{path}: {exc}") from None
-        dets = read(image)
+        dets = read(image, photo=max(header or image.shape[:2]) > FRAME_SIDE)
         sides = [d.box_xywh[2] for d in dets]
         if reduce == 1 or not sides or float(np.median(sides)) >= MIN_DIE_PX:
             break

@@ -358,6 +358,16 @@ def _near(a: np.ndarray, b: np.ndarray, *, overlap: float) -> np.ndarray:
     return d2 < (overlap * np.maximum(a[:, None, 2], b[None, :, 2])) ** 2
 
 
+# An image up to this long (a camera frame: 1080p) gets its first look at `read`'s
+# `long_side` (640), fast enough for a live camera; a bigger one (a phone's photo, whose
+# reading may take longer) at PHOTO_LOOK, so that dice of 1.5% of its long side are
+# still the finder's least trained size (14 px) there, and with the look at twice the
+# scale for dice too small to read, 0.75%: a phone photo of a whole table from standing
+# height has dice of about 1% (40 px in 4032), which the 640 look saw as one die a group.
+FRAME_SIDE = 1920
+PHOTO_LOOK = 960
+
+
 # A closer look at small dice covers the finds of the first look (not only the confirmed
 # dice: dice under the finder's trained size, 14 px, are often found but not confirmed), each
 # with this many typical die sides around it: the finder sees about 1.6 sides each way
@@ -420,13 +430,16 @@ def read(
     max_relative_side: float = 2.0,
     target_side_px: float = 34.0,
     rotations: int = 4,
+    photo: bool | None = None,
 ) -> Detections:
     """Every die in a BGR uint8 image: top-face value 1-6, confidence, box and centre.
 
     `confidence` is the face reader's probability for the value it reports, given that the
     object is a die; below about 0.5 the user interface should ask the player.
-    The finder looks with the long side at `long_side` pixels (and, if it confirms nothing
-    there, at a half, a quarter and an eighth of that). If two in three of the dice it
+    The finder looks with the long side at `long_side` pixels, or at `PHOTO_LOOK` for a
+    `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded a big
+    photo at a reduced size says so), and, if it confirms nothing there, at a half, a
+    quarter and an eighth of that. If two in three of the dice it
     confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
     scales for bigger dice that hold them (`explains`), and takes them only if a second
     look at their own size bears them out (`stands`). If it finds things it does not take
@@ -556,7 +569,10 @@ def read(
         keep = confirmed(found, probs)
         return _detections(found[keep], probs[keep], (w, h), roll_size)
 
-    scale = det_scale((w, h), long_side=long_side)
+    if photo is None:
+        photo = max(w, h) > FRAME_SIDE
+    first_side = max(long_side, PHOTO_LOOK) if photo else long_side
+    scale = det_scale((w, h), long_side=first_side)
     found, probs = look(scale)
     keep = confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -90,6 +91,26 @@ def drawn():
 @pytest.fixture(scope="session")
 def samples_dir() -> Path:
     return SAMPLES
+
+
+@pytest.fixture
+def wide_shot(samples_dir: Path) -> Callable[..., np.ndarray]:
+    """A sample photo (dice of about 40 px) in the middle of a 12 MP photo of the table
+    around it (its median colour, a little noise): a phone photo of a whole table from
+    standing height, where a die is 1% of the long side."""
+
+    def make(name: str, size_wh: tuple[int, int] = (4000, 3000)) -> np.ndarray:
+        img = cv2.imread(str(samples_dir / name))
+        h, w = img.shape[:2]
+        fill = [int(v) for v in np.median(img.reshape(-1, 3), axis=0)]
+        (W, H), rng = size_wh, np.random.default_rng(0)
+        top, left = (H - h) // 2, (W - w) // 2
+        out = cv2.copyMakeBorder(
+            img, top, H - h - top, left, W - w - left, cv2.BORDER_CONSTANT, value=fill
+        )
+        return np.clip(out + rng.normal(0, 3, out.shape), 0, 255).astype(np.uint8)
+
+    return make
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cli import main
+from vision.cli import main, read_photo
 from vision.detections import Detections, DieDetection
 from vision.evaluate import score_image
 
@@ -151,6 +151,20 @@ def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):
             assert 1 <= d["value"] <= 6 and 0 <= d["confidence"] <= 1 and len(d["box_xywh"]) == 4
     written = sorted(tmp_path.glob("annotated-*.png"))
     assert len(written) == 3 and cv2.imread(str(written[0])) is not None
+
+
+def test_a_wide_12mp_jpeg_is_read_at_a_photos_look(wide_shot, tmp_path):
+    """A 12 MP JPEG of a whole table, dice 1% of its long side (40 px): `hotdice read`
+    decodes it at a quarter size and looks as at a photo, not a camera frame (the decoded
+    image is 1000 px, but the photo is 4000), finds dice under 24 px, so decodes it again
+    at twice the size (here up to the full size), and reads them all, in full-size
+    pixels."""
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), wide_shot("IMG_20191208_112143.jpg"))
+    dets, image, ms = read_photo(photo)
+    assert sorted(dets.values) == [1, 3, 5, 6, 6, 6]
+    assert dets.size_wh == (4000, 3000) and image.shape[:2] == (3000, 4000) and ms > 0
+    assert all(1700 <= d.center_xy[0] <= 2300 and 1200 <= d.center_xy[1] <= 1800 for d in dets)
 
 
 def test_read_text_output(samples_dir, capsys):

@@ -191,6 +191,22 @@ def test_near_dice_too_big_for_the_rolls_look_are_looked_for(
         assert len(vision.read(img)) == len(dice) - 2
 
 
+@pytest.mark.parametrize(
+    "name, values",
+    [
+        ("IMG_20191208_112143.jpg", [1, 3, 5, 6, 6, 6]),
+        ("IMG_20191209_100147.jpg", [1, 3, 3, 4, 5, 6]),
+    ],
+)
+def test_small_dice_in_a_big_photo_are_read(wide_shot, name, values):
+    """Dice of 1% of a 4000x3000 photo's long side: the first look of a photo over 1920 px
+    is at 960 px (PHOTO_LOOK), where they are 10 px and the look at twice the scale reads
+    them. At a camera frame's 640 px the group of them passed for one die."""
+    img = wide_shot(name)
+    assert sorted(vision.read(img).values) == values
+    assert len(vision.read(img, photo=False)) < len(values)
+
+
 def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():
     clear = [0.01, 0.95, 0.01, 0.01, 0.01, 0.005, 0.005]
     logo = [0.05] + [0.95 / 6] * 6
