@@ -19,7 +19,9 @@ camera with fewer pixels; `--frame WxH` (not with `--scale`) scales it (bicubic)
 the frame's height, or its width if it is wider, and centres it in a frame of that size,
 its edge pixels repeated, as a webcam's frame of the same table; `--canvas WxH` keeps the
 photo's size (after `--scale`) and sets it amid a WxH photo of the table around it (its
-median colour, a little noise), as a wide shot of the whole table. Dice without a box are
+median colour, a little noise), as a wide shot of the whole table. `--jpeg` saves each
+changed photo as a JPEG (quality 90) and reads the file as `hotdice read` does (decoded
+at a reduced size, again larger if its dice come out small). Dice without a box are
 left out. Prints one line of figures. The README's Known limits quote its results.
 """
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -35,6 +38,7 @@ import numpy as np
 
 import vision
 from vision import reader
+from vision.cli import read_photo
 from vision.evaluate import iter_dataset, score_image, summarize
 
 
@@ -125,8 +129,8 @@ def on_canvas(
     image: np.ndarray, entry: dict, size_wh: tuple[int, int], rng: np.random.Generator
 ) -> tuple[np.ndarray, dict]:
     """The photo, at its own size, in the middle of a bigger photo of the table around it
-    (the photo's median colour and a little noise), its labels moved with it: a wide shot
-    of the whole table, whose dice are a small share of its long side."""
+    (the photo's median colour), a little sensor noise over all, its labels moved with it:
+    a wide shot of the whole table, whose dice are a small share of its long side."""
     w, h = size_wh
     ih, iw = image.shape[:2]
     if iw > w or ih > h:
@@ -136,8 +140,8 @@ def on_canvas(
     out = cv2.copyMakeBorder(
         image, dy, h - ih - dy, dx, w - iw - dx, cv2.BORDER_CONSTANT, value=fill
     )
-    out = np.clip(out + rng.normal(0, 3, out.shape), 0, 255).astype(np.uint8)
-    return out, _moved_labels(entry, 1.0, dx, dy)
+    noise = np.rint(3 * rng.standard_normal(out.shape, dtype=np.float32)).astype(np.int8)
+    return cv2.add(out, noise, dtype=cv2.CV_8U), _moved_labels(entry, 1.0, dx, dy)
 
 
 def _frame_size(text: str) -> tuple[int, int]:
@@ -169,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")
+    ap.add_argument(
+        "--jpeg",
+        action="store_true",
+        help="save each as a JPEG and read it as `hotdice read` does (reduced decoding)",
+    )
     args = ap.parse_args(argv)
     if not (0 < args.dim <= 4 and args.noise >= 0 and 0 < args.scale <= 4 and args.images > 0):
         ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
@@ -213,14 +222,21 @@ def main(argv: list[str] | None = None) -> int:
             image, entry = tilted(image, entry, args.tilt, args.focal)
         if args.dim != 1.0 or args.noise:
             image = dimmed(image, args.dim, args.noise, rng)
-        results.append(score_image(entry, vision.read(image), 0.0))
+        if args.jpeg:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "photo.jpg"
+                cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+                dets = read_photo(path)[0]
+        else:
+            dets = vision.read(image)
+        results.append(score_image(entry, dets, 0.0))
     s = summarize(results)
     figures = {k: s[k] for k in ("images", "precision", "recall", "face_accuracy", "roll_accuracy")}
     print(
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}
             | {"tilt": args.tilt, "focal": args.focal, "scale": args.scale, "frame": args.frame}
-            | {"canvas": args.canvas}
+            | {"canvas": args.canvas, "jpeg": args.jpeg}
             | figures
         )
     )

@@ -83,12 +83,13 @@ def test_scale_does_not_matter(drawn):
 
 
 @pytest.mark.parametrize(
-    "size_wh, side", [((640, 480), 250), ((640, 480), 420), ((1920, 1080), 950)]
+    "size_wh, side",
+    [((640, 480), 250), ((640, 480), 420), ((1920, 1080), 950), ((4000, 3000), 2600)],
 )
 def test_close_up_die_fills_the_frame(drawn, size_wh, side):
     """A phone held close: one die up to 0.9 of the frame's height. At the first look the
     finder sees its pips as small dice; the readers reject them and a coarser look (down to
-    an eighth) finds the die itself."""
+    an eighth, or a sixteenth of a 12 MP photo's bigger first look) finds the die itself."""
     draw_die, table = drawn
     w, h = size_wh
     for value in (1, 3, 6):
