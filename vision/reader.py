@@ -145,11 +145,8 @@ def holds(
     `max_ratio` times its size (a pip is under a fifth of its die's side, and a find for
     a pip is no smaller than a twelfth: a die many times bigger than the finds is a pile
     of dice seen as one)."""
-    dx = np.abs(small[None, :, 0] - big[:, None, 0])
-    dy = np.abs(small[None, :, 1] - big[:, None, 1])
-    half = big[:, None, 2] / 2
     size = big[:, None, 2] / np.maximum(small[None, :, 2], 1e-6)
-    return (dx < half) & (dy < half) & (size >= ratio) & (size <= max_ratio)
+    return _inside(big, small) & (size >= ratio) & (size <= max_ratio)
 
 
 def explains(
@@ -328,7 +325,8 @@ def roll_sized(
     taken at a slant (`perspective.fit_sizes`, on the finds `sure` marks) a find the size
     the roll's dice give at its place is kept too: the near dice are bigger, the far ones
     smaller. The slant only keeps finds, never drops one the median keeps: fitted on a
-    few dice, it is unsure far from them (dev photos at a slant lost a die to it)."""
+    few dice, it is unsure far from them (a tilted `byler_d6` photo, its surely read dice
+    all at the far side, lost its near die to it)."""
     relative = relative_sides(found, None)
     keep = (relative >= low) & (relative <= high)
     if keep.all():  # (as a roll mostly is: no slant can keep more)
@@ -525,7 +523,8 @@ def read(
         dice cost 6 ms on 5 of 84 `byler_d6` photos in 1080p frames and found about as
         many on tilted photos. (Looking only around finds the readers took for more likely
         a die than not and could not read lost near dice.)"""
-        dice = np.nonzero(confirmed(found, probs))[0]
+        is_die = confirmed(found, probs)
+        dice = np.nonzero(is_die)[0]
         dice = dice[_dedupe(found[dice], found[dice, 3])]  # (a die found twice counts once)
         plane = fit_sizes(found[dice], band=roll_size, sure=surely_read(probs[dice]))
         coarse = scale / 2
@@ -546,7 +545,7 @@ def read(
         relative = big[:, 2] / expected
         candidate = (expected >= too_big) & (relative >= roll_size[0]) & (relative <= roll_size[1])
         # confirmed finds of the expected size: dice, not pips (which do not veto a big die)
-        real = confirmed(found, probs) & (relative_sides(found, plane) >= roll_size[0])
+        real = is_die & (relative_sides(found, plane) >= roll_size[0])
         near = _near(big, found[real], overlap=0.5).any(axis=1)
         candidate &= ~near & ~(_inside(big, found) & real[None, :]).any(axis=1)
         big = big[candidate]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from vision import model
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_images"
+STRESS_SCRIPT = REPO / "scripts" / "stress_vision.py"
 
 PIPS = {
     1: [(0, 0)],
@@ -96,22 +98,17 @@ def samples_dir() -> Path:
 @pytest.fixture
 def wide_shot(samples_dir: Path) -> Callable[..., np.ndarray]:
     """A sample photo (dice of about 40 px) in the middle of a 12 MP photo of the table
-    around it (its median colour), a little sensor noise over all: a phone photo of a
-    whole table from standing height, where a die is 1% of the long side. (As
-    scripts/stress_vision.py's `--canvas`.)"""
+    around it: a phone photo of a whole table from standing height, where a die is 1% of
+    the long side. Made by scripts/stress_vision.py's `--canvas`, which the README's
+    figures come from."""
+    spec = importlib.util.spec_from_file_location("stress_vision", STRESS_SCRIPT)
+    stress = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stress)
 
     def make(name: str, size_wh: tuple[int, int] = (4000, 3000)) -> np.ndarray:
-        img = cv2.imread(str(samples_dir / name))
-        h, w = img.shape[:2]
-        fill = [int(v) for v in np.median(img.reshape(-1, 3), axis=0)]
-        (W, H), (top, left) = size_wh, ((size_wh[1] - h) // 2, (size_wh[0] - w) // 2)
-        out = cv2.copyMakeBorder(
-            img, top, H - h - top, left, W - w - left, cv2.BORDER_CONSTANT, value=fill
-        )
-        noise = np.empty(out.shape, np.int8)  # (int8, not float: 12 MP of it)
-        cv2.setRNGSeed(0)
-        cv2.randn(noise, 0, 3)
-        return cv2.add(out, noise, dtype=cv2.CV_8U)
+        image = cv2.imread(str(samples_dir / name))
+        rng = np.random.default_rng(0)
+        return stress.on_canvas(image, {"dice": []}, size_wh, rng)[0]
 
     return make
 

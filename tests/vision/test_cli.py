@@ -155,10 +155,9 @@ def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):
 
 def test_a_wide_12mp_jpeg_is_read_at_a_photos_look(wide_shot, tmp_path):
     """A 12 MP JPEG of a whole table, dice 1% of its long side (40 px): `hotdice read`
-    decodes it at a quarter size and looks as at a photo, not a camera frame (the decoded
-    image is 1000 px, but the photo is 4000), finds dice under 24 px, so decodes it again
-    at twice the size (here up to the full size), and reads them all, in full-size
-    pixels."""
+    decodes it at half size (2000 px, the least a photo is decoded at) and looks as at a
+    photo, not a camera frame, finds dice under 24 px, so decodes it again at twice the
+    size (the full size), and reads them all, in full-size pixels."""
     photo = tmp_path / "table.jpg"
     cv2.imwrite(str(photo), wide_shot("IMG_20191208_112143.jpg"))
     dets, image, ms = read_photo(photo)
