@@ -1,4 +1,4 @@
-"""Stress the reader with conditions the dev photos lack: a dark room, or a tilted camera.
+"""Stress the reader with conditions the dev photos lack: a dark room, a tilted camera...
 
     python scripts/stress_vision.py DIR --dim 0.2 --noise 6      # a fifth of the light
     python scripts/stress_vision.py DIR --tilt 35                # camera tipped back 35 deg
@@ -6,6 +6,9 @@
     python scripts/stress_vision.py DIR --scale 0.5              # a camera of half the pixels
     python scripts/stress_vision.py DIR --frame 1920x1080        # in a webcam's 1080p frame
     python scripts/stress_vision.py DIR --canvas 4000x3000       # amid a 12 MP wide shot
+    python scripts/stress_vision.py DIR --saturation 0           # a grey camera
+    python scripts/stress_vision.py DIR --blur 1.5 --quality 40  # out of focus, crushed JPEG
+    python scripts/stress_vision.py DIR --rotate 30              # camera turned 30 degrees
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
@@ -19,7 +22,12 @@ camera with fewer pixels; `--frame WxH` (not with `--scale`) scales it (bicubic)
 the frame's height, or its width if it is wider, and centres it in a frame of that size,
 its edge pixels repeated, as a webcam's frame of the same table; `--canvas WxH` keeps the
 photo's size (after `--scale`) and sets it amid a WxH photo of the table around it (its
-median colour, a little noise), as a wide shot of the whole table. `--jpeg` saves each
+median colour, a little noise), as a wide shot of the whole table. `--rotate` turns the
+photo about its centre and keeps the largest upright rectangle of it, as a camera turned
+so sees the table. `--saturation` scales the colour about each pixel's brightness (0:
+grey, as a monochrome camera, a sodium lamp or a washed-out webcam sees the table),
+`--blur` adds a Gaussian blur of that many pixels (a camera out of focus) and `--quality`
+re-encodes as a JPEG of that quality (a messaging app). `--jpeg` saves each
 changed photo as a JPEG (quality 90) and reads the file as `hotdice read` does (decoded
 at a reduced size, again larger if its dice come out small). Dice without a box are
 left out. Prints one line of figures. The README's Known limits quote its results.
@@ -94,6 +102,61 @@ def tilted(
         elif seen:
             ignore.append(box)  # partly out of the frame: not scored
     return out, {**entry, "dice": dice, "ignore": ignore}
+
+
+def _inscribed(w: int, h: int, radians: float) -> tuple[float, float]:
+    """The largest upright rectangle inside a w x h one turned by `radians`."""
+    sin, cos = abs(np.sin(radians)), abs(np.cos(radians))
+    long, short = max(w, h), min(w, h)
+    if short <= 2 * sin * cos * long or abs(sin - cos) < 1e-10:
+        half = short / 2
+        return (half / sin, half / cos) if w >= h else (half / cos, half / sin)
+    cos2 = cos * cos - sin * sin
+    return (w * cos - h * sin) / cos2, (h * cos - w * sin) / cos2
+
+
+def rotated(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray, dict]:
+    """The photo turned by `degrees` about its centre, as a camera turned so sees the table:
+    the largest upright rectangle that holds only the photo, each die's box its own size
+    around its moved centre; dice that leave it, even partly, are not scored."""
+    h, w = image.shape[:2]
+    cw, ch = (int(v) for v in _inscribed(w, h, np.radians(degrees)))
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    m[:, 2] += (cw - w) / 2, (ch - h) / 2
+    out = cv2.warpAffine(image, m, (cw, ch), flags=cv2.INTER_LINEAR)
+
+    def moved(box: list[float]) -> list[float]:
+        x, y, bw, bh = box
+        cx, cy = m @ np.array([x + bw / 2, y + bh / 2, 1.0])
+        return [float(cx - bw / 2), float(cy - bh / 2), bw, bh]
+
+    dice, ignore = [], [moved(b) for b in entry.get("ignore", [])]
+    for die in entry["dice"]:
+        x, y, bw, bh = box = moved(die["box"])
+        if x >= 0 and y >= 0 and x + bw < cw and y + bh < ch:
+            dice.append({**die, "box": box})
+        else:
+            ignore.append(box)  # partly out of the view: not scored
+    return out, {**entry, "dice": dice, "ignore": ignore}
+
+
+def recoloured(
+    image: np.ndarray, *, saturation: float = 1.0, blur: float = 0.0, quality: int | None = None
+) -> np.ndarray:
+    """The photo with its colour scaled by `saturation` about its brightness (0: grey, as a
+    monochrome camera sees it), blurred by `blur` pixels and re-encoded as a JPEG of
+    `quality`."""
+    out = image
+    if saturation != 1.0:
+        grey = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        out = cv2.addWeighted(out, saturation, grey, 1.0 - saturation, 0.0)
+    if blur:
+        out = cv2.GaussianBlur(out, (0, 0), blur)
+    if quality is not None:
+        out = cv2.imdecode(
+            cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR
+        )
+    return out
 
 
 def _moved_labels(entry: dict, k: float, dx: float = 0.0, dy: float = 0.0) -> dict:
@@ -171,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--canvas", type=_frame_size, help="at its size (after --scale) amid a WxH table"
     )
+    ap.add_argument("--rotate", type=float, default=0.0, help="photo turned, degrees")
+    ap.add_argument("--saturation", type=float, default=1.0, help="colour scaled by this (0: grey)")
+    ap.add_argument("--blur", type=float, default=0.0, help="Gaussian blur, pixels")
+    ap.add_argument("--quality", type=int, help="re-encoded as a JPEG of this quality")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")
     ap.add_argument(
@@ -185,6 +252,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--frame scales the photo itself: leave out --scale")
     if args.frame and args.canvas:
         ap.error("give --frame or --canvas, not both")
+    if not (0 <= args.saturation <= 4 and 0 <= args.blur <= 20):
+        ap.error("need 0 <= --saturation <= 4 and 0 <= --blur <= 20")
+    if args.quality is not None and not 1 <= args.quality <= 100:
+        ap.error("--quality must be 1-100")
     if not 0.3 <= args.focal <= 3:
         ap.error("--focal must be 0.3-3 (a phone's wide camera is about 0.7)")
     if args.focal != 1.0 and not args.tilt:
@@ -218,8 +289,14 @@ def main(argv: list[str] | None = None) -> int:
             except ValueError as exc:
                 print(f"stress_vision: error: {entry['file']}: {exc}", file=sys.stderr)
                 return 2
+        if args.rotate:
+            image, entry = rotated(image, entry, args.rotate)
         if args.tilt:
             image, entry = tilted(image, entry, args.tilt, args.focal)
+        if args.saturation != 1.0 or args.blur or args.quality is not None:
+            image = recoloured(
+                image, saturation=args.saturation, blur=args.blur, quality=args.quality
+            )
         if args.dim != 1.0 or args.noise:
             image = dimmed(image, args.dim, args.noise, rng)
         if args.jpeg:
@@ -236,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}
             | {"tilt": args.tilt, "focal": args.focal, "scale": args.scale, "frame": args.frame}
-            | {"canvas": args.canvas, "jpeg": args.jpeg}
+            | {"canvas": args.canvas, "jpeg": args.jpeg, "rotate": args.rotate}
+            | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
             | figures
         )
     )

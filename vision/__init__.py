@@ -10,6 +10,16 @@ Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
 from .annotate import annotate
 from .detections import Detections, DieDetection
 from .io import decode_image, load_image
+from .photo import PhotoReading, read_photo_data
 from .reader import read
 
-__all__ = ["read", "Detections", "DieDetection", "annotate", "decode_image", "load_image"]
+__all__ = [
+    "read",
+    "read_photo_data",
+    "PhotoReading",
+    "Detections",
+    "DieDetection",
+    "annotate",
+    "decode_image",
+    "load_image",
+]

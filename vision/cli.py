@@ -22,42 +22,12 @@ import numpy as np
 from . import model
 from .annotate import annotate
 from .camera import settled_rolls, video_frames
-from .detections import Detections, DieDetection
+from .detections import Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
-from .io import decode_image, image_size_wh, load_image, read_bytes, reduction_for
+from .io import load_image, read_bytes
 from .model import warm_up
-from .reader import FRAME_SIDE, PHOTO_LOOK, read
-
-# A JPEG is decoded at 1/2, 1/4 or 1/8 size while its long side stays at least this long:
-# twice a photo's first look, so that its look at twice the scale, for dice too small,
-# has the pixels to look at (decoding a 12 MP JPEG at 1000 px saved 10 ms but read 6-13
-# points fewer of its dice of 1% of the long side). If the dice then come out smaller
-# than MIN_DIE_PX, it is decoded again at twice the size. A photo over FRAME_SIDE pixels
-# is read as a photo (`read`'s `photo`) at any reduction.
-MIN_LONG_SIDE = 2 * PHOTO_LOOK
-MIN_DIE_PX = 24.0
-
-
-def _scaled(dets: Detections, factor: float, size_wh: tuple[int, int]) -> Detections:
-    if factor == 1:
-        return Detections(dets.dice, size_wh)
-    dice = []
-    for d in dets:
-        x, y, w, h = d.box_xywh
-        dice.append(
-            DieDetection(
-                d.value,
-                d.confidence,
-                (
-                    round(x * factor),
-                    round(y * factor),
-                    max(1, round(w * factor)),
-                    max(1, round(h * factor)),
-                ),
-                (d.center_xy[0] * factor, d.center_xy[1] * factor),
-            )
-        )
-    return Detections(tuple(dice), size_wh)
+from .photo import read_photo_data
+from .reader import read
 
 
 def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
@@ -67,26 +37,12 @@ def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
     """
     t0 = time.perf_counter()
     data = read_bytes(path)
-    header = image_size_wh(data)
-    reduce = reduction_for(header, min_long_side=MIN_LONG_SIDE)
-    photo = max(header) > FRAME_SIDE if header else None  # (None: judged on the decoded size)
-    while True:
-        try:
-            image = decode_image(data, reduce=reduce)
-        except ValueError as exc:
-            raise ValueError(f"{path}: {exc}") from None
-        dets = read(image, photo=photo)
-        sides = [d.box_xywh[2] for d in dets]
-        if reduce == 1 or not sides or float(np.median(sides)) >= MIN_DIE_PX:
-            break
-        reduce //= 2
-    h, w = image.shape[:2]
-    full = (w * reduce, h * reduce)
-    if header is not None and reduce > 1:
-        hw, hh = header
-        full = (hw, hh) if (hw >= hh) == (w >= h) else (hh, hw)
+    try:
+        reading = read_photo_data(data)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     ms = (time.perf_counter() - t0) * 1000.0
-    return _scaled(dets, full[0] / w, full), image, ms
+    return reading.detections, reading.image, ms
 
 
 def _json_line(
@@ -234,9 +190,7 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
             if advice:
                 _print_advice(advice, sys.stdout)
         if args.annotate:
-            small = _scaled(
-                dets, image.shape[1] / dets.size_wh[0], (image.shape[1], image.shape[0])
-            )
+            small = dets.scaled(image.shape[1] / dets.size_wh[0], (image.shape[1], image.shape[0]))
             try:
                 written = cv2.imwrite(str(outs[k]), annotate(image, small))
             except cv2.error:

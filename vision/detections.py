@@ -74,6 +74,24 @@ class Detections:
         """The roll as read, in detection order."""
         return [d.value for d in self.dice]
 
+    def scaled(self, factor: float, size_wh: tuple[int, int]) -> Detections:
+        """The same dice in an image `factor` times the size, `size_wh` (a photo decoded
+        at a reduced size, reported in the photo's own pixels)."""
+        if factor == 1:
+            return Detections(self.dice, size_wh)
+        dice = []
+        for d in self.dice:
+            x, y, w, h = d.box_xywh
+            box = (
+                round(x * factor),
+                round(y * factor),
+                max(1, round(w * factor)),
+                max(1, round(h * factor)),
+            )
+            centre = (d.center_xy[0] * factor, d.center_xy[1] * factor)
+            dice.append(DieDetection(d.value, d.confidence, box, centre))
+        return Detections(tuple(dice), size_wh)
+
     def uncertain(self, threshold: float = 0.5) -> tuple[DieDetection, ...]:
         """Dice the player should confirm by eye."""
         return tuple(d for d in self.dice if d.confidence < threshold)

@@ -41,7 +41,7 @@ def _vision() -> Any:
         import vision
     except ImportError as exc:
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
-    missing = [n for n in ("decode_image", "read", "annotate") if not hasattr(vision, n)]
+    missing = [n for n in ("read_photo_data", "annotate") if not hasattr(vision, n)]
     if missing:
         raise PhotoError(
             f"photo reading is not available on this server (vision lacks {', '.join(missing)})",
@@ -65,24 +65,25 @@ def _jpeg_data_url(image: Any) -> str:
 
 
 def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[str, Any]:
-    """Dice found in the photo, the annotated preview, and with rules the roll's scoring."""
+    """Dice found in the photo, the annotated preview, and with rules the roll's scoring.
+    A phone's 12 MP JPEG is decoded at a reduced size where its dice allow (as `hotdice
+    read` does); the dice are given in the photo's own pixels all the same."""
     vision = _vision()
     try:
-        image = vision.decode_image(data, max_pixels=max_pixels)
+        reading = vision.read_photo_data(data, max_pixels=max_pixels)
     except ValueError as exc:
         message = str(exc)
         too_big = "pixel" in message.lower() or "too large" in message.lower()
         raise PhotoError(message, 413 if too_big else 400) from exc
-    try:
-        detections = vision.read(image)
     except OSError as exc:  # e.g. the model file is missing on this install
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
+    detections = reading.detections
     dice = [d.value for d in detections.dice]
     if hasattr(detections, "uncertain"):
         unsure = {id(d) for d in detections.uncertain(UNSURE_BELOW)}
     else:
         unsure = {id(d) for d in detections.dice if d.confidence < UNSURE_BELOW}
-    h, w = image.shape[:2]
+    w, h = detections.size_wh
     out: dict[str, Any] = {
         "dice": dice,
         "detections": [
@@ -96,7 +97,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
             for d in detections.dice
         ],
         "size_wh": [int(w), int(h)],
-        "annotated": _jpeg_data_url(vision.annotate(image, detections)),
+        "annotated": _jpeg_data_url(vision.annotate(reading.image, reading.on_image())),
     }
     if rules_spec:
         out["rules"] = rules_spec

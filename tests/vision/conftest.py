@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import struct
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -90,20 +92,44 @@ def drawn():
     return draw_die, table
 
 
+def _exif_jpeg(image: np.ndarray, orientation: int) -> bytes:
+    """A JPEG with an APP1 EXIF segment holding only the orientation tag."""
+    ok, enc = cv2.imencode(".jpg", image)
+    assert ok
+    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
+    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    app1 = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+    data = enc.tobytes()
+    return data[:2] + app1 + data[2:]
+
+
+@pytest.fixture
+def exif_jpeg() -> Callable[[np.ndarray, int], bytes]:
+    """JPEG bytes of an image with an EXIF orientation tag (6: turn 90 degrees to view)."""
+    return _exif_jpeg
+
+
 @pytest.fixture(scope="session")
 def samples_dir() -> Path:
     return SAMPLES
 
 
+@pytest.fixture(scope="session")
+def stress() -> ModuleType:
+    """scripts/stress_vision.py, whose changed photos the README's Known limits figures
+    come from: tests change the sample photos the same way."""
+    spec = importlib.util.spec_from_file_location("stress_vision", STRESS_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
-def wide_shot(samples_dir: Path) -> Callable[..., np.ndarray]:
+def wide_shot(samples_dir: Path, stress: ModuleType) -> Callable[..., np.ndarray]:
     """A sample photo (dice of about 40 px) in the middle of a 12 MP photo of the table
     around it: a phone photo of a whole table from standing height, where a die is 1% of
-    the long side. Made by scripts/stress_vision.py's `--canvas`, which the README's
-    figures come from."""
-    spec = importlib.util.spec_from_file_location("stress_vision", STRESS_SCRIPT)
-    stress = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(stress)
+    the long side. Made by scripts/stress_vision.py's `--canvas`."""
 
     def make(name: str, size_wh: tuple[int, int] = (4000, 3000)) -> np.ndarray:
         image = cv2.imread(str(samples_dir / name))

@@ -39,3 +39,14 @@ def test_empty_and_uncertain():
     )
     assert dets.values == [1, 6]
     assert [d.value for d in dets.uncertain()] == [6]
+
+
+def test_scaled_moves_boxes_and_centres_with_the_image():
+    dets = Detections((DieDetection(2, 0.8, (10, 20, 30, 30), (25.0, 35.0)),), (100, 50))
+    big = dets.scaled(4.0, (400, 200))
+    assert big.size_wh == (400, 200)
+    assert big.dice[0].box_xywh == (40, 80, 120, 120) and big.dice[0].center_xy == (100.0, 140.0)
+    assert big.dice[0].value == 2 and big.dice[0].confidence == 0.8
+    tiny = dets.scaled(0.01, (1, 1))  # a box never shrinks to nothing
+    assert tiny.dice[0].box_xywh[2:] == (1, 1)
+    assert dets.scaled(1, (100, 50)) == dets

@@ -1,7 +1,5 @@
 """Decoding files and bytes: errors are one-line messages, EXIF orientation is honoured."""
 
-import struct
-
 import cv2
 import numpy as np
 import pytest
@@ -9,27 +7,15 @@ import pytest
 from vision.io import decode_image, image_size_wh, load_image, reduction_for
 
 
-def _exif_jpeg(image: np.ndarray, orientation: int) -> bytes:
-    """A JPEG with an APP1 EXIF segment holding only the orientation tag."""
-    ok, enc = cv2.imencode(".jpg", image)
-    assert ok
-    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
-    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
-    payload = b"Exif\x00\x00" + tiff
-    app1 = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
-    data = enc.tobytes()
-    return data[:2] + app1 + data[2:]
-
-
-def test_exif_orientation_is_applied():
+def test_exif_orientation_is_applied(exif_jpeg):
     img = np.zeros((20, 40, 3), np.uint8)
     img[:, :20] = 255  # left half white
-    upright = decode_image(_exif_jpeg(img, 1))
-    rotated = decode_image(_exif_jpeg(img, 6))  # 6 = rotate 90 degrees clockwise to view
+    upright = decode_image(exif_jpeg(img, 1))
+    rotated = decode_image(exif_jpeg(img, 6))  # 6 = rotate 90 degrees clockwise to view
     assert upright.shape[:2] == (20, 40)
     assert rotated.shape[:2] == (40, 20)
     assert rotated[:10].mean() > 200 and rotated[-10:].mean() < 50
-    halved = decode_image(_exif_jpeg(img, 6), reduce=2)  # reduced decoding keeps orientation
+    halved = decode_image(exif_jpeg(img, 6), reduce=2)  # reduced decoding keeps orientation
     assert halved.shape[:2] == (20, 10) and halved[:5].mean() > 200
 
 

@@ -1,11 +1,14 @@
 """The reader on dice drawn in the test: every face, rotated, light and dark tables, touching."""
 
+import json
+
 import cv2
 import numpy as np
 import pytest
 
 import vision
 from vision import reader
+from vision.evaluate import score_image
 
 
 @pytest.fixture(autouse=True)
@@ -206,6 +209,22 @@ def test_small_dice_in_a_big_photo_are_read(wide_shot, name, values):
     img = wide_shot(name)
     assert sorted(vision.read(img).values) == values
     assert len(vision.read(img, photo=False)) < len(values)
+
+
+@pytest.mark.parametrize("degrees", [30, 90, 135])
+def test_a_turned_camera_reads_the_same_dice(samples_dir, stress, degrees):
+    """A camera turned about its axis sees the same dice turned (the networks learned every
+    orientation): each sample photo turned and cut to the largest upright rectangle it
+    fills (scripts/stress_vision.py --rotate) reads every whole die left in it, at its
+    moved place, with its value, and nothing else."""
+    labels = json.loads((samples_dir / "labels.json").read_text())["images"]
+    for entry in labels:
+        image, moved = stress.rotated(
+            vision.load_image(samples_dir / entry["file"]), entry, degrees
+        )
+        result = score_image(moved, vision.read(image), 0.0)
+        assert moved["dice"], entry["file"]
+        assert result.problems == [], (entry["file"], result.problems)
 
 
 def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():

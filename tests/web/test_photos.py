@@ -18,11 +18,11 @@ def vision_ready() -> bool:
         import vision
     except ImportError:
         return False
-    return all(hasattr(vision, n) for n in ("decode_image", "read", "annotate"))
+    return all(hasattr(vision, n) for n in ("read_photo_data", "annotate"))
 
 
 needs_vision = pytest.mark.skipif(
-    not vision_ready(), reason="vision.decode_image/read/annotate not available yet"
+    not vision_ready(), reason="vision.read_photo_data/annotate not available yet"
 )
 
 
@@ -129,3 +129,31 @@ def test_read_a_real_photo_and_score_it(client: FlaskClient) -> None:
         assert body["score"] is not None or body.get("score_error")
     raw = client.post("/api/read", data=data, content_type="image/jpeg")
     assert raw.status_code == 200 and raw.get_json()["dice"] == body["dice"]
+
+
+@needs_vision
+def test_a_phones_12mp_photo_is_read_in_its_own_pixels(client: FlaskClient) -> None:
+    """A 4032x3024 upload is decoded at half size (as `hotdice read` does), yet its size
+    and the dice's boxes are the photo's own, and the preview stays small."""
+    import base64
+
+    import cv2
+    import numpy as np
+
+    sample = cv2.imread(str(ROOT / "sample_images" / "IMG_20191208_112143.jpg"))
+    big = cv2.resize(sample, (3024, 3024), interpolation=cv2.INTER_LINEAR)
+    photo = cv2.copyMakeBorder(big, 0, 0, 504, 504, cv2.BORDER_REPLICATE)  # 4032x3024
+    data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    resp = client.post("/api/read", data=data, content_type="image/jpeg")
+    if resp.status_code == 503:
+        pytest.skip(resp.get_json()["error"])
+    body = resp.get_json()
+    assert resp.status_code == 200, body
+    assert body["size_wh"] == [4032, 3024]
+    assert sorted(body["dice"]) == [1, 3, 5, 6, 6, 6]
+    for d in body["detections"]:
+        x, y, w, h = d["box_xywh"]
+        assert 504 <= x and x + w <= 3528 and 150 <= w <= 500  # dice of about 300 px, in place
+    preview = base64.b64decode(body["annotated"].split(",", 1)[1])
+    shown = cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR)
+    assert max(shown.shape[:2]) <= 960

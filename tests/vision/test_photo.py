@@ -1,0 +1,80 @@
+"""A photo's bytes to dice in its own pixels: decoded small where the dice allow it."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import read
+from vision.photo import MIN_DIE_PX, MIN_LONG_SIDE, read_photo_data
+
+SAMPLE = "IMG_20191208_112143.jpg"  # six dice: 1 3 5 6 6 6
+SAMPLE_VALUES = [1, 3, 5, 6, 6, 6]
+
+
+@pytest.fixture(autouse=True)
+def each_engine(engine: str) -> str:
+    return engine
+
+
+def _phone_photo(samples_dir, size: int = 4032) -> np.ndarray:
+    """The sample scaled up to a phone's photo of a few dice close by (dice of ~250 px)."""
+    image = cv2.imread(str(samples_dir / SAMPLE))
+    return cv2.resize(image, (size, size), interpolation=cv2.INTER_LINEAR)
+
+
+def test_a_big_photo_is_decoded_small_and_reported_full_size(samples_dir):
+    """A 16 MP photo of big dice is decoded at half size (2016 px: not under
+    MIN_LONG_SIDE), read there, and its dice are given in the photo's own pixels."""
+    full = _phone_photo(samples_dir)
+    data = cv2.imencode(".jpg", full, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    reading = read_photo_data(data)
+    assert reading.image.shape[:2] == (2016, 2016) and 2016 >= MIN_LONG_SIDE
+    dets = reading.detections
+    assert dets.size_wh == (4032, 4032)
+    assert sorted(dets.values) == SAMPLE_VALUES
+    # the same dice, read from the full-size image, are at the same places
+    direct = read(full)
+    for d in dets:
+        nearest = min(direct, key=lambda e: np.hypot(*np.subtract(e.center_xy, d.center_xy)))
+        assert np.hypot(*np.subtract(nearest.center_xy, d.center_xy)) < 0.2 * d.box_xywh[2]
+    small = reading.on_image()
+    assert small.size_wh == (2016, 2016)
+    assert [d.center_xy for d in small] == [(x / 2, y / 2) for x, y in (d.center_xy for d in dets)]
+
+
+def test_an_upright_phone_photo_keeps_its_orientation_when_decoded_small(samples_dir, exif_jpeg):
+    """The EXIF orientation turns the reduced image as it turns the full one: the dice of
+    a photo stored sideways come out in the upright photo's pixels."""
+    full = _phone_photo(samples_dir)[:3024]  # 4032 wide, 3024 high, as stored
+    sideways = cv2.rotate(full, cv2.ROTATE_90_COUNTERCLOCKWISE)  # ... the way a sensor stores
+    upright = read_photo_data(exif_jpeg(cv2.rotate(sideways, cv2.ROTATE_90_CLOCKWISE), 1))
+    turned = read_photo_data(exif_jpeg(sideways, 6))  # 6: turn 90 degrees clockwise to view
+    assert turned.image.shape[:2] == (1512, 2016) and turned.detections.size_wh == (4032, 3024)
+    assert sorted(turned.detections.values) == sorted(upright.detections.values)
+    for a, b in zip(
+        sorted(turned.detections, key=lambda d: d.center_xy),
+        sorted(upright.detections, key=lambda d: d.center_xy),
+        strict=True,
+    ):
+        assert np.hypot(*np.subtract(a.center_xy, b.center_xy)) < 0.2 * a.box_xywh[2]
+
+
+def test_small_dice_are_decoded_again_larger(samples_dir):
+    """Dice that come out under MIN_DIE_PX at the reduced size send the decoder back for
+    twice the pixels: the sample's dice (about 40 px) amid a 4032x3024 photo of the table
+    are 20 px at half size, so it is decoded at full size."""
+    sample = cv2.imread(str(samples_dir / SAMPLE))
+    canvas = np.full((3024, 4032, 3), np.median(sample.reshape(-1, 3), axis=0), np.uint8)
+    canvas[1192:1832, 1696:2336] = sample
+    data = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    reading = read_photo_data(data)
+    assert reading.image.shape[:2] == (3024, 4032)
+    assert sorted(reading.detections.values) == SAMPLE_VALUES
+    assert all(d.box_xywh[2] >= MIN_DIE_PX for d in reading.detections)
+
+
+@pytest.mark.parametrize("data", [b"", b"not an image at all", b"\xff\xd8\xff\xe0broken"])
+def test_bytes_that_are_no_image_are_a_one_line_error(data):
+    with pytest.raises(ValueError) as err:
+        read_photo_data(data)
+    assert "\n" not in str(err.value)
