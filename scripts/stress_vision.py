@@ -9,6 +9,7 @@
     python scripts/stress_vision.py DIR --saturation 0           # a grey camera
     python scripts/stress_vision.py DIR --blur 1.5 --quality 40  # out of focus, crushed JPEG
     python scripts/stress_vision.py DIR --rotate 30              # camera turned 30 degrees
+    python scripts/stress_vision.py DIR --glare 0.06             # a lamp reflected on each die
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
@@ -27,7 +28,9 @@ photo about its centre and keeps the largest upright rectangle of it, as a camer
 so sees the table. `--saturation` scales the colour about each pixel's brightness (0:
 grey, as a monochrome camera, a sodium lamp or a washed-out webcam sees the table),
 `--blur` adds a Gaussian blur of that many pixels (a camera out of focus) and `--quality`
-re-encodes as a JPEG of that quality (a messaging app). `--jpeg` saves each
+re-encodes as a JPEG of that quality (a messaging app). `--glare K` puts a lamp's
+reflection on each labelled die: a soft bright spot (K die sides across, a little
+flattened) somewhere on its face, which on a dark die looks like a pip. `--jpeg` saves each
 changed photo as a JPEG (quality 90) and reads the file as `hotdice read` does (decoded
 at a reduced size, again larger if its dice come out small). Dice without a box are
 left out. Prints one line of figures. The README's Known limits quote its results.
@@ -159,6 +162,27 @@ def recoloured(
     return out
 
 
+def glared(image: np.ndarray, entry: dict, size: float, rng: np.random.Generator) -> np.ndarray:
+    """The photo with a lamp's reflection on each labelled die: a soft spot `size` die
+    sides across (a Gaussian, flattened by 1.6 up and down), brightening by up to 200
+    levels, within the middle 60% of the die's box."""
+    out = image.astype(np.float32)
+    h, w = out.shape[:2]
+    for die in entry["dice"]:
+        x, y, bw, bh = die["box"]
+        side = max(bw, bh)
+        cx, cy = x + bw * rng.uniform(0.2, 0.8), y + bh * rng.uniform(0.2, 0.8)
+        x0, y0 = max(0, int(cx - side)), max(0, int(cy - side))
+        x1, y1 = min(w, int(cx + side) + 1), min(h, int(cy + side) + 1)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        sigma = size * side
+        spot = np.exp(-((xx - cx) ** 2 + ((yy - cy) * 1.6) ** 2) / (2 * sigma * sigma))
+        out[y0:y1, x0:x1] += 200 * spot[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def _moved_labels(entry: dict, k: float, dx: float = 0.0, dy: float = 0.0) -> dict:
     """The labels of a photo scaled by `k` and then shifted by (dx, dy)."""
 
@@ -238,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--saturation", type=float, default=1.0, help="colour scaled by this (0: grey)")
     ap.add_argument("--blur", type=float, default=0.0, help="Gaussian blur, pixels")
     ap.add_argument("--quality", type=int, help="re-encoded as a JPEG of this quality")
+    ap.add_argument(
+        "--glare", type=float, default=0.0, help="a reflection this many sides across per die"
+    )
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")
     ap.add_argument(
@@ -252,8 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--frame scales the photo itself: leave out --scale")
     if args.frame and args.canvas:
         ap.error("give --frame or --canvas, not both")
-    if not (0 <= args.saturation <= 4 and 0 <= args.blur <= 20):
-        ap.error("need 0 <= --saturation <= 4 and 0 <= --blur <= 20")
+    if not (0 <= args.saturation <= 4 and 0 <= args.blur <= 20 and 0 <= args.glare <= 1):
+        ap.error("need 0 <= --saturation <= 4, 0 <= --blur <= 20 and 0 <= --glare <= 1")
     if args.quality is not None and not 1 <= args.quality <= 100:
         ap.error("--quality must be 1-100")
     if not 0.3 <= args.focal <= 3:
@@ -293,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
             image, entry = rotated(image, entry, args.rotate)
         if args.tilt:
             image, entry = tilted(image, entry, args.tilt, args.focal)
+        if args.glare:
+            image = glared(image, entry, args.glare, rng)
         if args.saturation != 1.0 or args.blur or args.quality is not None:
             image = recoloured(
                 image, saturation=args.saturation, blur=args.blur, quality=args.quality
@@ -315,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
             | {"tilt": args.tilt, "focal": args.focal, "scale": args.scale, "frame": args.frame}
             | {"canvas": args.canvas, "jpeg": args.jpeg, "rotate": args.rotate}
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
+            | {"glare": args.glare}
             | figures
         )
     )
