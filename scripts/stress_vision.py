@@ -29,11 +29,12 @@ so sees the table. `--saturation` scales the colour about each pixel's brightnes
 grey, as a monochrome camera, a sodium lamp or a washed-out webcam sees the table),
 `--blur` adds a Gaussian blur of that many pixels (a camera out of focus) and `--quality`
 re-encodes as a JPEG of that quality (a messaging app). `--glare K` puts a lamp's
-reflection on each labelled die: a soft bright spot (K die sides across, a little
-flattened) somewhere on its face, which on a dark die looks like a pip. `--jpeg` saves each
-changed photo as a JPEG (quality 90) and reads the file as `hotdice read` does (decoded
-at a reduced size, again larger if its dice come out small). Dice without a box are
-left out. Prints one line of figures. The README's Known limits quote its results.
+reflection on each labelled die: a soft bright spot (a Gaussian whose spread is K die
+sides, a little flattened) somewhere on its face, which on a dark die looks like a pip.
+`--jpeg` saves each changed photo as a JPEG (quality 90) and reads the file as `hotdice
+read` does (decoded at a reduced size, again larger if its dice may be too small for it).
+Dice without a box are left out. Prints one line of figures. The README's Known limits
+quote its results.
 """
 
 from __future__ import annotations
@@ -163,9 +164,9 @@ def recoloured(
 
 
 def glared(image: np.ndarray, entry: dict, size: float, rng: np.random.Generator) -> np.ndarray:
-    """The photo with a lamp's reflection on each labelled die: a soft spot `size` die
-    sides across (a Gaussian, flattened by 1.6 up and down), brightening by up to 200
-    levels, within the middle 60% of the die's box."""
+    """The photo with a lamp's reflection on each labelled die: a soft spot (a Gaussian of
+    spread `size` die sides, flattened by 1.6 up and down) brightening by up to 200
+    levels, centred within the middle 60% of the die's box."""
     out = image.astype(np.float32)
     h, w = out.shape[:2]
     for die in entry["dice"]:
@@ -263,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--blur", type=float, default=0.0, help="Gaussian blur, pixels")
     ap.add_argument("--quality", type=int, help="re-encoded as a JPEG of this quality")
     ap.add_argument(
-        "--glare", type=float, default=0.0, help="a reflection this many sides across per die"
+        "--glare", type=float, default=0.0, help="a reflection on each die, its spread in die sides"
     )
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")

@@ -733,7 +733,9 @@ def _hard_negative(rng: np.random.Generator, real) -> np.ndarray:
     return crop_die(img, cx + dx, cy + dy, side * rng.uniform(0.12, 0.4), rng.uniform(0, 360))
 
 
-def _glare(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float):
+def _glare(
+    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float
+) -> np.ndarray:
     """A copy of the photo with a lamp's reflection on the die at (cx, cy): one or two soft
     bright spots, round or drawn out, on its face. On a dark die they look like white pips,
     so the readers learn to tell the two apart (a pip has a sharp rim and its place in the

@@ -26,7 +26,7 @@ from .detections import Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
 from .io import load_image, read_bytes
 from .model import warm_up
-from .photo import read_photo_data
+from .photo import PhotoReading, read_photo_data
 from .reader import read
 
 
@@ -190,7 +190,7 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
             if advice:
                 _print_advice(advice, sys.stdout)
         if args.annotate:
-            small = dets.scaled(image.shape[1] / dets.size_wh[0], (image.shape[1], image.shape[0]))
+            small = PhotoReading(dets, image).on_image()
             try:
                 written = cv2.imwrite(str(outs[k]), annotate(image, small))
             except cv2.error:

@@ -20,10 +20,12 @@ from .reader import FRAME_SIDE, PHOTO_LOOK, read
 # twice a photo's first look, so that its look at twice the scale, for dice too small,
 # has the pixels to look at (decoding a 12 MP JPEG at 1000 px saved 10 ms but read 6-13
 # points fewer of its dice of 1% of the long side). If the dice then come out smaller
-# than MIN_DIE_PX, it is decoded again at twice the size. A photo over FRAME_SIDE pixels
-# is read as a photo (`read`'s `photo`) at any reduction.
+# than MIN_DIE_PX (or as one die, or one read unsure: `_may_miss_small_dice`), it is
+# decoded again at twice the size. A photo over FRAME_SIDE pixels is read as a photo
+# (`read`'s `photo`) at any reduction.
 MIN_LONG_SIDE = 2 * PHOTO_LOOK
 MIN_DIE_PX = 24.0
+UNSURE = 0.5  # a die read under this confidence may be a group of smaller dice
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,20 +42,38 @@ class PhotoReading:
         return self.detections.scaled(w / max(1, self.detections.size_wh[0]), (w, h))
 
 
+def _may_miss_small_dice(dets: Detections) -> bool:
+    """Whether a reading of a photo decoded small may have missed dice too small for that
+    decode: its dice come out under `MIN_DIE_PX`, or it is a single die or holds one read
+    unsure (a group of dice of 1% of the photo's side can pass for one die)."""
+    sides = [d.box_xywh[2] for d in dets]
+    if not sides:
+        return False  # a bare table: no die to be too small
+    return (
+        float(np.median(sides)) < MIN_DIE_PX
+        or len(sides) == 1
+        or any(d.confidence < UNSURE for d in dets)
+    )
+
+
 def read_photo_data(data: bytes, *, max_pixels: int = 50_000_000) -> PhotoReading:
-    """Decode a photo's bytes (a JPEG reduced while its dice stay over `MIN_DIE_PX`) and
-    read its dice. Raises ValueError with a one-line message for bytes that are not an
-    image or are over `max_pixels`."""
+    """Decode a photo's bytes and read its dice: a JPEG is decoded at a reduced size (its
+    long side not under `MIN_LONG_SIDE`) and again at twice that size while the reading
+    may have missed dice too small for it (`_may_miss_small_dice`), unless the larger
+    decode finds fewer dice. Raises ValueError with a one-line message for bytes that are
+    not an image or are over `max_pixels`, and OSError for a missing or damaged network
+    file."""
     header = image_size_wh(data)
     reduce = reduction_for(header, min_long_side=MIN_LONG_SIDE)
     photo = max(header) > FRAME_SIDE if header else None  # (None: judged on the decoded size)
-    while True:
-        image = decode_image(data, max_pixels=max_pixels, reduce=reduce)
-        dets = read(image, photo=photo)
-        sides = [d.box_xywh[2] for d in dets]
-        if reduce == 1 or not sides or float(np.median(sides)) >= MIN_DIE_PX:
+    image = decode_image(data, max_pixels=max_pixels, reduce=reduce)
+    dets = read(image, photo=photo)
+    while reduce > 1 and _may_miss_small_dice(dets):
+        larger = decode_image(data, max_pixels=max_pixels, reduce=reduce // 2)
+        again = read(larger, photo=photo)
+        if len(again) < len(dets):
             break
-        reduce //= 2
+        image, dets, reduce = larger, again, reduce // 2
     h, w = image.shape[:2]
     full = (w * reduce, h * reduce)
     if header is not None and reduce > 1:

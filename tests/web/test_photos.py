@@ -132,13 +132,27 @@ def test_read_a_real_photo_and_score_it(client: FlaskClient) -> None:
 
 
 @needs_vision
-def test_a_phones_12mp_photo_is_read_in_its_own_pixels(client: FlaskClient) -> None:
+def test_a_phones_12mp_photo_is_read_in_its_own_pixels(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A 4032x3024 upload is decoded at half size (as `hotdice read` does), yet its size
     and the dice's boxes are the photo's own, and the preview stays small."""
     import base64
 
     import cv2
     import numpy as np
+
+    import vision.photo
+
+    decoded = []
+    decode = vision.photo.decode_image
+
+    def recording(data: bytes, **kwargs):
+        image = decode(data, **kwargs)
+        decoded.append(image.shape[:2])
+        return image
+
+    monkeypatch.setattr(vision.photo, "decode_image", recording)
 
     sample = cv2.imread(str(ROOT / "sample_images" / "IMG_20191208_112143.jpg"))
     big = cv2.resize(sample, (3024, 3024), interpolation=cv2.INTER_LINEAR)
@@ -157,3 +171,4 @@ def test_a_phones_12mp_photo_is_read_in_its_own_pixels(client: FlaskClient) -> N
     preview = base64.b64decode(body["annotated"].split(",", 1)[1])
     shown = cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR)
     assert max(shown.shape[:2]) <= 960
+    assert decoded == [(1512, 2016)]  # once, at half size: six dice read surely
