@@ -20,12 +20,12 @@ from .reader import FRAME_SIDE, PHOTO_LOOK, read
 # twice a photo's first look, so that its look at twice the scale, for dice too small,
 # has the pixels to look at (decoding a 12 MP JPEG at 1000 px saved 10 ms but read 6-13
 # points fewer of its dice of 1% of the long side). If the dice then come out smaller
-# than MIN_DIE_PX (or as one die, or one read unsure: `_may_miss_small_dice`), it is
+# than MIN_DIE_PX (or as one die read less surely: `_may_miss_small_dice`), it is
 # decoded again at twice the size. A photo over FRAME_SIDE pixels is read as a photo
 # (`read`'s `photo`) at any reduction.
 MIN_LONG_SIDE = 2 * PHOTO_LOOK
 MIN_DIE_PX = 24.0
-UNSURE = 0.5  # a die read under this confidence may be a group of smaller dice
+LONE_SURE = 0.7  # (the reader's own level for a die it need not read again)
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,16 +44,16 @@ class PhotoReading:
 
 def _may_miss_small_dice(dets: Detections) -> bool:
     """Whether a reading of a photo decoded small may have missed dice too small for that
-    decode: its dice come out under `MIN_DIE_PX`, or it is a single die or holds one read
-    unsure (a group of dice of 1% of the photo's side can pass for one die)."""
+    decode: its dice come out under `MIN_DIE_PX`, or it is a single die read less surely
+    than `LONE_SURE` (a group of dice of 1% of the photo's side can pass for one die: the
+    groups seen read at 0.36-0.68). A lone die read surely is taken as read, and so are
+    the unsure dice of a roll of several (a crowded photo read again at full size gained
+    extras and lost rolls)."""
     sides = [d.box_xywh[2] for d in dets]
     if not sides:
         return False  # a bare table: no die to be too small
-    return (
-        float(np.median(sides)) < MIN_DIE_PX
-        or len(sides) == 1
-        or any(d.confidence < UNSURE for d in dets)
-    )
+    lone_doubt = len(dets) == 1 and dets.dice[0].confidence < LONE_SURE
+    return float(np.median(sides)) < MIN_DIE_PX or lone_doubt
 
 
 def read_photo_data(data: bytes, *, max_pixels: int = 50_000_000) -> PhotoReading:

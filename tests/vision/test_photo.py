@@ -4,7 +4,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import read
+from vision import photo, read
+from vision.detections import Detections, DieDetection
 from vision.photo import MIN_DIE_PX, MIN_LONG_SIDE, read_photo_data
 
 SAMPLE = "IMG_20191208_112143.jpg"  # six dice: 1 3 5 6 6 6
@@ -97,6 +98,42 @@ def test_a_group_of_small_dice_read_as_one_die_is_decoded_again_larger(
     reading = read_photo_data(data)
     assert sorted(reading.detections.values) == values
     assert reading.image.shape[:2] == (3024, 4032)
+
+
+def _dice(*dice: tuple[int, float]) -> Detections:
+    """Detections of dice given as (side, confidence), side by side."""
+    return Detections(
+        tuple(
+            DieDetection(3, conf, (40 * i, 0, side, side), (40 * i + side / 2, side / 2))
+            for i, (side, conf) in enumerate(dice)
+        ),
+        (4000, 3000),
+    )
+
+
+@pytest.mark.parametrize(
+    "dice, again",
+    [
+        ((), False),  # a bare table
+        (((30, 0.95),), False),  # a lone die read surely
+        (((30, 0.6),), True),  # a lone die in doubt: perhaps a group of small dice
+        (((30, 0.3), (30, 0.95), (30, 0.9)), False),  # a roll with one unsure die
+        (((20, 0.9), (22, 0.9), (40, 0.9)), True),  # dice under MIN_DIE_PX
+    ],
+)
+def test_which_readings_are_decoded_again_larger(dice, again):
+    assert photo._may_miss_small_dice(_dice(*dice)) is again
+
+
+def test_a_larger_decode_that_finds_fewer_dice_is_not_taken(samples_dir, monkeypatch):
+    """The reading at twice the size replaces the first only if it finds as many dice."""
+    big = cv2.resize(cv2.imread(str(samples_dir / SAMPLE)), (4032, 3024))
+    data = cv2.imencode(".jpg", big)[1].tobytes()
+    readings = iter([_dice((30, 0.5)), Detections.empty((4032, 3024))])
+    monkeypatch.setattr(photo, "read", lambda image, photo=None: next(readings))
+    reading = read_photo_data(data)
+    assert reading.image.shape[:2] == (1512, 2016)  # the half-size decode's
+    assert len(reading.detections) == 1 and reading.detections.size_wh == (4032, 3024)
 
 
 @pytest.mark.parametrize("data", [b"", b"not an image at all", b"\xff\xd8\xff\xe0broken"])
