@@ -31,8 +31,8 @@ grey, as a monochrome camera, a sodium lamp or a washed-out webcam sees the tabl
 re-encodes as a JPEG of that quality (a messaging app). `--glare K` puts a lamp's
 reflection on each labelled die: a soft bright spot (a Gaussian whose spread is K die
 sides, a little flattened) somewhere on its face, which on a dark die looks like a pip.
-`--jpeg` saves each changed photo as a JPEG (quality 90) and reads the file as `hotdice
-read` does (decoded at a reduced size, again larger if its dice may be too small for it).
+`--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
+read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
 Dice without a box are left out. Prints one line of figures. The README's Known limits
 quote its results.
 """
@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 import cv2
@@ -50,16 +49,19 @@ import numpy as np
 
 import vision
 from vision import reader
-from vision.cli import read_photo
 from vision.evaluate import iter_dataset, score_image, summarize
+from vision.photo import read_photo_data
 
 
 def dimmed(image: np.ndarray, light: float, noise: float, rng: np.random.Generator) -> np.ndarray:
     """Less light (a dark room, a camera that does not adjust), its noise and JPEG."""
     out = np.clip(image * light + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
-    return cv2.imdecode(
-        cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])[1], cv2.IMREAD_COLOR
-    )
+    return cv2.imdecode(_jpeg(out, 80), cv2.IMREAD_COLOR)
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """The photo's JPEG file bytes at `quality` (as a uint8 array)."""
+    return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
 
 
 def tilt_homography(size_wh: tuple[int, int], degrees: float, focal: float = 1.0) -> np.ndarray:
@@ -157,9 +159,7 @@ def recoloured(
     if blur:
         out = cv2.GaussianBlur(out, (0, 0), blur)
     if quality is not None:
-        out = cv2.imdecode(
-            cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR
-        )
+        out = cv2.imdecode(_jpeg(out, quality), cv2.IMREAD_COLOR)
     return out
 
 
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--jpeg",
         action="store_true",
-        help="save each as a JPEG and read it as `hotdice read` does (reduced decoding)",
+        help="encode each as a JPEG and read it as `hotdice read` does (reduced decoding)",
     )
     args = ap.parse_args(argv)
     if not (0 < args.dim <= 4 and args.noise >= 0 and 0 < args.scale <= 4 and args.images > 0):
@@ -329,11 +329,8 @@ def main(argv: list[str] | None = None) -> int:
             )
         if args.dim != 1.0 or args.noise:
             image = dimmed(image, args.dim, args.noise, rng)
-        if args.jpeg:
-            with tempfile.TemporaryDirectory() as tmp:
-                path = Path(tmp) / "photo.jpg"
-                cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-                dets = read_photo(path)[0]
+        if args.jpeg:  # the file's bytes, read as `hotdice read` reads a file's
+            dets = read_photo_data(_jpeg(image, 90).tobytes()).detections
         else:
             dets = vision.read(image)
         results.append(score_image(entry, dets, 0.0))

@@ -60,15 +60,22 @@ def test_an_upright_phone_photo_keeps_its_orientation_when_decoded_small(samples
         assert np.hypot(*np.subtract(a.center_xy, b.center_xy)) < 0.2 * a.box_xywh[2]
 
 
+def _amid_a_table(sample: np.ndarray, scale: float = 1.0) -> bytes:
+    """A 4032x3024 JPEG of the table (the sample's median colour) with the sample, scaled
+    by `scale`, in its middle: dice of about 1% of the long side at scale 1."""
+    small = cv2.resize(sample, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    canvas = np.full((3024, 4032, 3), np.median(sample.reshape(-1, 3), axis=0), np.uint8)
+    h, w = small.shape[:2]
+    y0, x0 = (3024 - h) // 2, (4032 - w) // 2
+    canvas[y0 : y0 + h, x0 : x0 + w] = small
+    return cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+
+
 def test_small_dice_are_decoded_again_larger(samples_dir):
     """Dice that come out under MIN_DIE_PX at the reduced size send the decoder back for
     twice the pixels: the sample's dice (about 40 px) amid a 4032x3024 photo of the table
     are 20 px at half size, so it is decoded at full size."""
-    sample = cv2.imread(str(samples_dir / SAMPLE))
-    canvas = np.full((3024, 4032, 3), np.median(sample.reshape(-1, 3), axis=0), np.uint8)
-    canvas[1192:1832, 1696:2336] = sample
-    data = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-    reading = read_photo_data(data)
+    reading = read_photo_data(_amid_a_table(cv2.imread(str(samples_dir / SAMPLE))))
     assert reading.image.shape[:2] == (3024, 4032)
     assert sorted(reading.detections.values) == SAMPLE_VALUES
     assert all(d.box_xywh[2] >= MIN_DIE_PX for d in reading.detections)
@@ -85,17 +92,10 @@ def test_a_group_of_small_dice_read_as_one_die_is_decoded_again_larger(
     samples_dir, name, scale, values
 ):
     """Dice of 0.6-1% of a 12 MP photo's long side, decoded at half size, pass for one
-    big die (read at 0.36-0.68) whose size is no sign that anything was missed: a single
-    die, or one read unsure, sends the decoder back for twice the pixels, which reads
+    big die (read at 0.36-0.68) whose size is no sign that anything was missed: a lone
+    die read under LONE_SURE sends the decoder back for twice the pixels, which reads
     them all (a reviewer's case)."""
-    sample = cv2.imread(str(samples_dir / name))
-    small = cv2.resize(sample, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    canvas = np.full((3024, 4032, 3), np.median(sample.reshape(-1, 3), axis=0), np.uint8)
-    h, w = small.shape[:2]
-    y0, x0 = (3024 - h) // 2, (4032 - w) // 2
-    canvas[y0 : y0 + h, x0 : x0 + w] = small
-    data = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
-    reading = read_photo_data(data)
+    reading = read_photo_data(_amid_a_table(cv2.imread(str(samples_dir / name)), scale))
     assert sorted(reading.detections.values) == values
     assert reading.image.shape[:2] == (3024, 4032)
 
