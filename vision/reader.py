@@ -316,6 +316,17 @@ def confirmed_dice(
     return (1.0 - probs[:, 0] >= min_dieness) & sure_find
 
 
+def not_lookalike(probs: np.ndarray, min_unread_dieness: float) -> np.ndarray:
+    """Which finds to report: a die whose face is read (confidence 0.5), or one the readers
+    are all but sure is a die (`min_unread_dieness`: a logo die reads over 0.92). A grey
+    button or a token the finder is sure of, which readers trained on reflections half
+    believe a die, is not worth asking the player about. Applied to the roll as reported
+    only, never to the looks that lead to it: there an unsure find still earns a closer
+    look, which may read it surely (dice of 10 px in a 12 MP photo, close-ups)."""
+    _, confidence = _readings(probs)
+    return (confidence >= 0.5) | (1.0 - probs[:, 0] >= min_unread_dieness)
+
+
 def roll_sized(
     found: np.ndarray, low: float, high: float, *, sure: np.ndarray | None = None
 ) -> np.ndarray:
@@ -424,6 +435,7 @@ def read(
     long_side: int = 640,
     min_score: float = 0.3,
     min_dieness: float = 0.7,
+    min_unread_dieness: float = 0.9,
     min_sure_score: float = 0.5,
     min_relative_side: float = 0.6,
     max_relative_side: float = 2.0,
@@ -451,7 +463,8 @@ def read(
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
-    whose finder score is below `min_sure_score` must also be readable (confidence 0.5).
+    whose finder score is below `min_sure_score` must also be readable (confidence 0.5),
+    and one reported unread, a die at least `min_unread_dieness` (`not_lookalike`).
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()
@@ -567,7 +580,7 @@ def read(
         return bool(read.any())
 
     def roll(found: np.ndarray, probs: np.ndarray) -> Detections:
-        keep = confirmed(found, probs)
+        keep = confirmed(found, probs) & not_lookalike(probs, min_unread_dieness)
         return _detections(found[keep], probs[keep], (w, h), roll_size)
 
     if photo is None:

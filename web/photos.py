@@ -79,10 +79,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     detections = reading.detections
     dice = [d.value for d in detections.dice]
-    if hasattr(detections, "uncertain"):
-        unsure = {id(d) for d in detections.uncertain(UNSURE_BELOW)}
-    else:
-        unsure = {id(d) for d in detections.dice if d.confidence < UNSURE_BELOW}
+    unsure = {id(d) for d in detections.uncertain(UNSURE_BELOW)}
     w, h = detections.size_wh
     out: dict[str, Any] = {
         "dice": dice,

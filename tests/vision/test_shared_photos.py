@@ -21,7 +21,7 @@ FLOORS = {
         "face_accuracy": 0.98,
         "roll_accuracy": 0.95,
     },
-    "fudw_tray": {"precision": 0.95, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.3},
+    "fudw_tray": {"precision": 0.97, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.55},
 }
 
 
