@@ -967,9 +967,9 @@ def quantize_reader(
 # What each `--only` part trains: output file, steps, seed, face reader shape, and for a
 # face reader the crop jitter (centre spread in die sides, size range), the share of hard
 # negatives and the share of dice with a lamp's reflection (`_glare`, a quarter: with both
-# readers trained so, dice under a lamp's reflection read 96-98% right instead of 90-94%,
+# readers trained so, dice under a lamp's reflection read 97-98% right instead of 91-94%,
 # and the held-out `fudw_tray` gained rolls; they also half believe a grey button is a
-# die, which `reader.confirmed_dice` answers; README: Measured accuracy, session 11). The
+# die, which `reader.not_lookalike` answers; README: Measured accuracy, session 11). The
 # shipped models are
 # exactly these, one part a process (`--only det`, `--only cls`, `--only cls2`). The
 # second reader learns from crops as far off as the finder's (on the dev photos, centre

@@ -16,7 +16,8 @@ ONNX Runtime (see `model.py`):
    each value 1-6.
 
 A die the finder is sure of but whose face the reader cannot decide (a printed logo, glare,
-a cocked die) is still reported, with a low confidence, so the player confirms that one die.
+a cocked die) is still reported, with a low confidence, so the player confirms that one die,
+if the readers are all but sure it is a die (0.9, `not_lookalike`).
 """
 
 from __future__ import annotations
@@ -310,7 +311,8 @@ def confirmed_dice(
     """Which finds count as dice: the readers give "a die" at least `min_dieness`, and
     either the finder is sure (score >= `min_sure_score`) or the readers can read the face
     (confidence >= 0.5). A find only the finder doubts and the readers cannot read is a
-    chair foot, a box corner or a blot; one the finder is sure of is kept unread (a logo)."""
+    chair foot, a box corner or a blot; one the finder is sure of is kept unread (a logo;
+    `read` reports it only past `not_lookalike`)."""
     _, confidence = _readings(probs)
     sure_find = (scores >= min_sure_score) | (confidence >= 0.5)
     return (1.0 - probs[:, 0] >= min_dieness) & sure_find
