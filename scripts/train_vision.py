@@ -970,11 +970,11 @@ def quantize_reader(
 # readers trained so, dice under a lamp's reflection read 97-98% right instead of 91-94%,
 # and the held-out `fudw_tray` gained rolls; they also half believe a grey button is a
 # die, which `reader.not_lookalike` answers; README: Measured accuracy, session 11). The
-# shipped models are
-# exactly these, one part a process (`--only det`, `--only cls`, `--only cls2`). The
-# second reader learns from crops as far off as the finder's (on the dev photos, centre
-# within 0.12 sides and size within 0.8-1.23 for 9 dice in 10): with it, `byler_d6`'s face
-# accuracy went from 97.5% to 98.2% and `fudw_tray`'s from 98.6% to 99.5%. The first
+# shipped models are exactly these, one part a process (`--only det`, `--only cls`,
+# `--only cls2`). The second reader learns from crops as far off as the finder's (on the
+# dev photos, centre within 0.12 sides and size within 0.8-1.23 for 9 dice in 10): with
+# it, `byler_d6`'s face accuracy went from 97.5% to 98.2% and `fudw_tray`'s from 98.6% to
+# 99.5%. The first
 # reader trained so as well was no better beside it. The second reader sees HARD of its
 # negatives as `_hard_negative`s (printed-cloth eyes, pieces of a big die's face); the first
 # reader trained so was worse beside it. The first reader trains twice as long as it once
