@@ -303,21 +303,38 @@ def _first_look(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 AGREED = 0.7
 
 
-def classify_crops(
+def glance(
+    crops: list[np.ndarray], *, sure: float = 0.8, agreed: float = AGREED
+) -> tuple[np.ndarray, np.ndarray]:
+    """The readers' first look at die crops (`_first_look`), and which crops a vote would
+    read again (`vote`): those whose first reading is below `sure`, not agreed on at
+    `agreed`, and not plainly "not a die" (0.8). Nor is a crop every reader takes for no
+    die: the vote is there to read a face, and on the dev photos and their stress runs it
+    never made such a find a die (on the six-dice benchmark frame it cost a stray find
+    eight crop passes)."""
+    if not crops:
+        return np.zeros((0, 7), np.float32), np.zeros(0, bool)
+    probs, agree = _first_look(crops)
+    best = probs.max(axis=1)
+    no_die = agree & (probs.argmax(axis=1) == 0)
+    owed = (best < sure) & ~(agree & (best >= agreed)) & (probs[:, 0] < 0.8) & ~no_die
+    return probs, owed
+
+
+def vote(
     crops: list[np.ndarray],
+    probs: np.ndarray,
+    owed: np.ndarray,
     *,
     rotations: int = 4,
-    sure: float = 0.8,
-    agreed: float = AGREED,
     wider: Callable[[int], np.ndarray] | None = None,
     min_dieness: float = 0.0,
 ) -> np.ndarray:
-    """Softmax scores (n, 7) for die crops: column 0 = not a die, column k = value k.
+    """`probs` (a `glance` at `crops`) with the crops `owed` a vote read again.
 
-    A face reads the same turned by a quarter, so a crop whose first reading is below
-    `sure` (and that is not plainly "not a die") is read again turned by 90, 180 and 270
-    degrees (up to `rotations` views) and the scores averaged: a cheap vote that steadies
-    small, blurred or odd dice, paid only for the dice that need it.
+    A face reads the same turned by a quarter, so such a crop is read again turned by 90,
+    180 and 270 degrees (up to `rotations` views) and the scores averaged: a cheap vote
+    that steadies small, blurred or odd dice, paid only for the dice that need it.
 
     With `wider` (crop index -> the same die cut with a wider margin), the vote also reads
     the wider crop turned by 90 and 270 degrees for the value (not for "is it a die"): they
@@ -325,12 +342,8 @@ def classify_crops(
     first crop) or whose centre is off. A crop the turned views leave below `min_dieness`
     is not cut wider: the caller drops it, so its value does not matter.
     """
-    if not crops:
-        return np.zeros((0, 7), np.float32)
-    probs, agree = _first_look(crops)
-    best = probs.max(axis=1)
-    unsure = (best < sure) & ~(agree & (best >= agreed)) & (probs[:, 0] < 0.8)
-    redo = np.nonzero(unsure)[0] if rotations > 1 else np.zeros(0, np.intp)
+    probs = probs.copy()
+    redo = np.nonzero(owed)[0] if rotations > 1 else np.zeros(0, np.intp)
     if not len(redo):
         return probs
     turned = [
@@ -351,6 +364,21 @@ def classify_crops(
     faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-12)
     probs[redo] = np.column_stack([not_die, faces * (1.0 - not_die)[:, None]])
     return probs
+
+
+def classify_crops(
+    crops: list[np.ndarray],
+    *,
+    rotations: int = 4,
+    sure: float = 0.8,
+    agreed: float = AGREED,
+    wider: Callable[[int], np.ndarray] | None = None,
+    min_dieness: float = 0.0,
+) -> np.ndarray:
+    """Softmax scores (n, 7) for die crops: column 0 = not a die, column k = value k.
+    A `glance`, and a `vote` on the crops it leaves unsure."""
+    probs, owed = glance(crops, sure=sure, agreed=agreed)
+    return vote(crops, probs, owed, rotations=rotations, wider=wider, min_dieness=min_dieness)
 
 
 def warm_up() -> None:

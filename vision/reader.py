@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections, DieDetection
-from .model import classify_crops, crop_die, det_scale, find_centres
+from .model import crop_die, det_scale, find_centres, glance, vote
 from .perspective import fit_sizes, relative_sides
 
 
@@ -264,11 +264,25 @@ def _classify(
     *,
     known: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """The readers' scores for finds (x, y, side, score), cut from the full-resolution image.
+    """The readers' scores for finds (x, y, side, score), cut from the full-resolution image:
+    a glance (`_glanced`), and a vote on the finds it leaves unsure (`_voted`)."""
+    probs, owed = _glanced(image, found, min_dieness, known=known)
+    return _voted(image, found, probs, owed, rotations, min_dieness)
+
+
+def _glanced(
+    image: np.ndarray,
+    found: np.ndarray,
+    min_dieness: float,
+    *,
+    known: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The readers' first look at finds (`model.glance`), and which of them a vote owes.
     `known` (finds, scores) from a look at another scale: a die among them read surely, or
     a find more likely no die than a die, found at about the same place and size, or a
     find rejected at nearly the same place and size, is not read again."""
     probs = np.zeros((len(found), 7), np.float32)
+    owed = np.zeros(len(found), bool)
     todo = np.arange(len(found))
     if known is not None and len(found) and len(known[0]):
         match = _same_finds(found, known[0])
@@ -282,12 +296,37 @@ def _classify(
         probs[reuse] = known[1][match[reuse]]
         todo = np.nonzero(~reuse)[0]
     crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found[todo]]
+    probs[todo], owed[todo] = glance(crops)
+    return probs, owed
+
+
+def _voted(
+    image: np.ndarray,
+    found: np.ndarray,
+    probs: np.ndarray,
+    owed: np.ndarray,
+    rotations: int,
+    min_dieness: float,
+) -> np.ndarray:
+    """`probs` (a glance at finds) with the finds `owed` a vote read again (`model.vote`)."""
+    todo = np.nonzero(owed)[0]
+    if not len(todo) or rotations <= 1:
+        return probs
+    crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found[todo]]
 
     def wider(i: int) -> np.ndarray:
         x, y, s = (float(v) for v in found[todo[i], :3])
         return crop_die(image, (x, y), s * _WIDER)
 
-    probs[todo] = classify_crops(crops, rotations=rotations, wider=wider, min_dieness=min_dieness)
+    probs = probs.copy()
+    probs[todo] = vote(
+        crops,
+        probs[todo],
+        np.ones(len(todo), bool),
+        rotations=rotations,
+        wider=wider,
+        min_dieness=min_dieness,
+    )
     return probs
 
 
@@ -461,7 +500,8 @@ def read(
     twice the scale (dice under the finder's trained size). If the dice it confirms are
     far from `target_side_px` (a factor 1.5), it looks again at the scale that makes them
     so (a closer look: only the pieces of the image around its finds), reading again only
-    the finds it was not sure of.
+    the finds it was not sure of; when the first look already reads a die surely, its
+    vote on the others waits for that look (`straight_to_refit`).
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -479,19 +519,23 @@ def read(
     def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         return confirmed_dice(found[:, 3], probs, min_dieness, min_sure_score)
 
-    def look(
-        scale: float,
-        boxes: list[tuple[int, int, int, int]] | None = None,
-        known: tuple[np.ndarray, np.ndarray] | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The finder's finds at `scale` (in `boxes` of the image only, if given), read."""
+    def finds(scale: float, boxes: list[tuple[int, int, int, int]] | None = None) -> np.ndarray:
+        """The finder's finds at `scale` (in `boxes` of the image only, if given)."""
         parts: list[np.ndarray] = []
         for x0, y0, x1, y1 in [(0, 0, w, h)] if boxes is None else boxes:
             part = _centres_at(image[y0:y1, x0:x1], scale, min_score)
             part[:, 0] += x0
             part[:, 1] += y0
             parts.append(part)
-        found = np.concatenate(parts) if parts else np.zeros((0, 4), np.float32)
+        return np.concatenate(parts) if parts else np.zeros((0, 4), np.float32)
+
+    def look(
+        scale: float,
+        boxes: list[tuple[int, int, int, int]] | None = None,
+        known: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The finder's finds at `scale` (in `boxes` of the image only, if given), read."""
+        found = finds(scale, boxes)
         return found, _classify(image, found, rotations, min_dieness, known=known)
 
     def fit_scale(found: np.ndarray, probs: np.ndarray) -> float:
@@ -501,25 +545,34 @@ def read(
     def too_small(scale: float) -> bool:  # the whole image under 64 pixels: nothing to see
         return max(w, h) * scale < 64
 
-    def refitted(
-        found: np.ndarray, probs: np.ndarray, scale: float
-    ) -> tuple[np.ndarray, np.ndarray, float]:
-        """The finds (looked at at `scale`) again at the scale that makes the confirmed dice
-        `target_side_px` across, when they are far from it (a factor 1.5). A closer look
-        covers only the pieces around the finds (`_pieces`); dice read surely and finds
-        more likely no die, found at about the same place and size, and finds rejected at
-        nearly the same place and size, are not read again (`_classify`). Also returns the
-        scale of the look taken."""
-        dice = confirmed(found, probs)
-        if not dice.any():
-            return found, probs, scale
+    def refit_scale_of(found: np.ndarray, probs: np.ndarray, scale: float) -> float | None:
+        """The scale that makes the confirmed dice `target_side_px` across, when they are
+        far from it at `scale` (a factor 1.5) and the image is not too small there."""
+        if not confirmed(found, probs).any():
+            return None
         refit_scale = fit_scale(found, probs)
         if 1 / 1.5 < refit_scale / scale < 1.5 or too_small(refit_scale):
+            return None
+        return refit_scale
+
+    def refitted(
+        found: np.ndarray, probs: np.ndarray, scale: float, owed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, float]:
+        """The finds (looked at at `scale`) again at `refit_scale_of`, if any. A closer look
+        covers only the pieces around the finds (`_pieces`); dice read surely and finds
+        more likely no die, found at about the same place and size, and finds rejected at
+        nearly the same place and size, are not read again (`_classify`), nor are finds
+        whose reading still `owed` a vote taken as known. Also returns the scale of the
+        look taken."""
+        refit_scale = refit_scale_of(found, probs, scale)
+        if refit_scale is None:
             return found, probs, scale
+        dice = confirmed(found, probs)
         boxes = (
             _pieces(found, (w, h), margin=REFIT_MARGIN, dice=dice) if refit_scale > scale else None
         )
-        return *look(refit_scale, boxes, known=(found, probs)), refit_scale
+        known = (found, probs) if owed is None else (found[~owed], probs[~owed])
+        return *look(refit_scale, boxes, known=known), refit_scale
 
     def nearer(found: np.ndarray, probs: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
         """The finds (looked at at `scale`) with the dice near the camera of a photo taken at
@@ -581,6 +634,34 @@ def read(
             read &= found[:, 3] >= min_sure_score
         return bool(read.any())
 
+    def typical(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The confirmed finds of the roll's typical size (`roll_sized`), as indices."""
+        kept = np.nonzero(confirmed(found, probs))[0]
+        if len(kept) >= 2:
+            kept = kept[roll_sized(found[kept], *roll_size, sure=surely_read(probs[kept]))]
+        return kept
+
+    def straight_to_refit(
+        found: np.ndarray, probs: np.ndarray, owed: np.ndarray, scale: float
+    ) -> bool:
+        """Whether the first look's finds go straight to a closer look (`refit_scale_of`
+        above `scale`) whatever the vote `owed` to some of them says: a die found surely
+        is read surely by a glance that owes no vote (so no coarser or finer look comes
+        next), and they do not look like pips even with every find owed a vote taken as
+        unread (so no look for bigger dice). The closer look reads again every find the
+        glance left unsure, cut to the size it finds there, so their vote can wait for
+        it: a vote now would be thrown away (on the six-dice benchmark frame, two dice
+        were voted on twice). A look farther away (a close-up) takes the vote first, as
+        before: there it decides which finds are dice."""
+        final = confirmed(found, probs) & surely_read(probs) & ~owed
+        if not (final & (found[:, 3] >= min_sure_score)).any():
+            return False
+        kept = typical(found, probs)
+        values, confidences = _readings(probs[kept])
+        if look_like_pips(values, np.where(owed[kept], 0.0, confidences)):
+            return False
+        return (refit_scale_of(found, probs, scale) or 0.0) > scale
+
     def roll(found: np.ndarray, probs: np.ndarray) -> Detections:
         keep = confirmed(found, probs) & not_lookalike(probs, min_unread_dieness)
         return _detections(found[keep], probs[keep], (w, h), roll_size)
@@ -589,7 +670,12 @@ def read(
         photo = max(w, h) > FRAME_SIDE
     first_side = max(long_side, PHOTO_LOOK) if photo else long_side
     scale = det_scale((w, h), long_side=first_side)
-    found, probs = look(scale)
+    found = finds(scale)
+    probs, owed = _glanced(image, found, min_dieness)
+    waiting: np.ndarray | None = owed  # the finds whose vote the closer look takes
+    if not straight_to_refit(found, probs, owed, scale):
+        probs = _voted(image, found, probs, owed, rotations, min_dieness)
+        waiting = None
     keep = confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
     first_scale = scale
@@ -598,9 +684,7 @@ def read(
             image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
         )
         keep = confirmed(found, probs)
-    kept = np.nonzero(keep)[0]
-    if len(kept) >= 2:  # judged on the finds of the typical size, as the roll is at the end
-        kept = kept[roll_sized(found[kept], *roll_size, sure=surely_read(probs[kept]))]
+    kept = typical(found, probs)  # (judged on the finds of the typical size, as at the end)
     if look_like_pips(*_readings(probs[kept])):
         pips = found[kept]
         bigger, big_probs = _dice_behind(
@@ -632,7 +716,7 @@ def read(
         finer_found, finer_probs = look(finer)
         if readable(finer_found, finer_probs):
             found, probs, scale = finer_found, finer_probs, finer
-    return roll(*nearer(*refitted(found, probs, scale)))
+    return roll(*nearer(*refitted(found, probs, scale, waiting)))
 
 
 def _detections(

@@ -248,3 +248,23 @@ def test_threads_reading_at_once_read_as_one_alone(drawn, engine):
             together = list(pool.map(lambda b: model._softmax_of(model.CLS_FILES[-1], b), blobs))
             for a, t in zip(alone, together, strict=True):
                 np.testing.assert_allclose(t, a, atol=1e-6)
+
+
+def test_a_find_every_reader_takes_for_no_die_is_owed_no_vote(monkeypatch):
+    """The vote is there to read a face: a find the readers agree is no die (even unsurely)
+    is not read again turned, while one they disagree on, or a die read unsurely, is."""
+    first = np.array(
+        [
+            [0.52, 0.15, 0.06, 0.11, 0.04, 0.07, 0.05],  # agreed: no die, unsurely
+            [0.52, 0.15, 0.06, 0.11, 0.04, 0.07, 0.05],  # the same, not agreed on
+            [0.01, 0.08, 0.06, 0.15, 0.04, 0.08, 0.58],  # a die, read unsurely
+            [0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.94],  # a die, read surely
+        ],
+        np.float32,
+    )
+    agree = np.array([True, False, True, True])
+    monkeypatch.setattr(model, "_first_look", lambda crops: (first.copy(), agree.copy()))
+    crops = [np.zeros((model.CROP, model.CROP, 3), np.uint8)] * len(first)
+    probs, owed = model.glance(crops)
+    np.testing.assert_array_equal(probs, first)
+    assert owed.tolist() == [False, True, True, False]

@@ -443,12 +443,16 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
     monkeypatch.setattr(reader, "crop_die", lambda image, xy, side: np.full((2, 2, 3), xy[0]))
     read_xs, wider_xs = [], []
 
-    def classify(crops, *, wider, **_):
+    def glance(crops):
         read_xs.extend(float(c[0, 0, 0]) for c in crops)
-        wider_xs.extend(float(wider(i)[0, 0, 0]) for i in range(len(crops)))
-        return np.tile(np.array(unsure, np.float32), (len(crops), 1))
+        return np.tile(np.array(unsure, np.float32), (len(crops), 1)), np.ones(len(crops), bool)
 
-    monkeypatch.setattr(reader, "classify_crops", classify)
+    def vote(crops, probs, owed, *, wider, **_):
+        wider_xs.extend(float(wider(i)[0, 0, 0]) for i in range(len(crops)))
+        return probs
+
+    monkeypatch.setattr(reader, "glance", glance)
+    monkeypatch.setattr(reader, "vote", vote)
     image = np.zeros((200, 1000, 3), np.uint8)
     probs = reader._classify(image, found, 4, 0.7, known=(before, known))
     assert read_xs == wider_xs == [301.0, 600.0, 406.0, 900.0, 700.0]
@@ -533,13 +537,13 @@ def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
 
     monkeypatch.setattr(reader, "_centres_at", spy)
     told = []
-    classify = reader._classify
+    glanced = reader._glanced
 
-    def told_spy(image, found, rotations, min_dieness, *, known=None):
+    def told_spy(image, found, min_dieness, *, known=None):
         told.append(known is not None)
-        return classify(image, found, rotations, min_dieness, known=known)
+        return glanced(image, found, min_dieness, known=known)
 
-    monkeypatch.setattr(reader, "_classify", told_spy)
+    monkeypatch.setattr(reader, "_glanced", told_spy)
     assert sorted(vision.read(img).values) == [3, 5, 6]
     assert len(looks) == 2 and looks[0] == (1080, 1920)
     h, w = looks[1]
@@ -629,5 +633,56 @@ def _looks_at_with(monkeypatch, *, blot_score: float) -> list[float]:
 
     monkeypatch.setattr(reader, "_centres_at", centres_at)
     monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: two[: len(found)])
+    monkeypatch.setattr(
+        reader,
+        "_glanced",
+        lambda image, found, *a, **k: (two[: len(found)], np.zeros(len(found), bool)),
+    )
     vision.read(np.full((1080, 1920, 3), 180, np.uint8))
     return scales
+
+
+def _first_look_events(monkeypatch, *, read_surely: bool) -> list[str]:
+    """The looks and votes of a 1080p frame whose first look finds two dice of 40 px (13 px
+    there, so a closer look follows): one the finder is sure of, read at a glance as a 5
+    (`read_surely`) or unsure and owed a vote, and one unsure die owed a vote."""
+    finds = np.array([[900, 500, 40, 0.9], [1000, 500, 40, 0.9]], np.float32)
+    five = np.array([0.01, 0.01, 0.01, 0.01, 0.01, 0.94, 0.01], np.float32)
+    unsure = np.array([0.05, 0.15, 0.2, 0.2, 0.2, 0.1, 0.1], np.float32)
+    events: list[str] = []
+
+    def centres_at(image, scale, min_score):
+        events.append(f"look {round(scale, 2)}")
+        return finds.copy() if len(events) == 1 else np.zeros((0, 4), np.float32)
+
+    def glanced(image, found, min_dieness, *, known=None):
+        if known is not None:
+            events.append(f"told {len(known[0])}")
+        probs = np.array([five if read_surely else unsure, unsure])[: len(found)]
+        return probs, np.array([not read_surely, True])[: len(found)]
+
+    def voted(image, found, probs, owed, rotations, min_dieness):
+        events.append(f"vote {int(owed.sum())}")
+        return probs
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(reader, "_glanced", glanced)
+    monkeypatch.setattr(reader, "_voted", voted)
+    vision.read(np.full((1080, 1920, 3), 180, np.uint8))
+    return events
+
+
+def test_the_vote_on_a_glance_waits_for_the_closer_look(monkeypatch):
+    """A die found surely and read surely at a glance sends the roll straight to a closer
+    look, which reads every find again at the size it finds there: the first look's
+    unsure die is not voted on (that vote would be thrown away), nor told to the closer
+    look as known; the sure die is."""
+    events = _first_look_events(monkeypatch, read_surely=True)
+    assert events[:3] == ["look 0.33", "look 0.85", "told 1"]
+    assert not any(e.startswith("vote") for e in events[:2])
+
+
+def test_a_roll_no_glance_reads_is_voted_on_first(monkeypatch):
+    """No die read surely at a glance: the vote may change which look comes next (a 12 MP
+    photo's 10 px dice), so it is taken at once, on every find it owes."""
+    assert _first_look_events(monkeypatch, read_surely=False)[:2] == ["look 0.33", "vote 2"]
