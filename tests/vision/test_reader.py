@@ -683,6 +683,6 @@ def test_the_vote_on_a_glance_waits_for_the_closer_look(monkeypatch):
 
 
 def test_a_roll_no_glance_reads_is_voted_on_first(monkeypatch):
-    """No die read surely at a glance: the vote may change which look comes next (a 12 MP
-    photo's 10 px dice), so it is taken at once, on every find it owes."""
+    """No die read surely at a glance: the vote may change which look comes next (small
+    dice amid a 12 MP table), so it is taken at once, on every find it owes."""
     assert _first_look_events(monkeypatch, read_surely=False)[:2] == ["look 0.33", "vote 2"]
