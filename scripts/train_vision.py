@@ -995,9 +995,9 @@ HARD = 0.3
 # Readers whose first convolution stays float in their int8 copy (`quantize_reader`). The
 # second reader's quantized first layer, which reads the pixels at full resolution, cost
 # close-ups (README: Close-ups): of the byler_d6 and fudw_tray close-ups, the float readers
-# read 274 of 288 right, the int8 copies 261, and with this layer float 275, at no
-# measurable cost in time. The first reader's kept so as well was no better beside it
-# (fudw_tray lost a roll and two close-ups).
+# read 272 of 288 right, the int8 copies 267, and with this layer float 275 (with session
+# 12's second reader: 274, 261 and 275), at no measurable cost in time. The first
+# reader's kept so as well was no better beside it (fewer close-ups, more glare misreads).
 FLOAT_FIRST = {"cls2"}
 GLARE = 0.25
 PARTS = {

@@ -10,6 +10,7 @@ import math
 import pytest
 
 import vision
+from vision import model
 from vision.cli import main
 from vision.evaluate import close_ups
 
@@ -23,6 +24,10 @@ FLOORS = {
     },
     "fudw_tray": {"precision": 0.97, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.55},
 }
+
+# README, Close-ups: ONNX Runtime's int8 readers (the second one's first layer float) read
+# 89-100% of each size right, OpenCV's float readers 86-100%
+CLOSE_UP_FLOORS = {"onnxruntime": 0.88, "opencv": 0.86}
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))
@@ -67,5 +72,6 @@ def test_close_ups_of_dev_photos(shared_photos, folder):
     """Dice blown up to 30-90% of a frame's height (README: Close-ups): the finder sees their
     pips as dice, and the reader must look coarser to find the die itself."""
     figures = close_ups(shared_photos / folder, vision.load_image, vision.read)
+    floor = CLOSE_UP_FLOORS[model.engine()]
     for fraction, fig in figures.items():
-        assert fig["dice"] >= 24 and fig["share"] >= 0.88, (folder, fraction, fig)
+        assert fig["dice"] >= 24 and fig["share"] >= floor, (folder, fraction, fig)
