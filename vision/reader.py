@@ -270,6 +270,11 @@ def _classify(
     return _voted(image, found, probs, owed, rotations, min_dieness)
 
 
+def _crops(image: np.ndarray, found: np.ndarray) -> list[np.ndarray]:
+    """The face readers' view of each find (x, y, side, score), cut from the full image."""
+    return [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found]
+
+
 def _glanced(
     image: np.ndarray,
     found: np.ndarray,
@@ -295,8 +300,7 @@ def _glanced(
         reuse |= close & (dieness < min_dieness)
         probs[reuse] = known[1][match[reuse]]
         todo = np.nonzero(~reuse)[0]
-    crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found[todo]]
-    probs[todo], owed[todo] = glance(crops)
+    probs[todo], owed[todo] = glance(_crops(image, found[todo]))
     return probs, owed
 
 
@@ -312,7 +316,7 @@ def _voted(
     todo = np.nonzero(owed)[0]
     if not len(todo) or rotations <= 1:
         return probs
-    crops = [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found[todo]]
+    crops = _crops(image, found[todo])
 
     def wider(i: int) -> np.ndarray:
         x, y, s = (float(v) for v in found[todo[i], :3])
