@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -131,10 +132,16 @@ def _print_score(score: dict, out) -> None:
 def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
     """Where `--annotate OUT` writes each photo's copy: OUT itself for one photo, else
     OUT-<photo name> (and -2, -3... for photos of the same name in different folders).
-    Checked before any photo is read: a folder that exists, a format OpenCV can write."""
+    Checked before any photo is read: a folder that exists and may be written in, a
+    format OpenCV can write."""
     p = Path(out)
     if not p.parent.is_dir():
         raise OSError(f"{p.parent}: no such folder for --annotate")
+    try:  # (a trial file, not os.access: root passes that test even for /proc)
+        with tempfile.TemporaryFile(dir=p.parent):
+            pass
+    except OSError:
+        raise OSError(f"{p.parent}: cannot write in this folder (--annotate)") from None
     if not cv2.haveImageWriter(str(p)):
         raise ValueError(f"{p}: --annotate needs an image file name (.png, .jpg, ...)")
     if len(photos) == 1:
@@ -150,8 +157,15 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
     return paths
 
 
+def _quiet_opencv() -> None:
+    """No OpenCV log lines (a camera index that does not open, a broken image) before the
+    command's own one-line error."""
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
 def run_read(args: argparse.Namespace, context: Any) -> int:
     """Handler of `hotdice read`."""
+    _quiet_opencv()
     if args.coach and not args.rules:
         raise ValueError("--coach needs --rules NAME")
     if args.rules:
@@ -190,9 +204,11 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
             if advice:
                 _print_advice(advice, sys.stdout)
         if args.annotate:
-            small = PhotoReading(dets, image).on_image()
+            if image.shape[1] != dets.size_wh[0]:  # decoded small for speed: draw full size
+                image = load_image(photo)
+            drawn = annotate(image, PhotoReading(dets, image).on_image())
             try:
-                written = cv2.imwrite(str(outs[k]), annotate(image, small))
+                written = cv2.imwrite(str(outs[k]), drawn)
             except cv2.error:
                 written = False
             if not written:
@@ -249,9 +265,12 @@ class _Progress:
         self.enabled = enabled
         self.t0 = time.perf_counter()
 
+        self.open_line = False  # a bar drawn and not yet ended
+
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total < 10:
             return
+        self.open_line = done < total
         width = 30
         fill = round(width * done / total)
         rate = done / max(1e-9, time.perf_counter() - self.t0)
@@ -262,6 +281,11 @@ class _Progress:
             file=sys.stderr,
             flush=True,
         )
+
+    def close(self) -> None:
+        """End a bar cut short (an unreadable image), so the error gets a line of its own."""
+        if self.open_line:
+            print(file=sys.stderr, flush=True)
 
 
 def _print_close_ups(directory: Path, as_json: bool) -> int:
@@ -281,6 +305,7 @@ def _print_close_ups(directory: Path, as_json: bool) -> int:
 
 def run_eval(args: argparse.Namespace, context: Any) -> int:
     """Handler of `hotdice eval`."""
+    _quiet_opencv()
     directory = Path(args.directory)
     if not directory.is_dir():
         raise OSError(f"{directory}: no such folder")
@@ -292,7 +317,11 @@ def run_eval(args: argparse.Namespace, context: Any) -> int:
     warm_up()
     if args.close_ups:
         return _print_close_ups(directory, args.json)
-    results = evaluate(directory, read_file, progress=_Progress(not args.no_progress))
+    progress = _Progress(not args.no_progress)
+    try:
+        results = evaluate(directory, read_file, progress=progress)
+    finally:
+        progress.close()
     summary = summarize(results)
     if args.json:
         print(json.dumps(summary))
@@ -304,7 +333,10 @@ def run_eval(args: argparse.Namespace, context: Any) -> int:
         f"matched {s['dice_matched']}"
     )
     print(f"  precision {s['precision']:.2%}  recall {s['recall']:.2%}")
-    print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
+    if s["face_accuracy"] is None:
+        print("  face accuracy n/a (no boxes in the labels: rolls compared as values only)")
+    else:
+        print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
     print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")
     print(
         f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}"

@@ -1,11 +1,12 @@
 """Scoring a reader against labelled photos (the `labels.json` format of the dev set).
 
 A detection matches a labelled die when its centre falls inside the labelled box, one to
-one (nearest box centre first). Detections inside an image's `ignore` boxes are not scored.
-Dice flagged `"face": "symbol"` must be found, but their value is left out of face and roll
-accuracy, since no pip counter can read a printed logo. Where a source gives no boxes, the
-multisets of values are compared instead. `close_ups` blows labelled dice up to fill a
-frame, as a phone held close to the table shows them.
+one (as many pairs as can be made, nearest box centre first). Detections inside an
+image's `ignore` boxes are not scored. Dice flagged `"face": "symbol"` must be found, but
+their value is left out of face and roll accuracy, since no pip counter can read a
+printed logo. Where a source gives no boxes, the multisets of values are compared instead
+(a symbol die matching any value), and no face accuracy is scored. `close_ups` blows
+labelled dice up to fill a frame, as a phone held close to the table shows them.
 """
 
 from __future__ import annotations
@@ -51,21 +52,8 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
     labels = entry.get("dice", [])
     problems: list[str] = []
     if labels and all("box" in lab for lab in labels):
-        pairs = []
-        for i, lab in enumerate(labels):
-            x, y, w, h = lab["box"]
-            cx, cy = x + w / 2, y + h / 2
-            for j, d in enumerate(dets):
-                if _inside(d.center_xy, lab["box"]):
-                    dist = (d.center_xy[0] - cx) ** 2 + (d.center_xy[1] - cy) ** 2
-                    pairs.append((dist, i, j))
-        pairs.sort()
-        used_l: dict[int, int] = {}
-        used_d: set[int] = set()
-        for _, i, j in pairs:
-            if i not in used_l and j not in used_d:
-                used_l[i] = j
-                used_d.add(j)
+        used_l = _pairs(labels, dets)
+        used_d = set(used_l.values())
         face_ok = face_n = 0
         for i, lab in enumerate(labels):
             box = [round(v) for v in lab["box"]]
@@ -88,16 +76,60 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         matched = len(used_l)
         roll_ok = not problems
     else:
-        want = Counter(lab["value"] for lab in labels)
+        # no boxes: the multisets of values; a symbol die takes any one value left over.
+        # A misread die is then a miss and an extra, so no face is scored.
+        symbols = sum(lab.get("face") == "symbol" for lab in labels)
+        want = Counter(lab["value"] for lab in labels if lab.get("face") != "symbol")
         got = Counter(d.value for d in dets)
-        matched = sum((want & got).values())
-        face_ok = face_n = matched
-        roll_ok = want == got
+        common = sum((want & got).values())
+        matched = common + min(symbols, len(dets) - common)
+        face_ok = face_n = 0
+        roll_ok = matched == len(labels) == len(dets)
         if not roll_ok:
-            problems.append(f"read {sorted(got.elements())} for {sorted(want.elements())}")
+            wanted = sorted(want.elements()) + ["symbol"] * symbols
+            problems.append(f"read {sorted(got.elements())} for {wanted}")
     return ImageResult(
         entry["file"], len(labels), len(dets), matched, face_ok, face_n, roll_ok, ms, problems
     )
+
+
+def _pairs(labels: list[dict], dets: list) -> dict[int, int]:
+    """Labelled die -> detection, one to one, each detection's centre in its die's box: as
+    many pairs as there can be (a greedy pairing, nearest first, can leave a die unpaired
+    that a full pairing keeps, where boxes overlap), each die trying its nearest first."""
+    options = []
+    for lab in labels:
+        x, y, w, h = lab["box"]
+        cx, cy = x + w / 2, y + h / 2
+        inside = [j for j, d in enumerate(dets) if _inside(d.center_xy, lab["box"])]
+        options.append(
+            sorted(
+                inside,
+                key=lambda j: (dets[j].center_xy[0] - cx) ** 2 + (dets[j].center_xy[1] - cy) ** 2,
+            )
+        )
+    owner: dict[int, int] = {}  # detection -> labelled die
+    for start in sorted(range(len(labels)), key=lambda i: len(options[i])):
+        # breadth-first search for a free detection along alternating paths
+        came_from: dict[int, int] = {}  # detection -> the die that reached it
+        queue, seen, free = [start], set(), None
+        while queue and free is None:
+            i = queue.pop(0)
+            for j in options[i]:
+                if j in seen:
+                    continue
+                seen.add(j)
+                came_from[j] = i
+                if j not in owner:
+                    free = j
+                    break
+                queue.append(owner[j])
+        while free is not None:  # flip the path: each die on it takes the next detection
+            i = came_from[free]
+            previous = next((j for j, o in owner.items() if o == i), None)
+            owner[free] = i
+            free = previous if i != start else None
+    return {i: j for j, i in owner.items()}
 
 
 def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
@@ -111,6 +143,8 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
         raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply to be a labels file") from None
     entries = data.get("images", []) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise ValueError(f"{path}: no list of images")
@@ -163,6 +197,10 @@ def evaluate(
 ) -> list[ImageResult]:
     """Read every labelled image of `directory` with `read_file(path) -> (detections, ms)`."""
     _, entries = iter_dataset(directory)
+    missing = [e["file"] for e in entries if not (Path(directory) / e["file"]).is_file()]
+    if missing:  # said before an hour of reading, not after
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise OSError(f"{Path(directory) / missing[0]}{more}: labelled, but no such file")
     results = []
     for k, entry in enumerate(entries):
         dets, ms = read_file(Path(directory) / entry["file"])
@@ -196,7 +234,8 @@ def summarize(results: Iterable[ImageResult]) -> dict:
         "dice_matched": matched,
         "precision": round(matched / detected, 4) if detected else 1.0,
         "recall": round(matched / labelled, 4) if labelled else 1.0,
-        "face_accuracy": round(sum(r.face_correct for r in res) / face_n, 4) if face_n else 1.0,
+        # None where no die could be scored for its face (labels without boxes)
+        "face_accuracy": round(sum(r.face_correct for r in res) / face_n, 4) if face_n else None,
         "roll_accuracy": round(sum(r.roll_ok for r in res) / len(res), 4) if res else 1.0,
         "ms_median": round(statistics.median(ms), 1) if ms else 0.0,
         "ms_p95": round(_percentile(ms, 0.95), 1),

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -81,6 +82,11 @@ def test_annotate_target_is_checked_before_reading(samples_dir, tmp_path):
         (tmp_path / "out.xyz", "needs an image file name"),
         (tmp_path / "out", "needs an image file name"),
         (tmp_path / "no" / "out.png", "no such folder"),
+        *(
+            [(Path("/proc/out.png"), "cannot write in this folder")]
+            if Path("/proc").is_dir()
+            else []
+        ),
     ):
         r = _run("read", photo, "--annotate", str(out))
         assert r.returncode == 2 and message in r.stderr, r.stderr
@@ -164,6 +170,43 @@ def test_a_wide_12mp_jpeg_is_read_at_a_photos_look(wide_shot, tmp_path):
     assert sorted(dets.values) == [1, 3, 5, 6, 6, 6]
     assert dets.size_wh == (4000, 3000) and image.shape[:2] == (3000, 4000) and ms > 0
     assert all(1700 <= d.center_xy[0] <= 2300 and 1200 <= d.center_xy[1] <= 1800 for d in dets)
+
+
+def test_annotate_draws_on_the_full_size_photo(samples_dir, tmp_path, capsys):
+    """A big photo of big dice is read decoded at half size; its annotated copy is still
+    the whole photo, with the boxes where `--json` puts them."""
+    big = cv2.resize(cv2.imread(str(samples_dir / "IMG_20191208_112014.jpg")), (4000, 4000))
+    photo, out = tmp_path / "big.jpg", tmp_path / "big-annotated.png"
+    cv2.imwrite(str(photo), big)
+    assert main(["read", "--json", str(photo), "--annotate", str(out)]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    drawn = cv2.imread(str(out))
+    assert drawn.shape == big.shape and len(dice) == 4
+    for d in dice:  # each box's outline is drawn in green at full-size coordinates
+        x, y, w, h = d["box_xywh"]
+        assert (drawn[y + h // 2, x] != big[y + h // 2, x]).any()
+
+
+def test_eval_labels_that_no_parser_can_nest_fail_cleanly(tmp_path):
+    (tmp_path / "labels.json").write_text('{"images": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    r = _run("eval", str(tmp_path))
+    assert r.returncode == 2 and "nested too deeply" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_eval_says_which_labelled_photos_are_missing_before_reading(samples_dir, tmp_path):
+    labels = json.loads((samples_dir / "labels.json").read_text())
+    labels["images"].append({"file": "gone.jpg", "dice": []})
+    labels["images"] = [
+        {**e, "file": str(samples_dir / e["file"])} if e["file"] != "gone.jpg" else e
+        for e in labels["images"]
+    ]
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    r = _run("eval", str(tmp_path))
+    assert r.returncode == 2 and r.stdout == ""
+    assert (
+        r.stderr.strip() == f"hotdice: error: {tmp_path / 'gone.jpg'}: labelled, but no such file"
+    )
 
 
 def test_read_text_output(samples_dir, capsys):

@@ -3,7 +3,32 @@
 import numpy as np
 import pytest
 
-from vision.evaluate import close_up
+from vision.detections import Detections, DieDetection
+from vision.evaluate import close_up, score_image, summarize
+
+
+def _die(value: int, x: float, y: float = 50.0) -> DieDetection:
+    return DieDetection(value, 0.9, (round(x) - 5, round(y) - 5, 10, 10), (x, y))
+
+
+def test_labelled_dice_are_paired_with_as_many_detections_as_can_be():
+    """The detection at x=70 lies in both boxes and nearer the first box's centre; pairing
+    it there first would leave the second die unpaired, though x=25 can only be the first."""
+    entry = {
+        "file": "x.jpg",
+        "dice": [{"value": 3, "box": [0, 0, 100, 100]}, {"value": 5, "box": [60, 0, 100, 100]}],
+    }
+    result = score_image(entry, Detections((_die(5, 70), _die(3, 25))), 1.0)
+    assert result.matched == 2 and result.face_correct == 2 and result.roll_ok
+
+
+def test_labels_without_boxes_compare_values_and_score_no_face():
+    entry = {"file": "x.jpg", "dice": [{"value": 2}, {"value": 5}, {"value": 6, "face": "symbol"}]}
+    right = score_image(entry, Detections((_die(5, 10), _die(1, 30), _die(2, 50))), 1.0)
+    assert right.roll_ok and right.matched == 3 and right.face_scored == 0
+    misread = score_image(entry, Detections((_die(5, 10), _die(1, 30), _die(3, 50))), 1.0)
+    assert not misread.roll_ok and misread.matched == 2 and misread.problems
+    assert summarize([right, misread])["face_accuracy"] is None
 
 
 @pytest.mark.parametrize("fraction", [0.3, 0.9])
