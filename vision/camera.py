@@ -1,9 +1,9 @@
 """Live reading: wait until the dice stop moving, read them once, then wait for the next roll.
 
 The motion test compares small grey thumbnails of the frames pixel by pixel, so it costs
-about a millisecond a frame, ignores sensor noise and exposure drift, and sees two small
-dice move in a wide view. The logic takes any
-iterable of frames, so it runs the same on a camera, a video file or a list in a test.
+about 2 ms a 1080p frame on one core, ignores sensor noise and exposure drift, and sees two
+small dice move in a wide view. The logic takes any iterable of frames, so it runs the
+same on a camera, a video file or a list in a test.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .reader import DARK_LEVEL, top_level
+from .reader import DARK_LEVEL, resize, top_level
 
 
 @dataclass(frozen=True)
@@ -29,9 +29,7 @@ class Roll:
 def thumbnail(frame: np.ndarray, *, width: int = 320) -> np.ndarray:
     """Small blurred grey copy of a frame for the motion test: 320 pixels wide, a die of 40
     pixels in a 1080p frame is still 7 across, and sensor noise is averaged away."""
-    h, w = frame.shape[:2]
-    width = min(width, w)
-    small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
+    small = resize(frame, min(1.0, width / frame.shape[1]))
     if small.ndim == 3:
         small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     return cv2.GaussianBlur(small, (5, 5), 0)
@@ -46,7 +44,7 @@ def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) ->
     if before is None or before.shape != after.shape:
         return 1.0
     change = after.astype(np.int16) - before.astype(np.int16)
-    change -= np.int16(np.median(change))
+    change -= np.int16(np.median(change[::4, ::4]))  # (a sixteenth is plenty for a median)
     return float(np.count_nonzero(np.abs(change) > level)) / change.size
 
 
