@@ -31,21 +31,31 @@ def thumbnail(frame: np.ndarray, *, width: int = 320) -> np.ndarray:
     pixels in a 1080p frame is still 7 across, and sensor noise is averaged away."""
     small = resize(frame, min(1.0, width / frame.shape[1]))
     if small.ndim == 3:
-        small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        channels = small.shape[2]
+        small = small[..., 0] if channels == 1 else cv2.cvtColor(small, _TO_GREY[channels])
     return cv2.GaussianBlur(small, (5, 5), 0)
+
+
+_TO_GREY = {3: cv2.COLOR_BGR2GRAY, 4: cv2.COLOR_BGRA2GRAY}
 
 
 def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) -> float:
     """The share of a thumbnail's pixels that changed by more than `level` grey levels once
-    the frame's overall shift is taken out (1 without a thumbnail before). A die that moves
-    changes a few pixels a lot, wherever it is; a camera's exposure drifting changes every
-    pixel a little, and a mean change over the frame would miss two small dice moving in
-    a wide view."""
+    the frame's overall change of light is taken out (1 without a thumbnail before). A die
+    that moves changes a few pixels a lot, wherever it is; the camera's exposure or the
+    room's light changing scales every pixel a little, or shifts them all alike (taken out
+    as the median ratio or the median difference, whichever leaves less changed), and a
+    mean change over the frame would miss two small dice moving in a wide view."""
     if before is None or before.shape != after.shape:
         return 1.0
-    change = after.astype(np.int16) - before.astype(np.int16)
-    change -= np.int16(np.median(change[::4, ::4]))  # (a sixteenth is plenty for a median)
-    return float(np.count_nonzero(np.abs(change) > level)) / change.size
+    now, then = after.astype(np.float32), before.astype(np.float32)
+    # (a sixteenth of the pixels is plenty for a median)
+    gain = (float(np.median(now[::4, ::4])) + 1.0) / (float(np.median(then[::4, ::4])) + 1.0)
+    shares = []
+    for change in (now - then * gain, now - then):
+        change -= float(np.median(change[::4, ::4]))
+        shares.append(np.count_nonzero(np.abs(change) > level) / change.size)
+    return float(min(shares))
 
 
 def light(thumb: np.ndarray) -> float:

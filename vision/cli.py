@@ -264,7 +264,6 @@ class _Progress:
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
         self.t0 = time.perf_counter()
-
         self.open_line = False  # a bar drawn and not yet ended
 
     def __call__(self, done: int, total: int) -> None:
@@ -334,7 +333,9 @@ def run_eval(args: argparse.Namespace, context: Any) -> int:
     )
     print(f"  precision {s['precision']:.2%}  recall {s['recall']:.2%}")
     if s["face_accuracy"] is None:
-        print("  face accuracy n/a (no boxes in the labels: rolls compared as values only)")
+        print(
+            "  face accuracy n/a (no die scored for its face: labels without boxes, or none found)"
+        )
     else:
         print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
     print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")

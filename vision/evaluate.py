@@ -94,41 +94,45 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
 
 
 def _pairs(labels: list[dict], dets: list) -> dict[int, int]:
-    """Labelled die -> detection, one to one, each detection's centre in its die's box: as
-    many pairs as there can be (a greedy pairing, nearest first, can leave a die unpaired
-    that a full pairing keeps, where boxes overlap), each die trying its nearest first."""
-    options = []
-    for lab in labels:
+    """Labelled die -> detection, one to one, each detection's centre in its die's box:
+    nearest pairs first, then, for any die left without one where boxes overlap, a chain
+    of re-pairings that frees a detection for it, so as many dice are paired as can be."""
+    options: list[list[int]] = []
+    ranked = []
+    for i, lab in enumerate(labels):
         x, y, w, h = lab["box"]
         cx, cy = x + w / 2, y + h / 2
         inside = [j for j, d in enumerate(dets) if _inside(d.center_xy, lab["box"])]
-        options.append(
-            sorted(
-                inside,
-                key=lambda j: (dets[j].center_xy[0] - cx) ** 2 + (dets[j].center_xy[1] - cy) ** 2,
-            )
-        )
+        dist = {
+            j: (dets[j].center_xy[0] - cx) ** 2 + (dets[j].center_xy[1] - cy) ** 2 for j in inside
+        }
+        options.append(sorted(inside, key=dist.__getitem__))
+        ranked += [(dist[j], i, j) for j in inside]
     owner: dict[int, int] = {}  # detection -> labelled die
-    for start in sorted(range(len(labels)), key=lambda i: len(options[i])):
-        # breadth-first search for a free detection along alternating paths
+    paired: set[int] = set()
+    for _, i, j in sorted(ranked):
+        if i not in paired and j not in owner:
+            owner[j] = i
+            paired.add(i)
+    for start in sorted(set(range(len(labels))) - paired):
+        # breadth-first along alternating paths to a detection no die holds
         came_from: dict[int, int] = {}  # detection -> the die that reached it
-        queue, seen, free = [start], set(), None
+        queue, free = [start], None
         while queue and free is None:
             i = queue.pop(0)
             for j in options[i]:
-                if j in seen:
+                if j in came_from:
                     continue
-                seen.add(j)
                 came_from[j] = i
                 if j not in owner:
                     free = j
                     break
                 queue.append(owner[j])
-        while free is not None:  # flip the path: each die on it takes the next detection
+        while free is not None:  # each die on the chain takes the detection after it
             i = came_from[free]
-            previous = next((j for j, o in owner.items() if o == i), None)
+            held = next((j for j, o in owner.items() if o == i), None)
             owner[free] = i
-            free = previous if i != start else None
+            free = held
     return {i: j for j, i in owner.items()}
 
 
@@ -234,7 +238,7 @@ def summarize(results: Iterable[ImageResult]) -> dict:
         "dice_matched": matched,
         "precision": round(matched / detected, 4) if detected else 1.0,
         "recall": round(matched / labelled, 4) if labelled else 1.0,
-        # None where no die could be scored for its face (labels without boxes)
+        # None where no die was scored for its face (labels without boxes, or none found)
         "face_accuracy": round(sum(r.face_correct for r in res) / face_n, 4) if face_n else None,
         "roll_accuracy": round(sum(r.roll_ok for r in res) / len(res), 4) if res else 1.0,
         "ms_median": round(statistics.median(ms), 1) if ms else 0.0,

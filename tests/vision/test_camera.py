@@ -36,16 +36,16 @@ def test_one_reading_per_settled_roll():
 
 
 def test_dice_still_rolling_in_a_dark_room_are_not_read():
-    """A dim die sliding 10 px a frame changes the thumbnail by under the daylight still
-    level (1.5 grey levels); scaled by the frame's light, it counts as moving."""
+    """A dim die sliding 10 px a frame changes its pixels by 8 grey levels, under the
+    daylight change level (12); scaled by the frame's light, it counts as moving."""
     frames = []
     for k in range(22):
         frame = np.full((120, 160, 3), 10, np.uint8)
         x = 20 + 10 * min(k, 11)  # slides for 12 frames, then lies still
-        frame[40:80, x : x + 40] = 30
+        frame[40:80, x : x + 40] = 18
         frames.append(frame)
     reads = [r.frame_index for r in settled_rolls(frames, _empty_reader, still_frames=5)]
-    assert reads == [15]  # only once it has lain still for 5 frames (daylight levels: 5)
+    assert reads == [15]  # only once it has lain still for 5 frames (daylight level: 4)
 
 
 def test_still_dark_noisy_scene_is_read():
@@ -60,11 +60,13 @@ def test_still_dark_noisy_scene_is_read():
     assert reads == [7]  # the first 8 frames are alike
 
 
-def _table(dice: list[tuple[int, int]], *, level: int = 120, side: int = 40) -> np.ndarray:
-    """A 1280x720 frame of a plain table with light square dice of `side` pixels at `dice`."""
+def _table(
+    dice: list[tuple[int, int]], *, level: int = 120, die: int = 235, side: int = 40
+) -> np.ndarray:
+    """A 1280x720 frame of a plain table with square dice of `side` pixels at `dice`."""
     frame = np.full((720, 1280, 3), level, np.uint8)
     for x, y in dice:
-        frame[y : y + side, x : x + side] = 235
+        frame[y : y + side, x : x + side] = die
     return frame
 
 
@@ -96,8 +98,16 @@ def test_a_hand_over_a_settled_roll_or_a_light_change_does_not_read_it_again():
     hands = [a.copy() for _ in range(6)]  # a hand reaching in and out: never still
     for k, hand in enumerate(hands):
         hand[100 + 30 * k : 600, 200 : 900 - 40 * k] = 60
-    brighter = [_table([(300, 300), (700, 400)], level=120 + k) for k in range(1, 16)]
-    assert _reads([a] * 10 + hands + [a] * 10 + brighter) == [4]
+    brighter = [a + np.uint8(k) for k in range(1, 16)]  # the light turned up slowly
+    assert _reads([a] * 10 + hands + [a] * 10 + brighter + [brighter[-1]] * 10) == [4]
+
+
+def test_the_camera_turning_its_gain_up_does_not_read_a_roll_again():
+    """Dark dice on a light table, the whole frame then 10% brighter: the table gains 18
+    grey levels and the dice 4, more than the change level apart."""
+    dark = _table([(300, 300), (700, 400)], level=180, die=40)
+    brighter = np.clip(dark.astype(np.float32) * 1.1, 0, 255).astype(np.uint8)
+    assert _reads([dark] * 10 + [brighter] * 10) == [4]
 
 
 def _empty_reader(frame):

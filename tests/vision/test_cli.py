@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cli import main, read_photo
+from vision.annotate import SURE
+from vision.cli import _Progress, main, read_photo
 from vision.detections import Detections, DieDetection
 from vision.evaluate import score_image
 
@@ -180,11 +181,13 @@ def test_annotate_draws_on_the_full_size_photo(samples_dir, tmp_path, capsys):
     cv2.imwrite(str(photo), big)
     assert main(["read", "--json", str(photo), "--annotate", str(out)]) == 0
     dice = json.loads(capsys.readouterr().out)["dice"]
-    drawn = cv2.imread(str(out))
-    assert drawn.shape == big.shape and len(dice) == 4
-    for d in dice:  # each box's outline is drawn in green at full-size coordinates
+    drawn, photo_pixels = cv2.imread(str(out)), cv2.imread(str(photo))
+    assert drawn.shape == photo_pixels.shape and len(dice) == 4
+    for d in dice:  # each box's outline is drawn, green, where the box is in full size
         x, y, w, h = d["box_xywh"]
-        assert (drawn[y + h // 2, x] != big[y + h // 2, x]).any()
+        for px, py in ((x, y + h // 2), (x + w, y + h // 2), (x + w // 2, y), (x + w // 2, y + h)):
+            assert tuple(drawn[py, px]) == SURE, (d, px, py)
+            assert tuple(photo_pixels[py, px]) != SURE
 
 
 def test_eval_labels_that_no_parser_can_nest_fail_cleanly(tmp_path):
@@ -207,6 +210,18 @@ def test_eval_says_which_labelled_photos_are_missing_before_reading(samples_dir,
     assert (
         r.stderr.strip() == f"hotdice: error: {tmp_path / 'gone.jpg'}: labelled, but no such file"
     )
+
+
+def test_a_progress_bar_cut_short_ends_its_line(capsys):
+    """An unreadable image stops `hotdice eval` midway: its error must not be glued to the bar."""
+    bar = _Progress(True)
+    bar(5, 12)
+    bar.close()
+    assert capsys.readouterr().err.endswith(" img/s\n")
+    done = _Progress(True)
+    done(12, 12)
+    done.close()
+    assert capsys.readouterr().err.count("\n") == 1
 
 
 def test_read_text_output(samples_dir, capsys):

@@ -1,7 +1,11 @@
 """Scoring helpers of `hotdice eval` that need no networks."""
 
+import itertools
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.detections import Detections, DieDetection
 from vision.evaluate import close_up, score_image, summarize
@@ -20,6 +24,42 @@ def test_labelled_dice_are_paired_with_as_many_detections_as_can_be():
     }
     result = score_image(entry, Detections((_die(5, 70), _die(3, 25))), 1.0)
     assert result.matched == 2 and result.face_correct == 2 and result.roll_ok
+
+
+def test_a_pairing_the_nearest_first_completes_is_kept():
+    """Each detection is nearest its own die's centre; a pairing that only counts pairs
+    could swap them and report two misreads."""
+    entry = {
+        "file": "x.jpg",
+        "dice": [{"value": 5, "box": [0, 0, 100, 100]}, {"value": 3, "box": [40, 40, 100, 100]}],
+    }
+    result = score_image(entry, Detections((_die(3, 80, 80), _die(5, 45, 95))), 1.0)
+    assert result.face_correct == 2 and result.roll_ok
+
+
+boxes = st.lists(
+    st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(5, 40), st.integers(5, 40)),
+    max_size=4,
+)
+points = st.lists(st.tuples(st.integers(0, 100), st.integers(0, 100)), max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boxes, points)
+def test_as_many_dice_are_paired_as_any_pairing_could(box_list, point_list):
+    """Against every one-to-one pairing of a few overlapping boxes and points."""
+    entry = {"file": "x.jpg", "dice": [{"value": 1, "box": list(b)} for b in box_list]}
+    dets = Detections(tuple(_die(1, x, y) for x, y in point_list))
+    inside = [
+        [j for j, (x, y) in enumerate(point_list) if bx <= x <= bx + w and by <= y <= by + h]
+        for bx, by, w, h in box_list
+    ]
+    best = 0  # each box given a point of its own or none, every way
+    for order in itertools.permutations(
+        [*range(len(point_list)), *[None] * len(box_list)], len(box_list)
+    ):
+        best = max(best, sum(j in inside[k] for k, j in enumerate(order)))
+    assert score_image(entry, dets, 1.0).matched == best
 
 
 def test_labels_without_boxes_compare_values_and_score_no_face():
