@@ -15,6 +15,8 @@ upscaled to 1920x1080, and upscaled to 4032x2268 then padded (edge rows repeated
 4032x3024 (12.2 MP) and saved at JPEG quality 92, like a phone photo. The six-dice frame is
 `sample_images/IMG_20191208_112143.jpg` (640x640, BSD-3-Clause) upscaled to 1080x1080 and
 centred in the frame, its edge columns repeated.
+Then, once, the live camera loop's motion test on a 1080p frame (`vision.camera`: its
+thumbnail and its comparison with the run's first frame), which runs on every frame.
 Not a timed test: speed depends on the machine.
 """
 
@@ -36,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision  # noqa: E402
-from vision import model  # noqa: E402
+from vision import camera, model  # noqa: E402
 from vision.cli import read_photo  # noqa: E402
 
 SOURCE = ROOT / "sample_images" / "WIN_20221210_14_48_22.jpg"
@@ -127,6 +129,14 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(f"-- networks run by {engine} {version}")
             _engine(args, frame, roll, jpeg)
+    anchor = camera.thumbnail(frame)
+
+    def motion_test() -> float:
+        thumb = camera.thumbnail(roll)
+        return camera.changed_share(anchor, thumb, 12.0 * camera.light(thumb))
+
+    med, p95 = _stats(_timed(motion_test, args.runs * 10))
+    print(f"{'camera motion test, 1080p frame:':34s}median {med:6.2f} ms  p95 {p95:6.2f} ms")
     print(
         f"(one core: cv2.setNumThreads(1), which also sizes ONNX Runtime's pool; "
         f"numpy {np.__version__}, OpenCV {cv2.__version__})"
