@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from vision import camera
 from vision.camera import settled_rolls
 from vision.detections import Detections
 
@@ -35,7 +36,7 @@ def test_one_reading_per_settled_roll():
     assert 10 < rolls[0].frame_index < 30 < rolls[1].frame_index
 
 
-def test_dice_still_rolling_in_a_dark_room_are_not_read():
+def test_dice_still_rolling_in_a_dark_room_are_not_read(monkeypatch):
     """A dim die sliding 10 px a frame changes its pixels by 8 grey levels, under the
     daylight change level (12); scaled by the frame's light, it counts as moving."""
     frames = []
@@ -45,7 +46,10 @@ def test_dice_still_rolling_in_a_dark_room_are_not_read():
         frame[40:80, x : x + 40] = 18
         frames.append(frame)
     reads = [r.frame_index for r in settled_rolls(frames, _empty_reader, still_frames=5)]
-    assert reads == [15]  # only once it has lain still for 5 frames (daylight level: 4)
+    assert reads == [15]  # only once it has lain still for 5 frames
+    monkeypatch.setattr(camera, "light", lambda thumb: 1.0)  # the daylight level
+    reads = [r.frame_index for r in settled_rolls(frames, _empty_reader, still_frames=5)]
+    assert reads == [4]  # read mid-slide
 
 
 def test_still_dark_noisy_scene_is_read():
