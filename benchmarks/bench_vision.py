@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def motion_test() -> float:
         thumb = camera.thumbnail(roll)
-        return camera.changed_share(anchor, thumb, 12.0 * camera.light(thumb))
+        return camera.changed_share(anchor, thumb, camera.CHANGE_LEVEL * camera.light(thumb))
 
     med, p95 = _stats(_timed(motion_test, args.runs * 10))
     print(f"{'camera motion test, 1080p frame:':34s}median {med:6.2f} ms  p95 {p95:6.2f} ms")

@@ -26,6 +26,12 @@ class Roll:
     detections: Detections
 
 
+_TO_GREY = {3: cv2.COLOR_BGR2GRAY, 4: cv2.COLOR_BGRA2GRAY}
+
+# Grey levels a thumbnail pixel must change by, in daylight, to count as changed
+CHANGE_LEVEL = 12.0
+
+
 def thumbnail(frame: np.ndarray, *, width: int = 320) -> np.ndarray:
     """Small blurred grey copy of a frame for the motion test: 320 pixels wide, a die of 40
     pixels in a 1080p frame is still 7 across, and sensor noise is averaged away."""
@@ -36,16 +42,14 @@ def thumbnail(frame: np.ndarray, *, width: int = 320) -> np.ndarray:
     return cv2.GaussianBlur(small, (5, 5), 0)
 
 
-_TO_GREY = {3: cv2.COLOR_BGR2GRAY, 4: cv2.COLOR_BGRA2GRAY}
-
-
 def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) -> float:
     """The share of a thumbnail's pixels that changed by more than `level` grey levels once
     the frame's overall change of light is taken out (1 without a thumbnail before). A die
     that moves changes a few pixels a lot, wherever it is; the camera's exposure or the
     room's light changing scales every pixel a little, or shifts them all alike (taken out
-    as the median ratio or the median difference, whichever leaves less changed), and a
-    mean change over the frame would miss two small dice moving in a wide view."""
+    as the ratio of the two frames' medians, or not at all, then the median difference of
+    what is left, whichever leaves less changed), and a mean change over the frame would
+    miss two small dice moving in a wide view."""
     if before is None or before.shape != after.shape:
         return 1.0
     now, then = after.astype(np.float32), before.astype(np.float32)
@@ -73,7 +77,7 @@ def settled_rolls(
     reader: Callable[[np.ndarray], Detections],
     *,
     still_frames: int = 8,
-    change_level: float = 12.0,
+    change_level: float = CHANGE_LEVEL,
     min_change: float = 0.0005,
 ) -> Iterator[Roll]:
     """Yield a Roll each time the scene settles into something new (and once at the start).
