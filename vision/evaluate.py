@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,17 +109,16 @@ def _pairs(labels: list[dict], dets: list) -> dict[int, int]:
         options.append(sorted(inside, key=dist.__getitem__))
         ranked += [(dist[j], i, j) for j in inside]
     owner: dict[int, int] = {}  # detection -> labelled die
-    paired: set[int] = set()
+    held: dict[int, int] = {}  # labelled die -> detection (the same pairs)
     for _, i, j in sorted(ranked):
-        if i not in paired and j not in owner:
-            owner[j] = i
-            paired.add(i)
-    for start in sorted(set(range(len(labels))) - paired):
+        if i not in held and j not in owner:
+            owner[j], held[i] = i, j
+    for start in sorted(set(range(len(labels))) - held.keys()):
         # breadth-first along alternating paths to a detection no die holds
         came_from: dict[int, int] = {}  # detection -> the die that reached it
-        queue, free = [start], None
+        queue, free = deque([start]), None
         while queue and free is None:
-            i = queue.pop(0)
+            i = queue.popleft()
             for j in options[i]:
                 if j in came_from:
                     continue
@@ -130,10 +129,10 @@ def _pairs(labels: list[dict], dets: list) -> dict[int, int]:
                 queue.append(owner[j])
         while free is not None:  # each die on the chain takes the detection after it
             i = came_from[free]
-            held = next((j for j, o in owner.items() if o == i), None)
-            owner[free] = i
-            free = held
-    return {i: j for j, i in owner.items()}
+            before = held.get(i)
+            owner[free], held[i] = i, free
+            free = before
+    return held
 
 
 def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
