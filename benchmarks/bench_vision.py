@@ -7,7 +7,8 @@ Prints the median and 95th-percentile milliseconds for
 * a 1920x1080 frame of a six-dice roll (a Farkle roll; dice of 65 px), the same way;
 * a 12-megapixel JPEG file, decoding included (`hotdice read`'s path: the JPEG is decoded at
   reduced size when the dice stay large enough);
-* each network alone: the finder on a 640x368 input (a 1080p frame's first look), and each
+* each network alone: the finder on a 640x368 input (a 1080p frame's first look, padded to
+  its multiple of 16; a finder trained `--context` takes 640x384), and each
   face reader on one 44x44 crop;
 on each engine that can run the networks: ONNX Runtime (where installed), then OpenCV's DNN.
 The two-dice images are made from `sample_images/WIN_20221210_14_48_22.jpg` (1280x720, MIT):
@@ -64,7 +65,8 @@ def _timed(fn: Callable[[], object], runs: int) -> list[float]:
 def _networks(runs: int) -> None:
     """Each network's own time: what a look or a die costs, whatever the reader does."""
     rng = np.random.default_rng(0)
-    inputs = {model.DET_FILE: (368, 640)} | {
+    pad = -360 % model.DET_PAD  # (a 1080p frame's first look, 640x360, as the finder gets it)
+    inputs = {model.DET_FILE: (360 + pad, 640)} | {
         name: (model.CROP, model.CROP) for name in model.CLS_FILES
     }
     for name, (h, w) in inputs.items():

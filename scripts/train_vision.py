@@ -643,16 +643,23 @@ class DetNet(nn.Module):
     speed there), and one output cell per 8x8 pixels: about 40 million multiply-adds for
     a 256x256 input, 10 ms for a 640x368 one on one core."""
 
-    def __init__(self):
+    def __init__(self, context: bool = False):
         super().__init__()
         self.s8 = nn.Sequential(conv(3, 8, 2), conv(8, 16, 2), conv(16, 32, 2), conv(32, 32))
         self.s16 = nn.Sequential(conv(32, 48, 2), conv(48, 48), conv(48, 48))
         self.lat = nn.Conv2d(32, 48, 1)
         self.head = nn.Sequential(nn.Conv2d(48, 32, 1), nn.ReLU(inplace=True), nn.Conv2d(32, 4, 1))
+        # `context`: a 1/32 stage as well, so each cell sees about 8 die sides around it
+        # (271 pixels, against 111): the input's sides must then be multiples of 32
+        self.s32 = nn.Sequential(conv(48, 64, 2), conv(64, 64)) if context else None
+        self.lat32 = nn.Conv2d(64, 48, 1) if context else None
 
     def forward(self, x):
         a = self.s8(x)
-        up = F.interpolate(self.s16(a), scale_factor=2.0, mode="nearest")
+        b = self.s16(a)
+        if self.s32 is not None:
+            b = b + F.interpolate(self.lat32(self.s32(b)), scale_factor=2.0, mode="nearest")
+        up = F.interpolate(b, scale_factor=2.0, mode="nearest")
         out = self.head(up + self.lat(a))
         return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
 
@@ -752,6 +759,7 @@ def train_det(
     size: int = 192,
     checkpoint=None,
     oblique: float = OBLIQUE,
+    context: bool = False,
 ) -> nn.Module:
     def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
         imgs, heats, regs, masks = [], [], [], []
@@ -770,7 +778,8 @@ def train_det(
         lr = (torch.abs(out[:, 1:] - reg) * mask).sum() / mask.sum().clamp(min=1)
         return lh + lr, f"{lh.item():.3f} + {lr.item():.3f}"
 
-    return fit(DetNet(), steps, batch_loss, name="det", checkpoint=checkpoint, every=250)
+    net = DetNet(context)
+    return fit(net, steps, batch_loss, name="det", checkpoint=checkpoint, every=250)
 
 
 def crop_die(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
@@ -1099,6 +1108,11 @@ def main(argv=None) -> None:
         default=OBLIQUE,
         help="share of the finder's drawn tables holding an oblique pile (default: %(default)s)",
     )
+    ap.add_argument(
+        "--context",
+        action="store_true",
+        help="the finder with a 1/32 stage (sees more around each die; inputs padded to 32)",
+    )
     ap.add_argument("--out", type=Path, default=MODELS, help="where to write the .onnx files")
     ap.add_argument(
         "--quantize-only",
@@ -1109,6 +1123,8 @@ def main(argv=None) -> None:
     if not 0.0 <= args.oblique <= 1.0:
         ap.error("--oblique: a share, from 0 to 1")
     parts = [args.only] if args.only else list(PARTS)
+    if "det" not in parts and (args.oblique != OBLIQUE or args.context):
+        ap.error("--oblique and --context change the finder: not with --only cls or cls2")
     if args.quantize_only:
         parts = [p for p in parts if PARTS[p][3] is not None]  # the finder stays float
         if not parts:
@@ -1143,8 +1159,11 @@ def main(argv=None) -> None:
                 out / name, real, seed, jitter, hard, glare, float_first=part in FLOAT_FIRST
             )
         elif arch is None:
-            save(train_det(real, steps, rng, checkpoint=save, oblique=args.oblique))
-            write_config(out)
+            det = train_det(
+                real, steps, rng, checkpoint=save, oblique=args.oblique, context=args.context
+            )
+            save(det)
+            write_config(out, det_pad=32 if args.context else 16)
         else:
             # the old int8 copy goes first: while the float file is being retrained, ONNX
             # Runtime reads that (the same reader as OpenCV), never a stale copy
@@ -1159,13 +1178,19 @@ def main(argv=None) -> None:
             )
 
 
-def write_config(out: Path) -> None:
-    """The geometry the reader needs, and the face readers trained so far in `out`."""
+def write_config(out: Path, det_pad: int | None = None) -> None:
+    """The geometry the reader needs, and the face readers trained so far in `out`.
+    `det_pad`: what the finder's input sides must be multiples of (default: as written)."""
+    path = out / "config.json"
+    if det_pad is None:
+        old = json.loads(path.read_text()) if path.is_file() else {}
+        det_pad = int(old.get("det_pad", 16))
     config = {
         "crop": CROP,
         "crop_span": CROP_SPAN,
         "det_cell": DET_CELL,
         "det_size_ref": DET_SIZE_REF,
+        "det_pad": det_pad,
         "classifiers": [f for f, _, _, arch, *_ in PARTS.values() if arch and (out / f).is_file()],
     }
     (out / "config.json").write_text(json.dumps(config) + "\n")

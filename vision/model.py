@@ -1,7 +1,8 @@
 """The small networks shipped in `vision/models/`, run on the CPU.
 
 All were trained by `scripts/train_vision.py` (see there for the data). The die finder is
-fully convolutional: it takes any image whose sides are multiples of 16 and returns, on a
+fully convolutional: it takes any image whose sides are multiples of 16 (or `det_pad` in
+`config.json`) and returns, on a
 grid of 8x8-pixel cells, a centre heat map, the centre's offset inside its cell and the log
 of the die's side. The face readers (two, of different shapes, listed in `config.json`)
 take 44x44 crops and return 7 scores each: not-a-die, 1..6; their probabilities are
@@ -47,6 +48,7 @@ def _config() -> dict:
         "crop_span": 1.3,
         "det_cell": 8,
         "det_size_ref": 32.0,
+        "det_pad": 16,
         "classifiers": ["dice_cls.onnx"],
     }
     if path.is_file():
@@ -57,6 +59,7 @@ def _config() -> dict:
 _CFG = _config()
 DET_CELL = int(_CFG["det_cell"])
 DET_SIZE_REF = float(_CFG["det_size_ref"])
+DET_PAD = int(_CFG["det_pad"])  # the finder's input sides are padded to multiples of this
 CROP = int(_CFG["crop"])
 CROP_SPAN = float(_CFG["crop_span"])
 CLS_FILES = tuple(str(name) for name in _CFG["classifiers"]) or ("dice_cls.onnx",)
@@ -220,7 +223,7 @@ def _blob(images: list[np.ndarray]) -> np.ndarray:
 def find_centres(image: np.ndarray, *, min_score: float = 0.3) -> np.ndarray:
     """Die centres in `image` (already at detector scale) as rows (x, y, side, score)."""
     h, w = image.shape[:2]
-    ph, pw = (-h) % 16, (-w) % 16
+    ph, pw = (-h) % DET_PAD, (-w) % DET_PAD
     if ph or pw:
         image = cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
     out = _run(DET_FILE, _blob([image]))

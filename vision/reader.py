@@ -139,8 +139,12 @@ def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
     return bool(len(values)) and float(doubtful.mean()) >= 2 / 3
 
 
+# A find for a pip is no smaller than this many times less than its die's side (`holds`)
+PIP_SIDES = 12.0
+
+
 def holds(
-    big: np.ndarray, small: np.ndarray, *, ratio: float = 2.5, max_ratio: float = 12.0
+    big: np.ndarray, small: np.ndarray, *, ratio: float = 2.5, max_ratio: float = PIP_SIDES
 ) -> np.ndarray:
     """(len(big), len(small)): small find j lies inside big find i, and i is `ratio` to
     `max_ratio` times its size (a pip is under a fifth of its die's side, and a find for
@@ -180,6 +184,30 @@ def stands(
     maybe = 1.0 - probs[:, 0] >= 0.5
     piles = holds(found, pips).sum(axis=1) > values + 1
     return bool((sure & (confidences >= 0.5)).any()) and not bool((maybe & piles).any())
+
+
+def crowd(
+    big: np.ndarray,
+    big_probs: np.ndarray,
+    small: np.ndarray,
+    small_probs: np.ndarray,
+    confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> bool:
+    """Whether the dice among `big` are crowds of the dice among `small` (found at a finer
+    look) seen as one, not dice and their pips: one holds more of them (each counted once)
+    than its value plus one (a die showing v has v pips, one maybe found twice), or holds
+    one read surely that is too small to be its pip (`PIP_SIDES`)."""
+    held = confirmed(big, big_probs)
+    dice = np.nonzero(confirmed(small, small_probs))[0]
+    if not held.any() or not len(dice):
+        return False
+    dice = dice[_dedupe(small[dice], small[dice, 3])]
+    values, _ = _readings(big_probs[held])
+    inside = _inside(big[held], small[dice])
+    too_many = inside.sum(axis=1) > values + 1
+    sure = surely_read(small_probs[dice])
+    tiny = inside & sure[None, :] & (big[held, None, 2] > PIP_SIDES * small[None, dice, 2])
+    return bool(too_many.any() or tiny.any())
 
 
 def _dice_behind(
@@ -631,6 +659,11 @@ def read(
         stay = real | ~_inside(big, found).any(axis=0)
         return np.concatenate([found[stay], big]), np.concatenate([probs[stay], big_probs])
 
+    def read_surely(found: np.ndarray, probs: np.ndarray) -> int:
+        """How many finds are dice read surely (a die found twice counted once)."""
+        sure = np.nonzero(confirmed(found, probs) & surely_read(probs))[0]
+        return len(_dedupe(found[sure], found[sure, 3])) if len(sure) else 0
+
     def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
         """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
         read = confirmed(found, probs) & surely_read(probs)
@@ -666,8 +699,26 @@ def read(
             return False
         return (refit_scale_of(found, probs, scale) or 0.0) > scale
 
+    def dice_within(big: np.ndarray, big_probs: np.ndarray, scale: float) -> bool:
+        """Whether the bigger dice a close-up seems to show are a `crowd` of small dice,
+        seen by a look at twice `scale` (the first look's) over them. A tray of twenty
+        dice of 8 pixels at the first look came out as one die read as a 6, its dice
+        found as a few pips (with two finder draws of six)."""
+        finer = min(1.0, 2.0 * scale)
+        held = confirmed(big, big_probs)
+        if finer <= scale or not held.any():
+            return False
+        x0, y0 = np.maximum(0, (big[held, :2] - big[held, 2:3] / 2).min(axis=0)).astype(int)
+        x1, y1 = np.ceil((big[held, :2] + big[held, 2:3] / 2).max(axis=0)).astype(int)
+        small, small_probs = look(finer, [(x0, y0, min(w, x1), min(h, y1))])
+        return crowd(big, big_probs, small, small_probs, confirmed)
+
+    def reported(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The finds `roll` reports (before dropping doubles and odd sizes)."""
+        return confirmed(found, probs) & not_lookalike(probs, min_unread_dieness)
+
     def roll(found: np.ndarray, probs: np.ndarray) -> Detections:
-        keep = confirmed(found, probs) & not_lookalike(probs, min_unread_dieness)
+        keep = reported(found, probs)
         return _detections(found[keep], probs[keep], (w, h), roll_size)
 
     if photo is None:
@@ -703,23 +754,41 @@ def read(
             if too_small(again_scale):
                 return roll(bigger, big_probs)
             again, again_probs = look(again_scale)
-            if stands(again, again_probs, pips, confirmed):
+            if stands(again, again_probs, pips, confirmed) and not dice_within(
+                again, again_probs, first_scale
+            ):
                 # what it found is the roll, seen at the size the finder reads best (or
                 # looked at again there, if it found dice of another size); a close-up's
                 # few big dice are not looked at for a slant (`nearer`)
                 return roll(*refitted(again, again_probs, again_scale)[:2])
     small = not readable(found, probs, finder_sure=True)
-    if unconfirmed and scale == first_scale and small and scale < 1.0:
-        # finds it cannot take for dice, and no die both found surely and read: perhaps
-        # dice under the finder's trained size (14 px), which it finds but misplaces and
-        # misjudges (9 px dice came out as 19-60 px finds, so their size cannot tell; a
-        # blot the finder doubts may still read as a die); a look at twice the scale sees
-        # them twice as big. A lone logo die (one find, a die, unread) does not pay for it,
-        # nor do dice that a coarser look found (twice its scale was looked at already).
-        finer = min(1.0, 2.0 * scale)
+    coarser = scale != first_scale and bool(reported(found, probs).any())
+    # finds it cannot take for dice, and no die both found surely and read: perhaps dice
+    # under the finder's trained size (14 px), which it finds but misplaces and misjudges
+    # (9 px dice came out as 19-60 px finds, so their size cannot tell; a blot the finder
+    # doubts may still read as a die); a look at twice the scale sees them twice as big.
+    # A lone logo die the first look finds (one find, a die, unread) does not pay for it.
+    # A die that a coarser look found may be such dice too, seen as one (a whole photo of
+    # two dice of 8 pixels passed for a 2), so then it is taken (a logo die filling the
+    # frame pays for it), and kept unless its dice read as that die's pips would
+    # (`look_like_pips`, and no `crowd` of dice in it).
+    tiny = unconfirmed and (small or coarser)
+    # or half the roll's dice or more are read unsure, and are no close-up's pips (above):
+    # dice of 10 pixels, found as bigger and read unsure; the finer look is taken if it
+    # reads more dice surely
+    unsure = scale == first_scale and len(kept) >= 2 and surely_read(probs[kept]).mean() <= 0.5
+    if (tiny or unsure) and first_scale < 1.0:
+        finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = look(finer)
-        if readable(finer_found, finer_probs):
-            found, probs, scale = finer_found, finer_probs, finer
+        if tiny:
+            pips = look_like_pips(*_readings(finer_probs[typical(finer_found, finer_probs)]))
+            take = readable(finer_found, finer_probs) and (
+                not (coarser and pips) or crowd(found, probs, finer_found, finer_probs, confirmed)
+            )
+        else:
+            take = read_surely(finer_found, finer_probs) > read_surely(found, probs)
+        if take:
+            found, probs, scale, waiting = finer_found, finer_probs, finer, None
     return roll(*nearer(*refitted(found, probs, scale, waiting)))
 
 

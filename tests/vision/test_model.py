@@ -102,6 +102,30 @@ def test_finder_marks_die_centres_and_sizes(drawn, table_colour):
         assert 0.75 * 34 < found[i, 2] < 1.6 * 34
 
 
+@pytest.mark.parametrize("pad", [16, 32])
+def test_the_finder_input_is_padded_to_its_multiple(drawn, monkeypatch, engine, pad):
+    """The finder gets its image padded (edge pixels repeated) to the multiple of its
+    sides that `config.json` names (`det_pad`: 32 for a finder trained `--context`), and
+    its finds stay inside the image: a die drawn near the padded corner is found once,
+    where it lies."""
+    draw_die, table = drawn
+    img = table((200, 200, 195), (150, 100), seed=2)
+    draw_die(img, 5, (120, 70), 34, angle=7)
+    shapes = []
+    run = model._run
+
+    def spy(name, blob):
+        shapes.append(blob.shape[2:])
+        return run(name, blob)
+
+    monkeypatch.setattr(model, "_run", spy)
+    monkeypatch.setattr(model, "DET_PAD", pad)
+    found = model.find_centres(img)
+    assert shapes == [(-(-100 // pad) * pad, -(-150 // pad) * pad)]
+    found = found[found[:, 3] >= 0.5]
+    assert len(found) == 1 and np.hypot(found[0, 0] - 120, found[0, 1] - 70) < 0.3 * 34
+
+
 def test_a_batch_reads_as_its_crops_one_at_a_time(drawn, engine):
     """The readers take all crops in one batch; each crop's reading is what it would get
     alone (the int8 readers' ranges are fixed, not taken from the batch)."""

@@ -86,6 +86,9 @@ def test_small_dice_are_decoded_again_larger(samples_dir):
     [
         ("WIN_20221210_14_48_10.jpg", 0.75, [2, 4]),
         ("IMG_20191209_100147.jpg", 0.6, [1, 3, 3, 4, 5, 6]),
+        ("IMG_20191208_111328.jpg", 0.7, [1, 1, 2, 2, 2, 2, 4, 4, 4, 5, 6, 6]),
+        ("IMG_20191208_112014.jpg", 0.7, [1, 2, 3, 4]),
+        ("IMG_20191209_095522.jpg", 0.6, [1, 2, 3, 3, 4, 4, 5, 5]),
     ],
 )
 def test_small_dice_amid_a_big_photo_are_read_whole(samples_dir, name, scale, values):
