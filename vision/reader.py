@@ -134,7 +134,9 @@ def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
     die reads as a 1, or unsure. Two finds in three so (or the only find): in real rolls one
     die alone showing 1, or two 1s among three dice (7%), fewer among more. It costs only
     looks at coarser scales (a read about a third slower), which must then find readable
-    bigger dice that hold the finds; a close-up often has just one pip confirmed."""
+    bigger dice that hold the finds, and, where they do, a look for a `crowd` in them
+    (a quarter more for a close-up in a 1080p frame); a close-up often has just one pip
+    confirmed."""
     doubtful = (values == 1) | (confidences < 0.5)
     return bool(len(values)) and float(doubtful.mean()) >= 2 / 3
 
@@ -196,14 +198,19 @@ def crowd(
     """Whether the dice among `big` are crowds of the dice among `small` (found at a finer
     look) seen as one, not dice and their pips: one holds more of them (each counted once)
     than its value plus one (a die showing v has v pips, one maybe found twice), or holds
-    one read surely that is too small to be its pip (`PIP_SIDES`)."""
+    one read surely that is too small to be its pip (`PIP_SIDES`). Only finds under half
+    a big die's side count: the big die found again is no die inside it (and, kept first
+    by `_dedupe` for its score, it would hide the small ones near its centre)."""
     held = confirmed(big, big_probs)
-    dice = np.nonzero(confirmed(small, small_probs))[0]
-    if not held.any() or not len(dice):
+    if not held.any():
+        return False
+    smaller = small[:, 2] < 0.5 * float(big[held, 2].max())
+    dice = np.nonzero(confirmed(small, small_probs) & smaller)[0]
+    if not len(dice):
         return False
     dice = dice[_dedupe(small[dice], small[dice, 3])]
     values, _ = _readings(big_probs[held])
-    inside = _inside(big[held], small[dice])
+    inside = _inside(big[held], small[dice]) & (small[None, dice, 2] < 0.5 * big[held, None, 2])
     too_many = inside.sum(axis=1) > values + 1
     sure = surely_read(small_probs[dice])
     tiny = inside & sure[None, :] & (big[held, None, 2] > PIP_SIDES * small[None, dice, 2])
@@ -527,9 +534,11 @@ def read(
     that. If two in three of the dice it
     confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
     scales for bigger dice that hold them (`explains`), and takes them only if a second
-    look at their own size bears them out (`stands`). If it finds things it does not take
-    for dice and reads no die it is sure of finding (score `min_sure_score`), it looks at
-    twice the scale (dice under the finder's trained size). If the dice it confirms are
+    look at their own size bears them out (`stands`) and a look at twice the first scale
+    over them finds no `crowd` of dice in them. If it finds things it does not take for
+    dice and reads no die it is sure of finding (score `min_sure_score`), or only a
+    coarser look found one, or half its dice or more are read unsure, it looks at twice
+    the scale (dice under the finder's trained size). If the dice it confirms are
     far from `target_side_px` (a factor 1.5), it looks again at the scale that makes them
     so (a closer look: only the pieces of the image around its finds), reading again only
     the finds it was not sure of; when the first look already reads a die surely, its
@@ -683,13 +692,14 @@ def read(
     ) -> bool:
         """Whether the first look's finds go straight to a closer look (`refit_scale_of`
         above `scale`) whatever the vote `owed` to some of them says: a die found surely
-        is read surely by a glance that owes no vote (so no coarser or finer look comes
-        next), and they do not look like pips even with every find owed a vote taken as
-        unread (so no look for bigger dice). The closer look reads again every find the
-        glance left unsure, cut to the size it finds there, so their vote can wait for
-        it: a vote now would be thrown away (on the six-dice benchmark frame, two dice
-        were voted on twice). A look farther away (a close-up) takes the vote first, as
-        before: there it decides which finds are dice."""
+        is read surely by a glance that owes no vote (so no coarser look comes next, nor
+        a finer one for dice too small, though half the roll unread may still send it to
+        twice the scale first), and they do not look like pips even with every find owed
+        a vote taken as unread (so no look for bigger dice). The closer look reads again
+        every find the glance left unsure, cut to the size it finds there, so their vote
+        can wait for it: a vote now would be thrown away (on the six-dice benchmark
+        frame, two dice were voted on twice). A look farther away (a close-up) takes the
+        vote first, as before: there it decides which finds are dice."""
         final = confirmed(found, probs) & surely_read(probs) & ~owed
         if not (final & (found[:, 3] >= min_sure_score)).any():
             return False
@@ -773,9 +783,9 @@ def read(
     # frame pays for it), and kept unless its dice read as that die's pips would
     # (`look_like_pips`, and no `crowd` of dice in it).
     tiny = unconfirmed and (small or coarser)
-    # or half the roll's dice or more are read unsure, and are no close-up's pips (above):
-    # dice of 10 pixels, found as bigger and read unsure; the finer look is taken if it
-    # reads more dice surely
+    # or half the roll's dice or more are read unsure (and did not stand as a close-up's
+    # pips, above): dice of 10 pixels, found as bigger and read unsure; the finer look is
+    # taken if it reads more dice surely
     unsure = scale == first_scale and len(kept) >= 2 and surely_read(probs[kept]).mean() <= 0.5
     if (tiny or unsure) and first_scale < 1.0:
         finer = min(1.0, 2.0 * first_scale)
