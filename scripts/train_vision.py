@@ -653,6 +653,7 @@ class DetNet(nn.Module):
         # (271 pixels, against 111): the input's sides must then be multiples of 32
         self.s32 = nn.Sequential(conv(48, 64, 2), conv(64, 64)) if context else None
         self.lat32 = nn.Conv2d(64, 48, 1) if context else None
+        self.pad = 32 if context else 16  # (`det_pad` in config.json)
 
     def forward(self, x):
         a = self.s8(x)
@@ -778,8 +779,7 @@ def train_det(
         lr = (torch.abs(out[:, 1:] - reg) * mask).sum() / mask.sum().clamp(min=1)
         return lh + lr, f"{lh.item():.3f} + {lr.item():.3f}"
 
-    net = DetNet(context)
-    return fit(net, steps, batch_loss, name="det", checkpoint=checkpoint, every=250)
+    return fit(DetNet(context), steps, batch_loss, name="det", checkpoint=checkpoint, every=250)
 
 
 def crop_die(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 0.0) -> np.ndarray:
@@ -1163,7 +1163,7 @@ def main(argv=None) -> None:
                 real, steps, rng, checkpoint=save, oblique=args.oblique, context=args.context
             )
             save(det)
-            write_config(out, det_pad=32 if args.context else 16)
+            write_config(out, det_pad=det.pad)
         else:
             # the old int8 copy goes first: while the float file is being retrained, ONNX
             # Runtime reads that (the same reader as OpenCV), never a stale copy
@@ -1193,7 +1193,7 @@ def write_config(out: Path, det_pad: int | None = None) -> None:
         "det_pad": det_pad,
         "classifiers": [f for f, _, _, arch, *_ in PARTS.values() if arch and (out / f).is_file()],
     }
-    (out / "config.json").write_text(json.dumps(config) + "\n")
+    path.write_text(json.dumps(config) + "\n")
 
 
 if __name__ == "__main__":

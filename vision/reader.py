@@ -772,7 +772,7 @@ def read(
                 # few big dice are not looked at for a slant (`nearer`)
                 return roll(*refitted(again, again_probs, again_scale)[:2])
     small = not readable(found, probs, finder_sure=True)
-    coarser = scale != first_scale and bool(reported(found, probs).any())
+    coarser_die = scale != first_scale and bool(reported(found, probs).any())
     # finds it cannot take for dice, and no die both found surely and read: perhaps dice
     # under the finder's trained size (14 px), which it finds but misplaces and misjudges
     # (9 px dice came out as 19-60 px finds, so their size cannot tell; a blot the finder
@@ -782,7 +782,7 @@ def read(
     # two dice of 8 pixels passed for a 2), so then it is taken (a logo die filling the
     # frame pays for it), and kept unless its dice read as that die's pips would
     # (`look_like_pips`, and no `crowd` of dice in it).
-    tiny = unconfirmed and (small or coarser)
+    tiny = unconfirmed and (small or coarser_die)
     # or half the roll's dice or more are read unsure (and did not stand as a close-up's
     # pips, above): dice of 10 pixels, found as bigger and read unsure; the finer look is
     # taken if it reads more dice surely
@@ -791,9 +791,11 @@ def read(
         finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = look(finer)
         if tiny:
-            pips = look_like_pips(*_readings(finer_probs[typical(finer_found, finer_probs)]))
+            kept_finer = typical(finer_found, finer_probs)
             take = readable(finer_found, finer_probs) and (
-                not (coarser and pips) or crowd(found, probs, finer_found, finer_probs, confirmed)
+                not coarser_die
+                or not look_like_pips(*_readings(finer_probs[kept_finer]))
+                or crowd(found, probs, finer_found, finer_probs, confirmed)
             )
         else:
             take = read_surely(finer_found, finer_probs) > read_surely(found, probs)
