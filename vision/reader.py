@@ -531,18 +531,20 @@ def read(
     for a `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded
     a big photo at a reduced size says so, and a camera loop that its frames are none),
     and, if it confirms nothing there, at a half, a quarter, an eighth and a sixteenth of
-    that. If two in three of the dice it
-    confirms read as 1 or unsure, as the pips of a close-up's dice do, it looks at those
-    scales for bigger dice that hold them (`explains`), and takes them only if a second
-    look at their own size bears them out (`stands`) and a look at twice the first scale
-    over them finds no `crowd` of dice in them. If it finds things it does not take for
-    dice and reads no die it is sure of finding (score `min_sure_score`), or only a
-    coarser look found one, or half its dice or more are read unsure, it looks at twice
-    the scale (dice under the finder's trained size). If the dice it confirms are
-    far from `target_side_px` (a factor 1.5), it looks again at the scale that makes them
-    so (a closer look: only the pieces of the image around its finds), reading again only
-    the finds it was not sure of; when the first look already reads a die surely, its
-    vote on the others waits for that look (`straight_to_refit`).
+    that. If two in three of the dice it confirms read as 1 or unsure, as the pips of a
+    close-up's dice do, it looks at those scales for bigger dice that hold them
+    (`explains`), and takes them only if a second look at their own size bears them out
+    (`stands`) and a look at twice the first scale over them finds no `crowd` of dice in
+    them. If it finds things it does not take for dice and reads no die it is sure of
+    finding (score `min_sure_score`), or only a coarser look found one, or half its dice
+    or more are read unsure (counting the finds it does not confirm that the readers give
+    more than even odds of being a die, `doubtful`), it looks at twice the scale (dice
+    under the finder's trained size). If the dice it confirms are far from
+    `target_side_px` (a factor 1.5), it looks again at the scale that makes them so (a
+    closer look: only the pieces of the image around its finds), reading again only the
+    finds it was not sure of, and, if the dice found there are still far under that size,
+    once more, closer; when the first look already reads a die surely, its vote on the
+    others waits for that look (`straight_to_refit`).
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -603,17 +605,27 @@ def read(
         covers only the pieces around the finds (`_pieces`); dice read surely and finds
         more likely no die, found at about the same place and size, and finds rejected at
         nearly the same place and size, are not read again (`_classify`), nor are finds
-        whose reading still `owed` a vote taken as known. Also returns the scale of the
-        look taken."""
-        refit_scale = refit_scale_of(found, probs, scale)
-        if refit_scale is None:
-            return found, probs, scale
-        dice = confirmed(found, probs)
-        boxes = (
-            _pieces(found, (w, h), margin=REFIT_MARGIN, dice=dice) if refit_scale > scale else None
-        )
-        known = (found, probs) if owed is None else (found[~owed], probs[~owed])
-        return *look(refit_scale, boxes, known=known), refit_scale
+        whose reading still `owed` a vote taken as known. If the dice a closer look finds
+        are still far under the size, it looks once more, closer: dice under the finder's
+        trained size are found as blots bigger than they are (dice of 8-10 pixels as finds
+        of 13-30), so the first closer look stops short of the size. Also returns the
+        scale of the last look taken."""
+        for again in (False, True):
+            refit_scale = refit_scale_of(found, probs, scale)
+            if refit_scale is None or (again and refit_scale < scale):
+                break
+            closer = refit_scale > scale
+            boxes = (
+                _pieces(found, (w, h), margin=REFIT_MARGIN, dice=confirmed(found, probs))
+                if closer
+                else None
+            )
+            known = (found, probs) if owed is None else (found[~owed], probs[~owed])
+            found, probs = look(refit_scale, boxes, known=known)
+            scale, owed = refit_scale, None
+            if not closer:  # (a look farther away is not taken twice)
+                break
+        return found, probs, scale
 
     def nearer(found: np.ndarray, probs: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
         """The finds (looked at at `scale`) with the dice near the camera of a photo taken at
@@ -723,6 +735,24 @@ def read(
         small, small_probs = look(finer, [(x0, y0, min(w, x1), min(h, y1))])
         return crowd(big, big_probs, small, small_probs, confirmed)
 
+    def doubtful(
+        found: np.ndarray, probs: np.ndarray, kept: np.ndarray, owed: np.ndarray | None
+    ) -> int:
+        """How many finds the readers give more than even odds of being a die, yet do not
+        confirm: none a `kept` die found again, none whose vote is still `owed` (read at a
+        glance only), none twice the kept dice's median side or more (the corner of a box
+        or a cup beside two dice), and one found twice counted once. Smaller ones count:
+        dice of 7 pixels come out as finds of half to a whole blot's size (the blots
+        confirmed)."""
+        doubt = ~confirmed(found, probs) & (1.0 - probs[:, 0] > _LIKELY_NOT)
+        if owed is not None:
+            doubt &= ~owed
+        if len(kept):
+            doubt &= found[:, 2] < roll_size[1] * float(np.median(found[kept, 2]))
+            doubt &= ~_near(found, found[kept], overlap=0.5).any(axis=1)
+        doubt = np.nonzero(doubt)[0]
+        return len(_dedupe(found[doubt], found[doubt, 3])) if len(doubt) else 0
+
     def reported(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The finds `roll` reports (before dropping doubles and odd sizes)."""
         return confirmed(found, probs) & not_lookalike(probs, min_unread_dieness)
@@ -785,8 +815,15 @@ def read(
     tiny = unconfirmed and (small or coarser_die)
     # or half the roll's dice or more are read unsure (and did not stand as a close-up's
     # pips, above): dice of 10 pixels, found as bigger and read unsure; the finer look is
-    # taken if it reads more dice surely
-    unsure = scale == first_scale and len(kept) >= 2 and surely_read(probs[kept]).mean() <= 0.5
+    # taken if it reads more dice surely. Since session 17 the finds the readers give more
+    # than even odds of being a die but do not confirm (`doubtful`) count as dice read
+    # unsure: dice of 7-9 pixels come out as blots, most of them not confirmed. So one
+    # die read surely beside one such find takes the look too (a speck the readers think
+    # no die does not: `_LIKELY_NOT`)
+    unsure = False
+    if not tiny and scale == first_scale:
+        judged = len(kept) + doubtful(found, probs, kept, waiting)
+        unsure = judged >= 2 and surely_read(probs[kept]).sum() <= judged / 2
     if (tiny or unsure) and first_scale < 1.0:
         finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = look(finer)
