@@ -256,6 +256,11 @@ def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.5) -> np.
     return np.array(kept, dtype=np.intp)
 
 
+def _count_once(found: np.ndarray, which: np.ndarray) -> int:
+    """How many of the finds `which` marks there are, a die found twice counted once."""
+    return len(_dedupe(found[which], found[which, 3]))
+
+
 # The face reader's second look at a die it is unsure of partly uses a crop with a wider
 # margin: the die's side taken 15% larger than the finder's estimate.
 _WIDER = 1.15
@@ -682,8 +687,7 @@ def read(
 
     def read_surely(found: np.ndarray, probs: np.ndarray) -> int:
         """How many finds are dice read surely (a die found twice counted once)."""
-        sure = np.nonzero(confirmed(found, probs) & surely_read(probs))[0]
-        return len(_dedupe(found[sure], found[sure, 3])) if len(sure) else 0
+        return _count_once(found, confirmed(found, probs) & surely_read(probs))
 
     def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
         """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
@@ -750,8 +754,7 @@ def read(
         if len(kept):
             doubt &= found[:, 2] < roll_size[1] * float(np.median(found[kept, 2]))
             doubt &= ~_near(found, found[kept], overlap=0.5).any(axis=1)
-        doubt = np.nonzero(doubt)[0]
-        return len(_dedupe(found[doubt], found[doubt, 3])) if len(doubt) else 0
+        return _count_once(found, doubt)
 
     def reported(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The finds `roll` reports (before dropping doubles and odd sizes)."""
