@@ -33,8 +33,9 @@ reflection on each labelled die: a soft bright spot (a Gaussian whose spread is 
 sides, a little flattened) somewhere on its face, which on a dark die looks like a pip.
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
 read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
-Dice without a box are left out. Prints one line of figures. The README's Known limits
-quote its results.
+Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
+each photo not read exactly right, with what went wrong, as `hotdice eval` lists them). The
+README's Known limits quote its results.
 """
 
 from __future__ import annotations
@@ -273,6 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="encode each as a JPEG and read it as `hotdice read` does (reduced decoding)",
     )
+    ap.add_argument(
+        "--failures", action="store_true", help="list each photo read wrong (on stderr)"
+    )
     args = ap.parse_args(argv)
     if not (0 < args.dim <= 4 and args.noise >= 0 and 0 < args.scale <= 4 and args.images > 0):
         ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
@@ -334,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             dets = vision.read(image)
         results.append(score_image(entry, dets, 0.0))
+        if args.failures and results[-1].problems:
+            print(f"{entry['file']}: {'; '.join(results[-1].problems)}", file=sys.stderr)
     s = summarize(results)
     figures = {k: s[k] for k in ("images", "precision", "recall", "face_accuracy", "roll_accuracy")}
     print(

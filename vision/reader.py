@@ -144,6 +144,11 @@ def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
 # A find for a pip is no smaller than this many times less than its die's side (`holds`)
 PIP_SIDES = 12.0
 
+# A find under this share of a die's side holds no two whole pips of it (`crowd`): the
+# readers see 1.3 finds wide (`CROP_SPAN`), under a third of the side, and two pips take
+# their spacing (a quarter of the side or more) and a pip's width (0.12-0.2) besides
+PIP_WINDOW = 0.25
+
 
 def holds(
     big: np.ndarray, small: np.ndarray, *, ratio: float = 2.5, max_ratio: float = PIP_SIDES
@@ -198,9 +203,14 @@ def crowd(
     """Whether the dice among `big` are crowds of the dice among `small` (found at a finer
     look) seen as one, not dice and their pips: one holds more of them (each counted once)
     than its value plus one (a die showing v has v pips, one maybe found twice), or holds
-    one read surely that is too small to be its pip (`PIP_SIDES`). Only finds under half
-    a big die's side count: the big die found again is no die inside it (and, kept first
-    by `_dedupe` for its score, it would hide the small ones near its centre)."""
+    one read surely that is too small to be its pip (`PIP_SIDES`), or holds two read
+    surely as 2 to 6 that are under a quarter of its side (`PIP_WINDOW`): a window that
+    small holds no two whole pips, so what reads as several pips there is a die (two, as
+    a lone pip is now and then read surely as a 4 or a 6; four dice of a tenth of a
+    pile's side, read 3, 4, 2 and 1 surely, had passed for a 4).
+    Only finds under half a big die's side count: the big die found again is no die
+    inside it (and, kept first by `_dedupe` for its score, it would hide the small ones
+    near its centre)."""
     held = confirmed(big, big_probs)
     if not held.any():
         return False
@@ -214,7 +224,11 @@ def crowd(
     too_many = inside.sum(axis=1) > values + 1
     sure = surely_read(small_probs[dice])
     tiny = inside & sure[None, :] & (big[held, None, 2] > PIP_SIDES * small[None, dice, 2])
-    return bool(too_many.any() or tiny.any())
+    several_pips = sure & (_readings(small_probs[dice])[0] >= 2)
+    pips_read = (
+        inside & several_pips[None, :] & (small[None, dice, 2] < PIP_WINDOW * big[held, None, 2])
+    )
+    return bool(too_many.any() or tiny.any() or (pips_read.sum(axis=1) >= 2).any())
 
 
 def _dice_behind(
@@ -276,6 +290,9 @@ _WIDER = 1.15
 # beside a roll was otherwise voted on again: four views for each reader).
 _SURE_AGAIN = 0.7
 _LIKELY_NOT = 0.5
+# A roll with dice read surely but none this surely takes the look at twice the scale
+# (`read`); a lone unread die (a logo) does not pay for it
+_CLEARLY = 0.9
 _SAME_CROP = 0.1
 
 
@@ -827,6 +844,8 @@ def read(
     if not tiny and scale == first_scale:
         judged = len(kept) + doubtful(found, probs, kept, waiting)
         unsure = judged >= 2 and surely_read(probs[kept]).sum() <= judged / 2
+        confidences = _readings(probs[kept])[1]
+        unsure |= bool((confidences >= 0.5).any()) and not (confidences >= _CLEARLY).any()
     if (tiny or unsure) and first_scale < 1.0:
         finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = look(finer)

@@ -129,13 +129,15 @@ def stress() -> ModuleType:
 def wide_shot(samples_dir: Path, stress: ModuleType) -> Callable[..., np.ndarray]:
     """A sample photo (dice of about 40 px) in the middle of a 12 MP photo of the table
     around it: a phone photo of a whole table from standing height, where a die is 1% of
-    the long side. Made by scripts/stress_vision.py's `--canvas`."""
+    the long side. Made by scripts/stress_vision.py's `--canvas`; `seed` draws its noise."""
 
-    def make(name: str, size_wh: tuple[int, int] = (4000, 3000), scale: float = 1.0) -> np.ndarray:
+    def make(
+        name: str, size_wh: tuple[int, int] = (4000, 3000), scale: float = 1.0, seed: int = 0
+    ) -> np.ndarray:
         image = cv2.imread(str(samples_dir / name))
         if scale != 1.0:
             image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        rng = np.random.default_rng(0)
+        rng = np.random.default_rng(seed)
         return stress.on_canvas(image, {"dice": []}, size_wh, rng)[0]
 
     return make
