@@ -124,6 +124,12 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
         join_link = ann.get_attribute("#join-link", "href")
         view_link = ann.get_attribute("#view-link", "href")
         assert join_link and "?t=" in join_link and view_link and "?t=" not in view_link
+        # (the page is ready before the QR image has loaded: on a busy machine a shot
+        # taken at once caught it blank)
+        ann.wait_for_function(
+            "() => [...document.querySelectorAll('img.qr')]"
+            ".every(img => img.complete && img.naturalWidth > 0)"
+        )
         assert decode_qr(ann.locator("img.qr").screenshot()) == join_link
         shot(ann, "02-invite-qr", shots)
 
