@@ -843,9 +843,11 @@ def read(
     unsure = False
     if not tiny and scale == first_scale:
         judged = len(kept) + doubtful(found, probs, kept, waiting)
-        unsure = judged >= 2 and surely_read(probs[kept]).sum() <= judged / 2
-        confidences = _readings(probs[kept])[1]
-        unsure |= bool((confidences >= 0.5).any()) and not (confidences >= _CLEARLY).any()
+        sure = surely_read(probs[kept])
+        clearly = _readings(probs[kept])[1] >= _CLEARLY
+        unsure = bool(judged >= 2 and sure.sum() <= judged / 2) or bool(
+            sure.any() and not clearly.any()
+        )
     if (tiny or unsure) and first_scale < 1.0:
         finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = look(finer)

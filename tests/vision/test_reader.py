@@ -256,8 +256,8 @@ def test_a_pile_of_small_dice_read_as_pips_is_no_close_up(wide_shot, monkeypatch
     noise the first look finds them as blots read as 1s, which look like a close-up's pips,
     and a coarser look finds the pile as one 4 of 244 px. The look at twice the scale
     reads the four dice surely as 3, 4, 2 and 1, each a tenth of the 4's side: a window
-    that small holds one pip of a die, read as a 1 if as anything, so dice read as 2-6
-    there are dice (`crowd`). Until session 18 these draws read one 4."""
+    that small holds no two whole pips of a die, so two or more read as 2-6 there are
+    dice (`crowd`). Until session 18 these draws read one 4."""
     crowds: list[bool] = []
     crowd = reader.crowd
 
@@ -464,7 +464,7 @@ def test_crowd_tells_a_pile_of_dice_from_a_die_and_its_pips():
     two = dozen[:2].copy()
     two[:, 2] = 4
     assert reader.crowd(big, reads(2), two, reads(4, 2), confirmed)  # under a twelfth, sure
-    two[:, 2] = 10  # pip-sized: a window that small holds one pip, which reads as a 1
+    two[:, 2] = 10  # pip-sized: a window that small holds no two whole pips
     assert not reader.crowd(big, reads(2), two, reads(1, 2), confirmed)
     assert reader.crowd(big, reads(2), two, reads(4, 2), confirmed)  # four pips in it: dice
     assert not reader.crowd(big, reads(2), two[:1], reads(4), confirmed)  # one may be misread
