@@ -18,6 +18,10 @@ ONNX Runtime (see `model.py`):
 A die the finder is sure of but whose face the reader cannot decide (a printed logo, glare,
 a cocked die) is still reported, with a low confidence, so the player confirms that one die,
 if the readers are all but sure it is a die (0.9, `not_lookalike`).
+
+This module takes the looks (which scales, which pieces of the image, in what order);
+`finds.py` holds the arithmetic on their finds and scores (what counts as a die, one die
+found twice), and `closeup.py` the tests that tell a close-up's pips from a pile of dice.
 """
 
 from __future__ import annotations
@@ -27,7 +31,19 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from .closeup import crowd, explains, holds, look_like_pips, stands
 from .detections import Detections, DieDetection
+from .finds import (
+    centre_inside,
+    confirmed_dice,
+    count_once,
+    dedupe,
+    near_pairs,
+    not_lookalike,
+    readings,
+    same_finds,
+    surely_read,
+)
 from .model import crop_die, det_scale, find_centres, glance, vote
 from .perspective import fit_sizes, relative_sides
 
@@ -129,108 +145,6 @@ def _coarser(
     return np.zeros((0, 4), np.float32), np.zeros((0, 7), np.float32), scale
 
 
-def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
-    """Whether a roll's dice may be the pips of bigger dice (a close-up): a pip taken for a
-    die reads as a 1, or unsure. Two finds in three so (or the only find): in real rolls one
-    die alone showing 1, or two 1s among three dice (7%), fewer among more. It costs only
-    looks at coarser scales (a read about a third slower), which must then find readable
-    bigger dice that hold the finds, and, where they do, a look for a `crowd` in them
-    (a quarter more for a close-up in a 1080p frame); a close-up often has just one pip
-    confirmed."""
-    doubtful = (values == 1) | (confidences < 0.5)
-    return bool(len(values)) and float(doubtful.mean()) >= 2 / 3
-
-
-# A find for a pip is no smaller than this many times less than its die's side (`holds`)
-PIP_SIDES = 12.0
-
-# A find under this share of a die's side holds no two whole pips of it (`crowd`): the
-# readers see 1.3 finds wide (`CROP_SPAN`), under a third of the side, and two pips take
-# their spacing (a quarter of the side or more) and a pip's width (0.12-0.2) besides
-PIP_WINDOW = 0.25
-
-
-def holds(
-    big: np.ndarray, small: np.ndarray, *, ratio: float = 2.5, max_ratio: float = PIP_SIDES
-) -> np.ndarray:
-    """(len(big), len(small)): small find j lies inside big find i, and i is `ratio` to
-    `max_ratio` times its size (a pip is under a fifth of its die's side, and a find for
-    a pip is no smaller than a twelfth: a die many times bigger than the finds is a pile
-    of dice seen as one)."""
-    size = big[:, None, 2] / np.maximum(small[None, :, 2], 1e-6)
-    return _inside(big, small) & (size >= ratio) & (size <= max_ratio)
-
-
-def explains(
-    found: np.ndarray,
-    probs: np.ndarray,
-    pips: np.ndarray,
-    confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
-) -> bool:
-    """Whether readable dice among `found` hold at least half of `pips`, each holding no
-    more of them than its value plus one (a pip found twice, an edge): a die showing v has v
-    pips, and one holding more finds is a pile of dice seen as one big die from far away."""
-    values, confidences = _readings(probs)
-    inside = holds(found, pips)
-    sure = confirmed(found, probs) & (confidences >= 0.5) & (inside.sum(axis=1) <= values + 1)
-    return bool(len(pips)) and float(inside[sure].any(axis=0).mean()) >= 0.5
-
-
-def stands(
-    found: np.ndarray,
-    probs: np.ndarray,
-    pips: np.ndarray,
-    confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
-) -> bool:
-    """Whether a second look at the bigger dice's own size bears them out: it reads some
-    die, and no find there that the readers give even odds of being a die holds more of
-    `pips` than its value plus one (a pile of dice that passed for one big die from far
-    away; a piece of the pile the readers half doubt is as telling as a confirmed one)."""
-    values, confidences = _readings(probs)
-    sure = confirmed(found, probs)
-    maybe = 1.0 - probs[:, 0] >= 0.5
-    piles = holds(found, pips).sum(axis=1) > values + 1
-    return bool((sure & (confidences >= 0.5)).any()) and not bool((maybe & piles).any())
-
-
-def crowd(
-    big: np.ndarray,
-    big_probs: np.ndarray,
-    small: np.ndarray,
-    small_probs: np.ndarray,
-    confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
-) -> bool:
-    """Whether the dice among `big` are crowds of the dice among `small` (found at a finer
-    look) seen as one, not dice and their pips: one holds more of them (each counted once)
-    than its value plus one (a die showing v has v pips, one maybe found twice), or holds
-    one read surely that is too small to be its pip (`PIP_SIDES`), or holds two read
-    surely as 2 to 6 that are under a quarter of its side (`PIP_WINDOW`): a window that
-    small holds no two whole pips, so what reads as several pips there is a die (two, as
-    a lone pip is now and then read surely as a 4 or a 6; four dice of a tenth of a
-    pile's side, read 3, 4, 2 and 1 surely, had passed for a 4).
-    Only finds under half a big die's side count: the big die found again is no die
-    inside it (and, kept first by `_dedupe` for its score, it would hide the small ones
-    near its centre)."""
-    held = confirmed(big, big_probs)
-    if not held.any():
-        return False
-    smaller = small[:, 2] < 0.5 * float(big[held, 2].max())
-    dice = np.nonzero(confirmed(small, small_probs) & smaller)[0]
-    if not len(dice):
-        return False
-    dice = dice[_dedupe(small[dice], small[dice, 3])]
-    values, _ = _readings(big_probs[held])
-    inside = _inside(big[held], small[dice]) & (small[None, dice, 2] < 0.5 * big[held, None, 2])
-    too_many = inside.sum(axis=1) > values + 1
-    sure = surely_read(small_probs[dice])
-    tiny = inside & sure[None, :] & (big[held, None, 2] > PIP_SIDES * small[None, dice, 2])
-    several_pips = sure & (_readings(small_probs[dice])[0] >= 2)
-    pips_read = (
-        inside & several_pips[None, :] & (small[None, dice, 2] < PIP_WINDOW * big[held, None, 2])
-    )
-    return bool(too_many.any() or tiny.any() or (pips_read.sum(axis=1) >= 2).any())
-
-
 def _dice_behind(
     pips: np.ndarray,
     image: np.ndarray,
@@ -254,27 +168,6 @@ def _dice_behind(
     return found, probs
 
 
-def _dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.5) -> np.ndarray:
-    """Indices of finds to keep: best `rank` first, dropping any find closer than `overlap`
-    die sides to one already kept. Touching dice seen from above are a full side apart, but
-    seen at a slant the near one hides part of the far one, and their centres come closer;
-    one die found twice is found within a quarter side."""
-    kept: list[int] = []
-    for i in np.argsort(-rank, kind="stable"):
-        x, y, s = found[i, :3]
-        if all(
-            (x - found[j, 0]) ** 2 + (y - found[j, 1]) ** 2 > (overlap * max(s, found[j, 2])) ** 2
-            for j in kept
-        ):
-            kept.append(int(i))
-    return np.array(kept, dtype=np.intp)
-
-
-def _count_once(found: np.ndarray, which: np.ndarray) -> int:
-    """How many of the finds `which` marks there are, a die found twice counted once."""
-    return len(_dedupe(found[which], found[which, 3]))
-
-
 # The face reader's second look at a die it is unsure of partly uses a crop with a wider
 # margin: the die's side taken 15% larger than the finder's estimate.
 _WIDER = 1.15
@@ -294,23 +187,6 @@ _LIKELY_NOT = 0.5
 # (`read`); a lone unread die (a logo) does not pay for it
 _CLEARLY = 0.9
 _SAME_CROP = 0.1
-
-
-def _same_finds(
-    found: np.ndarray, before: np.ndarray, *, off: float = 0.2, size: float = 1.25
-) -> np.ndarray:
-    """For each find, the index of the find in `before` at about the same centre (`off`
-    sides) and size (within a factor `size`), or -1."""
-    if not len(before) or not len(found):
-        return np.full(len(found), -1, np.intp)
-    dx = before[None, :, 0] - found[:, None, 0]
-    dy = before[None, :, 1] - found[:, None, 1]
-    d2 = dx**2 + dy**2  # (finds, before)
-    nearest = np.argmin(d2, axis=1)
-    side = found[:, 2]
-    ratio = before[nearest, 2] / side
-    near = d2[np.arange(len(found)), nearest] <= (off * side) ** 2
-    return np.where(near & (1 / size <= ratio) & (ratio <= size), nearest, -1).astype(np.intp)
 
 
 def _classify(
@@ -347,13 +223,13 @@ def _glanced(
     owed = np.zeros(len(found), bool)
     todo = np.arange(len(found))
     if known is not None and len(found) and len(known[0]):
-        match = _same_finds(found, known[0])
+        match = same_finds(found, known[0])
         before = known[1][np.maximum(match, 0)]
         dieness = 1.0 - before[:, 0]
         unlikely = dieness < min(_LIKELY_NOT, min_dieness)  # (never a find taken for a die)
         reuse = (match >= 0) & ((before[:, 1:].max(axis=1) >= _SURE_AGAIN) | unlikely)
         # (both pair a find with the nearest one before: a close match is the same find)
-        close = _same_finds(found, known[0], off=_SAME_CROP, size=1.0 + _SAME_CROP) >= 0
+        close = same_finds(found, known[0], off=_SAME_CROP, size=1.0 + _SAME_CROP) >= 0
         reuse |= close & (dieness < min_dieness)
         probs[reuse] = known[1][match[reuse]]
         todo = np.nonzero(~reuse)[0]
@@ -391,44 +267,6 @@ def _voted(
     return probs
 
 
-def _readings(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each find's value (1-6) and its confidence: the value's probability given that the
-    find is a die, scaled down when the readers doubt it is a die at all."""
-    dieness = np.maximum(1.0 - probs[:, 0], 1e-6)
-    values = np.argmax(probs[:, 1:], axis=1) + 1
-    confidence = probs[np.arange(len(probs)), values] / dieness * np.minimum(1.0, dieness / 0.5)
-    return values.astype(int), np.clip(confidence, 0.0, 1.0).astype(float)
-
-
-def surely_read(probs: np.ndarray) -> np.ndarray:
-    """Finds read with a confidence of at least 0.5 (the player is not asked about them)."""
-    return _readings(probs)[1] >= 0.5
-
-
-def confirmed_dice(
-    scores: np.ndarray, probs: np.ndarray, min_dieness: float, min_sure_score: float
-) -> np.ndarray:
-    """Which finds count as dice: the readers give "a die" at least `min_dieness`, and
-    either the finder is sure (score >= `min_sure_score`) or the readers can read the face
-    (confidence >= 0.5). A find only the finder doubts and the readers cannot read is a
-    chair foot, a box corner or a blot; one the finder is sure of is kept unread (a logo;
-    `read` reports it only past `not_lookalike`)."""
-    _, confidence = _readings(probs)
-    sure_find = (scores >= min_sure_score) | (confidence >= 0.5)
-    return (1.0 - probs[:, 0] >= min_dieness) & sure_find
-
-
-def not_lookalike(probs: np.ndarray, min_unread_dieness: float) -> np.ndarray:
-    """Which finds to report: a die whose face is read (confidence 0.5), or one the readers
-    are all but sure is a die (`min_unread_dieness`: a logo die reads over 0.92). A grey
-    button or a token the finder is sure of, which readers trained on reflections half
-    believe a die, is not worth asking the player about. Applied to the roll as reported
-    only, never to the looks that lead to it: there an unsure find still earns a closer
-    look, which may read it surely (dice of 10 px in a 12 MP photo, close-ups)."""
-    _, confidence = _readings(probs)
-    return (confidence >= 0.5) | (1.0 - probs[:, 0] >= min_unread_dieness)
-
-
 def roll_sized(
     found: np.ndarray, low: float, high: float, *, sure: np.ndarray | None = None
 ) -> np.ndarray:
@@ -454,20 +292,6 @@ def roll_sized(
 # Where a photo's slant makes the near dice this many times the finder's best size at the
 # roll's look, a look at half the scale looks for them (`read`, `nearer`)
 NEAR_TOO_BIG = 1.5
-
-
-def _inside(big: np.ndarray, small: np.ndarray) -> np.ndarray:
-    """(len(big), len(small)): small find j's centre lies in big find i's box."""
-    dx = np.abs(small[None, :, 0] - big[:, None, 0])
-    dy = np.abs(small[None, :, 1] - big[:, None, 1])
-    half = big[:, None, 2] / 2
-    return (dx < half) & (dy < half)
-
-
-def _near(a: np.ndarray, b: np.ndarray, *, overlap: float) -> np.ndarray:
-    """(len(a), len(b)): finds closer than `overlap` times the bigger one's side."""
-    d2 = (a[:, None, 0] - b[None, :, 0]) ** 2 + (a[:, None, 1] - b[None, :, 1]) ** 2
-    return d2 < (overlap * np.maximum(a[:, None, 2], b[None, :, 2])) ** 2
 
 
 # An image up to this long (a camera frame: 1080p) gets its first look at `read`'s
@@ -668,7 +492,7 @@ def read(
         a die than not and could not read lost near dice.)"""
         is_die = confirmed(found, probs)
         dice = np.nonzero(is_die)[0]
-        dice = dice[_dedupe(found[dice], found[dice, 3])]  # (a die found twice counts once)
+        dice = dice[dedupe(found[dice], found[dice, 3])]  # (a die found twice counts once)
         plane = fit_sizes(found[dice], band=roll_size, sure=surely_read(probs[dice]))
         coarse = scale / 2
         if plane is None or too_small(coarse):
@@ -689,8 +513,8 @@ def read(
         candidate = (expected >= too_big) & (relative >= roll_size[0]) & (relative <= roll_size[1])
         # confirmed finds of the expected size: dice, not pips (which do not veto a big die)
         real = is_die & (relative_sides(found, plane) >= roll_size[0])
-        near = _near(big, found[real], overlap=0.5).any(axis=1)
-        candidate &= ~near & ~(_inside(big, found) & real[None, :]).any(axis=1)
+        near = near_pairs(big, found[real], overlap=0.5).any(axis=1)
+        candidate &= ~near & ~(centre_inside(big, found) & real[None, :]).any(axis=1)
         big = big[candidate]
         if not len(big):
             return found, probs
@@ -699,12 +523,12 @@ def read(
         if not take.any():
             return found, probs
         big, big_probs = big[take], big_probs[take]
-        stay = real | ~_inside(big, found).any(axis=0)
+        stay = real | ~centre_inside(big, found).any(axis=0)
         return np.concatenate([found[stay], big]), np.concatenate([probs[stay], big_probs])
 
     def read_surely(found: np.ndarray, probs: np.ndarray) -> int:
         """How many finds are dice read surely (a die found twice counted once)."""
-        return _count_once(found, confirmed(found, probs) & surely_read(probs))
+        return count_once(found, confirmed(found, probs) & surely_read(probs))
 
     def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
         """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
@@ -737,7 +561,7 @@ def read(
         if not (final & (found[:, 3] >= min_sure_score)).any():
             return False
         kept = typical(found, probs)
-        values, confidences = _readings(probs[kept])
+        values, confidences = readings(probs[kept])
         if look_like_pips(values, np.where(owed[kept], 0.0, confidences)):
             return False
         return (refit_scale_of(found, probs, scale) or 0.0) > scale
@@ -770,8 +594,8 @@ def read(
             doubt &= ~owed
         if len(kept):
             doubt &= found[:, 2] < roll_size[1] * float(np.median(found[kept, 2]))
-            doubt &= ~_near(found, found[kept], overlap=0.5).any(axis=1)
-        return _count_once(found, doubt)
+            doubt &= ~near_pairs(found, found[kept], overlap=0.5).any(axis=1)
+        return count_once(found, doubt)
 
     def reported(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The finds `roll` reports (before dropping doubles and odd sizes)."""
@@ -800,7 +624,7 @@ def read(
         )
         keep = confirmed(found, probs)
     kept = typical(found, probs)  # (judged on the finds of the typical size, as at the end)
-    if look_like_pips(*_readings(probs[kept])):
+    if look_like_pips(*readings(probs[kept])):
         pips = found[kept]
         bigger, big_probs = _dice_behind(
             pips, image, scale, min_score, min_dieness, rotations, confirmed
@@ -844,7 +668,7 @@ def read(
     if not tiny and scale == first_scale:
         judged = len(kept) + doubtful(found, probs, kept, waiting)
         sure = surely_read(probs[kept])
-        clearly = _readings(probs[kept])[1] >= _CLEARLY
+        clearly = readings(probs[kept])[1] >= _CLEARLY
         unsure = bool(judged >= 2 and sure.sum() <= judged / 2) or bool(
             sure.any() and not clearly.any()
         )
@@ -855,7 +679,7 @@ def read(
             kept_finer = typical(finer_found, finer_probs)
             take = readable(finer_found, finer_probs) and (
                 not coarser_die
-                or not look_like_pips(*_readings(finer_probs[kept_finer]))
+                or not look_like_pips(*readings(finer_probs[kept_finer]))
                 or crowd(found, probs, finer_found, finer_probs, confirmed)
             )
         else:
@@ -873,12 +697,12 @@ def _detections(
     w, h = size_wh
     if not len(found):
         return Detections.empty(size_wh)
-    idx = _dedupe(found, found[:, 3])
+    idx = dedupe(found, found[:, 3])
     found, probs = found[idx], probs[idx]
     if len(found) >= 2:
         ok = roll_sized(found, *roll_size, sure=surely_read(probs))
         found, probs = found[ok], probs[ok]
-    values, confidences = _readings(probs)
+    values, confidences = readings(probs)
     dice = []
     for (x, y, side, _score), value, confidence in zip(
         found.tolist(), values.tolist(), confidences.tolist(), strict=True

@@ -288,29 +288,6 @@ def test_a_turned_camera_reads_the_same_dice(samples_dir, stress, degrees):
         assert result.problems == [], (entry["file"], result.problems)
 
 
-def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():
-    clear = [0.01, 0.95, 0.01, 0.01, 0.01, 0.005, 0.005]
-    logo = [0.05] + [0.95 / 6] * 6
-    not_die = [0.5, 0.45, 0.01, 0.01, 0.01, 0.01, 0.01]
-    probs = np.array([clear, clear, logo, logo, not_die], np.float32)
-    scores = np.array([0.9, 0.35, 0.9, 0.35, 0.9], np.float32)
-    keep = reader.confirmed_dice(scores, probs, min_dieness=0.7, min_sure_score=0.5)
-    # a readable die counts even when the finder doubts it; an unreadable one (a logo) only
-    # when the finder is sure; a find the readers doubt is a die never counts
-    assert keep.tolist() == [True, True, True, False, False]
-
-
-def test_an_unread_find_is_reported_only_if_all_but_surely_a_die():
-    # a grey button: the readers call it a die at 0.8, and read no face
-    button = [0.2] + [0.8 / 6] * 6
-    # a readable die the readers believe as little is still a die: its face shows it
-    faint = [0.2, 0.7, 0.02, 0.02, 0.02, 0.02, 0.02]
-    logo = [0.05] + [0.95 / 6] * 6
-    probs = np.array([button, faint, logo], np.float32)
-    assert reader.not_lookalike(probs, 0.9).tolist() == [False, True, True]
-    assert reader.not_lookalike(probs, 0.7).tolist() == [True, True, True]
-
-
 def test_the_unread_bar_applies_to_the_roll_reported(drawn):
     """The logo die of `test_logo_face_is_found_but_unsure` is reported unread because the
     readers are all but sure it is a die; with the bar above any belief, only the read die
@@ -325,29 +302,6 @@ def test_the_unread_bar_applies_to_the_roll_reported(drawn):
     assert [(d.value, d.box_xywh) for d in strict] == [
         (d.value, d.box_xywh) for d in both if d.confidence >= 0.5
     ]
-
-
-def test_look_like_pips_when_most_finds_read_one_or_unsure():
-    values, sure = np.array([1, 1, 3]), np.array([0.9, 0.8, 0.95])
-    assert reader.look_like_pips(values, sure)  # two ones in three: maybe pips
-    assert not reader.look_like_pips(np.array([1, 2, 3]), sure)  # one 1 in three: a roll
-    assert reader.look_like_pips(np.array([4, 5]), np.array([0.3, 0.4]))  # both unsure
-    assert reader.look_like_pips(np.array([1]), np.array([0.9]))  # a lone pip confirmed
-    assert not reader.look_like_pips(np.array([5]), np.array([0.9]))
-    assert not reader.look_like_pips(np.array([], int), np.array([]))
-
-
-def test_holds_needs_a_bigger_find_around_the_smaller():
-    big = np.array([[100.0, 100.0, 200.0, 0.8]])
-    small = np.array(
-        [
-            [60.0, 140.0, 40.0, 0.5],  # a corner pip of the big die
-            [230.0, 100.0, 40.0, 0.5],  # outside it
-            [100.0, 100.0, 120.0, 0.5],  # inside, but a die of its own (not 2.5 times smaller)
-            [120.0, 90.0, 10.0, 0.5],  # inside, but 20 times smaller: a die of a far pile
-        ]
-    )
-    assert reader.holds(big, small).tolist() == [[True, False, False, False]]
 
 
 ELEVEN_DICE = [1, 1, 6, 1, 1, 1, 2, 1, 1, 6, 1]
@@ -408,76 +362,6 @@ def test_a_logo_die_takes_a_finer_look_only_if_a_coarser_look_found_it(drawn, mo
     assert die.box_xywh[2] > 0.8 * side
     finer = [0.667] if side == 300 else []
     assert scales == [0.333, 0.167, 0.083, 0.042, *finer]
-
-
-def test_stands_rejects_a_pile_taken_for_one_die():
-    pips = np.array([[100, 100, 20, 0.8], [130, 100, 20, 0.8], [100, 130, 20, 0.8]], np.float32)
-    big = np.array([[115, 115, 100, 0.9]], np.float32)
-
-    def reads(value: int, share: float = 0.95) -> np.ndarray:
-        probs = np.full((1, 7), (1 - share) / 6, np.float32)
-        probs[0, value] = share
-        return probs
-
-    def confirmed(found, probs):
-        return reader.confirmed_dice(found[:, 3], probs, 0.7, 0.5)
-
-    assert reader.stands(big, reads(3), pips, confirmed)  # a 3 holding its three pips
-    assert reader.stands(big, reads(2), pips, confirmed)  # one find more: a pip found twice
-    assert not reader.stands(big, reads(1), pips, confirmed)  # a 1 cannot hold three
-    assert not reader.stands(big, reads(3, share=0.3), pips, confirmed)  # read no value
-    assert not reader.stands(big[:0], reads(3)[:0], pips, confirmed)  # nothing seen
-    # a piece of the pile that the readers half doubt (a die at 0.68, under the 0.7 that
-    # confirms one) is as telling: a 1 holding three pips, beside a sure 3 elsewhere
-    elsewhere = np.array([[115, 115, 100, 0.9], [600, 115, 100, 0.9]], np.float32)
-    doubted = np.vstack([reads(1), reads(3)])
-    doubted[0] *= 0.68 / (1 - doubted[0, 0])
-    doubted[0, 0] = 0.32
-    assert not reader.confirmed_dice(elsewhere[:1, 3], doubted[:1], 0.7, 0.5).any()
-    assert not reader.stands(elsewhere, doubted, pips, confirmed)
-    doubted[0, 0], doubted[0, 1:] = 0.49, doubted[0, 1:] * 0.51 / 0.68  # even odds, just
-    assert not reader.stands(elsewhere, doubted, pips, confirmed)
-    doubted[0, 0], doubted[0, 1:] = 0.51, doubted[0, 1:] * 0.49 / 0.51  # "not a die" wins
-    assert reader.stands(elsewhere, doubted, pips, confirmed)
-
-
-def test_crowd_tells_a_pile_of_dice_from_a_die_and_its_pips():
-    def confirmed(found, probs):
-        return reader.confirmed_dice(found[:, 3], probs, 0.7, 0.5)
-
-    def reads(value: int, n: int = 1) -> np.ndarray:
-        probs = np.full((n, 7), 0.01, np.float32)
-        probs[:, value] = 0.94
-        return probs
-
-    big = np.array([[100, 100, 60, 0.9]], np.float32)
-    dozen = np.array([[82 + 9 * (k % 4), 85 + 12 * (k // 4), 7, 0.8] for k in range(12)])
-    dozen = dozen.astype(np.float32)
-    assert reader.crowd(big, reads(6), dozen, reads(3, 12), confirmed)  # 12 dice in a 6
-    # the big die found again at the finer look, with a better score, hides none of them
-    again = np.vstack([dozen, [[100, 100, 58, 0.95]]]).astype(np.float32)
-    assert reader.crowd(big, reads(6), again, np.vstack([reads(3, 12), reads(6)]), confirmed)
-    six_pips = dozen[:6].copy()
-    six_pips[:, 2] = 10  # a sixth of the die: pips, read as 1s
-    assert not reader.crowd(big, reads(6), six_pips, reads(1, 6), confirmed)
-    assert not reader.crowd(big, reads(6), six_pips[:0], reads(1, 6)[:0], confirmed)
-    two = dozen[:2].copy()
-    two[:, 2] = 4
-    assert reader.crowd(big, reads(2), two, reads(4, 2), confirmed)  # under a twelfth, sure
-    two[:, 2] = 10  # pip-sized: a window that small holds no two whole pips
-    assert not reader.crowd(big, reads(2), two, reads(1, 2), confirmed)
-    assert reader.crowd(big, reads(2), two, reads(4, 2), confirmed)  # four pips in it: dice
-    assert not reader.crowd(big, reads(2), two[:1], reads(4), confirmed)  # one may be misread
-    unsure = reads(4, 2)
-    unsure[:, 4] = unsure[:, 5] = 0.47
-    assert not reader.crowd(big, reads(2), two, unsure, confirmed)  # a 4 or a 5, unsure
-    apart = dozen[[0, 2]].copy()  # (18 px apart: two finds, not one found twice)
-    apart[:, 2] = 20  # a third of the side: a window that may hold two of a 6's pips
-    assert not reader.crowd(big, reads(6), apart, reads(4, 2), confirmed)
-    apart[:, 2] = 10
-    assert reader.crowd(big, reads(6), apart, reads(4, 2), confirmed)
-    far = dozen + np.float32([300, 0, 0, 0])  # dice beside the big one, not in it
-    assert not reader.crowd(big, reads(6), far, reads(3, 12), confirmed)
 
 
 def _looks(monkeypatch) -> list[float]:
@@ -561,31 +445,6 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
     np.testing.assert_allclose(probs[1], known[0])
     np.testing.assert_allclose(probs[3], unsure)
     np.testing.assert_allclose(probs[5], known[5])
-
-
-def test_dedupe_keeps_dice_closer_than_a_side():
-    """Dice seen at a slant overlap in the photo: centres 0.55 sides apart are two dice; a
-    second find a quarter side from the first is the same die found twice."""
-    found = np.array(
-        [[100, 100, 60, 0.9], [133, 100, 60, 0.6], [300, 300, 60, 0.8], [315, 300, 60, 0.7]],
-        np.float32,
-    )
-    kept = reader._dedupe(found, found[:, 3])
-    assert sorted(kept.tolist()) == [0, 1, 2]
-
-
-def test_same_finds_pairs_finds_at_about_the_same_place_and_size():
-    before = np.array([[100, 100, 40, 0.9], [300, 100, 40, 0.9]], np.float32)
-    found = np.array(
-        [
-            [104, 98, 42, 0.8],  # the first die again
-            [300, 100, 60, 0.8],  # at the second's place, but half as big again
-            [200, 100, 40, 0.8],  # between them
-        ],
-        np.float32,
-    )
-    assert reader._same_finds(found, before).tolist() == [0, -1, -1]
-    assert reader._same_finds(found, before[:0]).tolist() == [-1, -1, -1]
 
 
 def test_pieces_cover_each_find_and_merge_where_dice_come_close():

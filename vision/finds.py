@@ -1,0 +1,98 @@
+"""Finds (x, y, side, score) and the face readers' scores for them (not-a-die, 1-6): the
+array arithmetic every look of the reader shares, with no network and no image in it, so
+each rule (what counts as a die, as read surely, as the same die found twice) lives once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.5) -> np.ndarray:
+    """Indices of finds to keep: best `rank` first, dropping any find closer than `overlap`
+    die sides to one already kept. Touching dice seen from above are a full side apart, but
+    seen at a slant the near one hides part of the far one, and their centres come closer;
+    one die found twice is found within a quarter side."""
+    kept: list[int] = []
+    for i in np.argsort(-rank, kind="stable"):
+        x, y, s = found[i, :3]
+        if all(
+            (x - found[j, 0]) ** 2 + (y - found[j, 1]) ** 2 > (overlap * max(s, found[j, 2])) ** 2
+            for j in kept
+        ):
+            kept.append(int(i))
+    return np.array(kept, dtype=np.intp)
+
+
+def count_once(found: np.ndarray, which: np.ndarray) -> int:
+    """How many of the finds `which` marks there are, a die found twice counted once."""
+    return len(dedupe(found[which], found[which, 3]))
+
+
+def same_finds(
+    found: np.ndarray, before: np.ndarray, *, off: float = 0.2, size: float = 1.25
+) -> np.ndarray:
+    """For each find, the index of the find in `before` at about the same centre (`off`
+    sides) and size (within a factor `size`), or -1."""
+    if not len(before) or not len(found):
+        return np.full(len(found), -1, np.intp)
+    dx = before[None, :, 0] - found[:, None, 0]
+    dy = before[None, :, 1] - found[:, None, 1]
+    d2 = dx**2 + dy**2  # (finds, before)
+    nearest = np.argmin(d2, axis=1)
+    side = found[:, 2]
+    ratio = before[nearest, 2] / side
+    near = d2[np.arange(len(found)), nearest] <= (off * side) ** 2
+    return np.where(near & (1 / size <= ratio) & (ratio <= size), nearest, -1).astype(np.intp)
+
+
+def readings(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each find's value (1-6) and its confidence: the value's probability given that the
+    find is a die, scaled down when the readers doubt it is a die at all."""
+    dieness = np.maximum(1.0 - probs[:, 0], 1e-6)
+    values = np.argmax(probs[:, 1:], axis=1) + 1
+    confidence = probs[np.arange(len(probs)), values] / dieness * np.minimum(1.0, dieness / 0.5)
+    return values.astype(int), np.clip(confidence, 0.0, 1.0).astype(float)
+
+
+def surely_read(probs: np.ndarray) -> np.ndarray:
+    """Finds read with a confidence of at least 0.5 (the player is not asked about them)."""
+    return readings(probs)[1] >= 0.5
+
+
+def confirmed_dice(
+    scores: np.ndarray, probs: np.ndarray, min_dieness: float, min_sure_score: float
+) -> np.ndarray:
+    """Which finds count as dice: the readers give "a die" at least `min_dieness`, and
+    either the finder is sure (score >= `min_sure_score`) or the readers can read the face
+    (confidence >= 0.5). A find only the finder doubts and the readers cannot read is a
+    chair foot, a box corner or a blot; one the finder is sure of is kept unread (a logo;
+    `read` reports it only past `not_lookalike`)."""
+    _, confidence = readings(probs)
+    sure_find = (scores >= min_sure_score) | (confidence >= 0.5)
+    return (1.0 - probs[:, 0] >= min_dieness) & sure_find
+
+
+def not_lookalike(probs: np.ndarray, min_unread_dieness: float) -> np.ndarray:
+    """Which finds to report: a die whose face is read (confidence 0.5), or one the readers
+    are all but sure is a die (`min_unread_dieness`: a logo die reads over 0.92). A grey
+    button or a token the finder is sure of, which readers trained on reflections half
+    believe a die, is not worth asking the player about. Applied to the roll as reported
+    only, never to the looks that lead to it: there an unsure find still earns a closer
+    look, which may read it surely (dice of 10 px in a 12 MP photo, close-ups)."""
+    _, confidence = readings(probs)
+    return (confidence >= 0.5) | (1.0 - probs[:, 0] >= min_unread_dieness)
+
+
+def centre_inside(big: np.ndarray, small: np.ndarray) -> np.ndarray:
+    """(len(big), len(small)): small find j's centre lies in big find i's box."""
+    dx = np.abs(small[None, :, 0] - big[:, None, 0])
+    dy = np.abs(small[None, :, 1] - big[:, None, 1])
+    half = big[:, None, 2] / 2
+    return (dx < half) & (dy < half)
+
+
+def near_pairs(a: np.ndarray, b: np.ndarray, *, overlap: float) -> np.ndarray:
+    """(len(a), len(b)): finds closer than `overlap` times the bigger one's side."""
+    d2 = (a[:, None, 0] - b[None, :, 0]) ** 2 + (a[:, None, 1] - b[None, :, 1]) ** 2
+    return d2 < (overlap * np.maximum(a[:, None, 2], b[None, :, 2])) ** 2
