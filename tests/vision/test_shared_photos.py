@@ -28,9 +28,11 @@ FLOORS = {
     "fudw_tray": {"precision": 0.97, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.55},
 }
 
-# README, Close-ups: ONNX Runtime's int8 readers (the second one's first layer float) read
-# 89-100% of each size right, OpenCV's float readers 86-100%
-CLOSE_UP_FLOORS = {"onnxruntime": 0.88, "opencv": 0.86}
+# README, Close-ups: both engines read 86-100% of each size right (`byler_d6` 31 of 36 at
+# half the frame's height). ONNX Runtime's int8 kernels follow the CPU: on the Xeon the
+# README's figures were first measured on its readers read one of those more (89%), on an
+# AVX512-VNNI EPYC the same as OpenCV's float readers: the floor is what both meet on either
+CLOSE_UP_FLOORS = {"onnxruntime": 0.86, "opencv": 0.86}
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))
