@@ -10,6 +10,8 @@
     python scripts/stress_vision.py DIR --blur 1.5 --quality 40  # out of focus, crushed JPEG
     python scripts/stress_vision.py DIR --rotate 30              # camera turned 30 degrees
     python scripts/stress_vision.py DIR --glare 0.06             # a lamp reflected on each die
+    python scripts/stress_vision.py DIR --hue 120                # other dice, another table
+    python scripts/stress_vision.py DIR --invert                 # dark table, dark dice
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
@@ -28,7 +30,11 @@ photo about its centre and keeps the largest upright rectangle of it, as a camer
 so sees the table. `--saturation` scales the colour about each pixel's brightness (0:
 grey, as a monochrome camera, a sodium lamp or a washed-out webcam sees the table),
 `--blur` adds a Gaussian blur of that many pixels (a camera out of focus) and `--quality`
-re-encodes as a JPEG of that quality (a messaging app). `--glare K` puts a lamp's
+re-encodes as a JPEG of that quality (a messaging app). `--hue D` turns every colour D
+degrees round the hue wheel (blue dice come out red or green, the wood another tint: other
+dice on another table, as the dev photos do not have them), and `--invert` makes each pixel
+its negative (white dice on a light table become black dice on a dark one, the shadows
+light halos). `--glare K` puts a lamp's
 reflection on each labelled die: a soft bright spot (a Gaussian whose spread is K die
 sides, a little flattened) somewhere on its face, which on a dark die looks like a pip.
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
@@ -148,12 +154,26 @@ def rotated(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray,
 
 
 def recoloured(
-    image: np.ndarray, *, saturation: float = 1.0, blur: float = 0.0, quality: int | None = None
+    image: np.ndarray,
+    *,
+    hue: float = 0.0,
+    invert: bool = False,
+    saturation: float = 1.0,
+    blur: float = 0.0,
+    quality: int | None = None,
 ) -> np.ndarray:
-    """The photo with its colour scaled by `saturation` about its brightness (0: grey, as a
-    monochrome camera sees it), blurred by `blur` pixels and re-encoded as a JPEG of
+    """The photo with its colours turned `hue` degrees round the hue wheel, made its
+    negative if `invert`, its colour scaled by `saturation` about its brightness (0: grey,
+    as a monochrome camera sees it), blurred by `blur` pixels and re-encoded as a JPEG of
     `quality`."""
     out = image
+    if hue % 360:
+        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV_FULL)  # (hue over 0-255)
+        shift = round(hue % 360 / 360 * 256)
+        hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + shift) % 256).astype(np.uint8)
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR_FULL)
+    if invert:
+        out = 255 - out
     if saturation != 1.0:
         grey = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         out = cv2.addWeighted(out, saturation, grey, 1.0 - saturation, 0.0)
@@ -263,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rotate", type=float, default=0.0, help="photo turned, degrees")
     ap.add_argument("--saturation", type=float, default=1.0, help="colour scaled by this (0: grey)")
     ap.add_argument("--blur", type=float, default=0.0, help="Gaussian blur, pixels")
+    ap.add_argument("--hue", type=float, default=0.0, help="colours turned, degrees")
+    ap.add_argument("--invert", action="store_true", help="each pixel its negative")
     ap.add_argument("--quality", type=int, help="re-encoded as a JPEG of this quality")
     ap.add_argument(
         "--glare", type=float, default=0.0, help="a reflection on each die, its spread in die sides"
@@ -303,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         reader.brightened = lambda image, **_: image
     rng = np.random.default_rng(0)
     results = []
+    recolour = bool(args.hue % 360) or args.invert or args.saturation != 1.0
+    recolour = recolour or bool(args.blur) or args.quality is not None
     for entry in entries[: args.images]:
         try:
             image = vision.load_image(args.directory / entry["file"])
@@ -327,9 +351,14 @@ def main(argv: list[str] | None = None) -> int:
             image, entry = tilted(image, entry, args.tilt, args.focal)
         if args.glare:
             image = glared(image, entry, args.glare, rng)
-        if args.saturation != 1.0 or args.blur or args.quality is not None:
+        if recolour:
             image = recoloured(
-                image, saturation=args.saturation, blur=args.blur, quality=args.quality
+                image,
+                hue=args.hue,
+                invert=args.invert,
+                saturation=args.saturation,
+                blur=args.blur,
+                quality=args.quality,
             )
         if args.dim != 1.0 or args.noise:
             image = dimmed(image, args.dim, args.noise, rng)
@@ -348,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
             | {"tilt": args.tilt, "focal": args.focal, "scale": args.scale, "frame": args.frame}
             | {"canvas": args.canvas, "jpeg": args.jpeg, "rotate": args.rotate}
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
-            | {"glare": args.glare}
+            | {"glare": args.glare, "hue": args.hue, "invert": args.invert}
             | figures
         )
     )
