@@ -153,27 +153,28 @@ def rotated(image: np.ndarray, entry: dict, degrees: float) -> tuple[np.ndarray,
     return out, {**entry, "dice": dice, "ignore": ignore}
 
 
-def recoloured(
-    image: np.ndarray,
-    *,
-    hue: float = 0.0,
-    invert: bool = False,
-    saturation: float = 1.0,
-    blur: float = 0.0,
-    quality: int | None = None,
-) -> np.ndarray:
-    """The photo with its colours turned `hue` degrees round the hue wheel, made its
-    negative if `invert`, its colour scaled by `saturation` about its brightness (0: grey,
-    as a monochrome camera sees it), blurred by `blur` pixels and re-encoded as a JPEG of
-    `quality`."""
+def repainted(image: np.ndarray, *, hue: float = 0.0, invert: bool = False) -> np.ndarray:
+    """The same scene with other dice on another table: every colour turned `hue` degrees
+    round the hue wheel (brightness and saturation kept; in float, so the turn is exact and
+    a turn of 0 or 360 leaves the photo as it was), then made its negative if `invert`."""
     out = image
     if hue % 360:
-        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV_FULL)  # (hue over 0-255)
-        shift = round(hue % 360 / 360 * 256)
-        hsv[:, :, 0] = ((hsv[:, :, 0].astype(np.int32) + shift) % 256).astype(np.uint8)
-        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR_FULL)
+        hsv = cv2.cvtColor(out.astype(np.float32) / 255.0, cv2.COLOR_BGR2HSV)  # (hue 0-360)
+        hsv[:, :, 0] = (hsv[:, :, 0] + hue) % 360.0
+        bgr = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR) * 255.0
+        out = np.clip(np.rint(bgr), 0, 255).astype(np.uint8)
     if invert:
         out = 255 - out
+    return out
+
+
+def recoloured(
+    image: np.ndarray, *, saturation: float = 1.0, blur: float = 0.0, quality: int | None = None
+) -> np.ndarray:
+    """The photo with its colour scaled by `saturation` about its brightness (0: grey, as a
+    monochrome camera sees it), blurred by `blur` pixels and re-encoded as a JPEG of
+    `quality`."""
+    out = image
     if saturation != 1.0:
         grey = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         out = cv2.addWeighted(out, saturation, grey, 1.0 - saturation, 0.0)
@@ -325,8 +326,6 @@ def main(argv: list[str] | None = None) -> int:
         reader.brightened = lambda image, **_: image
     rng = np.random.default_rng(0)
     results = []
-    recolour = bool(args.hue % 360) or args.invert or args.saturation != 1.0
-    recolour = recolour or bool(args.blur) or args.quality is not None
     for entry in entries[: args.images]:
         try:
             image = vision.load_image(args.directory / entry["file"])
@@ -349,16 +348,13 @@ def main(argv: list[str] | None = None) -> int:
             image, entry = rotated(image, entry, args.rotate)
         if args.tilt:
             image, entry = tilted(image, entry, args.tilt, args.focal)
+        if args.hue % 360 or args.invert:  # (a lamp's reflection stays bright: after this)
+            image = repainted(image, hue=args.hue, invert=args.invert)
         if args.glare:
             image = glared(image, entry, args.glare, rng)
-        if recolour:
+        if args.saturation != 1.0 or args.blur or args.quality is not None:
             image = recoloured(
-                image,
-                hue=args.hue,
-                invert=args.invert,
-                saturation=args.saturation,
-                blur=args.blur,
-                quality=args.quality,
+                image, saturation=args.saturation, blur=args.blur, quality=args.quality
             )
         if args.dim != 1.0 or args.noise:
             image = dimmed(image, args.dim, args.noise, rng)

@@ -122,6 +122,9 @@ _CUBE_FACES = [  # (normal, two in-face axes) of a cube [-1, 1]^3; index 0 is th
 
 
 def cube_rotation(yaw: float, tilt: float, tilt_dir: float) -> np.ndarray:
+    """The 3x3 rotation of a die turned `yaw` about the table's normal, then tipped by `tilt`
+    about the axis in the table's plane at angle `tilt_dir` (radians; Rodrigues' formula):
+    a die cocked against another, or seen by a slanted camera, shows its sides."""
     cz, sz = math.cos(yaw), math.sin(yaw)
     rz = np.array([[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]])
     axis = np.array([math.cos(tilt_dir), math.sin(tilt_dir), 0.0])

@@ -99,7 +99,7 @@ def training_images(shared: Path, *, split: str = "train") -> list[tuple[np.ndar
 
 # The share of the finder's drawn tables that hold an oblique pile (`oblique_pile`) rather
 # than dice scattered each at its own tip: none for the shipped finder. `--oblique 0.4`
-# (two draws, session 15) found fewer of the held-out table's dice (README: Measured accuracy)
+# (two draws, session 15) found fewer of the held-out table's dice (docs/vision-log.md)
 OBLIQUE = 0.0
 
 
@@ -697,7 +697,7 @@ def quantize_reader(
 # negatives and the share of dice with a lamp's reflection (`_glare`, a quarter: with both
 # readers trained so, dice under a lamp's reflection read 97-98% right instead of 91-94%,
 # and the held-out `fudw_tray` gained rolls; they also half believe a grey button is a
-# die, which `reader.not_lookalike` answers; README: Measured accuracy, session 11). The
+# die, which `reader.not_lookalike` answers; docs/vision-log.md, session 11). The
 # shipped models are exactly these, one part a process (`--only det`, `--only cls`,
 # `--only cls2`). The second reader learns from crops as far off as the finder's (on the
 # dev photos, centre within 0.12 sides and size within 0.8-1.23 for 9 dice in 10): with
@@ -713,10 +713,11 @@ def quantize_reader(
 HARD = 0.3
 # Readers whose first convolution stays float in their int8 copy (`quantize_reader`). The
 # second reader's quantized first layer, which reads the pixels at full resolution, cost
-# close-ups (README: Close-ups): of the byler_d6 and fudw_tray close-ups, the float readers
-# read 272 of 288 right, the int8 copies 267, and with this layer float 275 (with session
-# 12's second reader: 274, 261 and 275), at no measurable cost in time. The first
-# reader's kept so as well was no better beside it (fewer close-ups, more glare misreads).
+# close-ups (docs/vision-log.md, session 13): of the byler_d6 and fudw_tray close-ups, the
+# float readers read 272 of 288 right, the int8 copies 267, and with this layer float 275
+# (with session 12's second reader: 274, 261 and 275), at no measurable cost in time. The
+# first reader's kept so as well was no better beside it (fewer close-ups, more glare
+# misreads).
 FLOAT_FIRST = {"cls2"}
 GLARE = 0.25
 PARTS = {

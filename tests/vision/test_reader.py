@@ -298,19 +298,9 @@ def test_other_dice_on_another_table_read_the_same(samples_dir, stress, change):
     (white dice on a light table become black dice on a dark one), reads every die with
     its value, and nothing else: the networks were trained on no one colour of dice."""
     for entry in json.loads((samples_dir / "labels.json").read_text())["images"]:
-        image = stress.recoloured(vision.load_image(samples_dir / entry["file"]), **change)
+        image = stress.repainted(vision.load_image(samples_dir / entry["file"]), **change)
         result = score_image(entry, vision.read(image), 0.0)
         assert result.problems == [], (entry["file"], change, result.problems)
-
-
-def test_recoloured_turns_hues_and_inverts(stress):
-    bgr = np.array([[[0, 0, 255], [255, 0, 0], [128, 128, 128]]], np.uint8)  # red, blue, grey
-    turned = stress.recoloured(bgr, hue=120).astype(int)
-    assert turned[0, 0].argmax() == 1 and turned[0, 0, 1] > 240  # red -> green
-    assert turned[0, 1].argmax() == 2 and turned[0, 1, 2] > 240  # blue -> red
-    np.testing.assert_array_equal(turned[0, 2], [128, 128, 128])  # grey has no hue
-    np.testing.assert_array_equal(stress.recoloured(bgr, hue=360), bgr)
-    np.testing.assert_array_equal(stress.recoloured(bgr, invert=True), 255 - bgr)
 
 
 def test_the_unread_bar_applies_to_the_roll_reported(drawn):

@@ -30,9 +30,11 @@ FLOORS = {
 
 # README, Close-ups: both engines read 86-100% of each size right (`byler_d6` 31 of 36 at
 # half the frame's height). ONNX Runtime's int8 kernels follow the CPU: on the Xeon the
-# README's figures were first measured on its readers read one of those more (89%), on an
-# AVX512-VNNI EPYC the same as OpenCV's float readers: the floor is what both meet on either
-CLOSE_UP_FLOORS = {"onnxruntime": 0.86, "opencv": 0.86}
+# README's figures were first measured on, its readers read one of those more (89%); on
+# session 19's AVX512-VNNI EPYC, the same as OpenCV's float readers, and one `fudw_tray`
+# close-up fewer at 30% and at 70%. So the floor leaves one close-up (1/36) under what both
+# read there: another CPU passes, a reading step that loses two of a size fails
+CLOSE_UP_FLOORS = {"onnxruntime": 0.83, "opencv": 0.83}
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))
