@@ -367,18 +367,33 @@ def draw_table(
     return np.clip(img * grad[None, :, None], 0, 255)
 
 
-def photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Colour, light, blur, noise and JPEG changes, so no one camera or dice set is learned."""
+# The shares of pictures whose hues `photometric` turns by a random angle and that it makes
+# their negative: the shipped networks' (session 19 tried more for the face readers:
+# `train_vision.py --hue-share/--invert-share`, docs/vision-log.md)
+HUE_SHARE = 0.5
+INVERT_SHARE = 0.15
+
+
+def photometric(
+    rng: np.random.Generator,
+    img: np.ndarray,
+    *,
+    hue_share: float = HUE_SHARE,
+    invert_share: float = INVERT_SHARE,
+) -> np.ndarray:
+    """Colour, light, blur, noise and JPEG changes, so no one camera or dice set is learned:
+    the colour channels swapped in half the pictures, the hues of `hue_share` turned, and
+    `invert_share` made their negative."""
     img = img.astype(np.float32)
     if rng.random() < 0.5:
         img = img[..., rng.permutation(3)]
-    if rng.random() < 0.5:
+    if rng.random() < hue_share:
         hsv = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(
             np.int32
         )
         hsv[..., 0] = (hsv[..., 0] + rng.integers(0, 180)) % 180
         img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
-    if rng.random() < 0.15:
+    if rng.random() < invert_share:
         img = 255.0 - img
     img = img * rng.uniform(0.5, 1.4) + rng.uniform(-40, 40)
     mean = img.mean()

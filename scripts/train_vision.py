@@ -51,6 +51,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from synthetic_dice import (
+    HUE_SHARE,
+    INVERT_SHARE,
     cube_rotation,
     die_style,
     draw_table,
@@ -487,19 +489,24 @@ def cls_sample(
     jitter: tuple[float, float, float],
     hard: float = 0.0,
     glare: float = 0.0,
+    colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
 ):
     """One classifier crop and its class (0 = not a die centre). A die's crop is cut off
     its centre by `jitter[0]` sides (standard deviation) and at `jitter[1]`-`jitter[2]`
     times its size, as the finder's guesses are. A share `hard` of the negatives are
     `_hard_negative`s, and that share over two of the drawn dice lie on a printed cloth.
-    A share `glare` of the dice (real and drawn) carry a lamp's reflection (`_glare`)."""
+    A share `glare` of the dice (real and drawn) carry a lamp's reflection (`_glare`).
+    `colour`: the shares of crops whose hues `photometric` turns and that it inverts."""
+    hue_share, invert_share = colour
     neg = rng.random() < 0.25
     if neg and hard and rng.random() < hard:
-        return photometric(rng, _hard_negative(rng, real)), 0
+        return photometric(
+            rng, _hard_negative(rng, real), hue_share=hue_share, invert_share=invert_share
+        ), 0
     if rng.random() < 0.6 and real:
         img, dice = real[rng.integers(len(real))]
         if not dice:
-            return cls_sample(rng, real, jitter, hard, glare)
+            return cls_sample(rng, real, jitter, hard, glare, colour)
         d = dice[rng.integers(len(dice))]
         side = float(max(d["box"][2], d["box"][3]))
         cx, cy = d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2
@@ -563,7 +570,7 @@ def cls_sample(
     crop = crop_die(img, cx, cy, side, rng.uniform(0, 360))
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
-    return photometric(rng, crop), value
+    return photometric(rng, crop, hue_share=hue_share, invert_share=invert_share), value
 
 
 def soft_targets(labels: list[int], smoothing: float = 0.05) -> torch.Tensor:
@@ -588,9 +595,10 @@ def train_cls(
     jitter: tuple[float, float, float] = (0.06, 0.85, 1.18),
     hard: float = 0.0,
     glare: float = 0.0,
+    colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
 ) -> nn.Module:
     def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
-        samples = [cls_sample(rng, real, jitter, hard, glare) for _ in range(batch)]
+        samples = [cls_sample(rng, real, jitter, hard, glare, colour) for _ in range(batch)]
         x = to_tensor([s[0] for s in samples])
         loss = F.cross_entropy(net(x), soft_targets([s[1] for s in samples]))
         return loss, f"{loss.item():.3f}"
@@ -630,6 +638,7 @@ def quantize_reader(
     crops: int = CALIBRATION_CROPS,
     *,
     float_first: bool = False,
+    colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
 ) -> Path:
     """Write the int8 copy of a face reader's ONNX file beside it (`*.int8.onnx`: ONNX
     Runtime's static quantization, int8 weights per channel, uint8 activations whose ranges
@@ -648,7 +657,7 @@ def quantize_reader(
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     rng = np.random.default_rng(seed)
-    samples = [cls_sample(rng, real, jitter, hard, glare)[0] for _ in range(crops)]
+    samples = [cls_sample(rng, real, jitter, hard, glare, colour)[0] for _ in range(crops)]
     blob = to_tensor(samples).numpy()
 
     class Crops(CalibrationDataReader):
@@ -744,6 +753,18 @@ def main(argv=None) -> None:
         action="store_true",
         help="the finder with a 1/32 stage (sees more around each die; inputs padded to 32)",
     )
+    ap.add_argument(
+        "--hue-share",
+        type=float,
+        default=HUE_SHARE,
+        help="share of a face reader's crops whose hues are turned (default: %(default)s)",
+    )
+    ap.add_argument(
+        "--invert-share",
+        type=float,
+        default=INVERT_SHARE,
+        help="share of a face reader's crops made their negative (default: %(default)s)",
+    )
     ap.add_argument("--out", type=Path, default=MODELS, help="where to write the .onnx files")
     ap.add_argument(
         "--quantize-only",
@@ -756,6 +777,11 @@ def main(argv=None) -> None:
     parts = [args.only] if args.only else list(PARTS)
     if "det" not in parts and (args.oblique != OBLIQUE or args.context):
         ap.error("--oblique and --context change the finder: not with --only cls or cls2")
+    if not (0.0 <= args.hue_share <= 1.0 and 0.0 <= args.invert_share <= 1.0):
+        ap.error("--hue-share and --invert-share: shares, from 0 to 1")
+    colour = (args.hue_share, args.invert_share)
+    if "det" in parts and colour != (HUE_SHARE, INVERT_SHARE):
+        ap.error("--hue-share and --invert-share change the face readers: give --only cls or cls2")
     if args.quantize_only:
         parts = [p for p in parts if PARTS[p][3] is not None]  # the finder stays float
         if not parts:
@@ -787,7 +813,14 @@ def main(argv=None) -> None:
 
         if args.quantize_only:
             quantize_reader(
-                out / name, real, seed, jitter, hard, glare, float_first=part in FLOAT_FIRST
+                out / name,
+                real,
+                seed,
+                jitter,
+                hard,
+                glare,
+                float_first=part in FLOAT_FIRST,
+                colour=colour,
             )
         elif arch is None:
             det = train_det(
@@ -800,12 +833,27 @@ def main(argv=None) -> None:
             # Runtime reads that (the same reader as OpenCV), never a stale copy
             (out / int8_file(name)).unlink(missing_ok=True)
             net = train_cls(
-                real, steps, rng, checkpoint=save, arch=arch, jitter=jitter, hard=hard, glare=glare
+                real,
+                steps,
+                rng,
+                checkpoint=save,
+                arch=arch,
+                jitter=jitter,
+                hard=hard,
+                glare=glare,
+                colour=colour,
             )
             save(net)
             write_config(out)
             quantize_reader(
-                out / name, real, seed, jitter, hard, glare, float_first=part in FLOAT_FIRST
+                out / name,
+                real,
+                seed,
+                jitter,
+                hard,
+                glare,
+                float_first=part in FLOAT_FIRST,
+                colour=colour,
             )
 
 
