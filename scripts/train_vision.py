@@ -811,17 +811,10 @@ def main(argv=None) -> None:
         ) -> None:
             export(net, out / name, shape, dynamic)
 
+        # the int8 copy's calibration crops are drawn as the reader's training crops are
+        int8_args = {"float_first": part in FLOAT_FIRST, "colour": colour}
         if args.quantize_only:
-            quantize_reader(
-                out / name,
-                real,
-                seed,
-                jitter,
-                hard,
-                glare,
-                float_first=part in FLOAT_FIRST,
-                colour=colour,
-            )
+            quantize_reader(out / name, real, seed, jitter, hard, glare, **int8_args)
         elif arch is None:
             det = train_det(
                 real, steps, rng, checkpoint=save, oblique=args.oblique, context=args.context
@@ -845,16 +838,7 @@ def main(argv=None) -> None:
             )
             save(net)
             write_config(out)
-            quantize_reader(
-                out / name,
-                real,
-                seed,
-                jitter,
-                hard,
-                glare,
-                float_first=part in FLOAT_FIRST,
-                colour=colour,
-            )
+            quantize_reader(out / name, real, seed, jitter, hard, glare, **int8_args)
 
 
 def write_config(out: Path, det_pad: int | None = None) -> None:
