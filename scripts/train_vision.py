@@ -103,6 +103,12 @@ def training_images(shared: Path, *, split: str = "train") -> list[tuple[np.ndar
 # than dice scattered each at its own tip: none for the shipped finder. `--oblique 0.4`
 # (two draws, session 15) found fewer of the held-out table's dice (docs/vision-log.md)
 OBLIQUE = 0.0
+# The share of the finder's drawn tables that are busy: a cartoon-printed cloth
+# (`printed_cloth`, eyes like a die's 1) or a stained, edged or woven table, the dice drawn
+# on it as on a plain one. None for the shipped finder, which learns plain tables only:
+# `--busy 0.5` (two draws, session 20) still found the held-out owl cloth's eyes, and
+# more of its tray (docs/vision-log.md)
+BUSY = 0.0
 
 
 def oblique_pile(
@@ -158,7 +164,9 @@ def oblique_pile(
     return labels
 
 
-def det_sample(rng: np.random.Generator, real, size: int = 256, oblique: float = 0.0):
+def det_sample(
+    rng: np.random.Generator, real, size: int = 256, oblique: float = 0.0, busy: float = BUSY
+):
     """One training crop for the detector and its list of (cx, cy, side, value)."""
     if rng.random() < 0.7 and real:
         img, dice = real[rng.integers(len(real))]
@@ -198,10 +206,19 @@ def det_sample(rng: np.random.Generator, real, size: int = 256, oblique: float =
         # the finder learns on plain tables only: with printed cloth, stains and tray edges
         # as well it found fewer real dice (held-out recall 89% against 95%), while the
         # face readers, which learn them as "not a die", gained precision from them
-        canvas = draw_table(rng, size, size, busy=False)
+        if busy and rng.random() < busy:  # (no draw at 0: the shipped recipe's stream)
+            target_side = rng.uniform(14, 56)
+            if rng.random() < 0.5:
+                canvas = printed_cloth(rng, size, size, target_side)[0]
+            else:
+                canvas = draw_table(rng, size, size, target_side)
+        else:
+            canvas = draw_table(rng, size, size, busy=False)
+            target_side = None
         objs = []
         n_syn = rng.integers(0, 15)  # up to a pile of 14 dice
-        target_side = rng.uniform(14, 56)
+        if target_side is None:
+            target_side = rng.uniform(14, 56)
         if oblique and rng.random() < oblique:  # (no draw at 0: the shipped recipe's stream)
             objs = oblique_pile(rng, canvas, target_side)
             n_syn = 0
@@ -393,11 +410,12 @@ def train_det(
     checkpoint=None,
     oblique: float = OBLIQUE,
     context: bool = False,
+    busy: float = BUSY,
 ) -> nn.Module:
     def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
         imgs, heats, regs, masks = [], [], [], []
         for _ in range(batch):
-            img, objs = det_sample(rng, real, size, oblique)
+            img, objs = det_sample(rng, real, size, oblique, busy)
             h, r, m = det_targets(objs, img.shape[0])
             imgs.append(img)
             heats.append(h)
@@ -749,6 +767,13 @@ def main(argv=None) -> None:
         help="share of the finder's drawn tables holding an oblique pile (default: %(default)s)",
     )
     ap.add_argument(
+        "--busy",
+        type=float,
+        default=BUSY,
+        help="share of the finder's drawn tables that are busy: printed cloth, stains, edges "
+        "(default: %(default)s)",
+    )
+    ap.add_argument(
         "--context",
         action="store_true",
         help="the finder with a 1/32 stage (sees more around each die; inputs padded to 32)",
@@ -772,11 +797,11 @@ def main(argv=None) -> None:
         help="no training: write the int8 copies of the face readers already in --out",
     )
     args = ap.parse_args(argv)
-    if not 0.0 <= args.oblique <= 1.0:
-        ap.error("--oblique: a share, from 0 to 1")
+    if not (0.0 <= args.oblique <= 1.0 and 0.0 <= args.busy <= 1.0):
+        ap.error("--oblique and --busy: shares, from 0 to 1")
     parts = [args.only] if args.only else list(PARTS)
-    if "det" not in parts and (args.oblique != OBLIQUE or args.context):
-        ap.error("--oblique and --context change the finder: not with --only cls or cls2")
+    if "det" not in parts and (args.oblique != OBLIQUE or args.busy != BUSY or args.context):
+        ap.error("--oblique, --busy and --context change the finder: not with --only cls or cls2")
     if not (0.0 <= args.hue_share <= 1.0 and 0.0 <= args.invert_share <= 1.0):
         ap.error("--hue-share and --invert-share: shares, from 0 to 1")
     colour = (args.hue_share, args.invert_share)
@@ -817,7 +842,13 @@ def main(argv=None) -> None:
             quantize_reader(out / name, real, seed, jitter, hard, glare, **int8_args)
         elif arch is None:
             det = train_det(
-                real, steps, rng, checkpoint=save, oblique=args.oblique, context=args.context
+                real,
+                steps,
+                rng,
+                checkpoint=save,
+                oblique=args.oblique,
+                context=args.context,
+                busy=args.busy,
             )
             save(det)
             write_config(out, det_pad=det.pad)
