@@ -103,9 +103,10 @@ def training_images(shared: Path, *, split: str = "train") -> list[tuple[np.ndar
 # than dice scattered each at its own tip: none for the shipped finder. `--oblique 0.4`
 # (two draws, session 15) found fewer of the held-out table's dice (docs/vision-log.md)
 OBLIQUE = 0.0
-# The share of the finder's drawn tables that are busy: a cartoon-printed cloth
-# (`printed_cloth`, eyes like a die's 1) or a stained, edged or woven table, the dice drawn
-# on it as on a plain one. None for the shipped finder, which learns plain tables only:
+# The share of the finder's drawn tables drawn busy: half of them a cartoon-printed cloth
+# (`printed_cloth`, eyes like a die's 1), half any of `draw_table`'s kinds (woven cloth,
+# stains, a tray wall or table edge, or, half the time, one of the plain kinds), the dice
+# drawn on it as on a plain one. None for the shipped finder, which learns plain tables only:
 # `--busy 0.5` (two draws, session 20) still found the held-out owl cloth's eyes, and
 # more of its tray (docs/vision-log.md)
 BUSY = 0.0
@@ -770,8 +771,8 @@ def main(argv=None) -> None:
         "--busy",
         type=float,
         default=BUSY,
-        help="share of the finder's drawn tables that are busy: printed cloth, stains, edges "
-        "(default: %(default)s)",
+        help="share of the finder's drawn tables drawn busy: half printed cloth, half any "
+        "table (stains, edges, woven cloth or plain) (default: %(default)s)",
     )
     ap.add_argument(
         "--context",
