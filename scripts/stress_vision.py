@@ -348,8 +348,8 @@ def main(argv: list[str] | None = None) -> int:
             image, entry = rotated(image, entry, args.rotate)
         if args.tilt:
             image, entry = tilted(image, entry, args.tilt, args.focal)
-        if args.hue % 360 or args.invert:  # (a lamp's reflection stays bright: after this)
-            image = repainted(image, hue=args.hue, invert=args.invert)
+        # (a lamp's reflection stays bright: after this)
+        image = repainted(image, hue=args.hue, invert=args.invert)
         if args.glare:
             image = glared(image, entry, args.glare, rng)
         if args.saturation != 1.0 or args.blur or args.quality is not None:

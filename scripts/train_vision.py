@@ -208,18 +208,17 @@ def det_sample(
         # as well it found fewer real dice (held-out recall 89% against 95%), while the
         # face readers, which learn them as "not a die", gained precision from them
         if busy and rng.random() < busy:  # (no draw at 0: the shipped recipe's stream)
-            target_side = rng.uniform(14, 56)
+            target_side = rng.uniform(14, 56)  # (sets the size of the cloth's motifs)
             if rng.random() < 0.5:
                 canvas = printed_cloth(rng, size, size, target_side)[0]
             else:
                 canvas = draw_table(rng, size, size, target_side)
+            n_syn = rng.integers(0, 15)
         else:
             canvas = draw_table(rng, size, size, busy=False)
-            target_side = None
-        objs = []
-        n_syn = rng.integers(0, 15)  # up to a pile of 14 dice
-        if target_side is None:
+            n_syn = rng.integers(0, 15)  # up to a pile of 14 dice
             target_side = rng.uniform(14, 56)
+        objs = []
         if oblique and rng.random() < oblique:  # (no draw at 0: the shipped recipe's stream)
             objs = oblique_pile(rng, canvas, target_side)
             n_syn = 0
