@@ -27,6 +27,7 @@ found twice), and `closeup.py` the tests that tell a close-up's pips from a pile
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -355,6 +356,244 @@ def _pieces(
     return [(x0, y0, x1, y1) for x0, y0, x1, y1 in boxes]
 
 
+@dataclass(frozen=True, eq=False)
+class _Looks:
+    """The looks `read` can take at one (brightened) image and its tests on what they find,
+    under `read`'s settings (its parameters of the same names). `read` decides which looks
+    to take and in what order; each step it takes is a method here, found by its name."""
+
+    image: np.ndarray
+    min_score: float
+    min_dieness: float
+    min_unread_dieness: float
+    min_sure_score: float
+    roll_size: tuple[float, float]  # (the least and most side, relative to the median)
+    target_side_px: float
+    rotations: int
+
+    @property
+    def w(self) -> int:
+        return self.image.shape[1]
+
+    @property
+    def h(self) -> int:
+        return self.image.shape[0]
+
+    def confirmed(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """Which finds count as dice (`finds.confirmed_dice`), as a mask."""
+        return confirmed_dice(found[:, 3], probs, self.min_dieness, self.min_sure_score)
+
+    def finds(
+        self, scale: float, boxes: list[tuple[int, int, int, int]] | None = None
+    ) -> np.ndarray:
+        """The finder's finds at `scale` (in `boxes` of the image only, if given)."""
+        parts: list[np.ndarray] = []
+        for x0, y0, x1, y1 in [(0, 0, self.w, self.h)] if boxes is None else boxes:
+            part = _centres_at(self.image[y0:y1, x0:x1], scale, self.min_score)
+            part[:, 0] += x0
+            part[:, 1] += y0
+            parts.append(part)
+        return np.concatenate(parts) if parts else np.zeros((0, 4), np.float32)
+
+    def look(
+        self,
+        scale: float,
+        boxes: list[tuple[int, int, int, int]] | None = None,
+        known: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The finder's finds at `scale` (in `boxes` of the image only, if given), read."""
+        found = self.finds(scale, boxes)
+        return found, _classify(self.image, found, self.rotations, self.min_dieness, known=known)
+
+    def fit_scale(self, found: np.ndarray, probs: np.ndarray) -> float:
+        """The scale at which the confirmed dice are `target_side_px` across."""
+        return min(
+            2.0, self.target_side_px / float(np.median(found[self.confirmed(found, probs), 2]))
+        )
+
+    def too_small(self, scale: float) -> bool:  # the whole image under 64 pixels: nothing to see
+        return max(self.w, self.h) * scale < 64
+
+    def refit_scale_of(self, found: np.ndarray, probs: np.ndarray, scale: float) -> float | None:
+        """The scale that makes the confirmed dice `target_side_px` across, when they are
+        far from it at `scale` (a factor 1.5) and the image is not too small there."""
+        if not self.confirmed(found, probs).any():
+            return None
+        refit_scale = self.fit_scale(found, probs)
+        if 1 / 1.5 < refit_scale / scale < 1.5 or self.too_small(refit_scale):
+            return None
+        return refit_scale
+
+    def refitted(
+        self, found: np.ndarray, probs: np.ndarray, scale: float, owed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, float]:
+        """The finds (looked at at `scale`) again at `refit_scale_of`, if any. A closer look
+        covers only the pieces around the finds (`_pieces`); dice read surely and finds
+        more likely no die, found at about the same place and size, and finds rejected at
+        nearly the same place and size, are not read again (`_classify`), nor are finds
+        whose reading still `owed` a vote taken as known. If the dice a closer look finds
+        are still far under the size, it looks once more, closer: dice under the finder's
+        trained size are found as blots bigger than they are (dice of 8-10 pixels as finds
+        of 13-30), so the first closer look stops short of the size. Also returns the
+        scale of the last look taken."""
+        for again in (False, True):
+            refit_scale = self.refit_scale_of(found, probs, scale)
+            if refit_scale is None or (again and refit_scale < scale):
+                break
+            closer = refit_scale > scale
+            boxes = (
+                _pieces(
+                    found, (self.w, self.h), margin=REFIT_MARGIN, dice=self.confirmed(found, probs)
+                )
+                if closer
+                else None
+            )
+            known = (found, probs) if owed is None else (found[~owed], probs[~owed])
+            found, probs = self.look(refit_scale, boxes, known=known)
+            scale, owed = refit_scale, None
+            if not closer:  # (a look farther away is not taken twice)
+                break
+        return found, probs, scale
+
+    def nearer(
+        self, found: np.ndarray, probs: np.ndarray, scale: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The finds (looked at at `scale`) with the dice near the camera of a photo taken at
+        a slant, which may be too big for that look (their pips found as little dice, or
+        the die found too small to read). Where the roll's sizes (`perspective.fit_sizes`)
+        put dice over `NEAR_TOO_BIG` times `target_side_px` at `scale`, a look at half the
+        scale, over the box around the finds there (`REFIT_MARGIN` such dice wider each
+        way), adds the dice it finds there that are not already found, none holding a
+        confirmed find of the size expected at its place (a pile of dice seen as one, or a
+        die already read), and drops the smaller finds inside them (their pips). A die is
+        taken as anywhere (`confirmed_dice`), so one the readers cannot read is reported
+        unsure (taking only dice read surely lost 12 near dice of 20 `fudw_tray` photos
+        tilted 50 degrees, most blurred by the warp, and 5 of 60 `byler_d6` ones).
+        A photo from above (no slant) is returned as it is. A near die that gave no find at
+        all is not looked for: a look over all of the image where the plane expects such
+        dice cost 6 ms on 5 of 84 `byler_d6` photos in 1080p frames and found about as
+        many on tilted photos. (Looking only around finds the readers took for more likely
+        a die than not and could not read lost near dice.)"""
+        is_die = self.confirmed(found, probs)
+        dice = np.nonzero(is_die)[0]
+        dice = dice[dedupe(found[dice], found[dice, 3])]  # (a die found twice counts once)
+        plane = fit_sizes(found[dice], band=self.roll_size, sure=surely_read(probs[dice]))
+        coarse = scale / 2
+        if plane is None or self.too_small(coarse):
+            return found, probs
+        too_big = NEAR_TOO_BIG * self.target_side_px / scale  # (image pixels)
+        there = found[plane.at(found[:, :2]) >= too_big]
+        if not len(there):
+            return found, probs
+        pad = REFIT_MARGIN * too_big
+        x0, y0 = (max(0, int(v)) for v in there[:, :2].min(axis=0) - pad)
+        x1, y1 = (int(np.ceil(v)) for v in there[:, :2].max(axis=0) + pad)
+        x1, y1 = min(self.w, x1), min(self.h, y1)
+        big = _centres_at(self.image[y0:y1, x0:x1], coarse, self.min_score)
+        big[:, 0] += x0
+        big[:, 1] += y0
+        expected = plane.at(big[:, :2])
+        relative = big[:, 2] / expected
+        candidate = (
+            (expected >= too_big)
+            & (relative >= self.roll_size[0])
+            & (relative <= self.roll_size[1])
+        )
+        # confirmed finds of the expected size: dice, not pips (which do not veto a big die)
+        real = is_die & (relative_sides(found, plane) >= self.roll_size[0])
+        near = near_pairs(big, found[real], overlap=0.5).any(axis=1)
+        candidate &= ~near & ~(centre_inside(big, found) & real[None, :]).any(axis=1)
+        big = big[candidate]
+        if not len(big):
+            return found, probs
+        big_probs = _classify(self.image, big, self.rotations, self.min_dieness)
+        take = self.confirmed(big, big_probs)
+        if not take.any():
+            return found, probs
+        big, big_probs = big[take], big_probs[take]
+        stay = real | ~centre_inside(big, found).any(axis=0)
+        return np.concatenate([found[stay], big]), np.concatenate([probs[stay], big_probs])
+
+    def read_surely(self, found: np.ndarray, probs: np.ndarray) -> int:
+        """How many finds are dice read surely (a die found twice counted once)."""
+        return count_once(found, self.confirmed(found, probs) & surely_read(probs))
+
+    def readable(self, found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
+        """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
+        read = self.confirmed(found, probs) & surely_read(probs)
+        if finder_sure:
+            read &= found[:, 3] >= self.min_sure_score
+        return bool(read.any())
+
+    def typical(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The confirmed finds of the roll's typical size (`roll_sized`), as indices."""
+        kept = np.nonzero(self.confirmed(found, probs))[0]
+        if len(kept) >= 2:
+            kept = kept[roll_sized(found[kept], *self.roll_size, sure=surely_read(probs[kept]))]
+        return kept
+
+    def straight_to_refit(
+        self, found: np.ndarray, probs: np.ndarray, owed: np.ndarray, scale: float
+    ) -> bool:
+        """Whether the first look's finds go straight to a closer look (`refit_scale_of`
+        above `scale`) whatever the vote `owed` to some of them says: a die found surely
+        is read surely by a glance that owes no vote (so no coarser look comes next, nor
+        a finer one for dice too small, though half the roll unread may still send it to
+        twice the scale first), and they do not look like pips even with every find owed
+        a vote taken as unread (so no look for bigger dice). The closer look reads again
+        every find the glance left unsure, cut to the size it finds there, so their vote
+        can wait for it: a vote now would be thrown away (on the six-dice benchmark
+        frame, two dice were voted on twice). A look farther away (a close-up) takes the
+        vote first, as before: there it decides which finds are dice."""
+        final = self.confirmed(found, probs) & surely_read(probs) & ~owed
+        if not (final & (found[:, 3] >= self.min_sure_score)).any():
+            return False
+        kept = self.typical(found, probs)
+        values, confidences = readings(probs[kept])
+        if look_like_pips(values, np.where(owed[kept], 0.0, confidences)):
+            return False
+        return (self.refit_scale_of(found, probs, scale) or 0.0) > scale
+
+    def dice_within(self, big: np.ndarray, big_probs: np.ndarray, scale: float) -> bool:
+        """Whether the bigger dice a close-up seems to show are a `crowd` of small dice,
+        seen by a look at twice `scale` (the first look's) over them. A tray of twenty
+        dice of 8 pixels at the first look came out as one die read as a 6, its dice
+        found as a few pips (with two finder draws of six)."""
+        finer = min(1.0, 2.0 * scale)
+        held = self.confirmed(big, big_probs)
+        if finer <= scale or not held.any():
+            return False
+        x0, y0 = np.maximum(0, (big[held, :2] - big[held, 2:3] / 2).min(axis=0)).astype(int)
+        x1, y1 = np.ceil((big[held, :2] + big[held, 2:3] / 2).max(axis=0)).astype(int)
+        small, small_probs = self.look(finer, [(x0, y0, min(self.w, x1), min(self.h, y1))])
+        return crowd(big, big_probs, small, small_probs, self.confirmed)
+
+    def doubtful(
+        self, found: np.ndarray, probs: np.ndarray, kept: np.ndarray, owed: np.ndarray | None
+    ) -> int:
+        """How many finds the readers give more than even odds of being a die, yet do not
+        confirm: none a `kept` die found again, none whose vote is still `owed` (read at a
+        glance only), none twice the kept dice's median side or more (the corner of a box
+        or a cup beside two dice), and one found twice counted once. Smaller ones count:
+        dice of 7 pixels come out as finds of half to a whole blot's size (the blots
+        confirmed)."""
+        doubt = ~self.confirmed(found, probs) & (1.0 - probs[:, 0] > _LIKELY_NOT)
+        if owed is not None:
+            doubt &= ~owed
+        if len(kept):
+            doubt &= found[:, 2] < self.roll_size[1] * float(np.median(found[kept, 2]))
+            doubt &= ~near_pairs(found, found[kept], overlap=0.5).any(axis=1)
+        return count_once(found, doubt)
+
+    def reported(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The finds `roll` reports (before dropping doubles and odd sizes)."""
+        return self.confirmed(found, probs) & not_lookalike(probs, self.min_unread_dieness)
+
+    def roll(self, found: np.ndarray, probs: np.ndarray) -> Detections:
+        keep = self.reported(found, probs)
+        return _detections(found[keep], probs[keep], (self.w, self.h), self.roll_size)
+
+
 def read(
     image: np.ndarray,
     *,
@@ -403,250 +642,63 @@ def read(
     image = brightened(_as_bgr(image))
     h, w = image.shape[:2]
 
-    roll_size = (min_relative_side, max_relative_side)
-
-    def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        return confirmed_dice(found[:, 3], probs, min_dieness, min_sure_score)
-
-    def finds(scale: float, boxes: list[tuple[int, int, int, int]] | None = None) -> np.ndarray:
-        """The finder's finds at `scale` (in `boxes` of the image only, if given)."""
-        parts: list[np.ndarray] = []
-        for x0, y0, x1, y1 in [(0, 0, w, h)] if boxes is None else boxes:
-            part = _centres_at(image[y0:y1, x0:x1], scale, min_score)
-            part[:, 0] += x0
-            part[:, 1] += y0
-            parts.append(part)
-        return np.concatenate(parts) if parts else np.zeros((0, 4), np.float32)
-
-    def look(
-        scale: float,
-        boxes: list[tuple[int, int, int, int]] | None = None,
-        known: tuple[np.ndarray, np.ndarray] | None = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The finder's finds at `scale` (in `boxes` of the image only, if given), read."""
-        found = finds(scale, boxes)
-        return found, _classify(image, found, rotations, min_dieness, known=known)
-
-    def fit_scale(found: np.ndarray, probs: np.ndarray) -> float:
-        """The scale at which the confirmed dice are `target_side_px` across."""
-        return min(2.0, target_side_px / float(np.median(found[confirmed(found, probs), 2])))
-
-    def too_small(scale: float) -> bool:  # the whole image under 64 pixels: nothing to see
-        return max(w, h) * scale < 64
-
-    def refit_scale_of(found: np.ndarray, probs: np.ndarray, scale: float) -> float | None:
-        """The scale that makes the confirmed dice `target_side_px` across, when they are
-        far from it at `scale` (a factor 1.5) and the image is not too small there."""
-        if not confirmed(found, probs).any():
-            return None
-        refit_scale = fit_scale(found, probs)
-        if 1 / 1.5 < refit_scale / scale < 1.5 or too_small(refit_scale):
-            return None
-        return refit_scale
-
-    def refitted(
-        found: np.ndarray, probs: np.ndarray, scale: float, owed: np.ndarray | None = None
-    ) -> tuple[np.ndarray, np.ndarray, float]:
-        """The finds (looked at at `scale`) again at `refit_scale_of`, if any. A closer look
-        covers only the pieces around the finds (`_pieces`); dice read surely and finds
-        more likely no die, found at about the same place and size, and finds rejected at
-        nearly the same place and size, are not read again (`_classify`), nor are finds
-        whose reading still `owed` a vote taken as known. If the dice a closer look finds
-        are still far under the size, it looks once more, closer: dice under the finder's
-        trained size are found as blots bigger than they are (dice of 8-10 pixels as finds
-        of 13-30), so the first closer look stops short of the size. Also returns the
-        scale of the last look taken."""
-        for again in (False, True):
-            refit_scale = refit_scale_of(found, probs, scale)
-            if refit_scale is None or (again and refit_scale < scale):
-                break
-            closer = refit_scale > scale
-            boxes = (
-                _pieces(found, (w, h), margin=REFIT_MARGIN, dice=confirmed(found, probs))
-                if closer
-                else None
-            )
-            known = (found, probs) if owed is None else (found[~owed], probs[~owed])
-            found, probs = look(refit_scale, boxes, known=known)
-            scale, owed = refit_scale, None
-            if not closer:  # (a look farther away is not taken twice)
-                break
-        return found, probs, scale
-
-    def nearer(found: np.ndarray, probs: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
-        """The finds (looked at at `scale`) with the dice near the camera of a photo taken at
-        a slant, which may be too big for that look (their pips found as little dice, or
-        the die found too small to read). Where the roll's sizes (`perspective.fit_sizes`)
-        put dice over `NEAR_TOO_BIG` times `target_side_px` at `scale`, a look at half the
-        scale, over the box around the finds there (`REFIT_MARGIN` such dice wider each
-        way), adds the dice it finds there that are not already found, none holding a
-        confirmed find of the size expected at its place (a pile of dice seen as one, or a
-        die already read), and drops the smaller finds inside them (their pips). A die is
-        taken as anywhere (`confirmed_dice`), so one the readers cannot read is reported
-        unsure (taking only dice read surely lost 12 near dice of 20 `fudw_tray` photos
-        tilted 50 degrees, most blurred by the warp, and 5 of 60 `byler_d6` ones).
-        A photo from above (no slant) is returned as it is. A near die that gave no find at
-        all is not looked for: a look over all of the image where the plane expects such
-        dice cost 6 ms on 5 of 84 `byler_d6` photos in 1080p frames and found about as
-        many on tilted photos. (Looking only around finds the readers took for more likely
-        a die than not and could not read lost near dice.)"""
-        is_die = confirmed(found, probs)
-        dice = np.nonzero(is_die)[0]
-        dice = dice[dedupe(found[dice], found[dice, 3])]  # (a die found twice counts once)
-        plane = fit_sizes(found[dice], band=roll_size, sure=surely_read(probs[dice]))
-        coarse = scale / 2
-        if plane is None or too_small(coarse):
-            return found, probs
-        too_big = NEAR_TOO_BIG * target_side_px / scale  # (image pixels)
-        there = found[plane.at(found[:, :2]) >= too_big]
-        if not len(there):
-            return found, probs
-        pad = REFIT_MARGIN * too_big
-        x0, y0 = (max(0, int(v)) for v in there[:, :2].min(axis=0) - pad)
-        x1, y1 = (int(np.ceil(v)) for v in there[:, :2].max(axis=0) + pad)
-        x1, y1 = min(w, x1), min(h, y1)
-        big = _centres_at(image[y0:y1, x0:x1], coarse, min_score)
-        big[:, 0] += x0
-        big[:, 1] += y0
-        expected = plane.at(big[:, :2])
-        relative = big[:, 2] / expected
-        candidate = (expected >= too_big) & (relative >= roll_size[0]) & (relative <= roll_size[1])
-        # confirmed finds of the expected size: dice, not pips (which do not veto a big die)
-        real = is_die & (relative_sides(found, plane) >= roll_size[0])
-        near = near_pairs(big, found[real], overlap=0.5).any(axis=1)
-        candidate &= ~near & ~(centre_inside(big, found) & real[None, :]).any(axis=1)
-        big = big[candidate]
-        if not len(big):
-            return found, probs
-        big_probs = _classify(image, big, rotations, min_dieness)
-        take = confirmed(big, big_probs)
-        if not take.any():
-            return found, probs
-        big, big_probs = big[take], big_probs[take]
-        stay = real | ~centre_inside(big, found).any(axis=0)
-        return np.concatenate([found[stay], big]), np.concatenate([probs[stay], big_probs])
-
-    def read_surely(found: np.ndarray, probs: np.ndarray) -> int:
-        """How many finds are dice read surely (a die found twice counted once)."""
-        return count_once(found, confirmed(found, probs) & surely_read(probs))
-
-    def readable(found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
-        """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
-        read = confirmed(found, probs) & surely_read(probs)
-        if finder_sure:
-            read &= found[:, 3] >= min_sure_score
-        return bool(read.any())
-
-    def typical(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """The confirmed finds of the roll's typical size (`roll_sized`), as indices."""
-        kept = np.nonzero(confirmed(found, probs))[0]
-        if len(kept) >= 2:
-            kept = kept[roll_sized(found[kept], *roll_size, sure=surely_read(probs[kept]))]
-        return kept
-
-    def straight_to_refit(
-        found: np.ndarray, probs: np.ndarray, owed: np.ndarray, scale: float
-    ) -> bool:
-        """Whether the first look's finds go straight to a closer look (`refit_scale_of`
-        above `scale`) whatever the vote `owed` to some of them says: a die found surely
-        is read surely by a glance that owes no vote (so no coarser look comes next, nor
-        a finer one for dice too small, though half the roll unread may still send it to
-        twice the scale first), and they do not look like pips even with every find owed
-        a vote taken as unread (so no look for bigger dice). The closer look reads again
-        every find the glance left unsure, cut to the size it finds there, so their vote
-        can wait for it: a vote now would be thrown away (on the six-dice benchmark
-        frame, two dice were voted on twice). A look farther away (a close-up) takes the
-        vote first, as before: there it decides which finds are dice."""
-        final = confirmed(found, probs) & surely_read(probs) & ~owed
-        if not (final & (found[:, 3] >= min_sure_score)).any():
-            return False
-        kept = typical(found, probs)
-        values, confidences = readings(probs[kept])
-        if look_like_pips(values, np.where(owed[kept], 0.0, confidences)):
-            return False
-        return (refit_scale_of(found, probs, scale) or 0.0) > scale
-
-    def dice_within(big: np.ndarray, big_probs: np.ndarray, scale: float) -> bool:
-        """Whether the bigger dice a close-up seems to show are a `crowd` of small dice,
-        seen by a look at twice `scale` (the first look's) over them. A tray of twenty
-        dice of 8 pixels at the first look came out as one die read as a 6, its dice
-        found as a few pips (with two finder draws of six)."""
-        finer = min(1.0, 2.0 * scale)
-        held = confirmed(big, big_probs)
-        if finer <= scale or not held.any():
-            return False
-        x0, y0 = np.maximum(0, (big[held, :2] - big[held, 2:3] / 2).min(axis=0)).astype(int)
-        x1, y1 = np.ceil((big[held, :2] + big[held, 2:3] / 2).max(axis=0)).astype(int)
-        small, small_probs = look(finer, [(x0, y0, min(w, x1), min(h, y1))])
-        return crowd(big, big_probs, small, small_probs, confirmed)
-
-    def doubtful(
-        found: np.ndarray, probs: np.ndarray, kept: np.ndarray, owed: np.ndarray | None
-    ) -> int:
-        """How many finds the readers give more than even odds of being a die, yet do not
-        confirm: none a `kept` die found again, none whose vote is still `owed` (read at a
-        glance only), none twice the kept dice's median side or more (the corner of a box
-        or a cup beside two dice), and one found twice counted once. Smaller ones count:
-        dice of 7 pixels come out as finds of half to a whole blot's size (the blots
-        confirmed)."""
-        doubt = ~confirmed(found, probs) & (1.0 - probs[:, 0] > _LIKELY_NOT)
-        if owed is not None:
-            doubt &= ~owed
-        if len(kept):
-            doubt &= found[:, 2] < roll_size[1] * float(np.median(found[kept, 2]))
-            doubt &= ~near_pairs(found, found[kept], overlap=0.5).any(axis=1)
-        return count_once(found, doubt)
-
-    def reported(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """The finds `roll` reports (before dropping doubles and odd sizes)."""
-        return confirmed(found, probs) & not_lookalike(probs, min_unread_dieness)
-
-    def roll(found: np.ndarray, probs: np.ndarray) -> Detections:
-        keep = reported(found, probs)
-        return _detections(found[keep], probs[keep], (w, h), roll_size)
-
+    looks = _Looks(
+        image,
+        min_score,
+        min_dieness,
+        min_unread_dieness,
+        min_sure_score,
+        (min_relative_side, max_relative_side),
+        target_side_px,
+        rotations,
+    )
     if photo is None:
         photo = max(w, h) > FRAME_SIDE
     first_side = max(long_side, PHOTO_LOOK) if photo else long_side
     scale = det_scale((w, h), long_side=first_side)
-    found = finds(scale)
+    found = looks.finds(scale)
     probs, owed = _glanced(image, found, min_dieness)
     waiting: np.ndarray | None = owed  # the finds whose vote the closer look takes
-    if not straight_to_refit(found, probs, owed, scale):
+    if not looks.straight_to_refit(found, probs, owed, scale):
         probs = _voted(image, found, probs, owed, rotations, min_dieness)
         waiting = None
-    keep = confirmed(found, probs)
+    keep = looks.confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
     first_scale = scale
     if not keep.any():
         found, probs, scale = _coarser(
-            image, scale, min_score, min_dieness, rotations, lambda f, p: confirmed(f, p).any()
+            image,
+            scale,
+            min_score,
+            min_dieness,
+            rotations,
+            lambda f, p: looks.confirmed(f, p).any(),
         )
-        keep = confirmed(found, probs)
-    kept = typical(found, probs)  # (judged on the finds of the typical size, as at the end)
+        keep = looks.confirmed(found, probs)
+    kept = looks.typical(found, probs)  # (judged on the finds of the typical size, as at the end)
     if look_like_pips(*readings(probs[kept])):
         pips = found[kept]
         bigger, big_probs = _dice_behind(
-            pips, image, scale, min_score, min_dieness, rotations, confirmed
+            pips, image, scale, min_score, min_dieness, rotations, looks.confirmed
         )
-        if confirmed(bigger, big_probs).any():
+        if looks.confirmed(bigger, big_probs).any():
             # a second, independent look where the bigger dice are `target_side_px` across
             # (unless the frame would be too small to look at) must bear them out: it reads
             # some die, and no find the readers give even odds of being a die is a pile of
             # the first finds (`stands`)
-            again_scale = fit_scale(bigger, big_probs)
-            if too_small(again_scale):
-                return roll(bigger, big_probs)
-            again, again_probs = look(again_scale)
-            if stands(again, again_probs, pips, confirmed) and not dice_within(
+            again_scale = looks.fit_scale(bigger, big_probs)
+            if looks.too_small(again_scale):
+                return looks.roll(bigger, big_probs)
+            again, again_probs = looks.look(again_scale)
+            if stands(again, again_probs, pips, looks.confirmed) and not looks.dice_within(
                 again, again_probs, first_scale
             ):
                 # what it found is the roll, seen at the size the finder reads best (or
                 # looked at again there, if it found dice of another size); a close-up's
                 # few big dice are not looked at for a slant (`nearer`)
-                return roll(*refitted(again, again_probs, again_scale)[:2])
-    small = not readable(found, probs, finder_sure=True)
-    coarser_die = scale != first_scale and bool(reported(found, probs).any())
+                return looks.roll(*looks.refitted(again, again_probs, again_scale)[:2])
+    small = not looks.readable(found, probs, finder_sure=True)
+    coarser_die = scale != first_scale and bool(looks.reported(found, probs).any())
     # finds it cannot take for dice, and no die both found surely and read: perhaps dice
     # under the finder's trained size (14 px), which it finds but misplaces and misjudges
     # (9 px dice came out as 19-60 px finds, so their size cannot tell; a blot the finder
@@ -666,7 +718,7 @@ def read(
     # no die does not: `_LIKELY_NOT`)
     unsure = False
     if not tiny and scale == first_scale:
-        judged = len(kept) + doubtful(found, probs, kept, waiting)
+        judged = len(kept) + looks.doubtful(found, probs, kept, waiting)
         sure = surely_read(probs[kept])
         clearly = readings(probs[kept])[1] >= _CLEARLY
         unsure = bool(judged >= 2 and sure.sum() <= judged / 2) or bool(
@@ -674,19 +726,19 @@ def read(
         )
     if (tiny or unsure) and first_scale < 1.0:
         finer = min(1.0, 2.0 * first_scale)
-        finer_found, finer_probs = look(finer)
+        finer_found, finer_probs = looks.look(finer)
         if tiny:
-            kept_finer = typical(finer_found, finer_probs)
-            take = readable(finer_found, finer_probs) and (
+            kept_finer = looks.typical(finer_found, finer_probs)
+            take = looks.readable(finer_found, finer_probs) and (
                 not coarser_die
                 or not look_like_pips(*readings(finer_probs[kept_finer]))
-                or crowd(found, probs, finer_found, finer_probs, confirmed)
+                or crowd(found, probs, finer_found, finer_probs, looks.confirmed)
             )
         else:
-            take = read_surely(finer_found, finer_probs) > read_surely(found, probs)
+            take = looks.read_surely(finer_found, finer_probs) > looks.read_surely(found, probs)
         if take:
             found, probs, scale, waiting = finer_found, finer_probs, finer, None
-    return roll(*nearer(*refitted(found, probs, scale, waiting)))
+    return looks.roll(*looks.nearer(*looks.refitted(found, probs, scale, waiting)))
 
 
 def _detections(
