@@ -40,7 +40,6 @@ import json
 import math
 import os
 import time
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,6 +49,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from onnx_export import export, quantize_reader
 from synthetic_dice import (
     HUE_SHARE,
     INVERT_SHARE,
@@ -624,99 +624,24 @@ def train_cls(
     return fit(ClsNet(arch), steps, batch_loss, name="cls", checkpoint=checkpoint, every=500)
 
 
-def export(net: nn.Module, path: Path, shape: tuple[int, ...], dynamic: bool) -> None:
-    x = torch.zeros(shape)
-    axes = {"input": {2: "h", 3: "w"}} if dynamic else {"input": {0: "n"}}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(
-            net,
-            x,
-            str(path),
-            input_names=["input"],
-            output_names=["output"],
-            dynamic_axes=axes,
-            opset_version=13,
-            dynamo=False,
-        )
-    print("wrote", path, path.stat().st_size // 1024, "KB")
-
-
 # Crops that set a face reader's int8 ranges: enough to see every kind of die and negative
 CALIBRATION_CROPS = 512
 
 
-def quantize_reader(
-    path: Path,
+def calibration_crops(
     real,
     seed: int,
     jitter: tuple[float, float, float],
     hard: float,
-    glare: float = 0.0,
+    glare: float,
+    colour: tuple[float, float],
     crops: int = CALIBRATION_CROPS,
-    *,
-    float_first: bool = False,
-    colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
-) -> Path:
-    """Write the int8 copy of a face reader's ONNX file beside it (`*.int8.onnx`: ONNX
-    Runtime's static quantization, int8 weights per channel, uint8 activations whose ranges
-    are read off `crops` training crops drawn as the reader was trained). ONNX Runtime
-    reads a crop several times faster so on one core (README: Speed); OpenCV's DNN runs
-    int8 networks slower, so it keeps the float file. The finder stays float: quantized,
-    it gained 8-22% and its first layer lost the most. With `float_first` the reader's
-    first convolution (the one that reads the pixels) stays float too (FLOAT_FIRST)."""
-    import onnx
-    from onnxruntime.quantization import (
-        CalibrationDataReader,
-        QuantFormat,
-        QuantType,
-        quantize_static,
-    )
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
+) -> np.ndarray:
+    """The crops that set a face reader's int8 ranges (`quantize_reader`), drawn as its
+    training crops are, from the part's own seed."""
     rng = np.random.default_rng(seed)
     samples = [cls_sample(rng, real, jitter, hard, glare, colour)[0] for _ in range(crops)]
-    blob = to_tensor(samples).numpy()
-
-    class Crops(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.left = iter(range(len(blob)))
-
-        def get_next(self) -> dict | None:
-            i = next(self.left, None)
-            return None if i is None else {"input": blob[i : i + 1]}
-
-    staged = path.with_suffix(".staged.onnx")
-    out = path.with_name(int8_file(path.name))
-    convs = [node.name for node in onnx.load(str(path)).graph.node if node.op_type == "Conv"]
-    try:
-        quant_pre_process(str(path), str(staged), skip_symbolic_shape=True)
-        quantize_static(
-            str(staged),
-            str(out),
-            Crops(),
-            quant_format=QuantFormat.QDQ,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            nodes_to_exclude=convs[:1] if float_first else [],
-        )
-    finally:
-        staged.unlink(missing_ok=True)
-    # the quantizer declares operator sets that no node uses (ai.onnx.ml), which ONNX
-    # Runtime before 1.18 refuses to load
-    int8 = onnx.load(str(out))
-    if float_first:  # the float layer is fed the input itself, not a dequantized copy
-        conv = next(node for node in int8.graph.node if node.name == convs[0])
-        if conv.input[0] != int8.graph.input[0].name:
-            raise RuntimeError(f"{out}: {convs[0]} was quantized")
-    used = {node.domain for node in int8.graph.node} | {"", "ai.onnx"}
-    kept = [o for o in int8.opset_import if o.domain in used]
-    del int8.opset_import[:]
-    int8.opset_import.extend(kept)
-    onnx.save(int8, str(out))
-    print("wrote", out, out.stat().st_size // 1024, "KB")
-    return out
+    return to_tensor(samples).numpy()
 
 
 # What each `--only` part trains: output file, steps, seed, face reader shape, and for a
@@ -836,10 +761,10 @@ def main(argv=None) -> None:
         ) -> None:
             export(net, out / name, shape, dynamic)
 
-        # the int8 copy's calibration crops are drawn as the reader's training crops are
-        int8_args = {"float_first": part in FLOAT_FIRST, "colour": colour}
+        int8 = {"float_first": part in FLOAT_FIRST}
+        calibration = (real, seed, jitter, hard, glare, colour)  # (the reader's own draw)
         if args.quantize_only:
-            quantize_reader(out / name, real, seed, jitter, hard, glare, **int8_args)
+            quantize_reader(out / name, calibration_crops(*calibration), **int8)
         elif arch is None:
             det = train_det(
                 real,
@@ -869,7 +794,7 @@ def main(argv=None) -> None:
             )
             save(net)
             write_config(out)
-            quantize_reader(out / name, real, seed, jitter, hard, glare, **int8_args)
+            quantize_reader(out / name, calibration_crops(*calibration), **int8)
 
 
 def write_config(out: Path, det_pad: int | None = None) -> None:
