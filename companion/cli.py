@@ -166,10 +166,13 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def _score_stream(rules: Rules, lines: TextIO, as_json: bool) -> int:
-    """Score one roll a line; a bad line is reported with its number and stops the run."""
+    """Score one roll a line; a bad line is reported with its number and stops the run, and
+    input without a roll is an error (an empty pipe is a mistake, not a bare table)."""
+    rolls = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        rolls += 1
         try:
             roll = parse_dice(line, max_dice=rules.dice)
         except ParseError as error:
@@ -178,6 +181,8 @@ def _score_stream(rules: Rules, lines: TextIO, as_json: bool) -> int:
             sys.stdout.write(json.dumps(roll_report(rules, roll)) + "\n")
         else:
             print_score(rules, roll, sys.stdout)
+    if not rolls:
+        raise ParseError("no roll on standard input: give one roll a line")
     return 0
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalEvent, IllegalMove, ParseError
-from companion.rules import Finish, Rules, load_rules
+from companion.rules import MAX_TARGET, Finish, Rules, load_rules
 from companion.scoring import distinct_rolls, parse_dice, score_roll
 from companion.turn import Phase, Turn
 
@@ -201,8 +201,13 @@ class GameState:
 
 def plain_text(name: str) -> bool:
     """No control characters (a NUL or a newline would garble every scoresheet) and no
-    lone surrogates; the invisible joiners of emoji and of Persian names are fine."""
-    return not any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name)
+    lone surrogates, and something to see: a letter, digit, mark of punctuation or symbol
+    (a name of only invisible format characters or a lone accent shows as a blank). The
+    invisible joiners of emoji and of Persian names are fine beside what they join."""
+    categories = [unicodedata.category(ch) for ch in name]
+    return not any(c in ("Cc", "Cs") for c in categories) and any(
+        c[0] in "LNPS" for c in categories
+    )
 
 
 def _check_players(players: Any) -> tuple[str, ...]:
@@ -425,6 +430,8 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise IllegalMove(f"{player.name} is playing this turn roll by roll; finish it first")
     if points < 0 or points % 50:
         raise IllegalMove(f"a turn scores a multiple of 50 and at least 0, not {points}")
+    if points > MAX_TARGET:  # (a typo's extra digits, not a turn: no game goes so far)
+        raise IllegalMove(f"a turn scores at most {MAX_TARGET:,}, not {points:,}")
     if state.phase is GamePhase.BONUS and points not in bonus_scores(rules):
         raise IllegalMove(
             f"the bonus is one roll of all {rules.dice} dice, its best keep added: "

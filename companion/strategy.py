@@ -216,6 +216,14 @@ def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> O
     )
 
 
+# The most points needed in one turn that the advisor values (a final round's lead plus 50).
+# Its tables grow with the need: 100,000 takes up to 0.8 s (`hot-dice`, whose multiples
+# double the turn, still makes it 0.12% of the time; `farkle` 3e-49), a typo's 10**20 would
+# take all the memory there is. A state needing more is refused with a one-line error
+# (the web coach shows it as advice unavailable).
+MAX_NEED = 100_000
+
+
 def solve(
     rules: Rules,
     *,
@@ -235,6 +243,10 @@ def solve(
     if need is not None:
         if need <= 0 or need % UNIT:
             raise ParseError(f"points needed must be a positive multiple of {UNIT}, not {need}")
+        if need > MAX_NEED:
+            raise ParseError(
+                f"points needed in one turn: the advisor values at most {MAX_NEED:,}, not {need:,}"
+            )
         bust_value = 0.0
     return _solve(rules, score, on_board, float(bust_value), need)
 

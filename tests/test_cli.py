@@ -57,6 +57,16 @@ def test_score_stdin_bad_line_names_the_line(
     assert len(out.splitlines()) == 1
 
 
+@pytest.mark.parametrize("stdin", ["", "\n  \n"])
+def test_score_stdin_without_a_roll_is_an_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code, out, err = run(capsys, "score", "--rules", "farkle", "-")
+    assert code == 2 and out == ""
+    assert err == "hotdice: error: no roll on standard input: give one roll a line\n"
+
+
 def test_turn_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "turn", "--rules", "hot-dice", "--json", "142445>14445", "4>4")
     result = json.loads(out)

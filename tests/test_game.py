@@ -245,7 +245,7 @@ def test_the_5150_bonus_roll_comes_before_the_end() -> None:
 def test_a_quick_5150_bonus_is_what_one_roll_can_score() -> None:
     state = apply(_ann_once_at_5150(), quick("Ann", 0))
     assert state.phase is GamePhase.BONUS
-    for points in (99_999_950, 4050, 5250):
+    for points in (999_950, 4050, 5250):
         with pytest.raises(IllegalEvent, match="not what one roll can score"):
             apply(state, quick("Ann", points))
     assert max(bonus_scores(state.rules)) == 4000  # five 1s, doubled from four
@@ -264,6 +264,8 @@ def test_six_ones_win_farke_at_once() -> None:
     [
         (quick("Ann", 125), "multiple of 50"),
         (quick("Ann", -50), "multiple of 50"),
+        (quick("Ann", 1_000_050), "at most 1,000,000"),  # (a typo, not a turn)
+        (quick("Ann", 10**19), "at most 1,000,000"),
         (quick("Bob", 100), "it is Ann's turn"),
         (quick("Zed", 100), "no player named 'Zed'"),
         ({"type": "score", "player": "Ann", "points": True}, "whole number"),
@@ -324,6 +326,11 @@ def test_player_names_must_be_plain_text() -> None:
     # zero-width joiners and non-joiners belong to real names
     names = ["\U0001f469\u200d\U0001f680 Ann", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
     assert [p.name for p in replay(new_log("farkle", names)).players] == names
+    # but a name of only invisible characters (a byte-order mark, a direction mark, a lone
+    # accent) shows as a blank on every phone
+    for blank in ("\ufeff", "\u202e", "\u0301", "\u200d\u200c"):
+        with pytest.raises(ParseError, match="plain text"):
+            new_log("farkle", ["Ann", blank])
 
 
 def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:

@@ -253,6 +253,17 @@ def test_need_plays_for_the_chance_to_make_a_total() -> None:
     assert strategy.chance_to_make(FARKLE, 1000) > strategy.chance_to_make(FARKLE, 1500)
 
 
+def test_a_need_past_what_the_advisor_values_is_refused_at_once() -> None:
+    """A typo's need (a quick score of 10**19 in the log) would have the tables fill all
+    memory; the biggest need allowed is still valued."""
+    for need in (strategy.MAX_NEED + 50, 10**20):
+        with pytest.raises(ParseError, match="at most 100,000"):
+            strategy.chance_to_make(FARKLE, need)
+        with pytest.raises(ParseError, match="at most 100,000"):
+            advise_state(FARKLE, turn_total=0, dice=6, need=need)
+    assert 0.0 < strategy.chance_to_make(load_rules("hot-dice"), strategy.MAX_NEED) < 0.01
+
+
 def test_advise_roll_ranks_every_keep() -> None:
     out = advise_roll(FARKLE, [1, 4, 2, 4, 4, 5])
     values = [o["expected"] for o in out["options"]]

@@ -170,6 +170,8 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
         raise ValueError("--coach needs --rules NAME")
     if args.rules:
         context.score_report(args.rules, [1], args.target)  # a bad rule set fails up front
+    if args.max_rolls < 0:
+        raise ValueError(f"--max-rolls: a number of rolls, 0 for no limit, not {args.max_rolls}")
     if args.camera is not None:
         if args.photos or args.annotate:
             raise ValueError("--camera reads a camera or a video: no photos, no --annotate")
@@ -307,7 +309,12 @@ def run_eval(args: argparse.Namespace, context: Any) -> int:
     _quiet_opencv()
     directory = Path(args.directory)
     if not directory.is_dir():
-        raise OSError(f"{directory}: no such folder")
+        what = (
+            "not a folder (give the folder holding labels.json)"
+            if directory.exists()
+            else "no such folder"
+        )
+        raise OSError(f"{directory}: {what}")
 
     def read_file(path: Path) -> tuple[Detections, float]:
         dets, _, ms = read_photo(path)
@@ -373,7 +380,9 @@ def register(subparsers: argparse._SubParsersAction, context: Any) -> None:
         metavar="SOURCE",
         help="camera index (0) or video file: read each roll once it settles",
     )
-    p.add_argument("--max-rolls", type=int, default=0, help="with --camera: stop after N rolls")
+    p.add_argument(
+        "--max-rolls", type=int, default=0, help="with --camera: stop after N rolls (0: no limit)"
+    )
     p.set_defaults(handler=lambda args: run_read(args, context))
 
     e = subparsers.add_parser(

@@ -246,7 +246,7 @@ def clean_players(players: Any) -> list[str]:
     if any(not n for n in names):
         raise Rejected("a player name is empty")
     if not all(cgame.plain_text(n) for n in names):
-        raise Rejected("a player name must be plain text, without control characters")
+        raise Rejected("a player name must be plain text to see, without control characters")
     if any(len(n) > MAX_NAME for n in names):
         raise Rejected(f"a player name is longer than {MAX_NAME} characters")
     if len({n.casefold() for n in names}) != len(names):

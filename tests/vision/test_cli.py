@@ -62,6 +62,20 @@ def test_eval_bad_labels_fail_cleanly(tmp_path, labels, message):
         assert len(r.stderr.strip().splitlines()) == 1
 
 
+def test_eval_and_camera_arguments_are_checked_up_front(tmp_path):
+    photo = tmp_path / "a.jpg"
+    cv2.imwrite(str(photo), np.full((64, 64, 3), 128, np.uint8))
+    for args, message in (
+        (["eval", str(tmp_path / "nope")], "nope: no such folder"),
+        (["eval", str(photo)], "a.jpg: not a folder (give the folder holding labels.json)"),
+        (["read", "--camera", str(photo), "--max-rolls", "-1"], "--max-rolls: a number of"),
+    ):
+        r = _run(*args)
+        assert r.returncode == 2 and r.stdout == "", r.stderr
+        assert r.stderr.startswith("hotdice: error:") and message in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
+
+
 def test_eval_labels_that_are_not_utf8_fail_cleanly(tmp_path):
     (tmp_path / "labels.json").write_bytes(b'{"images": [{"file": "\xff.jpg"}]}')
     r = _run("eval", str(tmp_path))

@@ -163,6 +163,8 @@ def test_illegal_events_are_422_with_the_engines_reason(game: GameActions) -> No
     assert "not on the board" in resp.get_json()["error"]
     resp = game.score("Ann", 525, expect=422)
     assert "multiple of 50" in resp.get_json()["error"]
+    resp = game.score("Ann", 9_223_372_036_854_775_850, expect=422)  # (a typo, not a turn)
+    assert "at most 1,000,000" in resp.get_json()["error"]
     resp = game.event({"type": "fly"}, expect=422)
     assert resp.get_json()["error"]
     resp = game.event({"type": "bank"}, expect=422)

@@ -93,6 +93,18 @@ def test_final_round_plays_for_the_lead_and_over_is_null(game: GameActions) -> N
     assert advice(game) is None
 
 
+def test_a_need_past_what_the_coach_values_is_advice_unavailable(game: GameActions) -> None:
+    """A game to a million: Bob's last turn needs 1,000,050, past `strategy.MAX_NEED`; the
+    coach says so at once instead of filling tables of that size."""
+    game.create("farkle", ["Ann", "Bob"], target=1_000_000)
+    game.score("Ann", 1_000_000)
+    a = advice(game)
+    assert a["situation"] == "unavailable" and a["player"] == "Bob"
+    assert a["error"] == (
+        "points needed in one turn: the advisor values at most 100,000, not 1,000,050"
+    )
+
+
 def test_takeover_offer_compares_with_a_fresh_turn(game: GameActions) -> None:
     game.create("minnesota", ["Ann", "Bob"])
     game.score("Ann", 1000)
