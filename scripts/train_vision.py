@@ -761,10 +761,11 @@ def main(argv=None) -> None:
         ) -> None:
             export(net, out / name, shape, dynamic)
 
-        int8 = {"float_first": part in FLOAT_FIRST}
-        calibration = (real, seed, jitter, hard, glare, colour)  # (the reader's own draw)
+        int8_kwargs = {"float_first": part in FLOAT_FIRST}
+        # (drawn as the reader's training crops are, from its seed)
+        calibration = (real, seed, jitter, hard, glare, colour)
         if args.quantize_only:
-            quantize_reader(out / name, calibration_crops(*calibration), **int8)
+            quantize_reader(out / name, calibration_crops(*calibration), **int8_kwargs)
         elif arch is None:
             det = train_det(
                 real,
@@ -794,7 +795,7 @@ def main(argv=None) -> None:
             )
             save(net)
             write_config(out)
-            quantize_reader(out / name, calibration_crops(*calibration), **int8)
+            quantize_reader(out / name, calibration_crops(*calibration), **int8_kwargs)
 
 
 def write_config(out: Path, det_pad: int | None = None) -> None:

@@ -359,15 +359,18 @@ def _pieces(
 @dataclass(frozen=True, eq=False)
 class _Looks:
     """The looks `read` can take at one (brightened) image and its tests on what they find,
-    under `read`'s settings (its parameters of the same names). `read` decides which looks
-    to take and in what order; each step it takes is a method here, found by its name."""
+    under `read`'s settings (its parameters of the same names; `roll_size` is its
+    `min_relative_side` and `max_relative_side`). `read` decides which looks to take and in
+    what order. Most of the steps its docstring names in backticks are methods here; the
+    first glance and vote (`_glanced`, `_voted`), the coarser looks (`_coarser`), a
+    close-up's bigger dice (`_dice_behind`) and `closeup.py`'s tests stay functions."""
 
     image: np.ndarray
     min_score: float
     min_dieness: float
     min_unread_dieness: float
     min_sure_score: float
-    roll_size: tuple[float, float]  # (the least and most side, relative to the median)
+    roll_size: tuple[float, float]  # (least and most side, relative to the roll's typical)
     target_side_px: float
     rotations: int
 
@@ -380,7 +383,7 @@ class _Looks:
         return self.image.shape[0]
 
     def confirmed(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """Which finds count as dice (`finds.confirmed_dice`), as a mask."""
+        """Which finds count as dice (`finds.py`'s `confirmed_dice`), as a mask."""
         return confirmed_dice(found[:, 3], probs, self.min_dieness, self.min_sure_score)
 
     def finds(
@@ -644,13 +647,13 @@ def read(
 
     looks = _Looks(
         image,
-        min_score,
-        min_dieness,
-        min_unread_dieness,
-        min_sure_score,
-        (min_relative_side, max_relative_side),
-        target_side_px,
-        rotations,
+        min_score=min_score,
+        min_dieness=min_dieness,
+        min_unread_dieness=min_unread_dieness,
+        min_sure_score=min_sure_score,
+        roll_size=(min_relative_side, max_relative_side),
+        target_side_px=target_side_px,
+        rotations=rotations,
     )
     if photo is None:
         photo = max(w, h) > FRAME_SIDE
