@@ -142,8 +142,13 @@ def game(game_id: str) -> WResponse | str:
     if game_id != snap.game.id:
         return redirect(url_for("pages.game", game_id=snap.game.id))
     token = session_token(snap.game)
+    try:  # the target played to: the game's, or its rule set's own when left blank
+        target = crules.load_rules(snap.game.rules, target=snap.game.target).target
+    except ValueError:
+        target = snap.game.target  # (rules this engine no longer reads: the sheet says why)
     return render_template(
         "game.html",
+        target=target,
         snap=snap,
         token=token,
         editor=token is not None,

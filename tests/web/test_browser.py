@@ -101,6 +101,20 @@ def wait_text(page: Any, selector: str, text: str, timeout_s: float = 6.0) -> No
     page.locator(selector).filter(has_text=text).first.wait_for(timeout=timeout_s * 1000)
 
 
+def farkle_game(ctx: Any, server: Server, players: str) -> tuple[Any, list[str]]:
+    """A page of a new farkle game with these players (one a line), made on the home page,
+    and the list its script errors are collected in."""
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.select_option("#preset", "farkle")
+    page.fill("#players", players)
+    page.click("text=Create game")
+    page.wait_for_selector("body[data-ready]")
+    return page, errors
+
+
 def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path) -> None:
     host_ctx = browser.new_context(**PHONE)
     guest_ctx = browser.new_context(**PHONE)
@@ -162,9 +176,7 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
 
         ann.fill("#quick-points", "45")
         ann.click('#quick [data-quick="bank"]')
-        toast = ann.locator("#toast")
-        toast.wait_for()
-        assert "multiple of 50" in toast.inner_text()
+        ann.locator("#quick-error").filter(has_text="Scores go up in 50s: 0 or 50?").wait_for()
 
         ann.fill("#quick-points", "700")
         ann.click('#quick [data-quick="bank"]')
@@ -436,14 +448,7 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
     """The Coach switch (a per-phone preference) shows the advisor's figures for each version,
     and the rule check's Coach box adds the ranked keeps."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(server.url + "/")
-        page.select_option("#preset", "farkle")
-        page.fill("#players", "Ann\nBob")
-        page.click("text=Create game")
-        page.wait_for_selector("body[data-ready]")
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
         assert page.locator("#coach").is_hidden()
         page.click("#coach-on")
         wait_text(page, "#coach-line", "expect 542", 5.0)
@@ -469,4 +474,63 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
             page.locator(f'.face[data-face="{v}"]').click()
         page.click('[data-pad="go"]')
         page.locator("#result .coach-keeps li.best").filter(has_text="expect 370").wait_for()
+        assert not errors, errors
+
+
+def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server) -> None:
+    """Found by a phone review: once play starts the invite QR folds away below the sheet
+    (without a reload); the rules line names the preset's own target; the quick entry says
+    what is wrong under its field (50s, whole numbers); with many players the current
+    player's column scrolls into view; with the coach on, the green keep is the coach's."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob\nCy\nDee\nEvangeline\nFlo")
+        assert page.locator(".rules-line").inner_text() == "farkle · to 10,000"
+        share = page.locator("details.share")
+        assert share.evaluate("d => d.open") and share.evaluate(
+            "d => !!(d.compareDocumentPosition(document.getElementById('sheet')) & 4)"
+        )  # open, above the sheet
+
+        field, error = page.locator("#quick-points"), page.locator("#quick-error")
+        for typed, message in (
+            ("", "Type the points banked"),
+            ("abc", "whole number"),
+            ("1,125", "Scores go up in 50s: 1,100 or 1,150?"),
+            ("1000050", "a turn scores at most 1,000,000"),  # the engine's reason, kept here
+        ):
+            field.fill(typed)
+            page.click('#quick [data-quick="bank"]')
+            error.filter(has_text=message).wait_for(timeout=5000)
+        field.fill("1,050")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#turn-line", "Bob's turn")
+        assert not share.evaluate("d => d.open")
+        assert share.evaluate(
+            "d => !!(d.compareDocumentPosition(document.getElementById('sheet')) & 2)"
+        )  # folded, below the sheet: the controls come first
+
+        for name in ("Bob", "Cy", "Dee"):
+            wait_text(page, "#turn-line", f"{name}'s turn")
+            page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#turn-line", "Evangeline's turn")
+        visible = page.evaluate(
+            """() => { const w = document.querySelector('.sheet-wrap');
+                       const th = w.querySelector('th.current');
+                       const a = w.getBoundingClientRect(), b = th.getBoundingClientRect();
+                       const inside = b.left >= a.left - 1 && b.right <= a.right + 1;
+                       return [w.scrollWidth > w.clientWidth, inside]; }"""
+        )
+        assert visible == [True, True], visible
+
+        page.click("#coach-on")
+        tap_dice(page, [1, 5, 2, 2, 3, 6])
+        page.click('#controls [data-pad="go"]')
+        # most points now is 1 + 5 (150); the coach keeps the 1 alone (370 against 295)
+        pick = page.locator("#controls .option.best.coach-pick")
+        pick.wait_for(timeout=5000)
+        assert json.loads(pick.get_attribute("data-event"))["dice"] == [1]
+        assert page.locator("#controls .option.best").count() == 1
+        assert "most points" in page.locator("#controls .option").first.inner_text()
+        page.click("#coach-on")  # off: the green goes back to the most points
+        page.locator("#controls .option.best").filter(has_text="most points").wait_for(timeout=5000)
+        assert page.locator("#controls .option.coach-pick").count() == 0
         assert not errors, errors

@@ -47,7 +47,22 @@
     sheet.outerHTML = html;
     const fresh = document.getElementById("sheet");
     if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
+    // once play starts the invite folds away below the sheet, as a reload would place it,
+    // so the player to act sees the controls, not the QR code
+    const share = root.querySelector("details.share");
+    if (share && fresh.dataset.started === "1" && share.compareDocumentPosition(fresh) & Node.DOCUMENT_POSITION_FOLLOWING) {
+      share.open = false;
+      fresh.after(share);
+    }
     wire();
+  }
+
+  // the current player's column in view: with many players the table scrolls sideways
+  function showCurrent() {
+    const wrap = document.querySelector("#sheet .sheet-wrap");
+    const th = wrap && wrap.querySelector("th.current");
+    if (!th || wrap.scrollWidth <= wrap.clientWidth) return;
+    wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
   }
 
   async function poll() {
@@ -103,7 +118,7 @@
   async function coach() {
     const panel = document.getElementById("coach");
     if (!panel) return;
-    if (!coachBox.checked) { panel.hidden = true; return; }
+    if (!coachBox.checked) { panel.hidden = true; markCoachPick(null); return; }
     const v = version();
     if (advice.version !== v) {
       try {
@@ -118,12 +133,26 @@
     if (!fresh || version() !== advice.version || !coachBox.checked) return;
     fresh.innerHTML = HotCoach.render(advice.body);
     fresh.hidden = !advice.body;
+    markCoachPick(advice.body);
+  }
+  // with the coach on, the green keep is the coach's best, not the one worth most points now
+  function markCoachPick(body) {
+    const options = [...document.querySelectorAll("#sheet .option")];
+    if (!options.length) return;
+    const key = (dice) => [...dice].sort().join(",");
+    const pick = coachBox.checked && body && body.options && body.options.length ? key(body.options[0].keep) : null;
+    options.forEach((btn, i) => {
+      const mine = pick !== null && key(JSON.parse(btn.dataset.event).dice) === pick;
+      btn.classList.toggle("best", pick === null ? i === 0 : mine);
+      btn.classList.toggle("coach-pick", mine);
+    });
   }
   coachBox.checked = HotCoach.on();
   coachBox.addEventListener("change", () => { HotCoach.set(coachBox.checked); coach(); });
 
   function wire() {
     coach();
+    showCurrent();
     const sheet = document.getElementById("sheet");
     const pad = sheet.querySelector(".pad");
     if (pad) {
@@ -135,11 +164,26 @@
     }
     const quick = sheet.querySelector("#quick");
     if (quick) {
-      quick.addEventListener("submit", (ev) => {
+      const field = quick.querySelector("input[name=points]");
+      const error = quick.querySelector("#quick-error");
+      const problem = (message) => { error.textContent = message; error.hidden = !message; };
+      field.addEventListener("input", () => problem(""));
+      quick.addEventListener("submit", async (ev) => {
         ev.preventDefault();
-        const text = quick.querySelector("input[name=points]").value.trim();
-        if (!/^\d+$/.test(text)) { say("Type the points banked, e.g. 850", true); return; }
-        event({type: "score", player: quick.dataset.player, points: parseInt(text, 10)});
+        const text = field.value.replace(/[\s,.']/g, "");  // 1,250 · 1 250 · 1.250
+        if (!/^\d+$/.test(text)) {
+          problem(text ? "Points are a whole number, e.g. 850." : "Type the points banked, e.g. 850, or tap Busted.");
+          return;
+        }
+        const points = parseInt(text, 10);
+        if (points % 50) {
+          const down = points - (points % 50);
+          problem(`Scores go up in 50s: ${down.toLocaleString("en")} or ${(down + 50).toLocaleString("en")}?`);
+          return;
+        }
+        const out = await event({type: "score", player: quick.dataset.player, points});
+        const still = document.getElementById("quick-error");  // (the sheet is fresh after a success)
+        if (!out && still && field.isConnected) problem(toast.textContent);
       });
       quick.querySelector('[data-quick="bust"]').addEventListener("click", () =>
         event({type: "score", player: quick.dataset.player, points: 0}));
