@@ -149,6 +149,7 @@ def game(game_id: str) -> WResponse | str:
     return render_template(
         "game.html",
         target=target,
+        check_url=check_link(snap.game.rules),
         snap=snap,
         token=token,
         editor=token is not None,
@@ -209,7 +210,19 @@ def score_chart(game_id: str) -> Response:
 @bp.get("/check")
 def check() -> str:
     """Rule check without a game: pick rules, enter or photograph a roll."""
-    return render_template("check.html", presets=preset_choices(), toggles=toggle_choices())
+    # (a game's "Rule check" link names its preset and house rules: the picker starts there)
+    return render_template(
+        "check.html", presets=preset_choices(), toggles=toggle_choices(), form=request.args
+    )
+
+
+def check_link(rules: str) -> str:
+    """The rule check with a game's preset and house rules chosen (`preset+toggle+...`);
+    for rules given as an object, the plain rule check."""
+    base, *toggles = rules.split("+")
+    if base not in crules.PRESETS or not set(toggles) <= crules.TOGGLES.keys():
+        return url_for("pages.check")
+    return url_for("pages.check", preset=base, toggle=toggles)
 
 
 @bp.get("/manifest.webmanifest")

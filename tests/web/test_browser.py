@@ -533,4 +533,25 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         page.click("#coach-on")  # off: the green goes back to the most points
         page.locator("#controls .option.best").filter(has_text="most points").wait_for(timeout=5000)
         assert page.locator("#controls .option.coach-pick").count() == 0
+
+        page.click("#undo")  # the roll is taken back, and the phone says so
+        wait_text(page, "#toast", "Undone")
+        page.wait_for_selector("#quick-points")
+        # another phone scores while this one has points typed: the fresh sheet clears
+        # them, and says so
+        page.fill("#quick-points", "300")
+        game_id, token = (
+            page.locator("#game").get_attribute("data-id"),
+            page.locator("#game").get_attribute("data-token"),
+        )
+        version = page.request.get(f"{server.url}/api/games/{game_id}").json()["version"]
+        event = {"type": "score", "player": "Evangeline", "points": 0}
+        resp = page.request.post(
+            f"{server.url}/api/games/{game_id}/events",
+            data={"version": version, "event": event},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert resp.ok, resp.text()
+        wait_text(page, "#toast", "Another phone changed the sheet: your entry was cleared")
+        wait_text(page, "#turn-line", "Flo's turn")
         assert not errors, errors

@@ -145,6 +145,25 @@ def test_banners_for_final_round_tie_break_and_winner(
     game.score("Bob", 0)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="winner"' in html and "Ann wins" in html
+    assert 'id="new-game" href="/"' in html  # the table plays again from the winner screen
+
+
+def test_the_rule_check_link_starts_from_the_games_rules(
+    client: FlaskClient, game: GameActions
+) -> None:
+    game.create("zilch+threshold+strike-out", ["Ann", "Bob"])
+    page = client.get(f"/g/{game.id}").get_data(as_text=True)
+    link = re.search(r'id="check-link" href="([^"]+)"', page)
+    assert link and link.group(1) == (
+        "/check?preset=zilch&amp;toggle=threshold&amp;toggle=strike-out"
+    )
+    check = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    chosen = re.findall(r'<option value="([^"]+)"[^>]*\bselected>', check)
+    ticked = re.findall(r'value="([^"]+)"\s+checked>', check)
+    assert chosen == ["zilch"] and ticked == ["threshold", "strike-out"]
+    game.create("farkle", ["Ann", "Bob"])
+    page = client.get(f"/g/{game.id}").get_data(as_text=True)
+    assert 'id="check-link" href="/check?preset=farkle"' in page
 
 
 def test_badge_needs_and_takeover_offer(client: FlaskClient, game: GameActions) -> None:

@@ -73,7 +73,15 @@
         if (resp.status === 200) {
           etag = resp.headers.get("ETag");
           const body = await resp.json();
-          if (body.version !== version()) await refresh();
+          if (body.version !== version()) {
+            // another phone acted: say so if this one had an entry under way, which the
+            // fresh sheet clears (typed points, dice tapped or read from a photo)
+            const sheet = document.getElementById("sheet");
+            const typed = sheet.querySelector("#quick-points");
+            const pending = (typed && typed.value.trim()) || sheet.querySelector(".pad [data-i]");
+            await refresh();
+            if (pending) say("Another phone changed the sheet: your entry was cleared. Check whose turn it is.", true);
+          }
         }
       } catch (e) { /* offline for a moment: try again next tick */ }
     }
@@ -246,7 +254,9 @@
   document.addEventListener("click", (ev) => {
     const btn = ev.target.closest("[data-event]");
     if (btn && btn.closest("#sheet")) { event(JSON.parse(btn.dataset.event)); return; }
-    if (ev.target.closest("[data-undo]")) send("undo", {});
+    if (ev.target.closest("[data-undo]")) {
+      send("undo", {}).then((out) => { if (out) say("Undone: the last action is taken back."); });
+    }
   });
 
   wire();
