@@ -41,6 +41,19 @@ def qr_svg(url: str) -> str:
     return svg.replace("<path ", '<rect width="100%" height="100%" fill="#fff"/><path ', 1)
 
 
+def axis_step(highest: int) -> int:
+    """The score axis's step: the least of 1, 2, 2.5 or 5 times a power of ten that reaches
+    ``highest`` in at most five steps, so the axis reads 0 / 2,500 / ... / 12,500 for a
+    10,650 lead, never 2,662 / 5,325."""
+    power = 1
+    while True:
+        for factor in (1, 2, 2.5, 5):
+            step = int(factor * power)
+            if step >= 1 and 5 * step >= highest:
+                return step
+        power *= 10
+
+
 def score_chart(
     state: dict[str, Any] | None, players: list[str], *, width: int = 360, height: int = 220
 ) -> str:
@@ -48,7 +61,9 @@ def score_chart(
     series: dict[str, list[int]] = {p: [0] for p in players}
     for entry in (state or {}).get("history", []):
         series.setdefault(entry["player"], [0]).append(int(entry["score"]))
-    top = max([max(s) for s in series.values()] + [(state or {}).get("target") or 0, 1])
+    highest = max([max(s) for s in series.values()] + [(state or {}).get("target") or 0, 1])
+    step = axis_step(highest)
+    top = -(-highest // step) * step  # (up to the next step)
     turns = max([len(s) - 1 for s in series.values()] + [1])
     legend_rows = (len(series) + 2) // 3
     height += 16 * max(legend_rows - 1, 0)
@@ -64,9 +79,8 @@ def score_chart(
         f'font-size="11">',
         f'<rect width="{width}" height="{height}" fill="#fff"/>',
     ]
-    for k in range(5):
-        v = round(top * k / 4)
-        y = upper + ph * (1 - k / 4)
+    for v in range(0, top + 1, step):
+        y = upper + ph * (1 - v / top)
         out.append(
             f'<line x1="{left}" x2="{width - right}" y1="{y:.1f}" y2="{y:.1f}" '
             f'stroke="#ddd"/><text x="{left - 4}" y="{y + 4:.1f}" '

@@ -522,7 +522,10 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         assert visible == [True, True], visible
 
         page.click("#coach-on")
-        tap_dice(page, [1, 5, 2, 2, 3, 6])
+        tap_dice(page, [1, 5])  # a roll of six: the pad says how many are still to enter
+        wait_text(page, "#controls .extra-help", "4 more to enter")
+        tap_dice(page, [2, 2, 3, 6])
+        assert page.locator("#controls .extra-help").is_hidden()
         page.click('#controls [data-pad="go"]')
         # most points now is 1 + 5 (150); the coach keeps the 1 alone (370 against 295)
         pick = page.locator("#controls .option.best.coach-pick")
@@ -554,4 +557,11 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         assert resp.ok, resp.text()
         wait_text(page, "#toast", "Another phone changed the sheet: your entry was cleared")
         wait_text(page, "#turn-line", "Flo's turn")
+
+        # a file that is no photo: said so, and no dice or picture from before are left
+        tap_dice(page, [5, 5])
+        not_a_photo = {"name": "x.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"}
+        page.set_input_files("#controls input.photo", files=[not_a_photo])
+        wait_text(page, "#controls .photo-status", "Could not read that photo")
+        assert page.locator("#controls .tray .tray-die").count() == 0
         assert not errors, errors

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from flask import Flask
 from flask.testing import FlaskClient
 
+from web import chart
+
 if TYPE_CHECKING:
     from conftest import GameActions
 
@@ -164,6 +166,16 @@ def test_the_rule_check_link_starts_from_the_games_rules(
     game.create("farkle", ["Ann", "Bob"])
     page = client.get(f"/g/{game.id}").get_data(as_text=True)
     assert 'id="check-link" href="/check?preset=farkle"' in page
+
+
+def test_the_chart_axis_reads_in_round_steps() -> None:
+    history = [{"player": "Ann", "score": 10_650}, {"player": "Bob", "score": 7_988}]
+    svg = chart.score_chart({"history": history, "target": 10_000}, ["Ann", "Bob"])
+    labels = re.findall(r'text-anchor="end">([\d,]+)</text>', svg)
+    assert labels == ["0", "2,500", "5,000", "7,500", "10,000", "12,500"]
+    for highest, step in ((1, 1), (999, 200), (1_050, 250), (10_000, 2_000), (10**6, 2 * 10**5)):
+        assert chart.axis_step(highest) == step
+        assert 5 * step >= highest
 
 
 def test_badge_needs_and_takeover_offer(client: FlaskClient, game: GameActions) -> None:

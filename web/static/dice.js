@@ -32,9 +32,11 @@
       help.hidden = !unsure;
       confirm.hidden = !unsure;
       const extra = pad.querySelector(".extra-help");
-      if (extra) {
-        extra.hidden = dice.length <= max;
-        extra.textContent = `${dice.length - max} too many: tap a die, then Remove.`;
+      if (extra) {  // too many, or (a roll of all the dice in hand) some still to enter
+        const short = opts.exact && dice.length > 0 && dice.length < max && !unsure;
+        extra.hidden = dice.length <= max && !short;
+        extra.textContent = dice.length > max ? `${dice.length - max} too many: tap a die, then Remove.`
+          : `${max - dice.length} more to enter: tap their faces.`;
       }
       go.disabled = dice.length === 0 || unsure || dice.length > max ||
         (opts.exact && dice.length !== max);
@@ -85,12 +87,19 @@
         const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
           {method: "POST", body: form});
         const body = await resp.json();
-        if (!resp.ok) { status.textContent = body.error || "Could not read the photo"; return; }
+        if (!resp.ok) {  // the last photo's picture and dice go: they are not this photo's
+          preview.querySelector("img").removeAttribute("src");
+          dice = [];
+          selected = -1;
+          render();
+          status.textContent = `Could not read that photo: ${body.error || "HTTP " + resp.status}`;
+          return;
+        }
         preview.querySelector("img").src = body.annotated;
         dice = body.detections.map((d) => ({value: d.value, unsure: d.unsure}));
         selected = -1;
         const n = body.detections.length;
-        status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}. Check them below.`
+        status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}: check them above.`
           : "No dice found: tap them in.";
         render();
         if (opts.onRead) opts.onRead(body);
