@@ -247,8 +247,9 @@ def clean_players(players: Any) -> list[str]:
         raise Rejected("a player name is empty")
     if not all(cgame.plain_text(n) for n in names):
         raise Rejected("a player name must be plain text to see, without control characters")
-    if any(len(n) > MAX_NAME for n in names):
-        raise Rejected(f"a player name is longer than {MAX_NAME} characters")
+    long = [n for n in names if len(n) > MAX_NAME]
+    if long:
+        raise Rejected(f"a player name is longer than {MAX_NAME} characters: {long[0][:24]}…")
     if len({n.casefold() for n in names}) != len(names):
         raise Rejected("two players have the same name")
     if len(names) > MAX_PLAYERS:

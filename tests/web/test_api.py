@@ -37,6 +37,15 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     assert same.status_code == 422 and "same name" in same.get_json()["error"]
     nul = client.post("/api/games", json={"rules": "farkle", "players": ["A\u0000B"]})
     assert nul.status_code == 422 and "plain text" in nul.get_json()["error"]
+    blank = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "\ufeff"]})
+    assert blank.status_code == 422 and "plain text to see" in blank.get_json()["error"]
+    long = client.post(
+        "/api/games", json={"rules": "farkle", "players": ["Ann", "Bartholomew the Dicer Jr."]}
+    )
+    assert long.status_code == 422
+    assert long.get_json()["error"] == (
+        "a player name is longer than 20 characters: Bartholomew the Dicer Jr…"
+    )
     joined = client.post("/api/games", json={"rules": "farkle", "players": ["Zo\u00eb\u00ad"]})
     assert joined.status_code == 201
     target = client.post("/api/games", json={"rules": "farkle", "target": "lots"})

@@ -511,6 +511,7 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         for name in ("Bob", "Cy", "Dee"):
             wait_text(page, "#turn-line", f"{name}'s turn")
             page.click('#quick [data-quick="bust"]')
+            wait_text(page, "#toast", f"{name} busted: 0 this turn. Undo if that was a slip.")
         wait_text(page, "#turn-line", "Evangeline's turn")
         visible = page.evaluate(
             """() => { const w = document.querySelector('.sheet-wrap');

@@ -193,8 +193,10 @@
         const still = document.getElementById("quick-error");  // (the sheet is fresh after a success)
         if (!out && still && field.isConnected) problem(toast.textContent);
       });
-      quick.querySelector('[data-quick="bust"]').addEventListener("click", () =>
-        event({type: "score", player: quick.dataset.player, points: 0}));
+      quick.querySelector('[data-quick="bust"]').addEventListener("click", async () => {
+        const player = quick.dataset.player;  // one tap beside Banked: say what it did
+        if (await event({type: "score", player, points: 0})) say(`${player} busted: 0 this turn. Undo if that was a slip.`);
+      });
     }
     const add = sheet.querySelector("#add-player");
     if (add) {
