@@ -17,8 +17,10 @@ def annotate(
     *,
     min_confident: float = 0.5,
     thickness: int | None = None,
+    confidence: bool = True,
 ) -> np.ndarray:
-    """A copy of `image` with each die outlined and labelled "value confidence".
+    """A copy of `image` with each die outlined and labelled "value confidence" (the value
+    alone without `confidence`: a phone's small preview, where the colour tells enough).
 
     Dice below `min_confident` are drawn in orange, the others in green.
     """
@@ -30,7 +32,7 @@ def annotate(
         x, y, bw, bh = d.box_xywh
         colour = SURE if d.confidence >= min_confident else UNSURE
         cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, t)
-        label = f"{d.value} {d.confidence:.2f}"
+        label = f"{d.value} {d.confidence:.2f}" if confidence else str(d.value)
         (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font, t)
         ty = y - 2 if y - th - 4 >= 0 else min(h - 1, y + bh + th + 2)
         cv2.rectangle(out, (x, ty - th - 2), (x + tw + 2, ty + base - 1), colour, -1)

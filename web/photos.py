@@ -50,14 +50,30 @@ def _vision() -> Any:
     return vision
 
 
-def _jpeg_data_url(image: Any) -> str:
+# The preview's outlines and labels: a phone shows the 960-px preview about 360 px wide, so
+# they are drawn on the preview itself, this thick (labels about 13 px high on the screen)
+PREVIEW_LINE = 4
+
+
+def _preview(vision: Any, reading: Any) -> str:
+    """The photo at most `PREVIEW_MAX_SIDE` on its long side, each die drawn on it with its
+    value (green, or orange where the player is asked: the tray below gives the rest)."""
     import cv2
 
+    image, dice = reading.image, reading.on_image()
     h, w = image.shape[:2]
     scale = min(1.0, PREVIEW_MAX_SIDE / max(h, w))
     if scale < 1.0:
         size = (max(1, int(w * scale)), max(1, int(h * scale)))  # a 4000x1 strip too
         image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        dice = dice.scaled(size[0] / w, size)
+    line = max(1, round(PREVIEW_LINE * max(image.shape[:2]) / PREVIEW_MAX_SIDE))
+    return _jpeg_data_url(vision.annotate(image, dice, thickness=line, confidence=False))
+
+
+def _jpeg_data_url(image: Any) -> str:
+    import cv2
+
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:  # pragma: no cover - encoding a valid array does not fail
         raise PhotoError("could not encode the preview", 500)
@@ -94,7 +110,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
             for d in detections.dice
         ],
         "size_wh": [int(w), int(h)],
-        "annotated": _jpeg_data_url(vision.annotate(reading.image, reading.on_image())),
+        "annotated": _preview(vision, reading),
     }
     if rules_spec:
         out["rules"] = rules_spec

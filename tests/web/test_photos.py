@@ -171,4 +171,11 @@ def test_a_phones_12mp_photo_is_read_in_its_own_pixels(
     preview = base64.b64decode(body["annotated"].split(",", 1)[1])
     shown = cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR)
     assert max(shown.shape[:2]) <= 960
+    # drawn on the preview itself, lines thick enough to see on a phone (4 px of 960)
+    k = shown.shape[1] / 4032
+    for d in body["detections"]:
+        x, y, w, h = (round(v * k) for v in d["box_xywh"])
+        band = shown[y + h // 2, max(0, x - 3) : x + 7].astype(int)
+        green = np.all(np.abs(band - (60, 200, 60)) < 70, axis=1)
+        assert green.sum() >= 5, (d, band.tolist())  # (drawn at full size, then shrunk: 3)
     assert decoded == [(1512, 2016)]  # once, at half size: six dice read surely

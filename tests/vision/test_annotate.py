@@ -1,0 +1,41 @@
+"""Drawing a reading on a copy of the image (`vision.annotate`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.annotate import SURE, UNSURE, annotate
+from vision.detections import Detections, DieDetection
+
+
+def _reading() -> Detections:
+    return Detections(
+        (
+            DieDetection(3, 0.97, (40, 60, 50, 50), (65.0, 85.0)),
+            DieDetection(5, 0.31, (200, 60, 50, 50), (225.0, 85.0)),
+        ),
+        (320, 200),
+    )
+
+
+def _label_width(drawn: np.ndarray, colour: tuple[int, int, int], x0: int) -> int:
+    """How far right of the box's left edge the filled label runs, above the box."""
+    row = drawn[52, x0 : x0 + 110]
+    return int(np.nonzero(np.all(row == colour, axis=1))[0].max()) + 1
+
+
+def test_each_die_is_outlined_in_the_colour_of_how_sure_it_is() -> None:
+    image = np.full((200, 320, 3), 128, np.uint8)
+    drawn = annotate(image, _reading(), thickness=2)
+    assert tuple(drawn[85, 40]) == SURE and tuple(drawn[85, 200]) == UNSURE
+    assert (image == 128).all()  # a copy: the photo itself is left alone
+
+
+def test_the_value_alone_makes_a_shorter_label() -> None:
+    """A phone's preview labels each die with its value only; `hotdice read --annotate`
+    with the value and the confidence."""
+    image = np.full((200, 320, 3), 128, np.uint8)
+    full = annotate(image, _reading(), thickness=2)
+    short = annotate(image, _reading(), thickness=2, confidence=False)
+    for colour, x0 in ((SURE, 40), (UNSURE, 200)):
+        assert _label_width(short, colour, x0) < _label_width(full, colour, x0) / 2
