@@ -223,6 +223,8 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
         page.locator("#toast").filter(has_text="Tie: Ann and Bob roll again").wait_for()
         # the sheet was refreshed: only the tied players roll again, from blank
         assert page.locator('#first select[name="Cid"]').is_disabled()
+        # and the form itself says so, after the toast is gone
+        assert page.locator("#first-again").inner_text() == "Tie: Ann and Bob roll again."
         assert page.locator('#first input.first-photo[data-player="Cid"]').is_disabled()
         assert not page.locator('#first select[name="Ann"]').is_disabled()
         assert page.locator('#first select[name="Ann"]').input_value() == ""

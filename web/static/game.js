@@ -29,6 +29,8 @@
   // after a tie only the tied players' dice can be entered, from blank
   function showRollOff(form) {
     if (!rollOff.again) return;
+    const again = form.querySelector("#first-again");  // (stays, where the toast goes)
+    if (again) { again.textContent = `Tie: ${rollOff.again.join(" and ")} roll again.`; again.hidden = false; }
     form.querySelectorAll("select").forEach((s) => {
       const again = rollOff.again.includes(s.name);
       s.disabled = !again;
