@@ -193,6 +193,8 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
         bob.click('#quick [data-quick="bust"]')
         wait_text(ann, "#winner", "Ann wins")
         wait_text(watcher, "#winner", "Ann wins")
+        assert ann.locator("#coach-on").is_hidden()  # a game over has nothing to advise
+        assert ann.locator("#new-game").is_visible()
         ann.locator("#toast").evaluate("t => t.hidden = true")
         shot(ann, "07-winner", shots)
 

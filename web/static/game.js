@@ -161,9 +161,10 @@
   coachBox.addEventListener("change", () => { HotCoach.set(coachBox.checked); coach(); });
 
   function wire() {
+    const sheet = document.getElementById("sheet");
+    coachBox.closest(".switch").hidden = sheet.dataset.phase === "over";  // nothing to advise
     coach();
     showCurrent();
-    const sheet = document.getElementById("sheet");
     const pad = sheet.querySelector(".pad");
     if (pad) {
       HotDice.attach(pad, {
