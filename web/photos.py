@@ -68,7 +68,11 @@ def _preview(vision: Any, reading: Any) -> str:
         image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         dice = dice.scaled(size[0] / w, size)
     line = max(1, round(PREVIEW_LINE * max(image.shape[:2]) / PREVIEW_MAX_SIDE))
-    return _jpeg_data_url(vision.annotate(image, dice, thickness=line, confidence=False))
+    # (orange where the tray asks the player: the colour is the preview's only cue)
+    marked = vision.annotate(
+        image, dice, thickness=line, confidence=False, min_confident=UNSURE_BELOW
+    )
+    return _jpeg_data_url(marked)
 
 
 def _jpeg_data_url(image: Any) -> str:

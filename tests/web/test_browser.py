@@ -498,6 +498,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         for typed, message in (
             ("", "Type the points banked"),
             ("abc", "whole number"),
+            ("850.00", "whole number"),  # (not 85,000)
+            ("12.5", "whole number"),
             ("1,125", "Scores go up in 50s: 1,100 or 1,150?"),
             ("1000050", "a turn scores at most 1,000,000"),  # the engine's reason, kept here
         ):
@@ -569,4 +571,5 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         page.set_input_files("#controls input.photo", files=[not_a_photo])
         wait_text(page, "#controls .photo-status", "Could not read that photo")
         assert page.locator("#controls .tray .tray-die").count() == 0
+        assert page.locator("#controls .photo-preview img").is_hidden()  # no broken picture
         assert not errors, errors

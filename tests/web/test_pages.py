@@ -163,9 +163,13 @@ def test_the_rule_check_link_starts_from_the_games_rules(
     chosen = re.findall(r'<option value="([^"]+)"[^>]*\bselected>', check)
     ticked = re.findall(r'value="([^"]+)"\s+checked>', check)
     assert chosen == ["zilch"] and ticked == ["threshold", "strike-out"]
+    assert '<details class="toggles-fold" open>' in check  # the chosen house rules in view
     game.create("farkle", ["Ann", "Bob"])
     page = client.get(f"/g/{game.id}").get_data(as_text=True)
     assert 'id="check-link" href="/check?preset=farkle"' in page
+    game.create("farkle + greed", ["Ann", "Bob"])  # (spaces, as the rules engine reads them)
+    page = client.get(f"/g/{game.id}").get_data(as_text=True)
+    assert 'id="check-link" href="/check?preset=farkle&amp;toggle=greed"' in page
 
 
 def test_the_chart_axis_reads_in_round_steps() -> None:

@@ -86,16 +86,19 @@
         const extra = opts.readQuery ? opts.readQuery() : "";
         const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
           {method: "POST", body: form});
-        const body = await resp.json();
+        const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
+        const img = preview.querySelector("img");
         if (!resp.ok) {  // the last photo's picture and dice go: they are not this photo's
-          preview.querySelector("img").removeAttribute("src");
+          img.removeAttribute("src");
+          img.hidden = true;
           dice = [];
           selected = -1;
           render();
           status.textContent = `Could not read that photo: ${body.error || "HTTP " + resp.status}`;
           return;
         }
-        preview.querySelector("img").src = body.annotated;
+        img.src = body.annotated;
+        img.hidden = false;
         dice = body.detections.map((d) => ({value: d.value, unsure: d.unsure}));
         selected = -1;
         const n = body.detections.length;

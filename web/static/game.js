@@ -75,7 +75,7 @@
         if (resp.status === 200) {
           etag = resp.headers.get("ETag");
           const body = await resp.json();
-          if (body.version !== version()) {
+          if (body.version !== version() && !busy) {  // (this phone's own action refreshes itself)
             // another phone acted: say so if this one had an entry under way, which the
             // fresh sheet clears (typed points, dice tapped or read from a photo)
             const sheet = document.getElementById("sheet");
@@ -181,18 +181,21 @@
       field.addEventListener("input", () => problem(""));
       quick.addEventListener("submit", async (ev) => {
         ev.preventDefault();
-        const text = field.value.replace(/[\s,.']/g, "");  // 1,250 · 1 250 · 1.250
-        if (!/^\d+$/.test(text)) {
-          problem(text ? "Points are a whole number, e.g. 850." : "Type the points banked, e.g. 850, or tap Busted.");
+        // 1,250 · 1 250 · 1.250: a separator only between groups of three digits (850.00
+        // is no 85,000)
+        const raw = field.value.trim();
+        if (!/^(\d+|\d{1,3}([,.'\s]\d{3})+)$/.test(raw)) {
+          problem(raw ? "Points are a whole number, e.g. 850." : "Type the points banked, e.g. 850, or tap Busted.");
           return;
         }
-        const points = parseInt(text, 10);
+        const points = parseInt(raw.replace(/[,.'\s]/g, ""), 10);
         if (points % 50) {
           const down = points - (points % 50);
           problem(`Scores go up in 50s: ${down.toLocaleString("en")} or ${(down + 50).toLocaleString("en")}?`);
           return;
         }
         const out = await event({type: "score", player: quick.dataset.player, points});
+        if (out && points === 0) say(`${quick.dataset.player} busted: 0 this turn. Undo if that was a slip.`);
         const still = document.getElementById("quick-error");  // (the sheet is fresh after a success)
         if (!out && still && field.isConnected) problem(toast.textContent);
       });
