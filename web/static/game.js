@@ -29,8 +29,8 @@
   // after a tie only the tied players' dice can be entered, from blank
   function showRollOff(form) {
     if (!rollOff.again) return;
-    const again = form.querySelector("#first-again");  // (stays, where the toast goes)
-    if (again) { again.textContent = `Tie: ${rollOff.again.join(" and ")} roll again.`; again.hidden = false; }
+    const notice = form.querySelector("#first-again");  // (stays, where the toast goes)
+    if (notice) { notice.textContent = `Tie: ${rollOff.again.join(" and ")} roll again.`; notice.hidden = false; }
     form.querySelectorAll("select").forEach((s) => {
       const again = rollOff.again.includes(s.name);
       s.disabled = !again;
@@ -175,6 +175,13 @@
     }
     const quick = sheet.querySelector("#quick");
     if (quick) {
+      // a quick score; a bust (one tap beside Banked, or 0 banked) is said, Undo recalled
+      const score = async (points) => {
+        const player = quick.dataset.player;
+        const out = await event({type: "score", player, points});
+        if (out && points === 0) say(`${player} busted: 0 this turn. Undo if that was a slip.`);
+        return out;
+      };
       const field = quick.querySelector("input[name=points]");
       const error = quick.querySelector("#quick-error");
       const problem = (message) => { error.textContent = message; error.hidden = !message; };
@@ -194,15 +201,10 @@
           problem(`Scores go up in 50s: ${down.toLocaleString("en")} or ${(down + 50).toLocaleString("en")}?`);
           return;
         }
-        const out = await event({type: "score", player: quick.dataset.player, points});
-        if (out && points === 0) say(`${quick.dataset.player} busted: 0 this turn. Undo if that was a slip.`);
-        const still = document.getElementById("quick-error");  // (the sheet is fresh after a success)
-        if (!out && still && field.isConnected) problem(toast.textContent);
+        const out = await score(points);
+        if (!out && field.isConnected) problem(toast.textContent);  // (refused: the sheet stays)
       });
-      quick.querySelector('[data-quick="bust"]').addEventListener("click", async () => {
-        const player = quick.dataset.player;  // one tap beside Banked: say what it did
-        if (await event({type: "score", player, points: 0})) say(`${player} busted: 0 this turn. Undo if that was a slip.`);
-      });
+      quick.querySelector('[data-quick="bust"]').addEventListener("click", () => score(0));
     }
     const add = sheet.querySelector("#add-player");
     if (add) {
