@@ -22,6 +22,7 @@ from companion.errors import IllegalEvent, ParseError
 from companion.rules import (
     PRESET_SOURCES,
     PRESETS,
+    SCORE_STEP,
     TOGGLES,
     Finish,
     Rules,
@@ -199,8 +200,8 @@ def parse_step(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
 
 def play_turn(rules: Rules, steps: Sequence[str], score: int) -> Turn:
     """Play a turn from the command line's ``roll>keep`` arguments."""
-    if score < 0 or score % 50:
-        raise ParseError(f"--score must be a multiple of 50 and at least 0, not {score}")
+    if score < 0 or score % SCORE_STEP:
+        raise ParseError(f"--score must be a multiple of {SCORE_STEP} and at least 0, not {score}")
     if rules.finish is Finish.EXACT and score > rules.target:
         raise ParseError(f"--score {score:,} is already past the target {rules.target:,}")
     turn = Turn.start(rules, score=score)

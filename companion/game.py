@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalEvent, IllegalMove, ParseError
-from companion.rules import MAX_TARGET, Finish, Rules, load_rules
+from companion.rules import MAX_TARGET, SCORE_STEP, Finish, Rules, load_rules
 from companion.scoring import distinct_rolls, parse_dice, score_roll
 from companion.turn import Phase, Turn
 
@@ -428,8 +428,8 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
         raise IllegalMove(f"it is {player.name}'s turn, not {who}'s")
     if state.turn is not None:
         raise IllegalMove(f"{player.name} is playing this turn roll by roll; finish it first")
-    if points < 0 or points % 50:
-        raise IllegalMove(f"a turn scores a multiple of 50 and at least 0, not {points}")
+    if points < 0 or points % SCORE_STEP:
+        raise IllegalMove(f"a turn scores a multiple of {SCORE_STEP} and at least 0, not {points}")
     if points > MAX_TARGET:  # (a typo's extra digits, not a turn: no game goes so far)
         raise IllegalMove(f"a turn scores at most {MAX_TARGET:,}, not {points:,}")
     if state.phase is GamePhase.BONUS and points not in bonus_scores(rules):

@@ -65,6 +65,10 @@ class InstantWin(enum.Enum):
 # is already a hundred times the usual 10,000
 MAX_TARGET = 1_000_000
 
+# Every score a rule set names is a multiple of this (checked below), so every roll, turn
+# and banked total is too: the advisor's grid, and a typed score's sanity check
+SCORE_STEP = 50
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -98,8 +102,10 @@ class Rules:
     def __post_init__(self) -> None:
         if self.dice not in (5, 6):
             raise ParseError(f"dice must be 5 or 6, not {self.dice}")
-        if self.target <= 0 or self.target % 50:
-            raise ParseError(f"target must be a positive multiple of 50, not {self.target}")
+        if self.target <= 0 or self.target % SCORE_STEP:
+            raise ParseError(
+                f"target must be a positive multiple of {SCORE_STEP}, not {self.target}"
+            )
         if self.target > MAX_TARGET:
             raise ParseError(f"target must be at most {MAX_TARGET:,}, not {self.target:,}")
         for name in (
@@ -115,8 +121,10 @@ class Rules:
             "strike_penalty",
         ):
             value = getattr(self, name)
-            if value < 0 or value % 50:
-                raise ParseError(f"{name} must be a multiple of 50 and at least 0, not {value}")
+            if value < 0 or value % SCORE_STEP:
+                raise ParseError(
+                    f"{name} must be a multiple of {SCORE_STEP} and at least 0, not {value}"
+                )
         if self.strike_after < 1:
             raise ParseError(f"strike_after must be at least 1, not {self.strike_after}")
 

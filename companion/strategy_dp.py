@@ -17,8 +17,10 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-UNIT = 50
-"""Every score of every rule set is a multiple of 50, so turn totals live on a 50-point grid."""
+from companion.rules import SCORE_STEP
+
+UNIT = SCORE_STEP
+"""Every score of every rule set is a multiple of it, so turn totals live on its grid."""
 
 Held = Hashable
 """What is held across rolls (a ``double-turn`` set, the ``progressive`` sets); None if nothing."""

@@ -39,7 +39,11 @@ def csrf_token() -> str:
 @bp.app_context_processor
 def inject() -> dict[str, Any]:
     """Values every template needs."""
-    return {"csrf_token": csrf_token, "poll_ms": current_app.config["POLL_MS"]}
+    return {
+        "csrf_token": csrf_token,
+        "poll_ms": current_app.config["POLL_MS"],
+        "score_step": crules.SCORE_STEP,
+    }
 
 
 SECURITY_HEADERS = {

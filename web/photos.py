@@ -88,6 +88,11 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     """Dice found in the photo, the annotated preview, and with rules the roll's scoring.
     A phone's 12 MP JPEG is decoded at a reduced size where its dice allow (as `hotdice
     read` does); the dice are given in the photo's own pixels all the same."""
+    if rules_spec:
+        try:  # rules that do not exist are the request's fault: refused before the reading
+            crules.load_rules(rules_spec)
+        except ValueError as exc:
+            raise store.Rejected(str(exc)) from exc
     vision = _vision()
     try:
         reading = vision.read_photo_data(data, max_pixels=max_pixels)
@@ -118,10 +123,9 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     }
     if rules_spec:
         out["rules"] = rules_spec
-        try:
-            crules.load_rules(rules_spec)  # named rules that do not exist, even with no dice
+        try:  # a roll these rules cannot score (seven dice for six) is a reading, not an error
             out["score"] = score_report(rules_spec, dice) if dice else None
-        except (store.Rejected, ValueError) as exc:
+        except store.Rejected as exc:
             out["score"] = None
             out["score_error"] = str(exc)
     return out

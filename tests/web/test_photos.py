@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from web import photos
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -90,14 +92,26 @@ def test_a_long_thin_photo_is_read_not_a_500(client: FlaskClient) -> None:
         assert resp.status_code == 200 and resp.get_json()["dice"] == []
 
 
-@needs_vision
-def test_unknown_rules_are_named_even_when_no_dice_are_found(client: FlaskClient) -> None:
-    import cv2
-    import numpy as np
+def test_unknown_rules_are_refused_before_the_photo_is_read(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the photo was read for rules that do not exist")
 
-    png = cv2.imencode(".png", np.full((120, 160, 3), 200, np.uint8))[1].tobytes()
-    out = client.post("/api/read?rules=nope", data=png, content_type="image/png").get_json()
-    assert out["dice"] == [] and out["score"] is None and "nope" in out["score_error"]
+    monkeypatch.setattr(photos, "_vision", never)
+    for spec in ("nope", "farkle+nosuch-toggle"):
+        resp = client.post(f"/api/read?rules={spec}", data=b"img", content_type="image/png")
+        assert resp.status_code == 422
+        assert spec.split("+")[-1] in resp.get_json()["error"]
+
+
+@needs_vision
+def test_a_roll_the_rules_cannot_score_is_still_read(client: FlaskClient) -> None:
+    photo = ROOT / "sample_images" / "IMG_20191208_111328.jpg"  # twelve dice
+    resp = client.post("/api/read?rules=farkle", data=photo.read_bytes(), content_type="image/jpeg")
+    body = resp.get_json()
+    assert resp.status_code == 200 and len(body["dice"]) == 12
+    assert body["score"] is None and "at most 6 dice" in body["score_error"]
 
 
 @needs_vision

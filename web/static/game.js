@@ -196,9 +196,10 @@
           return;
         }
         const points = parseInt(raw.replace(/[,.'\s]/g, ""), 10);
-        if (points % 50) {
-          const down = points - (points % 50);
-          problem(`Scores go up in 50s: ${down.toLocaleString("en")} or ${(down + 50).toLocaleString("en")}?`);
+        const step = parseInt(quick.dataset.step, 10);  // (the engine's SCORE_STEP)
+        if (points % step) {
+          const down = points - (points % step);
+          problem(`Scores go up in ${step}s: ${down.toLocaleString("en")} or ${(down + step).toLocaleString("en")}?`);
           return;
         }
         const out = await score(points);
