@@ -314,3 +314,19 @@ def test_core_commands_do_not_load_the_camera_or_web_layers() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.splitlines()[-1] == "False False"
+
+
+def test_the_readme_game_log_replays(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The README's example log is a legal game (a newcomer's first `hotdice replay`)."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in readme.split("```json\n")[1:]]
+    logs = [json.loads(b) for b in blocks if '"events"' in b]
+    assert logs, "the README shows a game log"
+    for n, log in enumerate(logs):
+        path = tmp_path / f"readme{n}.json"
+        path.write_text(json.dumps(log), encoding="utf-8")
+        code, out, err = run(capsys, "replay", "--json", str(path))
+        assert code == 0, err
+    state = json.loads(out)
+    assert [(p["name"], p["score"]) for p in state["players"]] == [("Ann", 2350), ("Bob", 1050)]
+    assert state["current_player"] == "Bob"

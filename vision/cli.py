@@ -158,9 +158,11 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
 
 
 def _quiet_opencv() -> None:
-    """No OpenCV log lines (a camera index that does not open, a broken image) before the
-    command's own one-line error."""
+    """No OpenCV or FFmpeg log lines (a camera index that does not open, a broken image, a
+    file that is no video) before the command's own one-line error. FFmpeg's level is read
+    when the first video opens; a user's own OPENCV_FFMPEG_LOGLEVEL is kept, to debug."""
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # (AV_LOG_QUIET)
 
 
 def run_read(args: argparse.Namespace, context: Any) -> int:
@@ -255,7 +257,8 @@ def run_camera(args: argparse.Namespace, context: Any) -> int:
     if not frames[0]:
         raise ValueError(f"{args.camera}: no video frames (not a camera or a video file)")
     if not count:
-        print(f"hotdice: no roll settled in {frames[0]} frames", file=sys.stderr)
+        seen = f"{frames[0]} frame" + ("s" if frames[0] != 1 else "")
+        print(f"hotdice: no roll settled in {seen}", file=sys.stderr)
         return 1
     return 0
 
