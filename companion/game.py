@@ -213,6 +213,8 @@ def plain_text(name: str) -> bool:
 def _check_players(players: Any) -> tuple[str, ...]:
     if isinstance(players, str) or not isinstance(players, list | tuple) or not players:
         raise ParseError("players must be a non-empty list of names")
+    if len(players) > MAX_PLAYERS:  # (first: the name checks below take n squared)
+        raise ParseError(f"at most {MAX_PLAYERS} players, got {len(players)}")
     names: list[str] = []
     for name in players:
         if not isinstance(name, str) or not name.strip():
@@ -225,8 +227,6 @@ def _check_players(players: Any) -> tuple[str, ...]:
         if name.casefold() in (n.casefold() for n in names):
             raise ParseError(f"two players are named {name!r}")
         names.append(name)
-    if len(names) > MAX_PLAYERS:
-        raise ParseError(f"at most {MAX_PLAYERS} players, got {len(names)}")
     return tuple(names)
 
 

@@ -69,6 +69,10 @@ MAX_TARGET = 1_000_000
 # and banked total is too: the advisor's grid, and a typed score's sanity check
 SCORE_STEP = 50
 
+# Busts in a row before a strike-out penalty: the advisor tracks each count (100,000 took it
+# a minute), and no table counts past a handful
+MAX_STRIKES = 10
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -121,12 +125,16 @@ class Rules:
             "strike_penalty",
         ):
             value = getattr(self, name)
+            if value > MAX_TARGET:  # (the advisor's work grows with every score named)
+                raise ParseError(f"{name} must be at most {MAX_TARGET:,}, not {value:,}")
             if value < 0 or value % SCORE_STEP:
                 raise ParseError(
                     f"{name} must be a multiple of {SCORE_STEP} and at least 0, not {value}"
                 )
-        if self.strike_after < 1:
-            raise ParseError(f"strike_after must be at least 1, not {self.strike_after}")
+        if not 1 <= self.strike_after <= MAX_STRIKES:
+            raise ParseError(
+                f"strike_after must be 1 to {MAX_STRIKES} busts in a row, not {self.strike_after}"
+            )
 
     def __hash__(self) -> int:
         # Rules key every scoring table; hashing two dozen fields (enums among them) on each

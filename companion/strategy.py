@@ -24,7 +24,7 @@ from typing import Any
 
 from companion.errors import ParseError
 from companion.game import GamePhase, GameState
-from companion.rules import Finish, Multiples, Rules
+from companion.rules import MAX_TARGET, Finish, Multiples, Rules
 from companion.scoring import (
     NO_COUNTS,
     Counts,
@@ -549,6 +549,9 @@ def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
         )
     if score % UNIT or score < 0:  # a banked score is whole turns of 50s
         raise ParseError(f"score must be a multiple of {UNIT} and at least 0, not {score}")
+    for name, value in (("turn total", turn_total), ("score", score)):
+        if value > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
+            raise ParseError(f"{name} must be at most {MAX_TARGET:,}, not {value:,}")
     if rules.finish is Finish.EXACT:
         if score + turn_total > rules.target:
             raise ParseError(

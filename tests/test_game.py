@@ -297,6 +297,7 @@ def test_quick_score_during_a_dice_turn_is_refused() -> None:
         ({"rules": "farkle"}, "needs 'players'"),
         ({"rules": "farkle", "players": []}, "non-empty list"),
         ({"rules": "farkle", "players": ["Ann", "ann"]}, "two players"),
+        ({"rules": "farkle", "players": [f"P{i}" for i in range(100_000)]}, "at most 12"),
         ({"rules": "farkle", "players": ["Ann"], "events": {}}, "must be a list"),
         ({"rules": "farkle", "players": ["Ann"], "target": "lots"}, "whole number"),
         ([], "JSON object"),

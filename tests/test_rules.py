@@ -92,6 +92,8 @@ def test_custom_rules_from_a_mapping() -> None:
         ("farkle+cheating", "unknown house rule"),
         ("farkle+greed+greed", "named twice"),
         ({"base": "farkle", "target": 2_000_000}, "at most 1,000,000"),
+        ({"base": "farkle", "straight": 9 * 10**18}, "straight must be at most 1,000,000"),
+        ({"base": "zilch", "strike_after": 10**12}, "strike_after must be 1 to 10"),
         ("", "empty"),
         ({"toggles": []}, "base"),
         ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'"),

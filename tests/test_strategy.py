@@ -264,6 +264,13 @@ def test_a_need_past_what_the_advisor_values_is_refused_at_once() -> None:
     assert 0.0 < strategy.chance_to_make(load_rules("hot-dice"), strategy.MAX_NEED) < 0.01
 
 
+def test_a_turn_total_or_score_past_any_game_is_refused() -> None:
+    """10**29 was advised, with a float's wrong digits printed."""
+    for situation in ({"turn_total": 10**29, "score": 0}, {"turn_total": 0, "score": 10**29}):
+        with pytest.raises(ParseError, match="at most 1,000,000"):
+            advise_state(FARKLE, dice=2, **situation)
+
+
 def test_advise_roll_ranks_every_keep() -> None:
     out = advise_roll(FARKLE, [1, 4, 2, 4, 4, 5])
     values = [o["expected"] for o in out["options"]]

@@ -9,7 +9,7 @@ Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
 
 from .annotate import annotate
 from .detections import Detections, DieDetection
-from .io import decode_image, load_image
+from .io import decode_image, image_size_wh, load_image
 from .photo import PhotoReading, read_photo_data
 from .reader import read
 
@@ -21,5 +21,6 @@ __all__ = [
     "DieDetection",
     "annotate",
     "decode_image",
+    "image_size_wh",
     "load_image",
 ]

@@ -165,11 +165,29 @@ def _quiet_opencv() -> None:
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # (AV_LOG_QUIET)
 
 
+def _scored(
+    args: argparse.Namespace, context: Any, dets: Detections
+) -> tuple[dict | None, dict | None]:
+    """A read roll's score under `--rules`, and with `--coach` its keeps ranked."""
+    score = _score(context, args.rules, dets, args.target)
+    advice = (
+        _advice(context, args.rules, dets, args.target)
+        if (args.coach and score is not None)
+        else None
+    )
+    return score, advice
+
+
 def run_read(args: argparse.Namespace, context: Any) -> int:
     """Handler of `hotdice read`."""
     _quiet_opencv()
+    for option, value in (("--rules", args.rules), ("--annotate", args.annotate)):
+        if value is not None and not value.strip():
+            raise ValueError(f"{option} is empty")
     if args.coach and not args.rules:
         raise ValueError("--coach needs --rules NAME")
+    if args.target is not None and not args.rules:
+        raise ValueError("--target needs --rules NAME (the target is the rules')")
     if args.rules:
         context.score_report(args.rules, [1], args.target)  # a bad rule set fails up front
     if args.max_rolls < 0:
@@ -195,12 +213,7 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
                 print(json.dumps({"file": str(photo), "error": str(exc)}), flush=True)
             status = 2
             continue
-        score = _score(context, args.rules, dets, args.target)
-        advice = (
-            _advice(context, args.rules, dets, args.target)
-            if (args.coach and score is not None)
-            else None
-        )
+        score, advice = _scored(args, context, dets)
         if args.json:
             print(_json_line(photo, dets, ms, score, advice), flush=True)
         else:
@@ -242,13 +255,15 @@ def run_camera(args: argparse.Namespace, context: Any) -> int:
     try:
         for roll in settled_rolls(counted(video_frames(source)), timed_read):
             dets = roll.detections
-            score = _score(context, args.rules, dets, args.target)
+            score, advice = _scored(args, context, dets)
             if args.json:
-                obj = json.loads(_json_line(str(args.camera), dets, last_ms[0], score))
+                obj = json.loads(_json_line(str(args.camera), dets, last_ms[0], score, advice))
                 obj["frame"] = roll.frame_index
                 print(json.dumps(obj), flush=True)
             else:
                 _print_text(f"roll at frame {roll.frame_index}", dets, last_ms[0], score)
+                if advice:
+                    _print_advice(advice, sys.stdout)
             count += 1
             if args.max_rolls and count >= args.max_rolls:
                 break

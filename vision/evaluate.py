@@ -12,7 +12,6 @@ labelled dice up to fill a frame, as a phone held close to the table shows them.
 from __future__ import annotations
 
 import json
-import math
 import statistics
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
@@ -166,7 +165,9 @@ def _is_box(box: object) -> bool:
         isinstance(box, list)
         and len(box) == 4
         and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            isinstance(v, (int, float))
+            and not isinstance(v, bool)
+            and abs(v) < 1e9  # (finite, and an int too big for a float is no pixel either)
             for v in box
         )
         and box[2] > 0

@@ -54,7 +54,23 @@ def json_body() -> dict[str, Any]:
         raise BadRequest("malformed JSON body") from None
     if not isinstance(body, dict):
         raise BadRequest("the JSON body must be an object")
+    if _depth(body) > MAX_DEPTH:  # stored, it would not load again (RecursionError)
+        raise BadRequest(f"the JSON body is nested over {MAX_DEPTH} deep")
     return body
+
+
+# No request nests deeper than 3 (the roll for first's rounds); an event's extra keys (the
+# time, who entered it) are kept in the log, so a cap keeps every stored game loadable
+MAX_DEPTH = 8
+MAX_EVENT_BYTES = 4096
+
+
+def _depth(value: Any, level: int = 1) -> int:
+    """How deep lists and objects nest in ``value`` (stops counting past MAX_DEPTH)."""
+    if level > MAX_DEPTH or not isinstance(value, (dict, list)):
+        return level - 1 if not isinstance(value, (dict, list)) else level
+    items = value.values() if isinstance(value, dict) else value
+    return max((_depth(v, level + 1) for v in items), default=level)
 
 
 def whole_numbers(values: Iterable[Any]) -> bool:
@@ -195,6 +211,8 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> Response:
         payload = body.get("event")  # type: ignore[assignment]
         if not isinstance(payload, dict):
             raise BadRequest('\'event\' must be an object such as {"type": "bank"}')
+        if len(json.dumps(payload)) > MAX_EVENT_BYTES:
+            raise BadRequest(f"an event is at most {MAX_EVENT_BYTES:,} bytes of JSON")
         dice = payload.get("dice")
         if dice is not None and not (isinstance(dice, list) and whole_numbers(dice)):
             # the log keeps events as sent: ["1", 4.0] would replay, but not read as dice

@@ -100,6 +100,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from . import create_app
 
     config: dict[str, Any] = {"DB_REUSE": True, "PUBLIC_URL": public_url(args.host, args.port)}
+    if args.db is not None and not args.db.strip():
+        raise ValueError("--db: the database path is empty")
     if args.db:
         db = os.path.abspath(args.db)
         if os.path.dirname(db):

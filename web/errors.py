@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
@@ -36,6 +37,16 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(store.Rejected)
     def rejected(exc: store.Rejected) -> Any:
         return error_response(422, str(exc))
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def database_unavailable(exc: sqlite3.OperationalError) -> Any:
+        # locked by another writer, read-only, disk full: nothing was written (the write's
+        # transaction rolled back), so the phone may simply try again
+        app.logger.warning("database error on %s: %s", request.path, exc)
+        message = f"the scoresheet's database cannot be used just now ({exc}); try again"
+        if _wants_json():
+            return error_response(503, message)
+        return render_template("error.html", message=message), 503
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

@@ -41,7 +41,9 @@ def _vision() -> Any:
         import vision
     except ImportError as exc:
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
-    missing = [n for n in ("read_photo_data", "annotate") if not hasattr(vision, n)]
+    missing = [
+        n for n in ("read_photo_data", "annotate", "image_size_wh") if not hasattr(vision, n)
+    ]
     if missing:
         raise PhotoError(
             f"photo reading is not available on this server (vision lacks {', '.join(missing)})",
@@ -94,6 +96,9 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
         except ValueError as exc:
             raise store.Rejected(str(exc)) from exc
     vision = _vision()
+    if vision.image_size_wh(data) is None:  # (a WebP or TIFF is only sized by decoding it:
+        # 16000x16000 of blank WebP, 455 KB, took 1.6 GB before the pixel limit could say no)
+        raise PhotoError("send the photo as a JPEG or PNG (a phone camera's own format)", 400)
     try:
         reading = vision.read_photo_data(data, max_pixels=max_pixels)
     except ValueError as exc:

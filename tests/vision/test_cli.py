@@ -142,6 +142,9 @@ def test_camera_arguments_are_checked_before_reading(samples_dir, tmp_path):
         (["--camera", photo, "--annotate", str(tmp_path / "a.png")], "no --annotate"),
         (["--camera", photo, "--coach"], "--coach needs --rules"),
         (["--camera", str(text)], "no video frames"),
+        (["--camera", photo, "--rules", " "], "--rules is empty"),
+        ([photo, "--annotate", ""], "--annotate is empty"),
+        ([photo, "--target", "5000"], "--target needs --rules"),
     ):
         r = subprocess.run(
             [sys.executable, "-m", "vision.cli", "read", *args],
@@ -301,6 +304,15 @@ def test_camera_on_a_video_file_reads_each_settled_roll(samples_dir, tmp_path, c
     assert len(rolls) == 2
     assert rolls[0]["frame"] < 12 < 18 <= rolls[1]["frame"]
     assert all(len(r["dice"]) == 2 for r in rolls)
+    # with --rules and --coach each roll is scored and its keeps ranked, as a photo's are
+    # (the rules engine is the hotdice command's: vision alone knows no rules)
+    from companion.cli import main as hotdice
+
+    args = ["read", "--json", "--camera", str(video), "--rules", "farkle", "--coach"]
+    assert hotdice(args) == 0
+    coached = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [r["dice"] for r in coached] == [r["dice"] for r in rolls]
+    assert all("score" in r and "advice" in r for r in coached)
 
 
 def test_camera_on_a_video_where_no_roll_settles_says_so(samples_dir, tmp_path, capsys):

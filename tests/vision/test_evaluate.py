@@ -84,3 +84,13 @@ def test_close_up_centres_the_die_at_the_asked_size(fraction):
     assert abs(xs.mean() - 320) < tol and abs(ys.mean() - 240) < tol
     assert abs((xs.max() - xs.min() + 1) - side) < tol
     assert abs((ys.max() - ys.min() + 1) - side) < tol
+
+
+def test_a_box_of_numbers_no_float_holds_is_a_label_problem_not_a_crash():
+    from vision.evaluate import _label_problem
+
+    for box in ([10**400, 10, 20, 20], [1, 2, float("nan"), 3], [1, 2, 0, 3]):
+        entry = {"file": "a.jpg", "dice": [{"value": 3, "box": box}]}
+        assert "not [x, y, w, h]" in _label_problem(entry)
+        assert "not a list of [x, y, w, h]" in _label_problem({"file": "a.jpg", "ignore": [box]})
+    assert _label_problem({"file": "a.jpg", "dice": [{"value": 3, "box": [1, 2, 30, 30]}]}) is None

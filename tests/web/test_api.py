@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import TYPE_CHECKING
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
+from web import store
 
 if TYPE_CHECKING:
     from conftest import GameActions
@@ -93,6 +97,26 @@ def test_nan_in_an_event_is_refused_so_the_log_stays_json(
     assert huge.status_code == 400 and game.get()["version"] == 0
     log = client.get(f"/api/games/{game.id}/log")
     assert log.status_code == 200 and "NaN" not in log.get_data(as_text=True)
+
+
+def test_an_event_nested_deep_or_huge_is_refused_so_the_game_stays_loadable(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """Stored, 900 nested lists loaded again only as a RecursionError: a lost game."""
+    game.create()
+    deep = "[" * 900 + "]" * 900
+    for extra in (deep, json.dumps("x" * 5000)):
+        resp = client.post(
+            f"/api/games/{game.id}/events",
+            data='{"version": 0, "event": {"type": "score", "player": "Ann", "points": 500, '
+            f'"note": {extra}}}}}',
+            content_type="application/json",
+            headers=game.auth,
+        )
+        assert resp.status_code == 400 and game.get()["version"] == 0, resp.get_json()
+    kept = {"type": "score", "player": "Ann", "points": 500, "entered_by": {"name": "Bob"}}
+    game.event(kept)
+    assert client.get(f"/api/games/{game.id}/log").get_json()["events"][-1] == kept
 
 
 def test_get_and_etag(client: FlaskClient, game: GameActions) -> None:
@@ -512,3 +536,21 @@ def test_links_made_on_the_server_itself_point_to_the_lan_address(
         "/api/games", json={"rules": "farkle", "players": ["Ann"]}, base_url="http://10.0.0.5:8000"
     ).get_json()
     assert lan["view_url"] == f"http://10.0.0.5:8000/g/{lan['id']}"
+
+
+def test_a_database_that_cannot_be_written_is_503_with_the_reason(
+    client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game.create()
+
+    def locked(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(store, "append", locked)
+    resp = client.post(
+        f"/api/games/{game.id}/events",
+        json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}},
+        headers=game.auth,
+    )
+    assert resp.status_code == 503 and "database is locked" in resp.get_json()["error"]
+    assert game.get()["version"] == 0

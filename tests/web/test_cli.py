@@ -52,6 +52,13 @@ def test_bad_port_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert "1 to 65535" in capsys.readouterr().err
 
 
+def test_an_empty_db_path_is_an_error_not_the_default_database(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["serve", "--db", " "]) == 2
+    assert capsys.readouterr().err.strip() == "hotdice: error: --db: the database path is empty"
+
+
 def test_bad_thread_count_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     for bad in ["0", "-3", "many", "100000"]:
         with pytest.raises(SystemExit):

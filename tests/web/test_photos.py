@@ -82,6 +82,24 @@ def test_not_an_image_is_400(client: FlaskClient) -> None:
 
 
 @needs_vision
+def test_a_photo_not_sized_by_its_header_is_refused_before_decoding(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cv2
+    import numpy as np
+
+    import vision
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("decoded a photo whose size its header does not give")
+
+    monkeypatch.setattr(vision, "read_photo_data", never)
+    webp = cv2.imencode(".webp", np.full((64, 64, 3), 200, np.uint8))[1].tobytes()
+    resp = client.post("/api/read", data=webp, content_type="image/webp")
+    assert resp.status_code == 400 and "JPEG or PNG" in resp.get_json()["error"]
+
+
+@needs_vision
 def test_a_long_thin_photo_is_read_not_a_500(client: FlaskClient) -> None:
     import cv2
     import numpy as np
