@@ -332,6 +332,10 @@ def test_player_names_must_be_plain_text() -> None:
     for blank in ("\ufeff", "\u202e", "\u0301", "\u200d\u200c"):
         with pytest.raises(ParseError, match="plain text"):
             new_log("farkle", ["Ann", blank])
+    # nor a character no XML may hold: the chart's SVG would not draw
+    for bad in ("Bob\ufffe", "\uffffBob", "Bob\U0001ffff"):
+        with pytest.raises(ParseError, match="plain text"):
+            new_log("farkle", ["Ann", bad])
 
 
 def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:
