@@ -41,6 +41,12 @@ def _finite(text: str) -> float:
     return value
 
 
+# No request nests deeper than 3 (the roll for first's rounds); an event's extra keys (the
+# time, who entered it) are kept in the log, so a cap keeps every stored game loadable
+MAX_DEPTH = 8
+MAX_EVENT_BYTES = 4096
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or BadRequest saying what is wrong with it."""
     if not request.is_json:
@@ -59,18 +65,14 @@ def json_body() -> dict[str, Any]:
     return body
 
 
-# No request nests deeper than 3 (the roll for first's rounds); an event's extra keys (the
-# time, who entered it) are kept in the log, so a cap keeps every stored game loadable
-MAX_DEPTH = 8
-MAX_EVENT_BYTES = 4096
-
-
-def _depth(value: Any, level: int = 1) -> int:
-    """How deep lists and objects nest in ``value`` (stops counting past MAX_DEPTH)."""
-    if level > MAX_DEPTH or not isinstance(value, (dict, list)):
-        return level - 1 if not isinstance(value, (dict, list)) else level
+def _depth(value: Any, level: int = 0) -> int:
+    """How deep lists and objects nest in ``value`` (counting stops past MAX_DEPTH)."""
+    if not isinstance(value, (dict, list)):
+        return level
+    if level >= MAX_DEPTH:
+        return level + 1
     items = value.values() if isinstance(value, dict) else value
-    return max((_depth(v, level + 1) for v in items), default=level)
+    return max((_depth(v, level + 1) for v in items), default=level + 1)
 
 
 def whole_numbers(values: Iterable[Any]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,15 @@ def png_header(width: int, height: int) -> bytes:
         + struct.pack(">I", zlib.crc32(chunk))
         + b"\x00" * 64
     )
+
+
+def must_not_run(why: str) -> Callable[..., None]:
+    """A stand-in for a step the request must be refused before."""
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError(why)
+
+    return never
 
 
 def sample_photo() -> Path | None:
@@ -90,10 +100,9 @@ def test_a_photo_not_sized_by_its_header_is_refused_before_decoding(
 
     import vision
 
-    def never(*args: object, **kwargs: object) -> None:
-        raise AssertionError("decoded a photo whose size its header does not give")
-
-    monkeypatch.setattr(vision, "read_photo_data", never)
+    monkeypatch.setattr(
+        vision, "read_photo_data", must_not_run("decoded a photo its header does not size")
+    )
     webp = cv2.imencode(".webp", np.full((64, 64, 3), 200, np.uint8))[1].tobytes()
     resp = client.post("/api/read", data=webp, content_type="image/webp")
     assert resp.status_code == 400 and "JPEG or PNG" in resp.get_json()["error"]
@@ -113,10 +122,7 @@ def test_a_long_thin_photo_is_read_not_a_500(client: FlaskClient) -> None:
 def test_unknown_rules_are_refused_before_the_photo_is_read(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def never(*args: object, **kwargs: object) -> None:
-        raise AssertionError("the photo was read for rules that do not exist")
-
-    monkeypatch.setattr(photos, "_vision", never)
+    monkeypatch.setattr(photos, "_vision", must_not_run("read a photo for rules that do not exist"))
     for spec in ("nope", "farkle+nosuch-toggle"):
         resp = client.post(f"/api/read?rules={spec}", data=b"img", content_type="image/png")
         assert resp.status_code == 422
