@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
-from typing import Any
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
 from companion.errors import ParseError
 from companion.rules import Rules
@@ -154,13 +156,67 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
     that maximises it differs from the expected-score play."""
     from companion.winprob import win_report
 
-    report = win_report(rules)
+    progress = ProgressLine(f"solving the two-player game to {rules.target:,}")
+    try:
+        report = win_report(rules, progress)
+    finally:
+        progress.close()
     if as_json:
         summary = strategy_summary(rules).to_json()
         print(json.dumps({**summary, **report, "rules": rules.name}, indent=2))
         return 0
     print(format_win_report(report))
     return 0
+
+
+class ProgressLine:
+    """How far a long solve is, on stderr: a 10,000-point game takes half an hour.
+
+    Silent for the first seconds, so quick solves print nothing; on a terminal one line
+    redrawn each second, elsewhere (a log file) a line a minute.
+    """
+
+    QUIET_S = 2.0
+
+    def __init__(
+        self,
+        what: str,
+        out: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.what = what
+        self.out = out if out is not None else sys.stderr
+        self.clock = clock
+        self.started = clock()
+        self.shown: float | None = None
+        self.live = self.out.isatty()
+        self.width = 0
+
+    def __call__(self, share: float) -> None:
+        now = self.clock()
+        elapsed = now - self.started
+        if elapsed < self.QUIET_S or share <= 0 or share >= 1:
+            return
+        if self.shown is not None and now - self.shown < (1.0 if self.live else 60.0):
+            return
+        self.shown = now
+        text = f"{self.what}: {share:.0%} done, about {_duration(elapsed / share - elapsed)} left"
+        if self.live:
+            self.out.write("\r" + text.ljust(self.width))
+            self.width = len(text)
+        else:
+            self.out.write(text + "\n")
+        self.out.flush()
+
+    def close(self) -> None:
+        """Wipe the live line, so the answer starts at the left edge."""
+        if self.live and self.width:
+            self.out.write("\r" + " " * self.width + "\r")
+            self.out.flush()
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def format_win_report(data: dict[str, Any]) -> str:

@@ -352,19 +352,36 @@ def _check(rules: Rules) -> None:
         )
 
 
-@functools.lru_cache(maxsize=16)
-def solve_game(rules: Rules) -> GameSolution:
+Progress = Callable[[float], None]
+"""Told the share of the work done (0 to 1) after each score sum: big targets take minutes."""
+
+
+def solve_game(rules: Rules, progress: Progress | None = None) -> GameSolution:
     """Solve the two-player game to ``rules.target`` (first to the target wins).
 
     Pure Python: the time grows with the cube of the target (about 2-3 turn solves for each
     of (target/50)^2 score pairs); see the README (strategy advisor) for measured times.
+    Solutions are memoised per rule set; ``progress`` is called as the solve goes on.
     """
+    if progress is None:
+        return _solved(rules)
+    return _solve_game(rules, progress)
+
+
+@functools.lru_cache(maxsize=16)
+def _solved(rules: Rules) -> GameSolution:
+    return _solve_game(rules, None)
+
+
+def _solve_game(rules: Rules, progress: Progress | None) -> GameSolution:
     _check(rules)
     started = time.process_time()
     plan = _plan(rules)
     n = rules.target // UNIT
     P = [[0.5] * n for _ in range(n)]
     solves = 0
+    # a turn at (i, j) runs over the n - i turn totals still short of the target
+    work, done = n * n * (n + 1) / 2, 0.0
 
     def turn(i: int, j: int, bust: float) -> tuple[float, float]:
         nonlocal solves
@@ -381,10 +398,14 @@ def solve_game(rules: Rules) -> GameSolution:
             mine = functools.partial(turn, i, j)
             if i == j:
                 P[i][i] = _solve_single(mine, P[i][i + 1] if i + 1 < n else 0.5)
+                done += n - i
             else:
                 x0 = P[i][j + 1] if j + 1 < n else 0.5
                 y0 = P[j][i + 1] if i + 1 < n else 0.5
                 P[i][j], P[j][i] = _solve_pair(mine, functools.partial(turn, j, i), x0, y0)
+                done += 2 * n - i - j
+        if progress is not None:
+            progress(min(1.0, done / work))
     return GameSolution(
         rules, rules.target, tuple(tuple(row) for row in P), time.process_time() - started, solves
     )
@@ -489,13 +510,13 @@ def situations(target: int, entry: int = 0) -> list[tuple[int, int]]:
     return [pair for pair in pairs if not any(0 < v < entry for v in pair)]
 
 
-def win_report(rules: Rules) -> dict[str, Any]:
+def win_report(rules: Rules, progress: Progress | None = None) -> dict[str, Any]:
     """What ``hotdice strategy --win-probability`` prints: the first player's chance under
     optimal play and, for a few score pairs, the bank thresholds of the win-maximising play
     where they differ from the expected-score play's (both read up to the total that reaches
     the target; None = roll on until the target is reached).
     """
-    game = solve_game(rules)
+    game = solve_game(rules, progress)
     # the expected-score play's thresholds; at 0 points, under the entry threshold
     on_board = bank_thresholds(rules)
     at_zero = bank_thresholds(rules, on_board=False) if rules.entry else on_board

@@ -295,3 +295,56 @@ def test_with_an_entry_threshold_the_report_compares_like_with_like() -> None:
         if diff["score"] == 0:
             banks = [r[0] for r in diff["bank_when_playing_for_points"]]
             assert all(b >= 1000 for b in banks), diff
+
+
+# --- progress of a long solve --------------------------------------------------------------
+
+
+def test_progress_is_told_the_share_done_and_changes_nothing() -> None:
+    shares: list[float] = []
+    rules = load_rules("farkle", target=400)  # (a target no other test caches)
+    game = solve_game(rules, shares.append)
+    assert len(shares) == 2 * (400 // UNIT) - 1  # once per score sum
+    assert shares == sorted(shares) and shares[-1] == pytest.approx(1.0)
+    assert 0 < shares[0] < 0.05  # the sums near the target are short turns: little work
+    assert game.P == solve_game(rules).P
+
+
+class _Terminal:
+    def __init__(self, tty: bool) -> None:
+        self.text, self.tty = "", tty
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def _progress_run(tty: bool, times: list[float], shares: list[float]) -> str:
+    clock = iter(times)
+    out = _Terminal(tty)
+    line = cli_strategy.ProgressLine("solving", out, lambda: next(clock))  # type: ignore[arg-type]
+    for share in shares:
+        line(share)
+    line.close()
+    return out.text
+
+
+def test_the_progress_line_is_silent_for_quick_solves_and_estimates_the_rest() -> None:
+    assert _progress_run(True, [0, 0.5, 1.5], [0.3, 0.9]) == ""
+    # on a terminal one redrawn line, at most a second apart, wiped at the end
+    text = _progress_run(True, [0, 3, 3.5, 6, 600], [0.1, 0.2, 0.4, 0.5])
+    assert text == (
+        "\rsolving: 10% done, about 27 s left"
+        "\rsolving: 40% done, about 9 s left "
+        "\rsolving: 50% done, about 10 min left"
+        "\r" + " " * len("solving: 50% done, about 10 min left") + "\r"
+    )
+    # in a log, whole lines a minute apart
+    text = _progress_run(False, [0, 30, 60, 80, 3600], [0.01, 0.02, 0.05, 0.5])
+    assert text == "solving: 1% done, about 50 min left\nsolving: 50% done, about 60 min left\n"
