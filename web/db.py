@@ -88,9 +88,26 @@ def close_db(_exc: BaseException | None = None) -> None:
     conn.close()
 
 
+COLUMNS = {
+    "games": {"id", "token_hash", "rules", "target", "players", "created"},
+    "events": {"game_id", "seq", "kind", "event", "created"},
+}
+"""What the schema gives each table; another program's SQLite file may use the names."""
+
+
 def init_db() -> None:
-    """Create the tables if they are missing (idempotent, safe on every start)."""
-    get_db().executescript(SCHEMA)
+    """Create the tables if they are missing (idempotent, safe on every start), and refuse
+    a file whose tables of the same names are someone else's (before writing to it): it
+    would start, then fail on every game."""
+    conn = get_db()
+    for table, wanted in COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if have and not wanted <= have:
+            raise sqlite3.DatabaseError(
+                f"not a hotdice database: its {table} table has no "
+                + ", ".join(sorted(wanted - have))
+            )
+    conn.executescript(SCHEMA)
 
 
 @click.command("init-db")
