@@ -254,6 +254,7 @@ def first_player(game_id: str) -> Response:
     game = authorised(game_id)
     body = json_body()
     version = _int(body, "version")
+    assert version is not None
     rolls = body.get("rolls")
     rounds = rolls if isinstance(rolls, list) else [rolls]
     if not rounds or not all(
@@ -264,12 +265,13 @@ def first_player(game_id: str) -> Response:
             "rounds: everyone's first, then the tied players')"
         )
     snap = store.snapshot_at(game, store.current_version(game.id))
+    if snap.version != version:  # a stale phone hears so first, tie or not (append checks too)
+        raise store.Conflict(snap)
     if snap.started:  # a tie would otherwise answer "roll again" for nothing
         raise store.Rejected("players and seating are fixed once the first turn is recorded")
     winner, again = store.roll_off(snap, rounds)
     if winner is None:
         return jsonify({"winner": None, "roll_again": again, **snap.public()})
-    assert version is not None
     snap = store.append(
         game.id,
         version,

@@ -35,6 +35,8 @@ def test_create_returns_state_token_and_links(client: FlaskClient) -> None:
 def test_create_rejects_bad_input(client: FlaskClient) -> None:
     bad_rules = client.post("/api/games", json={"rules": "yahtzee", "players": ["Ann"]})
     assert bad_rules.status_code == 422 and "yahtzee" in bad_rules.get_json()["error"]
+    huge = client.post("/api/games", json={"rules": "y" * 100_000, "players": ["Ann"]})
+    assert huge.status_code == 422 and len(huge.get_json()["error"]) < 400  # the echo is cut
     toggle = client.post("/api/games", json={"rules": "farkle+nope", "players": ["A"]})
     assert toggle.status_code == 422 and "nope" in toggle.get_json()["error"]
     same = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "ann"]})
@@ -365,6 +367,14 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
         json={"version": game.version, "name": "ann"},
     )
     assert dup.status_code == 422
+    for rolls in ({"Ann": 6, "Bob": 6, "Cid": 2}, {"Ann": 6, "Bob": 1, "Cid": 7}):
+        # a phone that has not seen Cid join hears so first, tie or bad die alike
+        stale = client.post(
+            f"/api/games/{game.id}/first",
+            headers=game.auth,
+            json={"version": game.version - 1, "rolls": rolls},
+        )
+        assert stale.status_code == 409 and stale.get_json()["version"] == game.version
     tie = client.post(
         f"/api/games/{game.id}/first",
         headers=game.auth,
