@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion import cli_strategy, game, strategy
-from companion.errors import IllegalEvent, ParseError
+from companion.errors import IllegalEvent, ParseError, brief
 from companion.rules import (
     PRESET_SOURCES,
     PRESETS,
@@ -117,8 +117,8 @@ def print_score(rules: Rules, roll: Sequence[int], out: TextIO) -> None:
 def cmd_rules(args: argparse.Namespace) -> int:
     """`hotdice rules`: the presets and toggles, or one rule set in words (or JSON)."""
     out = sys.stdout
-    name = args.name or args.rules
-    if name:
+    name = args.name if args.name is not None else args.rules
+    if name is not None:
         rules = read_rules(name, args.target)
         if args.json:
             print(json.dumps(rules_to_json(rules)))
@@ -351,7 +351,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"hotdice: error: {message} (see: {self.prog} --help)\n")
+        sys.stderr.write(f"hotdice: error: {brief(message)} (see: {self.prog} --help)\n")
         raise SystemExit(EXIT_ERROR)
 
 
@@ -425,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except (ValueError, OSError) as error:
-        sys.stderr.write(f"hotdice: error: {error}\n")
+        sys.stderr.write(f"hotdice: error: {brief(str(error))}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130

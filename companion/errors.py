@@ -28,3 +28,19 @@ class IllegalEvent(IllegalMove):
         if self.index is None:
             return self.reason
         return f"event {self.index + 1}: {self.reason}"
+
+
+MESSAGE_LIMIT = 300
+"""Characters an error message may take: it is one line on a terminal or a phone."""
+
+
+def brief(message: str, limit: int = MESSAGE_LIMIT) -> str:
+    """The message on one line, an echoed input of any size cut in the middle (a 100 KB
+    rule name made a 100 KB "one-line" error); both ends stay, which say what and why."""
+    text = " ".join(message.splitlines())
+    if len(text) <= limit:
+        return text
+    head = limit * 2 // 3
+    tail = limit - head
+    cut = len(text) - limit
+    return f"{text[:head]} [... {cut:,} characters cut ...] {text[-tail:]}"

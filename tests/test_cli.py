@@ -126,11 +126,21 @@ def test_missing_rules_and_unknown_rules(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 2 and "--rules NAME" in err
     code, _, err = run(capsys, "score", "--rules", "yahtzee", "1", "5")
     assert code == 2 and "unknown rule set 'yahtzee'" in err
+    code, _, err = run(capsys, "score", "--rules", "y" * 100_000, "1", "5")
+    assert code == 2 and err.count("\n") == 1 and len(err) < 400  # the echo is cut short
+    assert "characters cut ...] yy" in err and "y'; presets: " in err  # what and why stay
+    with pytest.raises(SystemExit) as exited:  # argparse's own errors are cut too
+        main(["score", "--rules", "farkle", "--target", "9" * 5000, "1"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1 and len(err) < 400
 
 
 def test_rules_listing_and_explanation(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules")
     assert code == 0 and "minnesota" in out and "+strike-out" in out
+    for empty in (["rules", ""], ["rules", "--rules", " "]):  # not the listing, exit 0
+        code, out, err = run(capsys, *empty)
+        assert code == 2 and out == "" and "empty rule set name" in err
     code, out, _ = run(capsys, "rules", "zilch", "--target", "5000")
     assert code == 0 and "game to 5,000" in out and "at least 300" in out
 

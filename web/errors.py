@@ -8,12 +8,14 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from companion.errors import brief
+
 from . import store
 
 
 def error_response(status: int, message: str, **extra: Any) -> tuple[Response, int]:
     """``{"error": message, ...}`` with the status; the API's only error shape."""
-    body = {"error": message, **extra}
+    body = {"error": brief(message), **extra}
     return jsonify(body), status
 
 
@@ -21,14 +23,19 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or not request.accept_mimetypes.accept_html
 
 
+def _answer(status: int, message: str) -> Any:
+    """The error as JSON for the API and scripts, as a short page for a browser."""
+    if _wants_json():
+        return error_response(status, message)
+    return render_template("error.html", message=brief(message)), status
+
+
 def init_app(app: Flask) -> None:
     """Map domain exceptions and HTTP errors to JSON (API) or a short HTML page."""
 
     @app.errorhandler(store.NotFound)
     def not_found(exc: store.NotFound) -> Any:
-        if _wants_json():
-            return error_response(404, str(exc))
-        return render_template("error.html", message=str(exc)), 404
+        return _answer(404, str(exc))
 
     @app.errorhandler(store.Conflict)
     def conflict(exc: store.Conflict) -> Any:
@@ -43,10 +50,7 @@ def init_app(app: Flask) -> None:
         # locked by another writer, read-only, disk full: nothing was written (the write's
         # transaction rolled back), so the phone may simply try again
         app.logger.warning("database error on %s: %s", request.path, exc)
-        message = f"the scoresheet's database cannot be used just now ({exc}); try again"
-        if _wants_json():
-            return error_response(503, message)
-        return render_template("error.html", message=message), 503
+        return _answer(503, f"the scoresheet's database cannot be used just now ({exc}); try again")
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
@@ -56,6 +60,4 @@ def init_app(app: Flask) -> None:
             message = f"upload too large: at most {limit} MB"
         else:
             message = exc.description or exc.name
-        if _wants_json():
-            return error_response(status, message)
-        return render_template("error.html", message=message), status
+        return _answer(status, message)

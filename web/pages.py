@@ -21,6 +21,7 @@ from flask import (
 from werkzeug.wrappers import Response as WResponse
 
 from companion import rules as crules
+from companion.errors import brief
 
 from . import chart, store
 from .api import game_urls, preset_choices, toggle_choices
@@ -80,11 +81,16 @@ def session_token(game: store.Game) -> str | None:
     return token if token and store.check_token(game, token) else None
 
 
+REMEMBERED_GAMES = 30
+"""Join tokens a browser keeps, newest first: the session cookie must stay under the 4 KB
+a browser keeps (it passed that at about 200 games, and a dropped cookie loses them all)."""
+
+
 def remember_token(game_id: str, token: str) -> None:
     """Keep a game's join token in this browser's session, so its creator can play."""
-    tokens = dict(session.get("tokens", {}))
+    tokens = {k: v for k, v in session.get("tokens", {}).items() if k != game_id}
     tokens[game_id] = token
-    session["tokens"] = tokens
+    session["tokens"] = dict(list(tokens.items())[-REMEMBERED_GAMES:])
     session.permanent = True
 
 
@@ -112,7 +118,7 @@ def new() -> WResponse | tuple[str, int]:
         message = (
             "the target must be a whole number" if not isinstance(exc, store.Rejected) else str(exc)
         )
-        flash(message)
+        flash(brief(message))  # (the flash rides in the session cookie)
         return render_template(
             "index.html", presets=preset_choices(), toggles=toggle_choices(), form=request.form
         ), 422

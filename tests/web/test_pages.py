@@ -67,6 +67,10 @@ def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: 
         "/new", data={"csrf_token": token, "preset": "minnesota", "players": "Ann\nann"}
     )
     assert resp.status_code == 422 and b"same name" in resp.data
+    resp = client.post("/new", data={"csrf_token": token, "preset": "x" * 50_000, "players": "A"})
+    assert resp.status_code == 422 and b"characters cut" in resp.data
+    # the flashed message rides in the session cookie, which a browser drops past 4 KB
+    assert len(resp.headers.get("Set-Cookie", "")) < 1500
     with app.app_context():
         from web.db import get_db
 
@@ -230,3 +234,24 @@ def test_security_headers(client: FlaskClient) -> None:
     assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"]
     assert resp.headers["X-Frame-Options"] == "DENY"
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_browser_keeps_the_join_tokens_of_its_latest_games(app: Flask) -> None:
+    from web.pages import REMEMBERED_GAMES
+
+    browser, api = app.test_client(), app.test_client()
+    games = []
+    for _ in range(REMEMBERED_GAMES + 10):
+        made = api.post("/api/games", json={"rules": "farkle", "players": ["Ann", "Bob"]})
+        games.append(made.get_json())
+        assert browser.get(games[-1]["join_url"]).status_code == 302
+    cookie = browser.get_cookie("session")
+    assert cookie is not None and len(cookie.value) < 2500  # browsers drop one past 4 KB
+
+    def playing(game: dict) -> bool:
+        return 'id="quick"' in browser.get(f"/g/{game['id']}").get_data(as_text=True)
+
+    assert all(playing(g) for g in games[-REMEMBERED_GAMES:])
+    assert not playing(games[0])  # the oldest is forgotten: its link or code joins again
+    browser.get(games[0]["join_url"])
+    assert playing(games[0]) and not playing(games[10])  # rejoined: now the newest
