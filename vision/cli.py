@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -25,7 +26,7 @@ from .annotate import annotate
 from .camera import settled_rolls, video_frames
 from .detections import Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
-from .io import load_image, read_bytes
+from .io import load_image, read_bytes, stat_path
 from .model import warm_up
 from .photo import PhotoReading, read_photo_data
 from .reader import read
@@ -133,9 +134,9 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
     """Where `--annotate OUT` writes each photo's copy: OUT itself for one photo, else
     OUT-<photo name> (and -2, -3... for photos of the same name in different folders).
     Checked before any photo is read: a folder that exists and may be written in, a
-    format OpenCV can write."""
+    format OpenCV can write a colour image in, and no folder where an image would go."""
     p = Path(out)
-    if not p.parent.is_dir():
+    if not stat.S_ISDIR(stat_path(p.parent, what="folder").st_mode):
         raise OSError(f"{p.parent}: no such folder for --annotate")
     try:  # (a trial file, not os.access: root passes that test even for /proc)
         with tempfile.TemporaryFile(dir=p.parent):
@@ -144,8 +145,14 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
         raise OSError(f"{p.parent}: cannot write in this folder (--annotate)") from None
     if not cv2.haveImageWriter(str(p)):
         raise ValueError(f"{p}: --annotate needs an image file name (.png, .jpg, ...)")
+    try:  # a trial colour image: OpenCV knows .pbm and .pgm, but writes only grey ones
+        written = cv2.imencode(p.suffix, np.zeros((64, 64, 3), np.uint8))[0]
+    except cv2.error:
+        written = False
+    if not written:
+        raise ValueError(f"{p}: --annotate cannot write a colour {p.suffix} image (try .png)")
     if len(photos) == 1:
-        return [p]
+        return _not_folders([p])
     paths: list[Path] = []
     for photo in photos:
         name = p.with_name(f"{p.stem}-{Path(photo).stem}{p.suffix}")
@@ -154,7 +161,27 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
             name = p.with_name(f"{p.stem}-{Path(photo).stem}-{k}{p.suffix}")
             k += 1
         paths.append(name)
+    return _not_folders(paths)
+
+
+def _not_folders(paths: list[Path]) -> list[Path]:
+    """The paths, each checked not to be a folder (found only when writing, after reading)."""
+    for path in paths:
+        if path.is_dir():
+            raise ValueError(f"{path}: a folder, and --annotate writes an image file")
     return paths
+
+
+def _camera_source(text: str) -> str | int:
+    """`--camera SOURCE`: a camera number (ASCII digits) or a video file. Other digits,
+    such as a superscript 2 (str.isdigit() says yes, int() says no), are neither."""
+    if text.isascii() and text.isdigit():
+        return int(text)
+    if text.isnumeric() and not os.path.exists(text):
+        raise ValueError(
+            f"--camera SOURCE must be a camera number such as 0 or a video file path, not {text!r}"
+        )
+    return text
 
 
 def _quiet_opencv() -> None:
@@ -198,6 +225,8 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
         return run_camera(args, context)
     if not args.photos:
         raise ValueError("give one or more photos, or --camera SOURCE")
+    if not all(photo.strip() for photo in args.photos):  # (Path("") is the current folder)
+        raise ValueError("the photo path is empty")
     outs = _annotate_paths(args.annotate, args.photos) if args.annotate else []
     status = 0
     warm_up()
@@ -235,7 +264,7 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
 
 def run_camera(args: argparse.Namespace, context: Any) -> int:
     """`hotdice read --camera SOURCE`: print each settled roll until the stream ends."""
-    source: str | int = int(args.camera) if str(args.camera).isdigit() else args.camera
+    source = _camera_source(args.camera)
     count = 0
     last_ms = [0.0]
 
@@ -325,14 +354,11 @@ def _print_close_ups(directory: Path, as_json: bool) -> int:
 def run_eval(args: argparse.Namespace, context: Any) -> int:
     """Handler of `hotdice eval`."""
     _quiet_opencv()
+    if not args.directory.strip():  # (Path("") is the current folder)
+        raise ValueError("the folder path is empty")
     directory = Path(args.directory)
-    if not directory.is_dir():
-        what = (
-            "not a folder (give the folder holding labels.json)"
-            if directory.exists()
-            else "no such folder"
-        )
-        raise OSError(f"{directory}: {what}")
+    if not stat.S_ISDIR(stat_path(directory, what="folder").st_mode):
+        raise OSError(f"{directory}: not a folder (give the folder holding labels.json)")
 
     def read_file(path: Path) -> tuple[Detections, float]:
         dets, _, ms = read_photo(path)

@@ -11,7 +11,9 @@ labelled dice up to fill a frame, as a phone held close to the table shows them.
 
 from __future__ import annotations
 
+import errno
 import json
+import stat
 import statistics
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
@@ -22,6 +24,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
+from .io import path_problem
 
 
 @dataclass
@@ -137,10 +140,12 @@ def _pairs(labels: list[dict], dets: list) -> dict[int, int]:
 def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     """The labels file of a folder: (header, image entries)."""
     path = Path(directory) / "labels.json"
-    if not path.is_file():
+    if not _is_file(path):
         raise OSError(f"{path}: no labels.json in {directory}")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise OSError(path_problem(path, exc)) from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except UnicodeDecodeError:
@@ -152,11 +157,30 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
         raise ValueError(f"{path}: no list of images")
     if not entries:
         raise ValueError(f"{path}: no images listed")
+    first: dict[Path, int] = {}  # a file -> the image that lists it first
     for k, entry in enumerate(entries):
         problem = _label_problem(entry)
+        if not problem:
+            seen = first.setdefault(Path(entry["file"]), k + 1)
+            if seen != k + 1:  # (it would be read and counted twice)
+                problem = f"{entry['file']}: listed twice (image {seen} too)"
         if problem:
             raise ValueError(f"{path}: image {k + 1}: {problem}")
     return data, entries
+
+
+def _is_file(path: Path) -> bool:
+    """Whether `path` is a file: False where nothing is, an OSError for a symlink loop or
+    a folder without permission (Path.is_file() calls a loop missing, or raises a bare
+    [Errno 13])."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return False
+        raise OSError(path_problem(path, exc)) from None
+    except ValueError:  # (a NUL in a labelled name: no file has it)
+        return False
 
 
 def _is_box(box: object) -> bool:
@@ -201,7 +225,7 @@ def evaluate(
 ) -> list[ImageResult]:
     """Read every labelled image of `directory` with `read_file(path) -> (detections, ms)`."""
     _, entries = iter_dataset(directory)
-    missing = [e["file"] for e in entries if not (Path(directory) / e["file"]).is_file()]
+    missing = [e["file"] for e in entries if not _is_file(Path(directory) / e["file"])]
     if missing:  # said before an hour of reading, not after
         more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
         raise OSError(f"{Path(directory) / missing[0]}{more}: labelled, but no such file")

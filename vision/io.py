@@ -8,7 +8,9 @@ with a phone held upright come out upright. Large JPEGs are decoded at a reduced
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import struct
 from pathlib import Path
 
@@ -90,17 +92,40 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     return image
 
 
+def path_problem(path: str | os.PathLike, exc: OSError, *, what: str = "file") -> str:
+    """Why `path` could not be looked at or read, in one line, from the OSError raised.
+
+    Path.exists() calls a symlink loop missing, and a folder without permission makes it
+    raise a bare "[Errno 13] Permission denied: ...": each is said as what it is.
+    """
+    if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+        return f"{path}: no such {what}"
+    if exc.errno == errno.ELOOP:
+        return f"{path}: a symlink loop (the link leads back to itself)"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"cannot read {path}: permission denied"
+    return f"cannot read {path}: {exc.strerror or exc}"
+
+
+def stat_path(path: str | os.PathLike, *, what: str = "file") -> os.stat_result:
+    """os.stat(path), with a one-line OSError (`path_problem`) when it fails."""
+    try:
+        return os.stat(path)
+    except OSError as exc:
+        raise OSError(path_problem(path, exc, what=what)) from None
+    except ValueError:  # (a NUL in the name: no file has it)
+        raise OSError(f"{path}: no such {what}") from None
+
+
 def read_bytes(path: str | os.PathLike) -> bytes:
     """The file's bytes, with a one-line OSError for a missing or unreadable file."""
     p = Path(path)
-    if not p.exists():
-        raise OSError(f"{p}: no such file")
-    if not p.is_file():
+    if not stat.S_ISREG(stat_path(p).st_mode):
         raise OSError(f"{p}: not a file")
     try:
         return p.read_bytes()
     except OSError as exc:
-        raise OSError(f"{p}: cannot read ({exc.strerror or exc})") from None
+        raise OSError(path_problem(p, exc)) from None
 
 
 def load_image(

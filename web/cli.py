@@ -32,8 +32,16 @@ def public_url(host: str, port: int) -> str:
 
 
 def check_port_free(host: str, port: int) -> None:
-    """Fail early with one line if the address is taken (waitress would leak its sockets)."""
-    infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    """Fail early with one line if the address is taken (waitress would leak its sockets)
+    or the host name does not resolve (getaddrinfo's own message does not name it)."""
+    try:
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except OSError as exc:  # (socket.gaierror)
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except UnicodeError:  # (the IDNA codec's, for a label over 63 characters)
+        raise ValueError(f"cannot listen on {host}:{port}: not a valid host name") from None
     family, kind, proto, _name, addr = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -107,11 +115,11 @@ def run_serve(args: argparse.Namespace) -> int:
         if os.path.dirname(db):
             os.makedirs(os.path.dirname(db), exist_ok=True)
         config["DATABASE"] = db
+    check_port_free(args.host, args.port)  # (before the database is opened or created)
     try:
         app = create_app(config)
     except (OSError, sqlite3.Error) as exc:
         raise OSError(f"cannot open the database {config.get('DATABASE', '')}: {exc}") from exc
-    check_port_free(args.host, args.port)
     try:
         server = waitress.create_server(
             app,

@@ -1,6 +1,7 @@
 """`hotdice read` and `hotdice eval` through the vision CLI (no rules engine needed)."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,6 +77,84 @@ def test_eval_and_camera_arguments_are_checked_up_front(tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1
 
 
+def test_a_camera_number_in_other_digits_is_refused_plainly(capsys):
+    """A superscript 2 passes str.isdigit() but not int(): int()'s own message was printed."""
+    for source in ("²", "¹⁰", "½"):
+        assert main(["read", "--camera", source]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == (
+            "hotdice: error: --camera SOURCE must be a camera number such as 0 or a video "
+            f"file path, not {source!r}\n"
+        )
+
+
+def test_an_empty_path_is_an_error_not_the_current_folder(samples_dir, capsys):
+    photo = str(sorted(samples_dir.glob("*.jpg"))[0])
+    for args, message in (
+        (["read", ""], "the photo path is empty"),
+        (["read", photo, " "], "the photo path is empty"),
+        (["eval", ""], "the folder path is empty"),
+        (["eval", "--close-ups", ""], "the folder path is empty"),
+    ):
+        assert main(args) == 2, args
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err == f"hotdice: error: {message}\n", args
+
+
+def test_a_symlink_loop_is_called_one_not_a_missing_file(tmp_path, capsys):
+    loop = tmp_path / "loop.jpg"
+    loop.symlink_to(loop)
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
+    labelled = tmp_path / "labelled"
+    labelled.mkdir()
+    (labelled / "loop.jpg").symlink_to(labelled / "loop.jpg")
+    (labelled / "labels.json").write_text(json.dumps({"images": [{"file": "loop.jpg"}]}))
+    for args, path in (
+        (["read", str(loop)], loop),
+        (["read", str(tmp_path / "a.jpg"), str(loop)], loop),  # a batch goes on past it
+        (["read", str(tmp_path / "a.jpg"), "--annotate", str(loop / "a.png")], loop),
+        (["eval", str(loop)], loop),
+        (["eval", str(labelled)], labelled / "loop.jpg"),
+    ):
+        assert main(args) == 2, args
+        err = capsys.readouterr().err
+        assert f"hotdice: error: {path}: a symlink loop (the link leads back to itself)\n" in err
+        assert err.count("\n") == 1, err
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads without permission")
+def test_a_path_without_permission_is_said_plainly(tmp_path, capsys):
+    photo = tmp_path / "locked" / "a.jpg"
+    photo.parent.mkdir()
+    cv2.imwrite(str(photo), np.full((64, 64, 3), 128, np.uint8))
+    (tmp_path / "labels.json").write_text(json.dumps({"images": [{"file": "locked/a.jpg"}]}))
+    (tmp_path / "locked" / "labels.json").write_text(json.dumps({"images": [{"file": "a.jpg"}]}))
+    try:
+        photo.parent.chmod(0)
+        for args, path in (
+            (["read", str(photo)], photo),
+            (["eval", str(photo.parent)], photo.parent / "labels.json"),
+            (["eval", str(tmp_path)], photo),
+            (["eval", str(photo.parent / "more")], photo.parent / "more"),
+        ):
+            assert main(args) == 2, args
+            err = capsys.readouterr().err
+            assert err == f"hotdice: error: cannot read {path}: permission denied\n", args
+        photo.parent.chmod(0o700)
+        photo.chmod(0)
+        (tmp_path / "labels.json").chmod(0)
+        for args, path in (
+            (["read", str(photo)], photo),
+            (["eval", str(tmp_path)], tmp_path / "labels.json"),
+        ):
+            assert main(args) == 2, args
+            err = capsys.readouterr().err
+            assert err == f"hotdice: error: cannot read {path}: permission denied\n", args
+    finally:
+        photo.parent.chmod(0o700)
+
+
 def test_eval_labels_that_are_not_utf8_fail_cleanly(tmp_path):
     (tmp_path / "labels.json").write_bytes(b'{"images": [{"file": "\xff.jpg"}]}')
     r = _run("eval", str(tmp_path))
@@ -106,6 +185,35 @@ def test_annotate_target_is_checked_before_reading(samples_dir, tmp_path):
         r = _run("read", photo, "--annotate", str(out))
         assert r.returncode == 2 and message in r.stderr, r.stderr
         assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(samples_dir, tmp_path):
+    """OpenCV writes .pbm and .pgm for grey images only, and no file over a folder: said
+    only after reading the photos (all of them, in a batch), now before the first."""
+    photos = [str(p) for p in sorted(samples_dir.glob("*.jpg"))[:2]]
+    (tmp_path / "folder.png").mkdir()
+    (tmp_path / f"ann-{Path(photos[1]).stem}.png").mkdir()
+    for out, photos_read, message in (
+        (tmp_path / "folder.png", photos[:1], "folder.png: a folder, and --annotate writes"),
+        (tmp_path / "ann.png", photos, f"ann-{Path(photos[1]).stem}.png: a folder"),
+        (tmp_path / "out.pbm", photos[:1], "--annotate cannot write a colour .pbm image"),
+        (tmp_path / "out.pgm", photos, "--annotate cannot write a colour .pgm image"),
+    ):
+        r = _run("read", *photos_read, "--annotate", str(out))
+        assert r.returncode == 2 and message in r.stderr, r.stderr
+        assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"ann-{Path(photos[1]).stem}.png",
+        "folder.png",
+    ]
+
+
+def test_annotate_in_other_formats_opencv_writes_is_unchanged(samples_dir, tmp_path, capsys):
+    photo = str(samples_dir / "IMG_20191208_112014.jpg")
+    for name in ("out.ppm", "out.jpg", "out.webp"):
+        assert main(["read", "--json", photo, "--annotate", str(tmp_path / name)]) == 0
+        assert cv2.imread(str(tmp_path / name)).shape[2] == 3
+    capsys.readouterr()
 
 
 def test_a_bad_photo_in_a_json_batch_keeps_its_line(samples_dir, tmp_path, capsys):
@@ -206,6 +314,22 @@ def test_annotate_draws_on_the_full_size_photo(samples_dir, tmp_path, capsys):
         for px, py in ((x, y + h // 2), (x + w, y + h // 2), (x + w // 2, y), (x + w // 2, y + h)):
             assert tuple(drawn[py, px]) == SURE, (d, px, py)
             assert tuple(photo_pixels[py, px]) != SURE
+
+
+def test_eval_labels_that_list_an_image_twice_fail_cleanly(tmp_path, capsys):
+    """A photo listed twice would be read and counted twice: a label problem, like others."""
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
+    cv2.imwrite(str(tmp_path / "b.jpg"), np.full((64, 64, 3), 128, np.uint8))
+    labels = tmp_path / "labels.json"
+    for second in ("a.jpg", "./a.jpg"):
+        images = [{"file": "a.jpg", "dice": []}, {"file": "b.jpg"}, {"file": second}]
+        labels.write_text(json.dumps({"images": images}))
+        for mode in ([], ["--json"], ["--close-ups"]):
+            assert main(["eval", "--no-progress", *mode, str(tmp_path)]) == 2
+            captured = capsys.readouterr()
+            assert captured.out == "" and captured.err == (
+                f"hotdice: error: {labels}: image 3: {second}: listed twice (image 1 too)\n"
+            )
 
 
 def test_eval_labels_that_no_parser_can_nest_fail_cleanly(tmp_path):

@@ -3,6 +3,7 @@ before anything is written to it."""
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -47,7 +48,10 @@ def test_serve_names_the_file_it_refuses(tmp_path: Path, capsys: pytest.CaptureF
     db = tmp_path / "other.sqlite"
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE events (game_id TEXT, at TEXT)")
-    assert main(["serve", "--db", str(db), "--port", "1"]) == 2
+    with socket.socket() as probe:  # a free port: the address is checked first
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    assert main(["serve", "--host", "127.0.0.1", "--db", str(db), "--port", port]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"cannot open the database {db}: not a hotdice database: its events table" in err
