@@ -71,6 +71,8 @@ class CommandContext:
 
     score_report: Callable[..., dict[str, Any]]
     advice_report: Callable[..., dict[str, Any] | None]
+    brief: Callable[[str], str]
+    """An error message as the core prints one: one line, a long echo cut."""
 
 
 def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = None) -> dict:
@@ -86,7 +88,7 @@ def _advice_report(
     return strategy.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
 
 
-CONTEXT = CommandContext(_score_report, _advice_report)
+CONTEXT = CommandContext(_score_report, _advice_report, brief)
 
 
 # --- printing ------------------------------------------------------------------------------

@@ -38,9 +38,9 @@ def brief(message: str, limit: int = MESSAGE_LIMIT) -> str:
     """The message on one line, an echoed input of any size cut in the middle (a 100 KB
     rule name made a 100 KB "one-line" error); both ends stay, which say what and why."""
     text = " ".join(message.splitlines())
-    if len(text) <= limit:
+    cut = len(text) - limit
+    notice = f" [... {cut:,} characters cut ...] "
+    if cut <= len(notice):  # (cutting would not make it shorter)
         return text
     head = limit * 2 // 3
-    tail = limit - head
-    cut = len(text) - limit
-    return f"{text[:head]} [... {cut:,} characters cut ...] {text[-tail:]}"
+    return f"{text[:head]}{notice}{text[len(text) - (limit - head) :]}"

@@ -10,11 +10,11 @@ from companion.errors import MESSAGE_LIMIT, brief
 MARKER = " [... 1,000,000 characters cut ...] "  # the longest cut notice these inputs get
 
 
-@given(st.text(max_size=2 * MESSAGE_LIMIT))
-def test_a_message_is_one_bounded_line(message: str) -> None:
-    text = brief(message)
+@given(st.text(max_size=2 * MESSAGE_LIMIT), st.integers(0, MESSAGE_LIMIT))
+def test_a_message_is_one_bounded_line_never_longer(message: str, limit: int) -> None:
+    text = brief(message, limit)
     assert len(text.splitlines()) <= 1
-    assert len(text) <= MESSAGE_LIMIT + len(MARKER)
+    assert len(text) <= min(len(message), limit + len(MARKER))
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=["Cc", "Zl", "Zp"]), max_size=300))

@@ -145,20 +145,22 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
         raise OSError(f"{p.parent}: cannot write in this folder (--annotate)") from None
     if not cv2.haveImageWriter(str(p)):
         raise ValueError(f"{p}: --annotate needs an image file name (.png, .jpg, ...)")
+    # OpenCV goes by the last dot, as Path.suffix does not in a name like ".png"
+    stem, ext = p.name[: p.name.rfind(".")], p.name[p.name.rfind(".") :]
     try:  # a trial colour image: OpenCV knows .pbm and .pgm, but writes only grey ones
-        written = cv2.imencode(p.suffix, np.zeros((64, 64, 3), np.uint8))[0]
+        written = cv2.imencode(ext, np.zeros((64, 64, 3), np.uint8))[0]
     except cv2.error:
         written = False
     if not written:
-        raise ValueError(f"{p}: --annotate cannot write a colour {p.suffix} image (try .png)")
+        raise ValueError(f"{p}: --annotate cannot write a colour {ext} image (try .png)")
     if len(photos) == 1:
         return _not_folders([p])
     paths: list[Path] = []
     for photo in photos:
-        name = p.with_name(f"{p.stem}-{Path(photo).stem}{p.suffix}")
+        name = p.with_name(f"{stem}-{Path(photo).stem}{ext}")
         k = 2
         while name in paths:
-            name = p.with_name(f"{p.stem}-{Path(photo).stem}-{k}{p.suffix}")
+            name = p.with_name(f"{stem}-{Path(photo).stem}-{k}{ext}")
             k += 1
         paths.append(name)
     return _not_folders(paths)
@@ -225,8 +227,6 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
         return run_camera(args, context)
     if not args.photos:
         raise ValueError("give one or more photos, or --camera SOURCE")
-    if not all(photo.strip() for photo in args.photos):  # (Path("") is the current folder)
-        raise ValueError("the photo path is empty")
     outs = _annotate_paths(args.annotate, args.photos) if args.annotate else []
     status = 0
     warm_up()
@@ -237,9 +237,10 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
         except (OSError, ValueError) as exc:
             if not many:
                 raise
-            print(f"hotdice: error: {exc}", file=sys.stderr)
+            message = context.brief(str(exc))
+            print(f"hotdice: error: {message}", file=sys.stderr)
             if args.json:  # line N stays photo N's
-                print(json.dumps({"file": str(photo), "error": str(exc)}), flush=True)
+                print(json.dumps({"file": str(photo), "error": message}), flush=True)
             status = 2
             continue
         score, advice = _scored(args, context, dets)
@@ -354,7 +355,7 @@ def _print_close_ups(directory: Path, as_json: bool) -> int:
 def run_eval(args: argparse.Namespace, context: Any) -> int:
     """Handler of `hotdice eval`."""
     _quiet_opencv()
-    if not args.directory.strip():  # (Path("") is the current folder)
+    if args.directory == "":  # (Path("") is the current folder)
         raise ValueError("the folder path is empty")
     directory = Path(args.directory)
     if not stat.S_ISDIR(stat_path(directory, what="folder").st_mode):
@@ -453,6 +454,10 @@ class _NoRules:
         raise ValueError("--rules needs the rules engine: run it as hotdice read")
 
     advice_report = score_report
+
+    @staticmethod
+    def brief(message: str) -> str:
+        return message
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -119,6 +119,8 @@ def stat_path(path: str | os.PathLike, *, what: str = "file") -> os.stat_result:
 
 def read_bytes(path: str | os.PathLike) -> bytes:
     """The file's bytes, with a one-line OSError for a missing or unreadable file."""
+    if os.fspath(path) == "":  # (Path("") is the current folder)
+        raise OSError("the photo path is empty")
     p = Path(path)
     if not stat.S_ISREG(stat_path(p).st_mode):
         raise OSError(f"{p}: not a file")

@@ -10,6 +10,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from companion.errors import brief
+
 DEFAULT_PORT = 8000
 THREADS = 8
 CONNECTION_LIMIT = 1000
@@ -107,15 +109,17 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from . import create_app
 
-    config: dict[str, Any] = {"DB_REUSE": True, "PUBLIC_URL": public_url(args.host, args.port)}
+    if not args.host.strip():
+        raise ValueError("--host: the address is empty (0.0.0.0 listens on every network)")
     if args.db is not None and not args.db.strip():
         raise ValueError("--db: the database path is empty")
+    check_port_free(args.host, args.port)  # (before the database or its folder is made)
+    config: dict[str, Any] = {"DB_REUSE": True, "PUBLIC_URL": public_url(args.host, args.port)}
     if args.db:
         db = os.path.abspath(args.db)
         if os.path.dirname(db):
             os.makedirs(os.path.dirname(db), exist_ok=True)
         config["DATABASE"] = db
-    check_port_free(args.host, args.port)  # (before the database is opened or created)
     try:
         app = create_app(config)
     except (OSError, sqlite3.Error) as exc:
@@ -158,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except (OSError, ValueError) as exc:
-        print(f"hotdice: error: {exc}", file=sys.stderr)
+        print(f"hotdice: error: {brief(str(exc))}", file=sys.stderr)
         return 2
 
 

@@ -95,19 +95,28 @@ COLUMNS = {
 """What the schema gives each table; another program's SQLite file may use the names."""
 
 
+def check_schema(path: str) -> None:
+    """Refuse a file whose tables of our names are someone else's: it would start, then
+    fail on every game. Read on a plain connection, as ``connect`` would switch the file
+    to WAL mode for good."""
+    conn = sqlite3.connect(path)
+    try:
+        for table, wanted in COLUMNS.items():
+            have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            if have and not wanted <= have:
+                raise sqlite3.DatabaseError(
+                    f"not a hotdice database: its {table} table has no "
+                    + ", ".join(sorted(wanted - have))
+                )
+    finally:
+        conn.close()
+
+
 def init_db() -> None:
-    """Create the tables if they are missing (idempotent, safe on every start), and refuse
-    a file whose tables of the same names are someone else's (before writing to it): it
-    would start, then fail on every game."""
-    conn = get_db()
-    for table, wanted in COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        if have and not wanted <= have:
-            raise sqlite3.DatabaseError(
-                f"not a hotdice database: its {table} table has no "
-                + ", ".join(sorted(wanted - have))
-            )
-    conn.executescript(SCHEMA)
+    """Create the tables if they are missing (idempotent, safe on every start), in a file
+    that is hotdice's or new."""
+    check_schema(current_app.config["DATABASE"])
+    get_db().executescript(SCHEMA)
 
 
 @click.command("init-db")

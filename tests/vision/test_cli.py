@@ -93,13 +93,31 @@ def test_an_empty_path_is_an_error_not_the_current_folder(samples_dir, capsys):
     photo = str(sorted(samples_dir.glob("*.jpg"))[0])
     for args, message in (
         (["read", ""], "the photo path is empty"),
-        (["read", photo, " "], "the photo path is empty"),
         (["eval", ""], "the folder path is empty"),
         (["eval", "--close-ups", ""], "the folder path is empty"),
     ):
         assert main(args) == 2, args
         captured = capsys.readouterr()
         assert captured.out == "" and captured.err == f"hotdice: error: {message}\n", args
+    assert main(["read", "--json", photo, ""]) == 2  # in a batch, one photo's error
+    captured = capsys.readouterr()
+    assert captured.err == "hotdice: error: the photo path is empty\n"
+    assert [json.loads(line).get("error") for line in captured.out.splitlines()] == [
+        None,
+        "the photo path is empty",
+    ]
+
+
+def test_a_batch_cuts_a_long_echo_as_the_core_does(samples_dir, capsys):
+    from companion.cli import main as hotdice
+
+    photo = str(sorted(samples_dir.glob("*.jpg"))[0])
+    long = "x/" * 1500 + "a.jpg"  # (a path under PATH_MAX can still fill a screen)
+    assert hotdice(["read", "--json", photo, long]) == 2
+    captured = capsys.readouterr()
+    error = json.loads(captured.out.splitlines()[1])["error"]
+    assert captured.err == f"hotdice: error: {error}\n" and len(error) < 400
+    assert error.startswith("x/x/") and error.endswith("a.jpg: no such file")
 
 
 def test_a_symlink_loop_is_called_one_not_a_missing_file(tmp_path, capsys):
@@ -121,6 +139,26 @@ def test_a_symlink_loop_is_called_one_not_a_missing_file(tmp_path, capsys):
         err = capsys.readouterr().err
         assert f"hotdice: error: {path}: a symlink loop (the link leads back to itself)\n" in err
         assert err.count("\n") == 1, err
+
+
+def test_a_path_refused_by_the_system_is_said_plainly(tmp_path, capsys, monkeypatch):
+    # (as root nothing is refused for want of permission, so the refusal is made here)
+    photo = tmp_path / "locked.jpg"
+    cv2.imwrite(str(photo), np.full((64, 64, 3), 128, np.uint8))
+    real_stat = os.stat
+
+    def refusing(path, *args, **kwargs):
+        if Path(path).name.startswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", refusing)
+    for args, path in (
+        (["read", str(photo)], photo),
+        (["eval", str(tmp_path / "locked")], tmp_path / "locked"),
+    ):
+        assert main(args) == 2, args
+        assert capsys.readouterr().err == f"hotdice: error: cannot read {path}: permission denied\n"
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads without permission")
@@ -210,9 +248,11 @@ def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(sampl
 
 def test_annotate_in_other_formats_opencv_writes_is_unchanged(samples_dir, tmp_path, capsys):
     photo = str(samples_dir / "IMG_20191208_112014.jpg")
-    for name in ("out.ppm", "out.jpg", "out.webp"):
+    for name in ("out.ppm", "out.jpg", "out.webp", ".png"):  # (".png" has no Path.suffix)
         assert main(["read", "--json", photo, "--annotate", str(tmp_path / name)]) == 0
-        assert cv2.imread(str(tmp_path / name)).shape[2] == 3
+        assert cv2.imread(str(tmp_path / name), cv2.IMREAD_UNCHANGED).shape[2] == 3
+    assert main(["read", "--json", photo, photo, "--annotate", str(tmp_path / ".jpg")]) == 0
+    assert (tmp_path / "-IMG_20191208_112014-2.jpg").is_file()
     capsys.readouterr()
 
 

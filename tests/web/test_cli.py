@@ -98,13 +98,15 @@ def test_a_host_that_does_not_resolve_is_named(
 ) -> None:
     """getaddrinfo's own message ("[Errno -2] Name or service not known") named no host."""
     monkeypatch.setenv("HOTDICE_INSTANCE", str(tmp_path / "instance"))
-    db = str(tmp_path / "x.sqlite")
+    db = str(tmp_path / "new" / "x.sqlite")
     for host, reason in (("bogus.invalid", ""), ("a" * 64 + ".example", "not a valid host name")):
         assert cli.main(["serve", "--host", host, "--port", "8123", "--db", db]) == 2
         err = capsys.readouterr().err
         assert err.startswith(f"hotdice: error: cannot listen on {host}:8123: {reason}"), err
         assert err.count("\n") == 1 and "Errno" not in err and "idna" not in err
-    assert not (tmp_path / "x.sqlite").exists()  # refused before the database is made
+    assert cli.main(["serve", "--host", "", "--db", db]) == 2
+    assert capsys.readouterr().err.startswith("hotdice: error: --host: the address is empty")
+    assert not (tmp_path / "new").exists()  # refused before the database or its folder is made
 
 
 def test_exported_log_replays_with_hotdice_replay(tmp_path: Path, game: GameActions) -> None:

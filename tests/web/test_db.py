@@ -36,10 +36,11 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
     db = tmp_path / "other.sqlite"
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
-    before = _tables(db)
+    before = db.read_bytes()
     with pytest.raises(sqlite3.DatabaseError, match="not a hotdice database: its games table"):
         _app(db)
-    assert _tables(db) == before  # no events table added to someone else's file
+    assert db.read_bytes() == before  # no events table, nor WAL mode, in someone else's file
+    assert not db.with_name("other.sqlite-wal").exists()
 
 
 def test_serve_names_the_file_it_refuses(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
