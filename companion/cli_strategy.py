@@ -170,7 +170,7 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
 
 
 class ProgressLine:
-    """How far a long solve is, on stderr: a 10,000-point game takes half an hour.
+    """How far a long solve is, on stderr: a 10,000-point game takes 15 minutes.
 
     Silent for the first seconds, so quick solves print nothing; on a terminal one line
     redrawn each second, elsewhere (a log file) a line a minute.
