@@ -71,6 +71,9 @@ class TurnRecord:
     penalty: int = 0
     kind: str = "dice"
     wins: bool = False
+    reason: str = ""
+    """Why a rolled turn busted, in the engine's words: at a table the busts worth a dispute
+    are the exact finish's (every scoring die kept would pass the target)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +85,7 @@ class TurnRecord:
             "penalty": self.penalty,
             "kind": self.kind,
             "wins": self.wins,
+            "reason": self.reason,
         }
 
 
@@ -451,7 +455,7 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
         if rules.finish is Finish.EXACT and player.score + points > rules.target:
             raise IllegalMove(
                 f"{player.score:,} + {points:,} would pass {rules.target:,}: "
-                "that turn is a bust (score 0)"
+                "that turn is a bust: record 0 points"
             )
     state = replace(state, offer=None)
     return _finish_turn(state, points=points, bust=points == 0, kind="quick")
@@ -502,6 +506,7 @@ def _finish_turn(
         penalty=penalty,
         kind=kind,
         wins=wins,
+        reason=turn.bust_reason if bust and turn is not None else "",
     )
     state = replace(state, players=players, turn=None, offer=None, history=(*state.history, record))
     if wins:

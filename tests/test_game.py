@@ -124,7 +124,7 @@ def test_exact_finish() -> None:
     state = play(
         "exact-10000", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 1000)], target=2000
     )
-    with pytest.raises(IllegalEvent, match="would pass 2,000"):
+    with pytest.raises(IllegalEvent, match="would pass 2,000: that turn is a bust: record 0"):
         apply(state, quick("Ann", 1500))
     state = apply(state, quick("Ann", 1000))
     assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
@@ -138,6 +138,13 @@ def test_exact_forced_keep_bust_by_dice() -> None:
         target=1500,
     )
     assert state.current_player == "Bob" and state.history[-1].bust
+    # the sheet can say why, the bust a table disputes
+    reason = "keeping every scoring die (111) would pass 1,500"
+    assert state.history[-1].to_json()["reason"] == reason
+    state = apply(state, roll(2, 3, 4, 6, 6, 2))
+    assert state.history[-1].to_json()["reason"] == "nothing to keep"
+    state = apply(apply(state, quick("Ann", 0)), quick("Bob", 100))
+    assert [h.to_json()["reason"] for h in state.history[-2:]] == ["", ""]
 
 
 def test_roll_by_roll_turns_and_busts() -> None:

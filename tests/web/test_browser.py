@@ -573,3 +573,109 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         assert page.locator("#controls .tray .tray-die").count() == 0
         assert page.locator("#controls .photo-preview img").is_hidden()  # no broken picture
         assert not errors, errors
+
+
+def _new_game(
+    ctx: Any, server: Server, preset: str, players: str, target: str = "", toggle: str = ""
+) -> Any:
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#preset", preset)
+    if toggle:
+        page.check(f'input[name=toggle][value="{toggle}"]')
+    page.fill("#target", target)
+    page.fill("#players", players)
+    page.click("text=Create game")
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
+def _version(page: Any, server: Server) -> int:
+    game_id = page.locator("#game").get_attribute("data-id")
+    return int(page.request.get(f"{server.url}/api/games/{game_id}").json()["version"])
+
+
+def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
+    browser: Any, server: Server
+) -> None:
+    """Found at a table: a thumb's second tap 150-400 ms after Busted landed on the next
+    player's Busted; a bank whose answer was lost was said to be cleared by another phone."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob\nCid")
+        bust = page.locator('#quick [data-quick="bust"]')
+        bust.click()
+        page.wait_for_selector('#sheet[data-version="1"]')
+        box = bust.bounding_box()  # the second tap, where Ann's Busted was: now Bob's
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(1500)
+        assert _version(page, server) == 1
+        wait_text(page, "#turn-line", "Bob's turn")
+        bust.click()  # a moment later taps count again (Playwright waits for that)
+        wait_text(page, "#turn-line", "Cid's turn")
+        assert _version(page, server) == 2
+
+        def answer_lost(route: Any) -> None:
+            route.fetch()  # the server records the bank; its answer never comes back
+            route.abort()
+
+        page.route("**/api/games/*/events", answer_lost)
+        page.fill("#quick-points", "400")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#toast", "check whether it shows your last action")
+        wait_text(page, "#turn-line", "Ann's turn")
+        assert _version(page, server) == 3
+        page.unroute("**/api/games/*/events")
+
+        page.route("**/api/games/*/events", lambda route: route.abort())  # never arrives
+        page.fill("#quick-points", "300")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#quick-error", "may or may not be recorded")
+        page.unroute("**/api/games/*/events")
+        wait_text(page, "#toast", "did not reach the scoresheet: enter it again")
+        assert _version(page, server) == 3
+        assert "Ann's turn" in page.locator("#turn-line").inner_text()
+        assert not errors, errors
+
+
+def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
+    """An exact finish's forced-keep bust names its reason (on the toast and in the
+    history); a strike-out bust names its penalty."""
+    with phone(browser) as ctx:
+        page = _new_game(ctx, server, "exact-10000", "Ann\nBob", target="1000")
+        tap_dice(page, [1, 1, 1, 5, 2, 3])
+        page.click('#controls [data-pad="go"]')
+        wait_text(
+            page,
+            "#toast",
+            "Bust! Ann busted (keeping every scoring die (1115) would pass 1,000): 0 this turn.",
+        )
+        page.click("#history summary")
+        wait_text(page, "#history li", "Ann: bust (keeping every scoring die (1115) would pass")
+
+        page = _new_game(ctx, server, "ten-thousand", "Ann\nBob", toggle="strike-out")
+        page.fill("#quick-points", "800")
+        page.click('#quick [data-quick="bank"]')
+        for version, player in enumerate(["Bob", "Ann", "Bob", "Ann", "Bob", "Ann"], start=2):
+            wait_text(page, "#turn-line", f"{player}'s turn")
+            page.click('#quick [data-quick="bust"]')  # (each waits out the settling)
+            page.wait_for_selector(f'#sheet[data-version="{version}"]')
+        wait_text(
+            page,
+            "#toast",
+            "Ann busted: 0 this turn, and loses 500: the penalty for busting again and again.",
+        )
+
+
+def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Server) -> None:
+    """The turn line, the quick entry's heading and who-goes-first break such a name where
+    they must; the page never scrolls sideways (the score table cuts names with "…")."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "W" * 20 + "\nBob")
+        assert page.locator("#first select").first.bounding_box()["width"] > 60
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#turn-line", "Bob's turn")
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#quick h2", "Quick entry for WWW")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert not errors, errors

@@ -133,6 +133,11 @@ def test_sheet_fragment_etag_and_content(
     assert "Tap what to keep" in html and '"dice": [1, 1, 5]' in html
     spectator = app.test_client().get(f"/g/{game.id}/sheet")
     assert spectator.headers["ETag"] != first.headers["ETag"]
+    game.event({"type": "keep", "dice": [1, 1, 5]})
+    game.event({"type": "roll", "dice": [1, 5, 6]})
+    game.event({"type": "keep", "dice": [1, 5]})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "· 1 die left" in html  # (not "1 dice")
     assert b"Tap what to keep" not in spectator.data
 
 

@@ -9,6 +9,20 @@
   const toast = document.getElementById("toast");
   let etag = null;
   let busy = false;
+  // when this phone's action passes the turn (or undoes one), a second tap meant for the
+  // old sheet's button would land on the next player's: the fresh sheet's buttons wait a
+  // moment (greyed) before they take taps
+  const SETTLE_MS = 800;
+  let settleUntil = 0;
+  function settle(sheet) {
+    settleUntil = Date.now() + SETTLE_MS;
+    const held = [...sheet.querySelectorAll("button:not(:disabled)")];
+    held.forEach((b) => { b.disabled = true; });
+    setTimeout(() => held.forEach((b) => { b.disabled = false; }), SETTLE_MS);
+  }
+  // when a write's answer never came back: recorded or not, the next poll sent after tells
+  // (and a write sent again after a wrong guess is refused as stale: the version is checked)
+  let unanswered = 0;
   // the roll for first player so far: everyone's round, then only the tied players'
   // (the server checks); kept across the sheet's refreshes, forgotten when it changes
   const rollOff = {version: null, rounds: [], again: null};
@@ -25,6 +39,16 @@
     clearTimeout(say.timer);
     say.timer = setTimeout(() => { toast.hidden = true; }, 4000);
   }
+  toast.addEventListener("click", () => { toast.hidden = true; });  // (it covers buttons)
+
+  // a bust in words: why, when the rules make it a dispute, and the strike-out penalty
+  function bustWords(h) {
+    const why = h.reason && h.reason !== "nothing to keep" ? ` (${h.reason})` : "";
+    const penalty = h.penalty ? `, and loses ${h.penalty.toLocaleString("en")}: the penalty for busting again and again` : "";
+    return `${h.player} busted${why}: 0 this turn${penalty}.`;
+  }
+
+  function turnKey(sheet) { return `${sheet.dataset.turns}|${sheet.dataset.current}|${sheet.dataset.phase}`; }
 
   // after a tie only the tied players' dice can be entered, from blank
   function showRollOff(form) {
@@ -40,12 +64,15 @@
     });
   }
 
-  async function refresh() {
+  // the fresh sheet; `hold` ("turn", or "always" after an undo) settles it after this
+  // phone's own action
+  async function refresh(hold) {
     const resp = await fetch(`/g/${gameId}/sheet`, {cache: "no-store"});
     if (!resp.ok) return;
     const html = await resp.text();
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
+    const before = turnKey(sheet);
     sheet.outerHTML = html;
     const fresh = document.getElementById("sheet");
     if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
@@ -57,6 +84,7 @@
       fresh.after(share);
     }
     wire();
+    if (hold === "always" || (hold && turnKey(fresh) !== before)) settle(fresh);
   }
 
   // the current player's column in view: with many players the table scrolls sideways
@@ -70,28 +98,40 @@
   async function poll() {
     if (!document.hidden && !busy) {
       try {
+        const asked = Date.now();
         const headers = etag ? {"If-None-Match": etag} : {};
         const resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store"});
+        let moved = false;
         if (resp.status === 200) {
           etag = resp.headers.get("ETag");
           const body = await resp.json();
-          if (body.version !== version() && !busy) {  // (this phone's own action refreshes itself)
+          moved = body.version !== version();
+          if (moved && !busy) {  // (this phone's own action refreshes itself)
             // another phone acted: say so if this one had an entry under way, which the
             // fresh sheet clears (typed points, dice tapped or read from a photo)
             const sheet = document.getElementById("sheet");
             const typed = sheet.querySelector("#quick-points");
             const pending = (typed && typed.value.trim()) || sheet.querySelector(".pad [data-i]");
             await refresh();
-            if (pending) say("Another phone changed the sheet: your entry was cleared. Check whose turn it is.", true);
+            if (unanswered) {
+              unanswered = 0;
+              say("The sheet has changed: check whether it shows your last action before you enter it again.", true);
+            } else if (pending) say("Another phone changed the sheet: your entry was cleared. Check whose turn it is.", true);
           }
+        }
+        if (unanswered && unanswered < asked && !busy && !moved && (resp.status === 304 || resp.status === 200)) {
+          // still the version the lost write was sent on: it never arrived
+          unanswered = 0;
+          say("Your last action did not reach the scoresheet: enter it again.", true);
         }
       } catch (e) { /* offline for a moment: try again next tick */ }
     }
     setTimeout(poll, pollMs);
   }
 
+  // the answer's body, null when refused, undefined when not sent (busy, or settling)
   async function send(path, body) {
-    if (busy) return null;
+    if (busy || Date.now() < settleUntil) return undefined;
     busy = true;
     try {
       const resp = await fetch(`/api/games/${gameId}/${path}`, {
@@ -99,13 +139,16 @@
         headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
         body: JSON.stringify({version: version(), ...body}),
       });
+      unanswered = 0;
       const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
       if (resp.status === 409) say("Someone else was quicker: the sheet is updated, check and try again.", true);
       else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
-      if (resp.ok || resp.status === 409) await refresh();
+      if (resp.ok || resp.status === 409) await refresh(path === "undo" && resp.ok ? "always" : "turn");
       return resp.ok ? out : null;
     } catch (e) {
-      say("Network problem: " + e, true);
+      // the write may have been recorded and only its answer lost: the next poll tells
+      unanswered = Date.now();
+      say("No answer from the scoresheet (network?): your action may or may not be recorded. Wait for the sheet to update before trying again.", true);
       return null;
     } finally {
       busy = false;
@@ -117,7 +160,7 @@
     const out = await send("events", {event: ev});
     const hist = out && out.state ? out.state.history : [];
     if (ev.type === "roll" && hist.length > before && hist[hist.length - 1].bust) {
-      say(`Bust! ${hist[hist.length - 1].player} scores nothing this turn.`, true);
+      say("Bust! " + bustWords(hist[hist.length - 1]), true);
     }
     return out;
   }
@@ -179,7 +222,7 @@
       const score = async (points) => {
         const player = quick.dataset.player;
         const out = await event({type: "score", player, points});
-        if (out && points === 0) say(`${player} busted: 0 this turn. Undo if that was a slip.`);
+        if (out && points === 0) say(bustWords(out.state.history[out.state.history.length - 1]) + " Undo if that was a slip.");
         return out;
       };
       const field = quick.querySelector("input[name=points]");
@@ -203,7 +246,7 @@
           return;
         }
         const out = await score(points);
-        if (!out && field.isConnected) problem(toast.textContent);  // (refused: the sheet stays)
+        if (out === null && field.isConnected) problem(toast.textContent);  // (refused: the sheet stays)
       });
       quick.querySelector('[data-quick="bust"]').addEventListener("click", () => score(0));
     }
