@@ -267,10 +267,11 @@ def first_player(game_id: str) -> Response:
     snap = store.snapshot_at(game, store.current_version(game.id))
     if snap.version != version:  # a stale phone hears so first, tie or not (append checks too)
         raise store.Conflict(snap)
-    if snap.started:  # a tie would otherwise answer "roll again" for nothing
+    if snap.started:  # a tie would otherwise be recorded for nothing
         raise store.Rejected("players and seating are fixed once the first turn is recorded")
-    winner, again = store.roll_off(snap, rounds)
-    if winner is None:
+    winner, again, rounds = store.roll_off(snap, rounds)
+    if winner is None:  # recorded, so every phone sees who rolls again
+        snap = store.append(game.id, version, "tie", {"rolls": rounds})
         return jsonify({"winner": None, "roll_again": again, **snap.public()})
     snap = store.append(
         game.id,

@@ -2,10 +2,11 @@
 
 The ``events`` table is the source of truth. Each row is one of:
 ``game`` (an event of the game log), ``undo`` (cancels the last row that still counts),
-``join`` (a player added before the first turn) and ``seat`` (the seating order after the
-roll for first player). The version of a game is the number of rows, so it only grows and
-an ETag never comes back with other content. States are cached per game, keyed by version,
-so that a poll does not refold the log.
+``join`` (a player added before the first turn), ``tie`` (a roll for first player that left
+players tied: the rounds so far, so that every phone sees who rolls again) and ``seat`` (the
+seating order after the roll for first player). The version of a game is the number of
+rows, so it only grows and an ETag never comes back with other content. States are cached
+per game, keyed by version, so that a poll does not refold the log.
 """
 
 from __future__ import annotations
@@ -88,6 +89,24 @@ class Snapshot:
         """True once the first event of the game log is recorded."""
         return bool(self.events)
 
+    @property
+    def tie_rounds(self) -> list[dict[str, int]]:
+        """The rounds of a roll for first player that is still tied (a join or a seating
+        ends it), else none."""
+        rounds: list[dict[str, int]] = []
+        for kind, payload in self.stack:
+            if kind == "tie":
+                rounds = payload["rolls"]
+            elif kind in ("join", "seat"):
+                rounds = []
+        return rounds
+
+    @property
+    def roll_again(self) -> list[str]:
+        """Who rolls again for first player (the players the recorded tie left level)."""
+        rounds = self.tie_rounds
+        return cgame.roll_off_rounds(self.players, rounds)[1] if rounds else []
+
     def log(self) -> dict[str, Any]:
         """The game log in the format ``hotdice replay`` reads."""
         log: dict[str, Any] = {
@@ -105,6 +124,8 @@ class Snapshot:
         body: dict[str, Any] = {"version": self.version, "state": self.state_json}
         if self.state is None:
             body["setup"] = {"players": list(self.players), "error": self.setup_error}
+        if not self.started:  # (a recorded tie for first player, on every phone)
+            body["roll_again"] = self.roll_again
         return body
 
 
@@ -422,15 +443,22 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
     return new
 
 
-def roll_off(snap: Snapshot, rounds: list[dict[str, int]]) -> tuple[str | None, list[str]]:
-    """Ask the engine who starts; only the players of this game may roll, every one of
-    them in the first round, only the tied ones after."""
+def roll_off(
+    snap: Snapshot, rounds: list[dict[str, int]]
+) -> tuple[str | None, list[str], list[dict[str, int]]]:
+    """Ask the engine who starts, and return (winner, who rolls again, every round): the
+    rounds sent continue a recorded tie (or repeat it first); only the players of this
+    game may roll, every one of them in the first round, only the tied ones after."""
     if any(set(rolls) - set(snap.players) for rolls in rounds):
         raise Rejected("a roll names someone who is not in this game")
+    recorded = snap.tie_rounds
+    if rounds[: len(recorded)] != recorded:
+        rounds = [*recorded, *rounds]
     try:
-        return cgame.roll_off_rounds(snap.players, rounds)
+        winner, again = cgame.roll_off_rounds(snap.players, rounds)
     except ValueError as exc:
         raise Rejected(str(exc)) from exc
+    return winner, again, rounds
 
 
 def seating_from(players: tuple[str, ...], first: str) -> list[str]:

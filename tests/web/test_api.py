@@ -124,7 +124,8 @@ def test_an_event_nested_deep_or_huge_is_refused_so_the_game_stays_loadable(
 def test_get_and_etag(client: FlaskClient, game: GameActions) -> None:
     game.create()
     resp = client.get(f"/api/games/{game.id}")
-    assert resp.status_code == 200 and resp.get_json() == {"version": 0, "state": game.state}
+    assert resp.get_json() == {"version": 0, "state": game.state, "roll_again": []}  # (no tie)
+    assert resp.status_code == 200
     tag = resp.headers["ETag"]
     assert client.get(f"/api/games/{game.id}", headers={"If-None-Match": tag}).status_code == 304
     game.score("Ann", 500)
@@ -381,13 +382,43 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
         json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}},
     )
     assert tie.status_code == 200 and tie.get_json()["roll_again"] == ["Ann", "Bob"]
-    assert tie.get_json()["version"] == game.version
+    # the tie is recorded, so every phone sees who rolls again (and a phone that has not
+    # seen it is stale: it cannot start a new first round over it)
+    assert tie.get_json()["version"] == game.version + 1
+    assert client.get(f"/api/games/{game.id}").get_json()["roll_again"] == ["Ann", "Bob"]
+    stale = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 2, "Bob": 1, "Cid": 6}},
+    )
+    assert stale.status_code == 409 and stale.get_json()["roll_again"] == ["Ann", "Bob"]
+    game.version += 1
+    everyone = client.post(  # a whole new first round is not the tied players' round
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 2, "Bob": 1, "Cid": 6}},
+    )
+    assert everyone.status_code == 422 and "tied players" in everyone.get_json()["error"]
+    assert (
+        client.post(  # Undo takes the tie back: a first round is everyone's again
+            f"/api/games/{game.id}/undo", headers=game.auth, json={"version": game.version}
+        ).get_json()["roll_again"]
+        == []
+    )
+    game.version += 1
     partial = client.post(  # Cid never rolled: a first round is everyone's
         f"/api/games/{game.id}/first",
         headers=game.auth,
         json={"version": game.version, "rolls": {"Ann": 3, "Bob": 5}},
     )
     assert partial.status_code == 422 and "every player" in partial.get_json()["error"]
+    tie = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}},
+    )
+    assert tie.get_json()["roll_again"] == ["Ann", "Bob"]
+    game.version += 1
     cid_again = client.post(  # after the tie only Ann and Bob roll; Cid's 2 still stands
         f"/api/games/{game.id}/first",
         headers=game.auth,
@@ -397,13 +428,10 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
         },
     )
     assert cid_again.status_code == 422 and "tied players" in cid_again.get_json()["error"]
-    win = client.post(
+    win = client.post(  # the new round alone continues the recorded one
         f"/api/games/{game.id}/first",
         headers=game.auth,
-        json={
-            "version": game.version,
-            "rolls": [{"Ann": 6, "Bob": 6, "Cid": 2}, {"Ann": 1, "Bob": 2}],
-        },
+        json={"version": game.version, "rolls": {"Ann": 1, "Bob": 2}},
     )
     assert win.get_json()["winner"] == "Bob"
     state = win.get_json()["state"]

@@ -230,6 +230,12 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
         assert page.locator('#first input.first-photo[data-player="Cid"]').is_disabled()
         assert not page.locator('#first select[name="Ann"]').is_disabled()
         assert page.locator('#first select[name="Ann"]').input_value() == ""
+        with phone(browser) as other:  # the tie is recorded: every phone shows it
+            bob = other.new_page()
+            bob.goto(str(page.get_attribute("#join-link", "href")))
+            bob.wait_for_selector("body[data-ready]")
+            assert bob.locator("#first-again").inner_text() == "Tie: Ann and Bob roll again."
+            assert bob.locator('#first select[name="Cid"]').is_disabled()
         page.select_option('#first select[name="Ann"]', "2")
         one_die = {
             "dice": [6],

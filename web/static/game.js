@@ -23,10 +23,6 @@
   // when a write's answer never came back: recorded or not, the next poll sent after tells
   // (and a write sent again after a wrong guess is refused as stale: the version is checked)
   let unanswered = 0;
-  // the roll for first player so far: everyone's round, then only the tied players'
-  // (the server checks); kept across the sheet's refreshes, forgotten when it changes
-  const rollOff = {version: null, rounds: [], again: null};
-  function forgetRollOff() { Object.assign(rollOff, {version: null, rounds: [], again: null}); }
 
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);
@@ -49,20 +45,6 @@
   }
 
   function turnKey(sheet) { return `${sheet.dataset.turns}|${sheet.dataset.current}|${sheet.dataset.phase}`; }
-
-  // after a tie only the tied players' dice can be entered, from blank
-  function showRollOff(form) {
-    if (!rollOff.again) return;
-    const notice = form.querySelector("#first-again");  // (stays, where the toast goes)
-    if (notice) { notice.textContent = `Tie: ${rollOff.again.join(" and ")} roll again.`; notice.hidden = false; }
-    form.querySelectorAll("select").forEach((s) => {
-      const again = rollOff.again.includes(s.name);
-      s.disabled = !again;
-      s.value = "";
-      const photo = form.querySelector(`input.first-photo[data-player="${CSS.escape(s.name)}"]`);
-      if (photo) photo.disabled = !again;
-    });
-  }
 
   // the fresh sheet; `hold` ("turn", or "always" after an undo) settles it after this
   // phone's own action
@@ -284,23 +266,16 @@
           }
         });
       });
-      if (rollOff.version !== version()) forgetRollOff();
-      showRollOff(first);
+      // after a tie (recorded: every phone's sheet shows it) only the tied players roll,
+      // and this round is sent alone: the server continues the recorded rounds
       first.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const rolls = {};
         first.querySelectorAll("select:not(:disabled)").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
-        const out = await send("first", {rolls: [...rollOff.rounds, rolls]});
-        if (out && out.winner) {
-          forgetRollOff();
-          say(`${out.winner} starts.`);
-        } else if (out) {
-          Object.assign(rollOff, {version: version(), again: out.roll_again});
-          rollOff.rounds.push(rolls);
-          const form = document.getElementById("first");  // the refreshed sheet's
-          if (form) showRollOff(form);
-          say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
-        }
+        if (!Object.keys(rolls).length) { say("Choose each player's die first (or take a photo of it).", true); return; }
+        const out = await send("first", {rolls});
+        if (out && out.winner) say(`${out.winner} starts.`);
+        else if (out) say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
       });
     }
   }
