@@ -44,6 +44,7 @@ def inject() -> dict[str, Any]:
         "csrf_token": csrf_token,
         "poll_ms": current_app.config["POLL_MS"],
         "score_step": crules.SCORE_STEP,
+        "max_points": crules.MAX_TARGET,  # (what a turn may score: the engine's cap)
     }
 
 

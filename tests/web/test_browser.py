@@ -507,7 +507,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
             ("850.00", "whole number"),  # (not 85,000)
             ("12.5", "whole number"),
             ("1,125", "Scores go up in 50s: 1,100 or 1,150?"),
-            ("1000050", "a turn scores at most 1,000,000"),  # the engine's reason, kept here
+            ("1000050", "A turn scores at most 1,000,000."),  # the engine's cap, read here
+            ("99999999", "A turn scores at most 1,000,000."),  # (not "50s: 99,999,950 or...")
         ):
             field.fill(typed)
             page.click('#quick [data-quick="bank"]')

@@ -222,6 +222,11 @@
         }
         const points = parseInt(raw.replace(/[,.'\s]/g, ""), 10);
         const step = parseInt(quick.dataset.step, 10);  // (the engine's SCORE_STEP)
+        const most = parseInt(quick.dataset.max, 10);  // (and its cap on a turn)
+        if (points > most) {
+          problem(`A turn scores at most ${most.toLocaleString("en")}.`);
+          return;
+        }
         if (points % step) {
           const down = points - (points % step);
           problem(`Scores go up in ${step}s: ${down.toLocaleString("en")} or ${(down + step).toLocaleString("en")}?`);
