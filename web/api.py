@@ -269,7 +269,7 @@ def first_player(game_id: str) -> Response:
         raise store.Conflict(snap)
     if snap.started:  # a tie would otherwise be recorded for nothing
         raise store.Rejected("players and seating are fixed once the first turn is recorded")
-    winner, again, rounds = store.roll_off(snap, rounds)
+    winner, again, rounds = store.roll_off(snap, rounds, isinstance(rolls, list))
     if winner is None:  # recorded, so every phone sees who rolls again
         snap = store.append(game.id, version, "tie", {"rolls": rounds})
         return jsonify({"winner": None, "roll_again": again, **snap.public()})

@@ -444,16 +444,24 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
 
 
 def roll_off(
-    snap: Snapshot, rounds: list[dict[str, int]]
+    snap: Snapshot, rounds: list[dict[str, int]], every_round: bool
 ) -> tuple[str | None, list[str], list[dict[str, int]]]:
-    """Ask the engine who starts, and return (winner, who rolls again, every round): the
-    rounds sent continue a recorded tie (or repeat it first); only the players of this
-    game may roll, every one of them in the first round, only the tied ones after."""
+    """Ask the engine who starts, and return (winner, who rolls again, every round).
+
+    A single round sent continues a recorded tie; a list of rounds (``every_round``) is
+    the whole roll from the first round, starting with the recorded ones. Only the players
+    of this game may roll, every one of them in the first round, only the tied ones after.
+    """
     if any(set(rolls) - set(snap.players) for rolls in rounds):
         raise Rejected("a roll names someone who is not in this game")
     recorded = snap.tie_rounds
-    if rounds[: len(recorded)] != recorded:
+    if not every_round:
         rounds = [*recorded, *rounds]
+    elif rounds[: len(recorded)] != recorded or len(rounds) == len(recorded):
+        raise Rejected(
+            f"the roll for first player so far is recorded ({len(recorded)} round(s)): send "
+            "the tied players' new round, or every round starting with the recorded ones"
+        )
     try:
         winner, again = cgame.roll_off_rounds(snap.players, rounds)
     except ValueError as exc:

@@ -348,7 +348,9 @@ def test_takeover_offer(game: GameActions) -> None:
     assert game.state["turn"]["total"] == 150 and game.state["turn"]["takeover"]
 
 
-def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions) -> None:
+def test_players_join_and_roll_for_first(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
     resp = client.post("/api/games", json={"rules": "farkle", "players": []})
     assert resp.status_code == 201
     body = resp.get_json()
@@ -428,12 +430,37 @@ def test_players_join_and_roll_for_first(client: FlaskClient, game: GameActions)
         },
     )
     assert cid_again.status_code == 422 and "tied players" in cid_again.get_json()["error"]
-    win = client.post(  # the new round alone continues the recorded one
+    again = client.post(  # the same faces again: a second tie, after the first
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6}},
+    )
+    assert again.get_json()["roll_again"] == ["Ann", "Bob"]
+    game.version += 1
+    nothing_new = client.post(  # a list must add a round to the recorded ones
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={
+            "version": game.version,
+            "rolls": [{"Ann": 6, "Bob": 6, "Cid": 2}, {"Ann": 6, "Bob": 6}],
+        },
+    )
+    assert nothing_new.status_code == 422 and "recorded" in nothing_new.get_json()["error"]
+    win = client.post(  # the new round alone continues the recorded ones
         f"/api/games/{game.id}/first",
         headers=game.auth,
         json={"version": game.version, "rolls": {"Ann": 1, "Bob": 2}},
     )
     assert win.get_json()["winner"] == "Bob"
+    with app.app_context():
+        from web.db import get_db
+
+        seat = (
+            get_db()
+            .execute("SELECT event FROM events WHERE game_id = ? AND kind = 'seat'", (game.id,))
+            .fetchone()
+        )
+    assert len(json.loads(seat[0])["rolls"]) == 3  # every round, in order
     state = win.get_json()["state"]
     assert [p["name"] for p in state["players"]] == ["Bob", "Cid", "Ann"]
     assert state["current_player"] == "Bob"

@@ -641,6 +641,35 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         wait_text(page, "#toast", "did not reach the scoresheet: enter it again")
         assert _version(page, server) == 3
         assert "Ann's turn" in page.locator("#turn-line").inner_text()
+
+        # the answer lost and then the first fresh sheet too: still "check", never "did not
+        # reach" (the phone's sheet is behind, so a 304 must not pass for "unchanged")
+        failed: list[str] = []
+
+        def sheet_fails_once(route: Any) -> None:
+            if failed:
+                route.continue_()
+            else:
+                failed.append(route.request.url)
+                route.abort()
+
+        page.route("**/api/games/*/events", answer_lost)
+        page.route("**/g/*/sheet", sheet_fails_once)
+        page.fill("#quick-points", "300")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#turn-line", "Bob's turn")
+        wait_text(page, "#toast", "check whether it shows your last action")
+        page.unroute("**/api/games/*/events")
+        page.unroute("**/g/*/sheet")
+        assert failed and _version(page, server) == 4
+
+        # answered, only the sheet after it lost: no "may or may not be recorded"
+        failed.clear()
+        page.route("**/g/*/sheet", sheet_fails_once)
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#turn-line", "Cid's turn")  # (brought by the next poll)
+        page.unroute("**/g/*/sheet")
+        assert failed and "may or may not" not in page.locator("#toast").inner_text()
         assert not errors, errors
 
 
@@ -677,12 +706,19 @@ def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Serv
     """The turn line, the quick entry's heading and who-goes-first break such a name where
     they must; the page never scrolls sideways (the score table cuts names with "…")."""
     with phone(browser) as ctx:
-        page, errors = farkle_game(ctx, server, "W" * 20 + "\nBob")
+        page, errors = farkle_game(ctx, server, "W" * 20 + "\nBob\nCid\nDee")
         assert page.locator("#first select").first.bounding_box()["width"] > 60
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-        page.click('#quick [data-quick="bust"]')
-        wait_text(page, "#turn-line", "Bob's turn")
-        page.click('#quick [data-quick="bust"]')
+        for name in ("Bob", "Cid", "Dee"):
+            page.click('#quick [data-quick="bust"]')
+            wait_text(page, "#turn-line", f"{name}'s turn")
+        page.fill("#quick-points", "10,300")
+        page.click('#quick [data-quick="bank"]')
         wait_text(page, "#quick h2", "Quick entry for WWW")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        # but a score in the table stays whole: "10,300" on one line, not "10,3" / "00"
+        heights = page.eval_on_selector_all(
+            "#scores th .total", "els => els.map(e => e.getBoundingClientRect().height)"
+        )
+        assert max(heights) < 40, heights
         assert not errors, errors

@@ -14,11 +14,11 @@
   // moment (greyed) before they take taps
   const SETTLE_MS = 800;
   let settleUntil = 0;
-  function settle(sheet) {
-    settleUntil = Date.now() + SETTLE_MS;
+  function settle(sheet, ms) {
+    settleUntil = Math.max(settleUntil, Date.now() + ms);
     const held = [...sheet.querySelectorAll("button:not(:disabled)")];
     held.forEach((b) => { b.disabled = true; });
-    setTimeout(() => held.forEach((b) => { b.disabled = false; }), SETTLE_MS);
+    setTimeout(() => held.forEach((b) => { b.disabled = false; }), ms);
   }
   // when a write's answer never came back: recorded or not, the next poll sent after tells
   // (and a write sent again after a wrong guess is refused as stale: the version is checked)
@@ -46,11 +46,11 @@
 
   function turnKey(sheet) { return `${sheet.dataset.turns}|${sheet.dataset.current}|${sheet.dataset.phase}`; }
 
-  // the fresh sheet; `hold` ("turn", or "always" after an undo) settles it after this
-  // phone's own action
+  // the fresh sheet (false when it could not be fetched); `hold` ("turn", or "always"
+  // after an undo) settles it after this phone's own action
   async function refresh(hold) {
     const resp = await fetch(`/g/${gameId}/sheet`, {cache: "no-store"});
-    if (!resp.ok) return;
+    if (!resp.ok) return false;
     const html = await resp.text();
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
@@ -66,7 +66,9 @@
       fresh.after(share);
     }
     wire();
-    if (hold === "always" || (hold && turnKey(fresh) !== before)) settle(fresh);
+    if (hold === "always" || (hold && turnKey(fresh) !== before)) settle(fresh, SETTLE_MS);
+    else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
+    return true;
   }
 
   // the current player's column in view: with many players the table scrolls sideways
@@ -85,16 +87,20 @@
         const resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store"});
         let moved = false;
         if (resp.status === 200) {
-          etag = resp.headers.get("ETag");
+          // the ETag is kept only once this phone shows that version: a 304 then means
+          // that the sheet on screen is the server's
+          const tag = resp.headers.get("ETag");
           const body = await resp.json();
           moved = body.version !== version();
+          if (!moved) etag = tag;
           if (moved && !busy) {  // (this phone's own action refreshes itself)
             // another phone acted: say so if this one had an entry under way, which the
             // fresh sheet clears (typed points, dice tapped or read from a photo)
             const sheet = document.getElementById("sheet");
             const typed = sheet.querySelector("#quick-points");
             const pending = (typed && typed.value.trim()) || sheet.querySelector(".pad [data-i]");
-            await refresh();
+            if (!(await refresh())) return;  // (the finally polls again)
+            etag = tag;
             if (unanswered) {
               unanswered = 0;
               say("The sheet has changed: check whether it shows your last action before you enter it again.", true);
@@ -108,7 +114,9 @@
         }
       } catch (e) { /* offline for a moment: try again next tick */ }
     }
-    setTimeout(poll, pollMs);
+  }
+  async function pollLoop() {
+    try { await poll(); } finally { setTimeout(pollLoop, pollMs); }
   }
 
   // the answer's body, null when refused, undefined when not sent (busy, or settling)
@@ -116,22 +124,32 @@
     if (busy || Date.now() < settleUntil) return undefined;
     busy = true;
     try {
-      const resp = await fetch(`/api/games/${gameId}/${path}`, {
-        method: "POST", cache: "no-store",
-        headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
-        body: JSON.stringify({version: version(), ...body}),
-      });
+      let resp;
+      try {
+        resp = await fetch(`/api/games/${gameId}/${path}`, {
+          method: "POST", cache: "no-store",
+          headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
+          body: JSON.stringify({version: version(), ...body}),
+        });
+      } catch (e) {
+        // the write may have been recorded and only its answer lost: the next poll tells
+        unanswered = Date.now();
+        say("No answer from the scoresheet (network?): your action may or may not be recorded. Wait for the sheet to update before trying again.", true);
+        return null;
+      }
+      const lost = unanswered;  // (a write sent again after a lost answer: stale if it was recorded)
       unanswered = 0;
       const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
-      if (resp.status === 409) say("Someone else was quicker: the sheet is updated, check and try again.", true);
-      else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
-      if (resp.ok || resp.status === 409) await refresh(path === "undo" && resp.ok ? "always" : "turn");
+      if (resp.status === 409) {
+        say(lost ? "The sheet has changed: check whether it shows your last action before you enter it again."
+          : "Someone else was quicker: the sheet is updated, check and try again.", true);
+      } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
+      if (resp.ok || resp.status === 409) {
+        try {
+          await refresh(path === "undo" && resp.ok ? "always" : "turn");
+        } catch (e) { /* answered, but the sheet did not come: the next poll brings it */ }
+      }
       return resp.ok ? out : null;
-    } catch (e) {
-      // the write may have been recorded and only its answer lost: the next poll tells
-      unanswered = Date.now();
-      say("No answer from the scoresheet (network?): your action may or may not be recorded. Wait for the sheet to update before trying again.", true);
-      return null;
     } finally {
       busy = false;
     }
@@ -294,6 +312,6 @@
   });
 
   wire();
-  setTimeout(poll, pollMs);
+  setTimeout(pollLoop, pollMs);
   document.body.dataset.ready = "game";
 })();
