@@ -504,6 +504,7 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         for typed, message in (
             ("", "Type the points banked"),
             ("abc", "whole number"),
+            ("-50", "never below 0: for a bust, tap Busted"),
             ("850.00", "whole number"),  # (not 85,000)
             ("12.5", "whole number"),
             ("1,125", "Scores go up in 50s: 1,100 or 1,150?"),

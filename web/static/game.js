@@ -235,7 +235,9 @@
         // is no 85,000)
         const raw = field.value.trim();
         if (!/^(\d+|\d{1,3}([,.'\s]\d{3})+)$/.test(raw)) {
-          problem(raw ? "Points are a whole number, e.g. 850." : "Type the points banked, e.g. 850, or tap Busted.");
+          problem(!raw ? "Type the points banked, e.g. 850, or tap Busted."
+            : /^[-−]/.test(raw) ? "Points banked are never below 0: for a bust, tap Busted."
+            : "Points are a whole number, e.g. 850.");
           return;
         }
         const points = parseInt(raw.replace(/[,.'\s]/g, ""), 10);
