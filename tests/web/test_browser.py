@@ -215,6 +215,9 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
         page.select_option("#preset", "farkle")
         page.click("text=Create game")
         page.wait_for_selector("body[data-ready]")
+        page.fill('#add-player input[name="name"]', "Bartholomew the Dicer Jr.")
+        page.click("#add-player button")  # too long: said so, not cut to 20 unseen
+        wait_text(page, "#toast", "a player name is longer than 20 characters")
         for name in ["Ann", "Bob", "Cid"]:
             page.fill('#add-player input[name="name"]', name)
             page.click("#add-player button")
