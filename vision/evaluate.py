@@ -11,7 +11,6 @@ labelled dice up to fill a frame, as a phone held close to the table shows them.
 
 from __future__ import annotations
 
-import errno
 import json
 import stat
 import statistics
@@ -24,7 +23,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .io import path_problem
+from .io import path_problem, stat_path
 
 
 @dataclass
@@ -170,16 +169,12 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
 
 
 def _is_file(path: Path) -> bool:
-    """Whether `path` is a file: False where nothing is, an OSError for a symlink loop or
-    a folder without permission (Path.is_file() calls a loop missing, or raises a bare
-    [Errno 13])."""
+    """Whether `path` is a file: False where nothing is, a one-line OSError for a symlink
+    loop or a folder without permission (Path.is_file() calls a loop missing, or raises a
+    bare [Errno 13])."""
     try:
-        return stat.S_ISREG(path.stat().st_mode)
-    except OSError as exc:
-        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-            return False
-        raise OSError(path_problem(path, exc)) from None
-    except ValueError:  # (a NUL in a labelled name: no file has it)
+        return stat.S_ISREG(stat_path(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
         return False
 
 

@@ -108,13 +108,14 @@ def path_problem(path: str | os.PathLike, exc: OSError, *, what: str = "file") -
 
 
 def stat_path(path: str | os.PathLike, *, what: str = "file") -> os.stat_result:
-    """os.stat(path), with a one-line OSError (`path_problem`) when it fails."""
+    """os.stat(path), with a one-line OSError (`path_problem`) of the same class when it
+    fails, so a caller may still tell a missing file (FileNotFoundError) from the rest."""
     try:
         return os.stat(path)
     except OSError as exc:
-        raise OSError(path_problem(path, exc, what=what)) from None
+        raise type(exc)(path_problem(path, exc, what=what)) from None
     except ValueError:  # (a NUL in the name: no file has it)
-        raise OSError(f"{path}: no such {what}") from None
+        raise FileNotFoundError(f"{path}: no such {what}") from None
 
 
 def read_bytes(path: str | os.PathLike) -> bytes:

@@ -23,6 +23,7 @@
   // when a write's answer never came back: recorded or not, the next poll sent after tells
   // (and a write sent again after a wrong guess is refused as stale: the version is checked)
   let unanswered = 0;
+  const CHECK_YOURS = "The sheet has changed: check whether it shows your last action before you enter it again.";
 
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);
@@ -103,7 +104,7 @@
             etag = tag;
             if (unanswered) {
               unanswered = 0;
-              say("The sheet has changed: check whether it shows your last action before you enter it again.", true);
+              say(CHECK_YOURS, true);
             } else if (pending) say("Another phone changed the sheet: your entry was cleared. Check whose turn it is.", true);
           }
         }
@@ -141,7 +142,7 @@
       unanswered = 0;
       const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
       if (resp.status === 409) {
-        say(lost ? "The sheet has changed: check whether it shows your last action before you enter it again."
+        say(lost ? CHECK_YOURS
           : "Someone else was quicker: the sheet is updated, check and try again.", true);
       } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
       if (resp.ok || resp.status === 409) {
