@@ -187,16 +187,23 @@ async def phone(
         await conn.close()
 
 
+def new_game(phones: int) -> dict[str, Any]:
+    """The body that creates one benchmark game: a target (the highest the server takes)
+    that no run of writes of at most 1,000 points reaches, so no game ends mid-run."""
+    return {
+        "rules": "ten-thousand",
+        "target": 1_000_000,
+        "players": [f"P{i + 1}" for i in range(phones)],
+    }
+
+
 def create_games(url: str, n: int, phones: int) -> list[dict[str, Any]]:
-    names = [f"P{i + 1}" for i in range(phones)]
     games = []
     for _ in range(n):
         req = urllib.request.Request(
             url + "/api/games",
             method="POST",
-            data=json.dumps(
-                {"rules": "ten-thousand", "target": 10_000_000, "players": names}
-            ).encode(),
+            data=json.dumps(new_game(phones)).encode(),
             headers={"Content-Type": "application/json"},
         )
         with urllib.request.urlopen(req, timeout=10) as resp:
