@@ -38,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--win-probability",
         action="store_true",
         help="two players: the play that maximises the chance to win a game to "
-        "--target (first to the target wins) and the first player's chance; "
+        "--target (with the rules' final round, or first to the target) and the first "
+        "player's chance; "
         "pure Python, so keep the target small (about 2,000 takes seconds "
         "to a minute)",
     )
@@ -219,11 +220,16 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
+_END_RULE_WORDS = {
+    "final round": "final round: the other player has a last turn to pass; a tie is even"
+}
+
+
 def format_win_report(data: dict[str, Any]) -> str:
     """The ``hotdice strategy --win-probability`` text from its JSON object."""
     lines = [
         f"{data['rules']}: two players, playing to win a game to {data['target']:,} "
-        f"({data['end_rule']} wins)",
+        f"({_END_RULE_WORDS.get(data['end_rule'], data['end_rule'] + ' wins')})",
         f"  first player's chance to win under optimal play: "
         f"{data['first_player_win_probability']:.2%}",
         f"  (second player: {data['second_player_win_probability']:.2%}; "

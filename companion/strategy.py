@@ -756,6 +756,38 @@ def _need_to_lead(state: GameState) -> int | None:
     return need if need > 0 else None
 
 
+def _still_to_play(state: GameState) -> list[str]:
+    """Who plays after the current player in this final round or tie-break: under
+    tie-or-beat everyone else, as a tie or a pass gives them another turn."""
+    if state.phase not in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK):
+        return []
+    if state.phase is GamePhase.FINAL_ROUND and state.rules.finish is Finish.TIE_OR_BEAT:
+        return [p.name for i, p in enumerate(state.players) if i != state.current]
+    return [state.players[i].name for i in state.to_play if i != state.current]
+
+
+def _bank_from(state: GameState, need: int | None) -> int:
+    """The least worth banking for a player who others still follow: reaching the leader
+    (a tie stays in the game), and whatever the rules ask anyway."""
+    me, rules = state.players[state.current], state.rules
+    tie = (need or UNIT) - UNIT
+    return max(tie, rules.min_bank, 0 if me.on_board else rules.entry)
+
+
+def _what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> dict[str, Any]:
+    """The engine's own ``can_bank`` and refusal for advice given under the coach's
+    stricter bank minimum (``advice``'s own refusal is dropped), and why a bank the rules
+    allow is not valued."""
+    advice.pop("bank_refusal", None)
+    out: dict[str, Any] = {"can_bank": turn.can_bank}
+    refusal = turn.bank_refusal()
+    if refusal:
+        out["bank_refusal"] = refusal
+    elif advice.get("expected_if_bank") is None:
+        out["bank_short"] = f"a bank of {turn.total:,} leaves you behind the leader"
+    return out
+
+
 def advise_game(state: GameState) -> dict[str, Any] | None:
     """Advice for the player to act in a game, labelled with its ``situation``.
 
@@ -770,13 +802,28 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
     need = _need_to_lead(state)
     busts = me.busts_in_row
     head: dict[str, Any] = {"player": me.name}
+    rules, turn, offer = state.rules, state.turn, state.offer.turn if state.offer else None
+    later = _still_to_play(state)
     try:
-        if state.turn is not None:
-            out = advise_turn(state.turn, busts_in_row=busts, need=need)
+        if later:
+            # Passing the leader does not win yet: the chance of making the lead would call
+            # a bank of 50 in a tie-break a sure thing. Play for points, and value no bank
+            # that leaves the player behind the leader (the game ends this round: no strike
+            # penalty to weigh either).
+            bank_from = _bank_from(state, need)
+            head.update(still_to_play=later, bank_from=bank_from)
+            rules = replace(rules, min_bank=bank_from, strike_penalty=0)
+            turn = replace(turn, rules=rules) if turn is not None else None
+            offer = replace(offer, rules=rules) if offer is not None else None
+            need, busts = None, 0
+        if turn is not None:
+            out = advise_turn(turn, busts_in_row=busts, need=need)
             situation = "keep" if "options" in out else "bank_or_roll"
+            if later and state.turn is not None and "can_bank" in out:
+                out.update(_what_the_rules_allow(state.turn, out))
             return {**head, "situation": situation, **out}
         fresh = advise_state(
-            state.rules,
+            rules,
             turn_total=0,
             dice=state.rules.dice,
             score=me.score,
@@ -787,7 +834,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
         if state.offer is None:
             return {**head, "situation": "fresh", **fresh}
         take = advise_turn(
-            state.offer.turn.handed_to(score=me.score, on_board=me.on_board),
+            offer.handed_to(score=me.score, on_board=me.on_board),
             busts_in_row=busts,
             need=need,
         )

@@ -10,9 +10,13 @@ advisor's, over the engine's roll classes (``strategy.turn_model``: nothing is r
 except for what its ends are worth:
 
 * banking a total ``t`` with ``i + t`` below the target is worth ``1 - P(j, i + t)``;
-* reaching the target ends the game: banking it is worth 1 (the end rule is "first to the
-  target wins"; under ``exact`` finishing the target must be hit exactly and a total past
-  it is a bust, as in the engine);
+* reaching the target: under a ``final-round`` finish the opponent then has one last turn
+  to pass ``i + t`` (a tie counts as an even chance: the tie-break turns are not modelled),
+  so the bank is worth one minus the opponent's best chance in that turn, and the player
+  may roll on past the target to set a higher mark; under ``exact`` finishing the target
+  must be hit exactly (a total past it is a bust, as in the engine) and wins; otherwise
+  (``first-to-target``, and ``tie-or-beat``, which is not modelled) a bank that reaches the
+  target wins (1);
 * a bust is worth ``1 - P(j, i)``.
 
 Scores only grow, so the pairs are solved by score sum from high to low. Within a sum,
@@ -25,7 +29,7 @@ two or three turn solves per state), with a plain fixed-point iteration as a fal
 >>> from companion.rules import load_rules
 >>> game = solve_game(load_rules("farkle", target=500))
 >>> round(game.first_player, 4)
-0.6791
+0.5744
 """
 
 from __future__ import annotations
@@ -49,6 +53,30 @@ HOT = ("hot",)
 """The state after hot dice (arriving there: roll, or bank where the rules allow)."""
 
 
+TIE_BREAK = 0.5
+"""A final round's tie on top, settled by tie-break turns: counted as an even chance."""
+
+FINAL_ROUND_LEAST = 1e-12
+"""Where no roll must risk a bust, the leader rolls on past the target only while the
+other player's chance to pass is above this."""
+
+FINAL_ROUND_REACH = 10_000
+"""The most points past the target a turn is solved for: beyond, the player banks. Without
+doublings the bound in ``_FinalRound.past`` stops far short of it (``farkle``: at most
+3,800 past at targets of 500-2,000); with ``double-turn`` a mark doubles, the chance to
+pass it only halves, and the bound would run on to 100,000."""
+
+
+@dataclass(frozen=True)
+class _Past:
+    """A final round, in the turn of the player who reaches the target: ``bank(t)`` is what
+    banking the turn total ``t`` (at or past the target) is worth, ``end`` the total from
+    which banking is best in every state."""
+
+    bank: Callable[[int], float]
+    end: int
+
+
 # --- one turn, given what its ends are worth -----------------------------------------------
 
 
@@ -69,6 +97,10 @@ class _Plan:
     exact: bool
     hot_won: tuple[float, float]
     """Hot dice that must be rolled past the target: (value with bust 0, d/d bust)."""
+    least_bust: float
+    """The smallest chance that a roll busts, over every state rolled past a turn total of 0
+    (rolls that may be rolled again counted as not busting): past the target it bounds what
+    rolling on can gain."""
 
 
 @functools.lru_cache(maxsize=32)
@@ -103,6 +135,13 @@ def _plan(rules: Rules) -> _Plan:
     again = sum(c.weight for c in hot_classes if c.outcomes and not any(o.dice for o in c.outcomes))
     busts = total - wins - again
     hot_won = (wins / (total - again), busts / (total - again))
+    # (a state rolled only at a turn total of 0, as a first roll that never busts, is
+    # never rolled past the target)
+    least_bust = min(
+        unaccounted / total
+        for k, total, unaccounted, _, _ in rows
+        if keys[k] != model.start or model.start == model.hot
+    )
     return _Plan(
         keys,
         tuple(rows),
@@ -113,6 +152,7 @@ def _plan(rules: Rules) -> _Plan:
         rules.hot_dice_must_roll,
         rules.finish is Finish.EXACT,
         hot_won,
+        least_bust,
     )
 
 
@@ -144,15 +184,20 @@ def _solve_turn(
     bank: Callable[[int], float],
     bust: float,
     keep: bool = False,
+    past: _Past | None = None,
 ) -> tuple[float, float, TurnValues | None]:
     """One turn by backward induction over turn totals (in units of 50) with bust value
     ``bust`` and bank values ``bank(t)`` for ``bank_min <= t < goal``; a bank at or past
-    ``goal`` wins (1). Returns the fresh turn's (value, d value / d bust) and, with
-    ``keep``, every state's values."""
+    ``goal`` wins (1), or with ``past`` (a final round) is worth ``past.bank(t)``, and the
+    turn is solved on up to ``past.end``, from where on banking is best. Returns the fresh
+    turn's (value, d value / d bust) and, with ``keep``, every state's values."""
     n_keys = len(plan.keys)
     if plan.exact:
         won = goal + 1  # rows past the goal bust
         top = goal
+    elif past is not None:
+        won = max(past.end, goal, bank_min)  # from here on banking is best
+        top = won - 1
     else:
         won = max(goal, bank_min)  # from here on every bank wins
         top = won - 1
@@ -168,11 +213,13 @@ def _solve_turn(
             dhconst = plan.hot_won[1]
         else:
             hconst, dhconst = 1.0, 0.0
+    tail = [past.bank(t) for t in range(won, span)] if past is not None else []
     for k in range(n_keys + 1):
-        c, d = (hconst, dhconst) if k == plan.hot else (const, dconst)
+        hot = k == plan.hot
+        c, d = (hconst, dhconst) if hot else (const, dconst)
         row, drow = after[k], dafter[k]
         for t in range(won, span):
-            row[t] = c
+            row[t] = c if past is None else _banked_past(plan, tail[t - won], hot, bust)
             drow[t] = d
     roll = [[0.0] * (top + 1) for _ in range(n_keys)] if keep else []
     banks: list[float | None] = [None] * (top + 1)
@@ -200,7 +247,7 @@ def _solve_turn(
         if t < bank_min:
             b_t = ninf
         elif t >= goal:
-            b_t = 1.0
+            b_t = 1.0 if past is None else past.bank(t)
         else:
             b_t = bank(t)
         if b_t != ninf:
@@ -244,6 +291,8 @@ def _solve_turn(
                             dbest = dafter[target][s]
                     else:
                         v = hconst if target == plan.hot else const
+                        if past is not None:
+                            v = _banked_past(plan, past.bank(s), target == plan.hot, bust)
                         if v > best:
                             best = v
                             dbest = dhconst if target == plan.hot else dconst
@@ -281,6 +330,15 @@ def _solve_turn(
     return value, slope, values
 
 
+def _banked_past(plan: _Plan, bank: float, hot: bool, bust: float) -> float:
+    """A state beyond ``_Past.end``, where a bank is worth ``bank``: bank (hot dice that must
+    be rolled: roll once more, then bank the same total, a little under what a scoring roll
+    makes it worth)."""
+    if hot and plan.hot_must_roll:
+        return plan.hot_won[0] * bank + plan.hot_won[1] * bust
+    return bank
+
+
 # --- the game --------------------------------------------------------------------------
 
 
@@ -294,6 +352,7 @@ class GameSolution:
     P: tuple[tuple[float, ...], ...] = field(repr=False)
     seconds: float
     turn_solves: int
+    final_round: _FinalRound | None = field(default=None, repr=False, compare=False)
 
     @property
     def first_player(self) -> float:
@@ -310,13 +369,15 @@ class GameSolution:
         plan = _plan(self.rules)
         P = self.P
         n = self.target // UNIT
+        bust = 1.0 - P[j][i]
         _, _, values = _solve_turn(
             plan,
             n - i,
             _bank_min(self.rules, i),
             lambda t: 1.0 - P[j][i + t],
-            1.0 - P[j][i],
+            bust,
             keep=True,
+            past=self.final_round.past(i, j, bust) if self.final_round else None,
         )
         assert values is not None
         return values
@@ -335,6 +396,48 @@ def _bank_min(rules: Rules, i: int) -> int:
     """The smallest bankable turn total, in units: the entry threshold while at 0 points."""
     least = max(rules.min_bank, rules.entry if i == 0 else 0, UNIT)
     return -(-least // UNIT)
+
+
+class _FinalRound:
+    """The other player's last turn once a player reaches the target (``final-round``, two
+    players): the chance to pass the leader, memoised by the total that passes."""
+
+    def __init__(self, rules: Rules, plan: _Plan) -> None:
+        self.rules = rules
+        self.plan = plan
+        self.n = rules.target // UNIT
+        self._chances: dict[tuple[int, int], float] = {}
+
+    def chance(self, j: int, need: int) -> float:
+        """The chance that the player at ``j`` wins the final round when a turn total of
+        ``need`` (units) passes the leader and ``need - 1`` ties."""
+        least = _bank_min(self.rules, j)
+        found = self._chances.get((least, need))
+        if found is None:
+            tie = need - 1
+            found, _, _ = _solve_turn(
+                self.plan, need, least, lambda t: TIE_BREAK if t == tie else 0.0, 0.0
+            )
+            self._chances[least, need] = found
+        return found
+
+    def past(self, i: int, j: int, bust: float) -> _Past:
+        """The turn of the player at ``i`` against ``j``, a bust worth ``bust``. Past the
+        target a roll is worth at most ``1 - b (1 - bust)``, ``b`` its chance to bust, and a
+        bank ``1 - chance``: from the first total where the chance is below ``least_bust *
+        (1 - bust)`` on, banking is best in every state, so the turn is exact (but for hot
+        dice that must be rolled, ``_banked_past``, and past ``FINAL_ROUND_REACH``)."""
+        goal = self.n - i
+        least = max(self.plan.least_bust * (1.0 - bust), FINAL_ROUND_LEAST)
+        reach = goal + FINAL_ROUND_REACH // UNIT + self.plan.max_add
+
+        def bank(t: int) -> float:  # (a doubling past the solved totals: as at their end)
+            return 1.0 - self.chance(j, i + min(t, reach) - j + 1)
+
+        end = goal
+        while 1.0 - bank(end) > least and end - goal < FINAL_ROUND_REACH // UNIT:
+            end += 1
+        return _Past(bank, end)
 
 
 def _check(rules: Rules) -> None:
@@ -357,11 +460,12 @@ Progress = Callable[[float], None]
 
 
 def solve_game(rules: Rules, progress: Progress | None = None) -> GameSolution:
-    """Solve the two-player game to ``rules.target`` (first to the target wins).
+    """Solve the two-player game to ``rules.target`` (its finish as the module says).
 
-    Pure Python: the time grows with the cube of the target (about 2-3 turn solves for each
-    of (target/50)^2 score pairs); see the README (strategy advisor) for measured times.
-    Solutions are memoised per rule set; ``progress`` is called as the solve goes on.
+    Pure Python: the time grows with the cube of the target (about 2-2.5 turn solves for
+    each of (target/50)^2 score pairs); see the README (strategy advisor) for measured times.
+    Without ``progress`` the solution is memoised per rule set; with it the game is solved
+    afresh (whoever waits on a long solve is told how far it is; benchmarks time a cold one).
     """
     if progress is None:
         return _solved(rules)
@@ -379,6 +483,7 @@ def _solve_game(rules: Rules, progress: Progress | None) -> GameSolution:
     plan = _plan(rules)
     n = rules.target // UNIT
     P = [[0.5] * n for _ in range(n)]
+    final = _FinalRound(rules, plan) if rules.finish is Finish.FINAL_ROUND else None
     solves = 0
     # a turn at (i, j) runs over the n - i turn totals still short of the target
     work, done = n * n * (n + 1) / 2, 0.0
@@ -387,8 +492,9 @@ def _solve_game(rules: Rules, progress: Progress | None) -> GameSolution:
         nonlocal solves
         solves += 1
         Pj = P[j]
+        past = final.past(i, j, bust) if final else None
         value, slope, _ = _solve_turn(
-            plan, n - i, _bank_min(rules, i), lambda t: 1.0 - Pj[i + t], bust
+            plan, n - i, _bank_min(rules, i), lambda t: 1.0 - Pj[i + t], bust, past=past
         )
         return value, slope
 
@@ -397,18 +503,37 @@ def _solve_game(rules: Rules, progress: Progress | None) -> GameSolution:
             j = s - i
             mine = functools.partial(turn, i, j)
             if i == j:
-                P[i][i] = _solve_single(mine, P[i][i + 1] if i + 1 < n else 0.5)
+                P[i][i] = _solve_single(mine, _guess(P, i, i))
                 done += n - i
             else:
-                x0 = P[i][j + 1] if j + 1 < n else 0.5
-                y0 = P[j][i + 1] if i + 1 < n else 0.5
-                P[i][j], P[j][i] = _solve_pair(mine, functools.partial(turn, j, i), x0, y0)
+                theirs = functools.partial(turn, j, i)
+                P[i][j], P[j][i] = _solve_pair(mine, theirs, _guess(P, i, j), _guess(P, j, i))
                 done += 2 * n - i - j
         if progress is not None:
             progress(min(1.0, done / work))
     return GameSolution(
-        rules, rules.target, tuple(tuple(row) for row in P), time.process_time() - started, solves
+        rules,
+        rules.target,
+        tuple(tuple(row) for row in P),
+        time.process_time() - started,
+        solves,
+        final,
     )
+
+
+def _guess(P: list[list[float]], i: int, j: int) -> float:
+    """A start for Newton at ``P[i][j]`` from the solved pairs a score sum above: the plane
+    through the three neighbours where there are three. The closer the start, the likelier
+    its bust value already has the optimal policy, and then two turn solves settle the pair
+    (a neighbour alone as the start took about 2.8 per state at 2,000, the plane 2.2)."""
+    n = len(P)
+    if i + 1 < n and j + 1 < n:
+        return min(1.0, max(0.0, P[i][j + 1] + P[i + 1][j] - P[i + 1][j + 1]))
+    if j + 1 < n:
+        return P[i][j + 1]
+    if i + 1 < n:
+        return P[i + 1][j]
+    return 0.5
 
 
 def _solve_single(F: Callable[[float], tuple[float, float]], x: float) -> float:
@@ -458,7 +583,8 @@ def first_player_win_probability(rules: Rules) -> float:
     """The first player's chance to win a two-player game to ``rules.target``.
 
     >>> from companion.rules import load_rules
-    >>> round(first_player_win_probability(load_rules("farkle", target=50)), 6)
+    >>> first_to = {"base": "farkle", "finish": "first-to-target"}
+    >>> round(first_player_win_probability(load_rules(first_to, target=50)), 6)
     0.977376
     """
     return solve_game(rules).first_player
@@ -467,10 +593,15 @@ def first_player_win_probability(rules: Rules) -> float:
 # --- reports -------------------------------------------------------------------------------
 
 
+END_RULES = {Finish.EXACT: "exact target", Finish.FINAL_ROUND: "final round"}
+"""What ``win_report`` says of the finish it solved (others: "first to the target")."""
+
+
 def bank_ranges(game: GameSolution, score: int, opponent: int) -> dict[int, list[tuple[int, int]]]:
     """For each number of dice in hand (nothing held), the turn totals below what reaches
-    the target at which banking is at least as good as rolling on, as (from, to) ranges;
-    at or past the target every bank wins (and the exact target must be hit)."""
+    the target at which banking is at least as good as rolling on, as (from, to) ranges
+    (at or past the target a bank wins, the exact target must be hit, or under a final
+    round the play goes on in ``game.turn``)."""
     values = game.turn(score, opponent)
     rules = game.rules
     index = {k: n for n, k in enumerate(values.keys)}
@@ -541,7 +672,7 @@ def win_report(rules: Rules, progress: Progress | None = None) -> dict[str, Any]
     return {
         "rules": rules.name,
         "target": game.target,
-        "end_rule": "exact target" if rules.finish is Finish.EXACT else "first to the target",
+        "end_rule": END_RULES.get(rules.finish, "first to the target"),
         "first_player_win_probability": game.first_player,
         "second_player_win_probability": 1.0 - game.first_player,
         "win_chance": {

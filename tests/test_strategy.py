@@ -481,3 +481,76 @@ def test_advise_game_picks_the_question_for_the_state() -> None:
     offer = strategy.advise_game(minnesota)
     assert offer is not None and offer["situation"] == "takeover"
     assert offer["advice"] == "fresh"  # 4 dice and only 100 are worth less than a fresh turn
+
+
+def test_in_a_final_round_only_the_last_to_play_plays_for_the_chance_to_pass() -> None:
+    from companion.game import apply, new_log, replay
+
+    def state(players: list[str], scores: list[int]):
+        log = new_log("hot-dice", players, target=1000)
+        scored = zip(players[: len(scores)], scores, strict=True)
+        events = [{"type": "score", "player": p, "points": s} for p, s in scored]
+        return replay({**log, "events": events})
+
+    # Ann and Bob tie on 1,000: Ann plays her tie-break turn first, and a bank of 50 would
+    # lead but Bob then needs only 100. She is told Bob still plays and advised for points.
+    tied = state(["Ann", "Bob"], [1000, 1000])
+    kept = apply(
+        apply(tied, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]}), {"type": "keep", "dice": [1]}
+    )
+    first = strategy.advise_game(kept)
+    assert first is not None and first["still_to_play"] == ["Bob"]
+    assert "need" not in first and "chance_if_bank" not in first
+    assert first["advice"] == "roll" and first["expected_if_bank"] == 100
+    # Ann banks 100: Bob, last to play, plays for the chance to make 150
+    banked = apply(kept, {"type": "bank"})
+    last = strategy.advise_game(banked)
+    assert last is not None and last["need"] == 150 and "still_to_play" not in last
+    assert last["chance_if_roll"] == strategy.chance_to_make(banked.rules, 150)
+    # three players: Ann reaches 1,000; Bob must at least reach her (a tie stays in the
+    # game), and Cid plays after him, so he plays for points; not on the board, he may
+    # bank only from 1,000 anyway, and the rules' own refusal is what he is told
+    final = state(["Ann", "Bob", "Cid"], [1000])
+    middle = strategy.advise_game(final)
+    assert middle is not None and middle["still_to_play"] == ["Cid"]
+    assert middle["bank_from"] == 1000 and "expected_if_roll" in middle
+    rolled = apply(final, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    advice = strategy.advise_game(apply(rolled, {"type": "keep", "dice": [1]}))
+    assert advice is not None and advice["can_bank"] is False
+    assert advice["bank_refusal"].startswith("not on the board yet")
+    # on the board, a bank the rules allow but that leaves him behind is not valued
+    log = new_log("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
+    scores = [("Ann", 500), ("Bob", 300), ("Cid", 0), ("Ann", 500)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    final = replay({**log, "events": events})
+    rolled = apply(final, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    advice = strategy.advise_game(apply(rolled, {"type": "keep", "dice": [1]}))
+    assert advice is not None and advice["bank_from"] == 700
+    assert advice["can_bank"] is True and "bank_refusal" not in advice
+    assert advice["bank_short"] == "a bank of 100 leaves you behind the leader"
+    assert advice["advice"] == "roll" and advice["expected_if_bank"] is None
+
+
+def test_under_tie_or_beat_every_other_player_still_plays() -> None:
+    from companion.game import new_log, replay
+
+    # minnesota: a tie or a pass of Ann's 2,000 gives Ann another turn, so no bank of
+    # Bob's wins at once: he plays for points, banking from a tie
+    log = new_log("minnesota", ["Ann", "Bob"], target=2000)
+    final = replay({**log, "events": [{"type": "score", "player": "Ann", "points": 2000}]})
+    advice = strategy.advise_game(final)
+    assert advice is not None and advice["still_to_play"] == ["Ann"]
+    assert advice["bank_from"] == 2000 and "need" not in advice
+
+
+def test_a_lead_past_what_the_coach_can_value_is_unavailable_not_an_error() -> None:
+    from companion.game import new_log, replay
+
+    # Ann at 1,999,950 in a game to a million: Bob, with Cid after him, would bank from a
+    # tie, past the largest bank minimum a rule set may have (it raised out of the coach)
+    log = new_log("ten-thousand", ["Ann", "Bob", "Cid"], target=1_000_000)
+    scores = [("Ann", 999_950), ("Bob", 0), ("Cid", 0), ("Ann", 1_000_000)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    advice = strategy.advise_game(replay({**log, "events": events}))
+    assert advice is not None and advice["situation"] == "unavailable"
+    assert "1,999,950" in advice["error"]

@@ -1,5 +1,6 @@
-"""Two-player win probability: exact small cases, an independent value iteration, a Monte
-Carlo of the engine's dice under the solved policy, monotonicity, and the command line."""
+"""Two-player win probability: exact small cases, an independent value iteration (first to
+the target, and with a final round), a Monte Carlo of the engine's dice under the solved
+policy, monotonicity, and the command line."""
 
 from __future__ import annotations
 
@@ -13,15 +14,23 @@ from companion import cli_strategy
 from companion.errors import ParseError
 from companion.rules import Finish, load_rules
 from companion.scoring import Held, distinct_rolls, keep_options
-from companion.strategy import bust_fraction, turn_model
+from companion.strategy import bust_fraction, chance_to_make, turn_model
 from companion.strategy_dp import UNIT
-from companion.winprob import bank_ranges, first_player_win_probability, solve_game, win_report
+from companion.winprob import (
+    _FinalRound,
+    bank_ranges,
+    first_player_win_probability,
+    solve_game,
+    win_report,
+)
 
 FARKLE = load_rules("farkle")
 
 
 def farkle(target: int):
-    return load_rules("farkle", target=target)
+    """Farkle where the first to the target wins (the boxed game has a final round, below):
+    the end rule of Busche and Neller, and of the hand-worked cases."""
+    return load_rules({"base": "farkle", "finish": "first-to-target"}, target=target)
 
 
 # --- exact small cases ---------------------------------------------------------------------
@@ -45,6 +54,21 @@ def test_two_players_at_the_last_step_are_complementary() -> None:
 
 
 # --- an independent computation --------------------------------------------------------------
+
+
+def _gauss_seidel(P: list[list[float]], turn, sweeps: int) -> list[list[float]]:
+    """Sweep every (i, j) with ``P[i][j] = turn(i, j)`` until nothing moves by 1e-13."""
+    n = len(P)
+    for _ in range(sweeps):
+        change = 0.0
+        for i in range(n):
+            for j in range(n):
+                v = turn(i, j)
+                change = max(change, abs(v - P[i][j]))
+                P[i][j] = v
+        if change < 1e-13:
+            return P
+    raise AssertionError("value iteration did not converge")
 
 
 def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
@@ -92,20 +116,16 @@ def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
 
         return roll(0, model.start)
 
-    for _ in range(sweeps):
-        change = 0.0
-        for i in range(n):
-            for j in range(n):
-                v = turn(i, j)
-                change = max(change, abs(v - P[i][j]))
-                P[i][j] = v
-        if change < 1e-13:
-            return P
-    raise AssertionError("value iteration did not converge")
+    return _gauss_seidel(P, turn, sweeps)
 
 
 @pytest.mark.parametrize(
-    "spec, target", [("farkle", 300), ("hot-dice", 150), ({"base": "exact-10000", "entry": 0}, 200)]
+    "spec, target",
+    [
+        ({"base": "farkle", "finish": "first-to-target"}, 300),
+        ({"base": "hot-dice", "finish": "first-to-target"}, 150),
+        ({"base": "exact-10000", "entry": 0}, 200),
+    ],
 )
 def test_layers_and_newton_match_plain_value_iteration(spec, target: int) -> None:
     rules = load_rules(spec, target=target)
@@ -171,6 +191,164 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
     rate = first_wins / games
     sigma = (game.first_player * (1 - game.first_player) / games) ** 0.5
     assert abs(rate - game.first_player) < 4 * sigma
+
+
+# --- a final round ---------------------------------------------------------------------------
+
+
+def _final_round_value_iteration(rules, least: float = 1e-11) -> list[list[float]]:
+    """Gauss-Seidel as above, under a final round: the last turn's chance by recursion over
+    the points still needed to pass (farkle's rolls depend on nothing else: no entry, no
+    doublings; a tie is half a win), the leader's turn by recursion over its totals, banking
+    past the target once the opponent's chance is under ``least`` (rolling on can then gain
+    no more than that)."""
+    model = turn_model(rules)
+    n = rules.target // UNIT
+    assert rules.entry == 0 and rules.min_bank <= UNIT and not rules.hot_dice_must_roll
+    P = [[0.5] * n for _ in range(n)]
+
+    def arrival(o):
+        return model.hot if o.dice == 0 else (o.dice, o.held)
+
+    @functools.cache
+    def short(r: int, key) -> float:  # r units still needed to pass, about to roll
+        seen = sum(c.weight for c in model.classes[key] if c.outcomes)
+        assert seen <= 6 ** key[0]
+        return (
+            sum(
+                c.weight * max(chased(r - o.add // UNIT, arrival(o)) for o in c.outcomes)
+                for c in model.classes[key]
+                if c.outcomes
+            )
+            / 6 ** key[0]
+        )
+
+    def chased(r: int, key) -> float:  # arrived with r still needed: bank or roll on
+        if r <= 0:
+            return 1.0
+        return max(0.5 if r == 1 else 0.0, short(r, key))
+
+    def chance(need: int) -> float:
+        for r in range(1, need):  # fill the memo upwards: no deep recursion
+            short(r, model.start)
+        return short(need, model.start)
+
+    def turn(i: int, j: int) -> float:
+        goal = n - i
+        bust = 1.0 - P[j][i]
+
+        @functools.cache
+        def arrive(t: int, key) -> float:
+            if t >= goal:
+                bank = 1.0 - chance(i + t - j + 1)
+                if bank >= 1.0 - least:
+                    return bank
+            else:
+                bank = 1.0 - P[j][i + t]
+            return max(bank, roll(t, key))
+
+        @functools.cache
+        def roll(t: int, key) -> float:
+            acc, seen = 0.0, 0
+            for c in model.classes[key]:
+                seen += c.weight
+                if c.outcomes:
+                    acc += c.weight * max(arrive(t + o.add // UNIT, arrival(o)) for o in c.outcomes)
+                else:
+                    acc += c.weight * bust
+            return (acc + (6 ** key[0] - seen) * bust) / 6 ** key[0]
+
+        end = goal
+        while chance(i + end - j + 1) > least:
+            end += 1
+        for t in range(end, 0, -1):  # fill the memo downwards: no deep recursion
+            for key in model.classes:
+                roll(t, key)
+        return roll(0, model.start)
+
+    return _gauss_seidel(P, turn, 200)
+
+
+def test_a_final_round_matches_plain_value_iteration() -> None:
+    # Farkle's own end rule at 50: every scoring roll reaches the target, and the player
+    # then rolls on to set a mark the opponent must pass in one last turn.
+    rules = load_rules("farkle", target=50)
+    assert rules.finish is Finish.FINAL_ROUND
+    game = solve_game(rules)
+    assert game.first_player == pytest.approx(_final_round_value_iteration(rules)[0][0], abs=1e-10)
+    assert 0.5 < game.first_player < first_player_win_probability(farkle(50))
+
+
+def test_the_last_turn_plays_to_pass_and_takes_a_tie_as_half() -> None:
+    final = _FinalRound(FARKLE, solve_game(load_rules("farkle", target=500)).final_round.plan)
+    for need in (1, 2, 5, 6, 12, 30):
+        chance = final.chance(3, need)
+        to_pass = chance_to_make(FARKLE, need * UNIT)
+        to_tie = chance_to_make(FARKLE, (need - 1) * UNIT) if need > 1 else 1.0
+        # half of passing plus half of at least tying, under one play: between these
+        assert to_pass - 1e-12 <= chance <= (to_pass + to_tie) / 2 + 1e-12
+        # a tie is worth banking with few dice left: from a need of 300 on, it pays a little
+        assert (chance > to_pass + 1e-6) == (need >= 6)
+
+
+def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(monkeypatch) -> None:
+    from companion import winprob
+
+    monkeypatch.setattr(winprob, "TIE_BREAK", 0.0)
+    greed = load_rules("farkle+greed")
+    final = _FinalRound(greed, winprob._plan(greed))
+    for need in (3, 10, 25):
+        assert final.chance(4, need) == pytest.approx(chance_to_make(greed, need * UNIT), abs=1e-12)
+        # at 0 points the last turn must also reach the entry threshold to count
+        assert final.chance(0, need) == pytest.approx(
+            chance_to_make(greed, need * UNIT, on_board=False), abs=1e-12
+        )
+
+
+def test_solving_further_past_the_target_changes_nothing(monkeypatch) -> None:
+    # From ``end`` on the player banks (the bound in _FinalRound.past): solving 40 totals
+    # further must give the same game to the last digit.
+    rules = load_rules("farkle", target=500)
+    game = solve_game(rules)
+    plain = _FinalRound.past
+
+    def further(self, i, j, bust):
+        past = plain(self, i, j, bust)
+        return type(past)(past.bank, past.end + 40)
+
+    monkeypatch.setattr(_FinalRound, "past", further)
+    again = solve_game(rules, lambda share: None)
+    n = rules.target // UNIT
+    assert max(abs(game.P[i][j] - again.P[i][j]) for i in range(n) for j in range(n)) < 1e-12
+
+
+def test_the_bound_past_the_target_counts_only_rolls_made_past_it() -> None:
+    # extra-combos' first roll never busts (six dice that score nothing are 500), but it is
+    # rolled only at 0: the least bust chance past the target is still six dice's
+    from companion.winprob import _plan
+
+    assert _plan(load_rules("farkle+extra-combos")).least_bust == pytest.approx(1080 / 46656)
+    assert _plan(FARKLE).least_bust == pytest.approx(1080 / 46656)
+
+
+@pytest.mark.parametrize("target", [300, 500, 1000])
+def test_a_final_round_narrows_the_first_players_edge(target: int) -> None:
+    final = first_player_win_probability(load_rules("farkle", target=target))
+    assert 0.5 < final < first_player_win_probability(farkle(target))
+
+
+def test_past_the_target_the_leader_rolls_on_only_while_the_opponent_is_close() -> None:
+    game = solve_game(load_rules("farkle", target=1000))
+    model = turn_model(FARKLE)
+    # at 900 against 950, a turn total of 100 reaches 1,000: the opponent would need just
+    # 100 to pass, so with 3 dice in hand the leader rolls on
+    turn = game.turn(900, 950)
+    three = turn.keys.index((3, model.hot[1]))
+    assert turn.bank[2] is not None and turn.bank[2] < turn.roll[three][2]
+    # against 0 the opponent would need 1,050 in one turn: bank the same 100 with 1 die
+    turn = game.turn(900, 0)
+    one = turn.keys.index((1, model.hot[1]))
+    assert turn.bank[2] is not None and turn.bank[2] > turn.roll[one][2]
 
 
 # --- properties ------------------------------------------------------------------------------
@@ -262,21 +440,32 @@ def test_exact_finish_at_50_by_hand() -> None:
 # --- command line ----------------------------------------------------------------------------
 
 
-def test_cli_win_probability(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     from companion.cli import main
 
     assert main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500"]) == 0
     text = capsys.readouterr().out
-    assert "first player's chance to win under optimal play: 67.91%" in text
+    final = solve_game(load_rules("farkle", target=500)).first_player
+    assert f"first player's chance to win under optimal play: {final:.2%}" in text
+    assert "(final round: the other player has a last turn to pass; a tie is even)" in text
     assert "for points" in text
     assert (
         main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500", "--json"])
         == 0
     )
     data = json.loads(capsys.readouterr().out)
-    assert data["first_player_win_probability"] == pytest.approx(0.679080451, abs=1e-8)
+    assert data["first_player_win_probability"] == final
+    assert data["end_rule"] == "final round"
     assert data["expected_turn_score"] == pytest.approx(542.0632, abs=1e-3)
     assert data["differences"]
+    # a table whose first to the target wins says so, from a rule file
+    table = tmp_path / "first.toml"
+    table.write_text('base = "farkle"\nfinish = "first-to-target"\n')
+    assert main(["strategy", "--rules", str(table), "--win-probability", "--target", "500"]) == 0
+    text = capsys.readouterr().out
+    assert "(first to the target wins)" in text
+    chance = first_player_win_probability(farkle(500))
+    assert f"first player's chance to win under optimal play: {chance:.2%}" in text
     assert main(["strategy", "--rules", "zilch", "--win-probability", "--target", "500"]) == 2
     assert "strike" in capsys.readouterr().err
     # the plain summary is unchanged
@@ -288,7 +477,9 @@ def test_cli_win_probability(capsys: pytest.CaptureFixture[str]) -> None:
 def test_with_an_entry_threshold_the_report_compares_like_with_like() -> None:
     # under greed nobody has 1-999 points, and at 0 the expected-score play cannot bank
     # under 1,000 either, so no difference at 0 may show a bank below it
-    rules = load_rules("farkle+greed", target=2000)
+    rules = load_rules(
+        {"base": "farkle", "toggles": ["greed"], "finish": "first-to-target"}, target=2000
+    )
     report = win_report(rules)
     assert all(not 0 < int(v) < 1000 for pair in report["win_chance"] for v in pair.split("-"))
     for diff in report["differences"]:
@@ -302,7 +493,7 @@ def test_with_an_entry_threshold_the_report_compares_like_with_like() -> None:
 
 def test_progress_is_told_the_share_done_and_changes_nothing() -> None:
     shares: list[float] = []
-    rules = load_rules("farkle", target=400)  # (a target no other test caches)
+    rules = farkle(400)  # (a target no other test caches)
     game = solve_game(rules, shares.append)
     assert len(shares) == 2 * (400 // UNIT) - 1  # once per score sum
     assert shares == sorted(shares) and shares[-1] == pytest.approx(1.0)

@@ -478,6 +478,17 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
         page.wait_for_selector("body[data-ready]")
         assert page.locator("#coach-on").is_checked()  # remembered on this phone
         wait_text(page, "#coach-line", "vs bank 1,000", 5.0)
+        # a tie-break's first player is told the other still plays: no "bank 50, 100%"
+        version = int(page.locator("#sheet").get_attribute("data-version") or 0)
+        page.click("#controls .btn.bank")
+        for points in ("10000", "9000"):  # Bob reaches 10,000; Ann ties him
+            version += 1
+            page.wait_for_selector(f'#sheet[data-version="{version}"]')
+            page.fill("#quick-points", points)
+            page.click('#quick [data-quick="bank"]')
+        page.wait_for_selector(f'#sheet[data-version="{version + 1}"]')
+        wait_text(page, "#tie-banner", "Tie-break")
+        wait_text(page, "#coach", "Ann still to play after you: passing the lead does not win yet")
 
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")

@@ -260,3 +260,67 @@ def test_a_browser_keeps_the_join_tokens_of_its_latest_games(app: Flask) -> None
     assert not playing(games[0])  # the oldest is forgotten: its link or code joins again
     browser.get(games[0]["join_url"])
     assert playing(games[0]) and not playing(games[10])  # rejoined: now the newest
+
+
+def test_the_sheet_says_what_the_rules_did_where_no_button_would(
+    client: FlaskClient, game: GameActions
+) -> None:
+    # a walkthrough at a table: the 420's free roll, a refused bank, a one-die takeover,
+    # the 5150 bonus roll and an Undo with nothing left to undo all looked like nothing
+    game.create("minnesota+the-420+the-5150", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+
+    def sheet() -> str:
+        return client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+
+    assert "Undo last action" not in sheet()
+    game.score("Ann", 1000)
+    game.undo()
+    assert game.version == 2 and "Undo last action" not in sheet()  # nothing left to undo
+    game.score("Ann", 1000)
+    assert "Undo last action" in sheet()
+    game.score("Bob", 1000)
+    game.event({"type": "roll", "dice": [3, 3, 3, 2, 4]})
+    game.event({"type": "keep", "dice": [3, 3, 3]})
+    game.event({"type": "roll", "dice": [1, 6]})
+    game.event({"type": "keep", "dice": [1]})
+    html = sheet()
+    assert "Roll 1 die<" in html and "Roll 1 dice" not in html
+    assert 'id="turn-note"' not in html
+    game.event({"type": "roll", "dice": [2]})  # 400 with one die: the 420
+    html = sheet()
+    assert "Ann rolled 2, which scores nothing, but the 420: roll the 2 again." in html
+    game.event({"type": "roll", "dice": [5]})  # the free roll scores: the note has done
+    assert 'id="turn-note"' not in sheet()
+    # a one-die takeover, which must roll before it may bank
+    game.create("minnesota", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    game.score("Ann", 1000)
+    game.score("Bob", 1000)
+    for dice, keep in (([1, 5, 5, 2, 3], [1, 5, 5]), ([1, 4], [1])):
+        game.event({"type": "roll", "dice": dice})
+        game.event({"type": "keep", "dice": keep})
+    game.event({"type": "bank"})
+    assert "Bob</b> may take Ann's 1 die and 300" in sheet()
+    game.event({"type": "takeover", "accept": True})
+    assert "No bank yet: roll and keep at least once before banking." in sheet()
+    # the 5150 bonus roll is marked as one, in the column and the history
+    game.create("minnesota+the-5150", ["Ann", "Bob"])
+    game.score("Ann", 5150)
+    game.score("Bob", 10000)
+    game.score("Ann", 0)
+    game.event({"type": "roll", "dice": [1, 1, 1, 1, 1]})
+    html = sheet()
+    assert "(5150 bonus roll)" in html and "5150 bonus</span>" in html
+
+
+def test_a_bank_under_the_minimum_is_refused_in_words(
+    client: FlaskClient, game: GameActions
+) -> None:
+    game.create("zilch", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    game.event({"type": "roll", "dice": [1, 5, 2, 3, 4, 4]})
+    game.event({"type": "keep", "dice": [1, 5]})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'data-event=\'{"type": "bank"}\'' not in html
+    assert "No bank yet: a bank needs at least 300, has 150." in html

@@ -16,12 +16,18 @@
   function fig(a, name) { return a[(a.need ? "chance_" : "expected_") + name]; }
 
   function goal(a) {
+    if (a.still_to_play && a.still_to_play.length) {
+      const from = a.bank_from > 50 ? `, banking only from ${pts(a.bank_from)} (level with the leader)` : "";
+      return `<p class="hint">${esc(a.still_to_play.join(", "))} still to play after you: passing the lead ` +
+        `does not win yet, so playing for points${from}.</p>`;
+    }
     return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).</p>` : "";
   }
 
   function bankOrRoll(a) {
     const roll = `Roll on: ${pct(a.bust_probability)} bust risk, ${val(a, fig(a, "if_roll"))}`;
-    const bank = a.can_bank ? ` vs bank ${a.need ? pct(fig(a, "if_bank")) : pts(fig(a, "if_bank"))}`
+    const bank = a.bank_short ? ` <span class="why">(${esc(a.bank_short)})</span>`
+      : a.can_bank ? ` vs bank ${a.need ? pct(fig(a, "if_bank")) : pts(fig(a, "if_bank"))}`
       : ` <span class="why">(${esc(a.bank_refusal || "cannot bank")})</span>`;
     return `<p class="coach-call">${a.advice === "bank" ? "Bank" : "Roll"}</p><p id="coach-line">${roll}${bank}</p>`;
   }

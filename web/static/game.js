@@ -160,8 +160,12 @@
     const before = parseInt(document.getElementById("sheet").dataset.turns || "0", 10);
     const out = await send("events", {event: ev});
     const hist = out && out.state ? out.state.history : [];
-    if (ev.type === "roll" && hist.length > before && hist[hist.length - 1].bust) {
-      say("Bust! " + bustWords(hist[hist.length - 1]), true);
+    const last = hist.length > before ? hist[hist.length - 1] : null;
+    if (ev.type === "roll" && last && last.kind === "bonus") {
+      say(last.bust ? `${last.player}'s 5150 bonus roll scores nothing: ${last.score.toLocaleString("en")} stays.`
+        : `${last.player}'s 5150 bonus roll: +${last.points.toLocaleString("en")}.`);
+    } else if (ev.type === "roll" && last && last.bust) {
+      say("Bust! " + bustWords(last), true);
     }
     return out;
   }
