@@ -586,6 +586,20 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         assert resp.ok, resp.text()
         wait_text(page, "#toast", "Another phone changed the sheet: your entry was cleared")
         wait_text(page, "#turn-line", "Flo's turn")
+        # another phone takes back the bust this one entered: its message goes with it
+        version = _version(page, server)
+        page.click('#quick [data-quick="bust"]')
+        page.wait_for_selector(f'#sheet[data-version="{version + 1}"]')
+        wait_text(page, "#toast", "Flo busted")
+        turns = int(page.locator("#sheet").get_attribute("data-turns") or 0)
+        resp = page.request.post(
+            f"{server.url}/api/games/{game_id}/undo",
+            data={"version": version + 1},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert resp.ok, resp.text()
+        page.wait_for_selector(f'#sheet[data-turns="{turns - 1}"]')
+        assert page.locator("#toast").is_hidden()
 
         # a file that is no photo: said so, and no dice or picture from before are left
         tap_dice(page, [5, 5])

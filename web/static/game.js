@@ -100,7 +100,10 @@
             const sheet = document.getElementById("sheet");
             const typed = sheet.querySelector("#quick-points");
             const pending = (typed && typed.value.trim()) || sheet.querySelector(".pad [data-i]");
+            const turns = parseInt(sheet.dataset.turns || "0", 10);
             if (!(await refresh())) return;  // (the finally polls again)
+            // a turn taken back elsewhere: this phone's message may be about that very turn
+            if (parseInt(document.getElementById("sheet").dataset.turns || "0", 10) < turns) toast.hidden = true;
             etag = tag;
             if (unanswered) {
               unanswered = 0;
