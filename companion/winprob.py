@@ -407,11 +407,14 @@ class _FinalRound:
         self.plan = plan
         self.n = rules.target // UNIT
         self._chances: dict[tuple[int, int], float] = {}
+        self._still = _StillNeeded(plan) if _StillNeeded.fits(plan) else None
 
     def chance(self, j: int, need: int) -> float:
         """The chance that the player at ``j`` wins the final round when a turn total of
         ``need`` (units) passes the leader and ``need - 1`` ties."""
         least = _bank_min(self.rules, j)
+        if least <= 1 and self._still is not None:
+            return self._still.chance(need)
         found = self._chances.get((least, need))
         if found is None:
             tie = need - 1
@@ -438,6 +441,48 @@ class _FinalRound:
         while 1.0 - bank(end) > least and end - goal < FINAL_ROUND_REACH // UNIT:
             end += 1
         return _Past(bank, end)
+
+
+class _StillNeeded:
+    """The last turn's chance for every total to pass at once, by the points still needed:
+    where a roll's worth depends on nothing else (no doublings, no free re-rolls, any
+    scoring total bankable), one pass over that count replaces a turn solve per total
+    (``_FinalRound.chance`` solves one per total otherwise: time grows with its square)."""
+
+    def __init__(self, plan: _Plan) -> None:
+        self.plan = plan
+        n_keys = len(plan.keys)
+        won_hot = plan.hot_won[0] if plan.hot_must_roll else 1.0
+        # after[k][r]: arriving in state k (n_keys: after hot dice) with r units still to
+        # make; r <= 0 has passed (index 0 holds every such r)
+        self.after = [[1.0] for _ in range(n_keys)] + [[won_hot]]
+        self.roll: list[float] = [0.0]  # the fresh turn's chance, by units to make
+
+    @staticmethod
+    def fits(plan: _Plan) -> bool:
+        return not plan.exact and all(
+            not empty
+            and all(mul == 1 and add >= 1 for _, _, targets in classes for mul, add, _ in targets)
+            for _, _, _, classes, empty in plan.rows
+        )
+
+    def chance(self, need: int) -> float:
+        plan, after = self.plan, self.after
+        while len(self.roll) <= need:
+            r = len(self.roll)
+            values = [0.0] * len(plan.keys)
+            for k, total, _, classes, _ in plan.rows:
+                acc = 0.0
+                for weight, _, targets in classes:
+                    acc += weight * max(after[tg][max(0, r - add)] for _, add, tg in targets)
+                values[k] = acc / total  # (a bust is worth 0)
+            bank = TIE_BREAK if r == 1 else 0.0
+            for k, value in enumerate(values):
+                after[k].append(max(bank, value))
+            hot = values[plan.hot_key]
+            after[plan.hot].append(hot if plan.hot_must_roll else max(bank, hot))
+            self.roll.append(values[plan.start])
+        return self.roll[need]
 
 
 def _check(rules: Rules) -> None:

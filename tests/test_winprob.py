@@ -322,6 +322,24 @@ def test_solving_further_past_the_target_changes_nothing(monkeypatch) -> None:
     assert max(abs(game.P[i][j] - again.P[i][j]) for i in range(n) for j in range(n)) < 1e-12
 
 
+@pytest.mark.parametrize("spec", ["farkle", "ten-thousand+extra-combos", "farke"])
+def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(spec) -> None:
+    # one pass over the points still needed, where the rules allow it, against the turn
+    # solve per total to pass that every rule set can use
+    from companion.winprob import TIE_BREAK, _plan, _solve_turn, _StillNeeded
+
+    plan = _plan(load_rules(spec))
+    assert _StillNeeded.fits(plan)
+    still = _StillNeeded(plan)
+    for need in range(1, 60):
+        tie = need - 1
+        by_total = _solve_turn(plan, need, 1, lambda t, tie=tie: TIE_BREAK * (t == tie), 0.0)
+        assert still.chance(need) == pytest.approx(by_total[0], abs=1e-14)
+    # doublings and free re-rolls make the total matter: those take the turn solves
+    assert not _StillNeeded.fits(_plan(load_rules("hot-dice")))
+    assert not _StillNeeded.fits(_plan(load_rules("minnesota+hard-six")))
+
+
 def test_the_bound_past_the_target_counts_only_rolls_made_past_it() -> None:
     # extra-combos' first roll never busts (six dice that score nothing are 500), but it is
     # rolled only at 0: the least bust chance past the target is still six dice's
