@@ -766,12 +766,14 @@ def _still_to_play(state: GameState) -> list[str]:
     return [state.players[i].name for i in state.to_play if i != state.current]
 
 
-def _bank_from(state: GameState, need: int | None) -> int:
-    """The least worth banking for a player who others still follow: reaching the leader
-    (a tie stays in the game), and whatever the rules ask anyway."""
-    me, rules = state.players[state.current], state.rules
+def _bank_from(state: GameState, need: int | None) -> tuple[int, str]:
+    """The least worth banking for a player who others still follow, and why: reaching
+    the leader (a tie stays in the game), or the rules' least bank where that is more. (An
+    entry threshold never is: the leader met it, and a player not on the board has 0.)"""
     tie = (need or UNIT) - UNIT
-    return max(tie, rules.min_bank, 0 if me.on_board else rules.entry)
+    if tie >= state.rules.min_bank:
+        return tie, "level with the leader"
+    return state.rules.min_bank, "the rules' least bank"
 
 
 def _what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> dict[str, Any]:
@@ -810,8 +812,8 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             # a bank of 50 in a tie-break a sure thing. Play for points, and value no bank
             # that leaves the player behind the leader (the game ends this round: no strike
             # penalty to weigh either).
-            bank_from = _bank_from(state, need)
-            head.update(still_to_play=later, bank_from=bank_from)
+            bank_from, why = _bank_from(state, need)
+            head.update(still_to_play=later, bank_from=bank_from, bank_from_why=why)
             rules = replace(rules, min_bank=bank_from, strike_penalty=0)
             turn = replace(turn, rules=rules) if turn is not None else None
             offer = replace(offer, rules=rules) if offer is not None else None

@@ -526,9 +526,22 @@ def test_in_a_final_round_only_the_last_to_play_plays_for_the_chance_to_pass() -
     rolled = apply(final, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
     advice = strategy.advise_game(apply(rolled, {"type": "keep", "dice": [1]}))
     assert advice is not None and advice["bank_from"] == 700
+    assert advice["bank_from_why"] == "level with the leader"
     assert advice["can_bank"] is True and "bank_refusal" not in advice
     assert advice["bank_short"] == "a bank of 100 leaves you behind the leader"
     assert advice["advice"] == "roll" and advice["expected_if_bank"] is None
+
+
+def test_the_least_bank_worth_making_says_why_it_is_that() -> None:
+    from companion.game import new_log, replay
+
+    # zilch: Bob is 200 behind Ann with Cid to play, but every bank needs 300
+    log = new_log("zilch", ["Ann", "Bob", "Cid"])
+    scores = [("Ann", 9000), ("Bob", 9800), ("Cid", 0), ("Ann", 1000)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    advice = strategy.advise_game(replay({**log, "events": events}))
+    assert advice is not None and advice["still_to_play"] == ["Cid"]
+    assert (advice["bank_from"], advice["bank_from_why"]) == (300, "the rules' least bank")
 
 
 def test_under_tie_or_beat_every_other_player_still_plays() -> None:

@@ -10,14 +10,15 @@
     const v = p * 100;
     return (v > 0 && v < 1 ? v.toFixed(1) : Math.round(v)) + "%";
   }
-  function pts(x) { return Math.round(x).toLocaleString("en"); }
+  // (points a player far behind expects are tiny, but they are what the call rests on)
+  function pts(x) { return x > 0 && x < 1 ? x.toPrecision(2) : Math.round(x).toLocaleString("en"); }
   // Expected points, or the chance of making the points needed (final round).
   function val(a, x) { return a.need ? pct(x) + " chance" : "expect " + pts(x); }
   function fig(a, name) { return a[(a.need ? "chance_" : "expected_") + name]; }
 
   function goal(a) {
     if (a.still_to_play && a.still_to_play.length) {
-      const from = a.bank_from > 50 ? `, banking only from ${pts(a.bank_from)} (level with the leader)` : "";
+      const from = a.bank_from > 50 ? `, banking only from ${pts(a.bank_from)} (${esc(a.bank_from_why)})` : "";
       return `<p class="hint">${esc(a.still_to_play.join(", "))} still to play after you: passing the lead ` +
         `does not win yet, so playing for points${from}.</p>`;
     }

@@ -30,6 +30,7 @@
   }
 
   function say(message, bad) {
+    say.count = (say.count || 0) + 1;
     toast.textContent = message;
     toast.className = bad ? "toast bad" : "toast";
     toast.hidden = false;
@@ -101,9 +102,12 @@
             const typed = sheet.querySelector("#quick-points");
             const pending = (typed && typed.value.trim()) || sheet.querySelector(".pad [data-i]");
             const turns = parseInt(sheet.dataset.turns || "0", 10);
+            const said = say.count;
             if (!(await refresh())) return;  // (the finally polls again)
             // a turn taken back elsewhere: this phone's message may be about that very turn
-            if (parseInt(document.getElementById("sheet").dataset.turns || "0", 10) < turns) toast.hidden = true;
+            // (not one said while the sheet was fetched: a tap's answer meanwhile)
+            const fewer = parseInt(document.getElementById("sheet").dataset.turns || "0", 10) < turns;
+            if (fewer && say.count === said) toast.hidden = true;
             etag = tag;
             if (unanswered) {
               unanswered = 0;
