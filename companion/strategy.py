@@ -231,12 +231,14 @@ def solve(
     on_board: bool = True,
     bust_value: float = 0.0,
     need: int | None = None,
+    tie: float = 0.0,
 ) -> TurnSolution:
     """The optimal values of every state of a turn (memoised per rule set and situation).
 
     ``score`` matters only for ``exact-10000`` (the target caps the turn); ``bust_value`` is
     what a bust is worth to the player (0 for a turn in a vacuum). With ``need`` the values
-    are instead the chance of ending the turn with at least ``need`` points (a final round).
+    are instead the chance of ending the turn with at least ``need`` points (a final round),
+    a bank of ``need - 50`` (a tie on top) counting as ``tie`` of a win.
     """
     if rules.finish is not Finish.EXACT:
         score = 0
@@ -248,14 +250,19 @@ def solve(
                 f"points needed in one turn: the advisor values at most {MAX_NEED:,}, not {need:,}"
             )
         bust_value = 0.0
-    return _solve(rules, score, on_board, float(bust_value), need)
+    return _solve(rules, score, on_board, float(bust_value), need, float(tie) if need else 0.0)
 
 
 @functools.lru_cache(maxsize=64)
 def _solve(
-    rules: Rules, score: int, on_board: bool, bust_value: float, need: int | None = None
+    rules: Rules,
+    score: int,
+    on_board: bool,
+    bust_value: float,
+    need: int | None = None,
+    tie: float = 0.0,
 ) -> TurnSolution:
-    objective = replace(_objective(rules, score, on_board, bust_value), goal=need)
+    objective = replace(_objective(rules, score, on_board, bust_value), goal=need, tie=tie)
     return solve_turn(turn_model(rules), objective)
 
 
@@ -570,13 +577,15 @@ def advise_state(
     sets: Iterable[int] = (),
     kept: Iterable[int] = (),
     need: int | None = None,
+    tie: float = 0.0,
 ) -> dict[str, Any]:
     """Bank or roll with ``dice`` in hand at ``turn_total``, and the figures behind it.
 
     ``expected_if_roll`` is the expected final turn score of rolling on and playing
     optimally; under a strike penalty a bust counts as ``bust_value`` (its long-run cost).
     With ``need`` (a final round: the turn must end with at least that many points) the
-    figures are chances instead: ``chance_if_roll``, ``chance_if_bank``. All dice in hand
+    figures are chances instead: ``chance_if_roll``, ``chance_if_bank`` (a tie on top, a
+    bank of ``need - 50``, worth ``tie``: a tie-break's even chance). All dice in hand
     with a turn total means hot dice. ``sets`` are the held sets of ``double-turn``,
     ``kept`` the dice kept since the last pick-up under ``progressive``.
 
@@ -587,7 +596,7 @@ def advise_state(
     """
     _check_situation(rules, turn_total, score)
     bust = bust_value(rules, busts_in_row) if need is None else 0.0
-    solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need)
+    solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need, tie=tie)
     fresh = turn_total == 0 and dice == rules.dice
     key = solution.model.start if fresh else _state(rules, dice, sets, kept)
     hot = dice == rules.dice and turn_total > 0
@@ -664,10 +673,13 @@ def advise_roll(
     return advise_turn(turn.roll(roll), busts_in_row=busts_in_row, need=need)
 
 
-def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -> dict[str, Any]:
+def advise_turn(
+    turn: Turn, *, busts_in_row: int = 0, need: int | None = None, tie: float = 0.0
+) -> dict[str, Any]:
     """Advice for a turn of the engine as it stands: bank or roll, or which dice to keep.
 
     This is what the web and ``hotdice read`` show when the table turns the coach on.
+    ``need`` and ``tie`` as in ``advise_state``.
     """
     rules = turn.rules
     bust = bust_value(rules, busts_in_row) if need is None else 0.0
@@ -686,6 +698,7 @@ def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -
             sets=() if takeover else turn.sets,
             kept=() if takeover else _kept_dice(turn),
             need=need,
+            tie=tie,
         )
         if turn.steps and turn.steps[-1].note and not turn.steps[-1].keep:
             out.update(roll=list(turn.steps[-1].roll), reroll=True, note=turn.steps[-1].note)
@@ -713,7 +726,9 @@ def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -
     if turn.phase is Phase.BUST:
         out["bust_reason"] = turn.bust_reason
         return out
-    solution = solve(rules, score=turn.score, on_board=turn.on_board, bust_value=bust, need=need)
+    solution = solve(
+        rules, score=turn.score, on_board=turn.on_board, bust_value=bust, need=need, tie=tie
+    )
     options = []
     for keep in turn.options():
         after = turn.keep(keep.dice)
@@ -743,6 +758,11 @@ def advise_turn(turn: Turn, *, busts_in_row: int = 0, need: int | None = None) -
 
 def _kept_dice(turn: Turn) -> tuple[int, ...]:
     return tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))
+
+
+TIE_EVEN = 0.5
+"""What the last player of a final round or tie-break counts a tie on top as worth: the
+tied players play tie-break turns, an even chance."""
 
 
 def _need_to_lead(state: GameState) -> int | None:
@@ -818,8 +838,11 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             turn = replace(turn, rules=rules) if turn is not None else None
             offer = replace(offer, rules=rules) if offer is not None else None
             need, busts = None, 0
+        tie = TIE_EVEN if need is not None else 0.0
+        if tie:
+            head["tie_value"] = tie
         if turn is not None:
-            out = advise_turn(turn, busts_in_row=busts, need=need)
+            out = advise_turn(turn, busts_in_row=busts, need=need, tie=tie)
             situation = "keep" if "options" in out else "bank_or_roll"
             if later and state.turn is not None and "can_bank" in out:
                 out.update(_what_the_rules_allow(state.turn, out))
@@ -832,6 +855,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             on_board=me.on_board,
             busts_in_row=busts,
             need=need,
+            tie=tie,
         )
         if state.offer is None:
             return {**head, "situation": "fresh", **fresh}
@@ -839,6 +863,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             offer.handed_to(score=me.score, on_board=me.on_board),
             busts_in_row=busts,
             need=need,
+            tie=tie,
         )
     except ValueError as error:
         return {**head, "situation": "unavailable", "error": str(error)}

@@ -101,7 +101,8 @@ class Objective:
     """What a turn is worth at its end, and when it may end.
 
     Banking is worth the turn total, or with a ``goal`` 1 if the total reaches it and 0 if
-    not (the chance of making at least ``goal``, as in a final round). ``bust_value`` is what
+    not (the chance of making at least ``goal``, as in a final round), but ``tie`` for a
+    total one step short of it (a tie on top, settled by tie-break turns). ``bust_value`` is what
     a bust is worth (0 for a turn in a vacuum; the long-run relative cost of one more bust in
     a row under a strike penalty). Banking is allowed from ``bank_min`` on; with ``limit``
     (exact finish) a total above it is a bust.
@@ -113,6 +114,7 @@ class Objective:
     bust_value: float = 0.0
     cap: int = 20_000
     goal: int | None = None
+    tie: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -141,8 +143,10 @@ class TurnSolution:
         """What banking ``total`` is worth under the objective (None if not allowed)."""
         if not self.can_bank(total):
             return None
-        goal = self.objective.goal
-        return float(total) if goal is None else float(total >= goal)
+        o = self.objective
+        if o.goal is None:
+            return float(total)
+        return 1.0 if total >= o.goal else (o.tie if total == o.goal - UNIT else 0.0)
 
     def roll_value(self, key: StateKey, total: int) -> float:
         """Expected final value of rolling ``key`` at ``total`` and playing on optimally."""
@@ -196,7 +200,8 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
         if i < bank_min_i or i > top:
             return -math.inf
         if o.goal is not None:
-            return 1.0 if i * UNIT >= o.goal else 0.0
+            total = i * UNIT
+            return 1.0 if total >= o.goal else (o.tie if total == o.goal - UNIT else 0.0)
         return float(i * UNIT)
 
     beyond = b if o.limit is not None else (1.0 if o.goal is not None else None)

@@ -567,3 +567,25 @@ def test_a_lead_past_what_the_coach_can_value_is_unavailable_not_an_error() -> N
     advice = strategy.advise_game(replay({**log, "events": events}))
     assert advice is not None and advice["situation"] == "unavailable"
     assert "1,999,950" in advice["error"]
+
+
+def test_the_last_player_counts_a_tie_as_a_tie_break_an_even_chance() -> None:
+    from companion.game import apply, new_log, replay
+
+    # ten-thousand to 1,000: Ann reaches it, Bob (600) plays last and needs 450 to pass;
+    # at 400 with one die, banking ties (tie-break turns: an even chance), which beats
+    # rolling one die (a third); counted as nothing, the tie would have him roll
+    log = new_log("ten-thousand", ["Ann", "Bob"], target=1000)
+    scores = [("Ann", 500), ("Bob", 600), ("Ann", 500)]
+    state = replay(
+        {**log, "events": [{"type": "score", "player": p, "points": s} for p, s in scores]}
+    )
+    for dice, keep in (([1, 5, 2, 3, 4, 6], [1, 5]), ([1, 5, 2, 3], [1, 5]), ([1, 2], [1])):
+        state = apply(apply(state, {"type": "roll", "dice": dice}), {"type": "keep", "dice": keep})
+    advice = strategy.advise_game(state)
+    assert advice is not None and advice["need"] == 450 and advice["tie_value"] == 0.5
+    assert advice["turn_total"] == 400 and advice["dice"] == 1
+    assert advice["chance_if_bank"] == 0.5 and advice["advice"] == "bank"
+    assert advice["chance_if_roll"] == pytest.approx(1 / 3)
+    plain = strategy.advise_state(state.rules, turn_total=400, dice=1, need=450)
+    assert plain["chance_if_bank"] == 0.0 and plain["advice"] == "roll"  # `advise --need`

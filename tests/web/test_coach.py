@@ -82,12 +82,13 @@ def test_final_round_plays_for_the_lead_and_over_is_null(game: GameActions) -> N
     game.create("ten-thousand", ["Ann", "Bob"], target=1000)
     game.score("Ann", 1000)
     a = advice(game)
-    assert a["player"] == "Bob" and a["need"] == 1050
-    assert a["chance_if_roll"] == pytest.approx(
-        advise_state(
-            load_rules("ten-thousand", target=1000), turn_total=0, dice=6, on_board=False, need=1050
-        )["chance_if_roll"]
-    )
+    assert a["player"] == "Bob" and a["need"] == 1050 and a["tie_value"] == 0.5
+    rules = load_rules("ten-thousand", target=1000)
+    fresh = advise_state(rules, turn_total=0, dice=6, on_board=False, need=1050, tie=0.5)
+    assert a["chance_if_roll"] == pytest.approx(fresh["chance_if_roll"])
+    # (a tie, banking 1,000, is worth half: a little more than passing alone)
+    only_passing = advise_state(rules, turn_total=0, dice=6, on_board=False, need=1050)
+    assert a["chance_if_roll"] > only_passing["chance_if_roll"]
     game.score("Bob", 0)
     assert game.state["phase"] == "over"
     assert advice(game) is None
