@@ -761,8 +761,8 @@ def _kept_dice(turn: Turn) -> tuple[int, ...]:
 
 
 TIE_EVEN = 0.5
-"""What the last player of a final round or tie-break counts a tie on top as worth: the
-tied players play tie-break turns, an even chance."""
+"""What a tie on top in a final round or tie-break is worth, to the coach's last player and
+to the win probability: the tied players play tie-break turns, an even chance."""
 
 
 def _need_to_lead(state: GameState) -> int | None:
@@ -796,18 +796,16 @@ def _bank_from(state: GameState, need: int | None) -> tuple[int, str]:
     return state.rules.min_bank, "the rules' least bank"
 
 
-def _what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> dict[str, Any]:
-    """The engine's own ``can_bank`` and refusal for advice given under the coach's
-    stricter bank minimum (``advice``'s own refusal is dropped), and why a bank the rules
-    allow is not valued."""
+def _say_what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> None:
+    """Put the engine's own ``can_bank`` and refusal into advice given under the coach's
+    stricter bank minimum, and say why a bank the rules allow is not valued."""
+    advice["can_bank"] = turn.can_bank
     advice.pop("bank_refusal", None)
-    out: dict[str, Any] = {"can_bank": turn.can_bank}
     refusal = turn.bank_refusal()
     if refusal:
-        out["bank_refusal"] = refusal
+        advice["bank_refusal"] = refusal
     elif advice.get("expected_if_bank") is None:
-        out["bank_short"] = f"a bank of {turn.total:,} leaves you behind the leader"
-    return out
+        advice["bank_short"] = f"a bank of {turn.total:,} leaves you behind the leader"
 
 
 def advise_game(state: GameState) -> dict[str, Any] | None:
@@ -845,7 +843,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             out = advise_turn(turn, busts_in_row=busts, need=need, tie=tie)
             situation = "keep" if "options" in out else "bank_or_roll"
             if later and state.turn is not None and "can_bank" in out:
-                out.update(_what_the_rules_allow(state.turn, out))
+                _say_what_the_rules_allow(state.turn, out)
             return {**head, "situation": situation, **out}
         fresh = advise_state(
             rules,

@@ -116,6 +116,11 @@ class Objective:
     goal: int | None = None
     tie: float = 0.0
 
+    def goal_value(self, total: int) -> float:
+        """With a ``goal``: what banking ``total`` is worth (1, ``tie`` one step short, 0)."""
+        assert self.goal is not None
+        return 1.0 if total >= self.goal else (self.tie if total == self.goal - UNIT else 0.0)
+
 
 @dataclass(frozen=True)
 class TurnSolution:
@@ -144,9 +149,7 @@ class TurnSolution:
         if not self.can_bank(total):
             return None
         o = self.objective
-        if o.goal is None:
-            return float(total)
-        return 1.0 if total >= o.goal else (o.tie if total == o.goal - UNIT else 0.0)
+        return float(total) if o.goal is None else o.goal_value(total)
 
     def roll_value(self, key: StateKey, total: int) -> float:
         """Expected final value of rolling ``key`` at ``total`` and playing on optimally."""
@@ -199,10 +202,7 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
     def bank(i: int) -> float:
         if i < bank_min_i or i > top:
             return -math.inf
-        if o.goal is not None:
-            total = i * UNIT
-            return 1.0 if total >= o.goal else (o.tie if total == o.goal - UNIT else 0.0)
-        return float(i * UNIT)
+        return float(i * UNIT) if o.goal is None else o.goal_value(i * UNIT)
 
     beyond = b if o.limit is not None else (1.0 if o.goal is not None else None)
     keys = list(model.classes)

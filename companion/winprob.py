@@ -43,7 +43,7 @@ from typing import Any
 
 from companion.errors import ParseError
 from companion.rules import Finish, Rules
-from companion.strategy import bank_thresholds, turn_model
+from companion.strategy import TIE_EVEN, bank_thresholds, turn_model
 from companion.strategy_dp import UNIT, StateKey, TurnModel
 
 TOLERANCE = 1e-12
@@ -52,9 +52,6 @@ TOLERANCE = 1e-12
 HOT = ("hot",)
 """The state after hot dice (arriving there: roll, or bank where the rules allow)."""
 
-
-TIE_BREAK = 0.5
-"""A final round's tie on top, settled by tie-break turns: counted as an even chance."""
 
 FINAL_ROUND_LEAST = 1e-12
 """Where no roll must risk a bust, the leader rolls on past the target only while the
@@ -290,9 +287,10 @@ def _solve_turn(
                             best = v
                             dbest = dafter[target][s]
                     else:
-                        v = hconst if target == plan.hot else const
                         if past is not None:
                             v = _banked_past(plan, past.bank(s), target == plan.hot, bust)
+                        else:
+                            v = hconst if target == plan.hot else const
                         if v > best:
                             best = v
                             dbest = dhconst if target == plan.hot else dconst
@@ -419,7 +417,7 @@ class _FinalRound:
         if found is None:
             tie = need - 1
             found, _, _ = _solve_turn(
-                self.plan, need, least, lambda t: TIE_BREAK if t == tie else 0.0, 0.0
+                self.plan, need, least, lambda t: TIE_EVEN if t == tie else 0.0, 0.0
             )
             self._chances[least, need] = found
         return found
@@ -476,7 +474,7 @@ class _StillNeeded:
                 for weight, _, targets in classes:
                     acc += weight * max(after[tg][max(0, r - add)] for _, add, tg in targets)
                 values[k] = acc / total  # (a bust is worth 0)
-            bank = TIE_BREAK if r == 1 else 0.0
+            bank = TIE_EVEN if r == 1 else 0.0
             for k, value in enumerate(values):
                 after[k].append(max(bank, value))
             hot = values[plan.hot_key]

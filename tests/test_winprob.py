@@ -280,7 +280,9 @@ def test_a_final_round_matches_plain_value_iteration() -> None:
 
 
 def test_the_last_turn_plays_to_pass_and_takes_a_tie_as_half() -> None:
-    final = _FinalRound(FARKLE, solve_game(load_rules("farkle", target=500)).final_round.plan)
+    from companion.winprob import _plan
+
+    final = _FinalRound(FARKLE, _plan(FARKLE))
     for need in (1, 2, 5, 6, 12, 30):
         chance = final.chance(3, need)
         to_pass = chance_to_make(FARKLE, need * UNIT)
@@ -294,7 +296,7 @@ def test_the_last_turn_plays_to_pass_and_takes_a_tie_as_half() -> None:
 def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(monkeypatch) -> None:
     from companion import winprob
 
-    monkeypatch.setattr(winprob, "TIE_BREAK", 0.0)
+    monkeypatch.setattr(winprob, "TIE_EVEN", 0.0)
     greed = load_rules("farkle+greed")
     final = _FinalRound(greed, winprob._plan(greed))
     for need in (3, 10, 25):
@@ -326,14 +328,14 @@ def test_solving_further_past_the_target_changes_nothing(monkeypatch) -> None:
 def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(spec) -> None:
     # one pass over the points still needed, where the rules allow it, against the turn
     # solve per total to pass that every rule set can use
-    from companion.winprob import TIE_BREAK, _plan, _solve_turn, _StillNeeded
+    from companion.winprob import TIE_EVEN, _plan, _solve_turn, _StillNeeded
 
     plan = _plan(load_rules(spec))
     assert _StillNeeded.fits(plan)
     still = _StillNeeded(plan)
     for need in range(1, 60):
         tie = need - 1
-        by_total = _solve_turn(plan, need, 1, lambda t, tie=tie: TIE_BREAK * (t == tie), 0.0)
+        by_total = _solve_turn(plan, need, 1, lambda t, tie=tie: TIE_EVEN * (t == tie), 0.0)
         assert still.chance(need) == pytest.approx(by_total[0], abs=1e-14)
     # doublings and free re-rolls make the total matter: those take the turn solves
     assert not _StillNeeded.fits(_plan(load_rules("hot-dice")))
