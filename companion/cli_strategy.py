@@ -221,7 +221,9 @@ def _duration(seconds: float) -> str:
 
 
 _END_RULE_WORDS = {
-    "final round": "final round: the other player has a last turn to pass; a tie is even"
+    "final round": (
+        "final round: the other player has a last turn to pass; a tie goes to tie-break turns"
+    )
 }
 
 

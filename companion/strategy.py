@@ -23,7 +23,6 @@ from fractions import Fraction
 from typing import Any
 
 from companion.errors import ParseError
-from companion.game import GamePhase, GameState
 from companion.rules import MAX_TARGET, Finish, Multiples, Rules
 from companion.scoring import (
     NO_COUNTS,
@@ -585,9 +584,9 @@ def advise_state(
     optimally; under a strike penalty a bust counts as ``bust_value`` (its long-run cost).
     With ``need`` (a final round: the turn must end with at least that many points) the
     figures are chances instead: ``chance_if_roll``, ``chance_if_bank`` (a tie on top, a
-    bank of ``need - 50``, worth ``tie``: a tie-break's even chance). All dice in hand
-    with a turn total means hot dice. ``sets`` are the held sets of ``double-turn``,
-    ``kept`` the dice kept since the last pick-up under ``progressive``.
+    bank of ``need - 50``, worth ``tie``: the chance to win the tie-break that follows).
+    All dice in hand with a turn total means hot dice. ``sets`` are the held sets of
+    ``double-turn``, ``kept`` the dice kept since the last pick-up under ``progressive``.
 
     >>> from companion.rules import load_rules
     >>> advice = advise_state(load_rules("farkle"), turn_total=1000, dice=2)
@@ -758,124 +757,3 @@ def advise_turn(
 
 def _kept_dice(turn: Turn) -> tuple[int, ...]:
     return tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))
-
-
-TIE_EVEN = 0.5
-"""What a tie on top in a final round or tie-break is worth, to the coach's last player and
-to the win probability: the tied players play tie-break turns, an even chance."""
-
-
-def _need_to_lead(state: GameState) -> int | None:
-    """In a final round or tie-break a player plays to pass the leader (the lead plus 50);
-    otherwise None, and the advice maximises the expected score."""
-    if state.phase not in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK):
-        return None
-    me = state.players[state.current]
-    others = [p.score for i, p in enumerate(state.players) if i != state.current]
-    need = max(others, default=0) + UNIT - me.score
-    return need if need > 0 else None
-
-
-def _still_to_play(state: GameState) -> list[str]:
-    """Who plays after the current player in this final round or tie-break: under
-    tie-or-beat everyone else, as a tie or a pass gives them another turn."""
-    if state.phase not in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK):
-        return []
-    if state.phase is GamePhase.FINAL_ROUND and state.rules.finish is Finish.TIE_OR_BEAT:
-        return [p.name for i, p in enumerate(state.players) if i != state.current]
-    return [state.players[i].name for i in state.to_play if i != state.current]
-
-
-def _bank_from(state: GameState, need: int | None) -> tuple[int, str]:
-    """The least worth banking for a player who others still follow, and why: reaching
-    the leader (a tie stays in the game), or the rules' least bank where that is more. (An
-    entry threshold never is: the leader met it, and a player not on the board has 0.)"""
-    tie = (need or UNIT) - UNIT
-    if tie >= state.rules.min_bank:
-        return tie, "level with the leader"
-    return state.rules.min_bank, "the rules' least bank"
-
-
-def _say_what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> None:
-    """Put the engine's own ``can_bank`` and refusal into advice given under the coach's
-    stricter bank minimum, and say why a bank the rules allow is not valued."""
-    advice["can_bank"] = turn.can_bank
-    advice.pop("bank_refusal", None)
-    refusal = turn.bank_refusal()
-    if refusal:
-        advice["bank_refusal"] = refusal
-    elif advice.get("expected_if_bank") is None:
-        advice["bank_short"] = f"a bank of {turn.total:,} leaves you behind the leader"
-
-
-def advise_game(state: GameState) -> dict[str, Any] | None:
-    """Advice for the player to act in a game, labelled with its ``situation``.
-
-    ``keep`` (a roll waits for a keep: keeps ranked), ``bank_or_roll`` (dice in hand),
-    ``fresh`` (between turns), ``takeover`` (an offer is pending: take it or start afresh),
-    or ``unavailable`` (a state the advisor cannot value, with its reason). None when there is
-    nothing to decide: the game is over, or a 5150 bonus roll (a single roll) is due.
-    """
-    if state.phase in (GamePhase.OVER, GamePhase.BONUS):
-        return None
-    me = state.players[state.current]
-    need = _need_to_lead(state)
-    busts = me.busts_in_row
-    head: dict[str, Any] = {"player": me.name}
-    rules, turn, offer = state.rules, state.turn, state.offer.turn if state.offer else None
-    later = _still_to_play(state)
-    try:
-        if later:
-            # Passing the leader does not win yet: the chance of making the lead would call
-            # a bank of 50 in a tie-break a sure thing. Play for points, and value no bank
-            # that leaves the player behind the leader (the game ends this round: no strike
-            # penalty to weigh either).
-            bank_from, why = _bank_from(state, need)
-            head.update(still_to_play=later, bank_from=bank_from, bank_from_why=why)
-            rules = replace(rules, min_bank=bank_from, strike_penalty=0)
-            turn = replace(turn, rules=rules) if turn is not None else None
-            offer = replace(offer, rules=rules) if offer is not None else None
-            need, busts = None, 0
-        tie = TIE_EVEN if need is not None else 0.0
-        if tie:
-            head["tie_value"] = tie
-        if turn is not None:
-            out = advise_turn(turn, busts_in_row=busts, need=need, tie=tie)
-            situation = "keep" if "options" in out else "bank_or_roll"
-            if later and state.turn is not None and "can_bank" in out:
-                _say_what_the_rules_allow(state.turn, out)
-            return {**head, "situation": situation, **out}
-        fresh = advise_state(
-            rules,
-            turn_total=0,
-            dice=state.rules.dice,
-            score=me.score,
-            on_board=me.on_board,
-            busts_in_row=busts,
-            need=need,
-            tie=tie,
-        )
-        if state.offer is None:
-            return {**head, "situation": "fresh", **fresh}
-        take = advise_turn(
-            offer.handed_to(score=me.score, on_board=me.on_board),
-            busts_in_row=busts,
-            need=need,
-            tie=tie,
-        )
-    except ValueError as error:
-        return {**head, "situation": "unavailable", "error": str(error)}
-    word = "expected" if need is None else "chance"
-    take_value, fresh_value = take[f"{word}_if_roll"], fresh[f"{word}_if_roll"]
-    out = {
-        **head,
-        "situation": "takeover",
-        "advice": "takeover" if take_value > fresh_value else "fresh",
-        f"{word}_if_takeover": take_value,
-        f"{word}_if_fresh": fresh_value,
-        "takeover": take,
-        "fresh": fresh,
-    }
-    if need is not None:
-        out["need"] = need
-    return out

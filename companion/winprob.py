@@ -11,12 +11,12 @@ except for what its ends are worth:
 
 * banking a total ``t`` with ``i + t`` below the target is worth ``1 - P(j, i + t)``;
 * reaching the target: under a ``final-round`` finish the opponent then has one last turn
-  to pass ``i + t`` (a tie counts as an even chance: the tie-break turns are not modelled),
-  so the bank is worth one minus the opponent's best chance in that turn, and the player
-  may roll on past the target to set a higher mark; under ``exact`` finishing the target
-  must be hit exactly (a total past it is a bust, as in the engine) and wins; otherwise
-  (``first-to-target``, and ``tie-or-beat``, which is not modelled) a bank that reaches the
-  target wins (1);
+  to pass ``i + t`` (a tie is worth the chaser's chance in the tie-break turns that follow,
+  ``tie_break_chance``), so the bank is worth one minus the opponent's best chance in that
+  turn, and the player may roll on past the target to set a higher mark; under ``exact``
+  finishing the target must be hit exactly (a total past it is a bust, as in the engine)
+  and wins; otherwise (``first-to-target``, and ``tie-or-beat``, which is not modelled) a
+  bank that reaches the target wins (1);
 * a bust is worth ``1 - P(j, i)``.
 
 Scores only grow, so the pairs are solved by score sum from high to low. Within a sum,
@@ -29,7 +29,7 @@ two or three turn solves per state), with a plain fixed-point iteration as a fal
 >>> from companion.rules import load_rules
 >>> game = solve_game(load_rules("farkle", target=500))
 >>> round(game.first_player, 4)
-0.5744
+0.5737
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ import functools
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.errors import ParseError
-from companion.rules import Finish, Rules
-from companion.strategy import TIE_EVEN, bank_thresholds, turn_model
+from companion.rules import MAX_TARGET, Finish, Rules
+from companion.strategy import bank_thresholds, turn_model
 from companion.strategy_dp import UNIT, StateKey, TurnModel
 
 TOLERANCE = 1e-12
@@ -59,7 +59,7 @@ other player's chance to pass is above this."""
 
 FINAL_ROUND_REACH = 10_000
 """The most points past the target a turn is solved for: beyond, the player banks. Without
-doublings the bound in ``_FinalRound.past`` stops far short of it (``farkle``: at most
+doublings the bound in ``_past`` stops far short of it (``farkle``: at most
 3,800 past at targets of 500-2,000); with ``double-turn`` a mark doubles, the chance to
 pass it only halves, and the bound would run on to 100,000."""
 
@@ -396,64 +396,161 @@ def _bank_min(rules: Rules, i: int) -> int:
     return -(-least // UNIT)
 
 
+class _Chase:
+    """The last turn of a player who must pass a mark (a final round's, a tie-break's
+    second): the chance to pass, memoised by the least bank and the total that passes (in
+    units), a bank of one unit less (a tie on top) worth ``tie``, a bust nothing."""
+
+    def __init__(self, plan: _Plan, tie: float) -> None:
+        self.plan = plan
+        self.tie = tie
+        self._chances: dict[tuple[int, int], float] = {}
+        self._fits = _StillNeeded.fits(plan)
+        self._still: dict[int, _StillNeeded] = {}
+
+    def chance(self, least: int, need: int) -> float:
+        if self._fits:
+            still = self._still.get(least)
+            if still is None:
+                still = self._still[least] = _StillNeeded(self.plan, self.tie, least)
+            return still.chance(need)
+        found = self._chances.get((least, need))
+        if found is None:
+            tie, value = need - 1, self.tie
+            found, _, _ = _solve_turn(
+                self.plan, need, least, lambda t: value if t == tie else 0.0, 0.0
+            )
+            self._chances[least, need] = found
+        return found
+
+
+def _past(plan: _Plan, goal: int, bust: float, chance: Callable[[int], float]) -> _Past:
+    """The turn of a player whose bank at ``t >= goal`` (units) leaves the other player one
+    turn with ``chance(t)`` to pass it, a bust worth ``bust``. Past ``goal`` a roll is worth
+    at most ``1 - b (1 - bust)``, ``b`` its chance to bust, and a bank ``1 - chance``: from
+    the first total where the chance is below ``least_bust * (1 - bust)`` on, banking is best
+    in every state, so the turn is exact (but for hot dice that must be rolled,
+    ``_banked_past``, and past ``FINAL_ROUND_REACH``)."""
+    least = max(plan.least_bust * (1.0 - bust), FINAL_ROUND_LEAST)
+    reach = goal + FINAL_ROUND_REACH // UNIT + plan.max_add
+
+    def bank(t: int) -> float:  # (a doubling past the solved totals: as at their end)
+        return 1.0 - chance(min(t, reach))
+
+    end = goal
+    while 1.0 - bank(end) > least and end - goal < FINAL_ROUND_REACH // UNIT:
+        end += 1
+    return _Past(bank, end)
+
+
 class _FinalRound:
     """The other player's last turn once a player reaches the target (``final-round``, two
-    players): the chance to pass the leader, memoised by the total that passes."""
+    players); a tie on top is worth the chaser's chance in the tie-break turns that follow,
+    where the chaser plays second (``tie_break_chance``)."""
 
     def __init__(self, rules: Rules, plan: _Plan) -> None:
         self.rules = rules
         self.plan = plan
         self.n = rules.target // UNIT
-        self._chances: dict[tuple[int, int], float] = {}
-        self._still = _StillNeeded(plan) if _StillNeeded.fits(plan) else None
+        self._chase = _Chase(plan, tie_break_chance(rules))
 
     def chance(self, j: int, need: int) -> float:
         """The chance that the player at ``j`` wins the final round when a turn total of
         ``need`` (units) passes the leader and ``need - 1`` ties."""
-        least = _bank_min(self.rules, j)
-        if least <= 1 and self._still is not None:
-            return self._still.chance(need)
-        found = self._chances.get((least, need))
-        if found is None:
-            tie = need - 1
-            found, _, _ = _solve_turn(
-                self.plan, need, least, lambda t: TIE_EVEN if t == tie else 0.0, 0.0
-            )
-            self._chances[least, need] = found
-        return found
+        return self._chase.chance(_bank_min(self.rules, j), need)
 
     def past(self, i: int, j: int, bust: float) -> _Past:
-        """The turn of the player at ``i`` against ``j``, a bust worth ``bust``. Past the
-        target a roll is worth at most ``1 - b (1 - bust)``, ``b`` its chance to bust, and a
-        bank ``1 - chance``: from the first total where the chance is below ``least_bust *
-        (1 - bust)`` on, banking is best in every state, so the turn is exact (but for hot
-        dice that must be rolled, ``_banked_past``, and past ``FINAL_ROUND_REACH``)."""
-        goal = self.n - i
-        least = max(self.plan.least_bust * (1.0 - bust), FINAL_ROUND_LEAST)
-        reach = goal + FINAL_ROUND_REACH // UNIT + self.plan.max_add
+        """The turn of the player at ``i`` against ``j``, a bust worth ``bust``."""
+        return _past(self.plan, self.n - i, bust, lambda t: self.chance(j, i + t - j + 1))
 
-        def bank(t: int) -> float:  # (a doubling past the solved totals: as at their end)
-            return 1.0 - self.chance(j, i + min(t, reach) - j + 1)
 
-        end = goal
-        while 1.0 - bank(end) > least and end - goal < FINAL_ROUND_REACH // UNIT:
-            end += 1
-        return _Past(bank, end)
+TIE_BREAK_STEP = 1e-6
+"""The tie-break chance is solved until a secant step is shorter than this. Both players'
+values are piecewise linear in it (maxima of linear functions, over their policies), so a
+step this short comes from two points on the root's piece and lands on the root."""
+
+
+def tie_break_chance(rules: Rules) -> float:
+    """The chance that the second of two players tied on top wins their tie-break turns,
+    both playing to win (strike penalties left out). The race is the same at any score and
+    under any end rule, so the solution is kept per roll set, whatever the target.
+
+    The first plays a turn to set a mark; the second, knowing it, plays to pass it; a tie
+    (busts on both sides included) starts again with the same order, which ``game.apply``
+    keeps: the player who just tied plays second. So the chance ``w`` is a fixed point: the
+    second's last turn values a tie at ``w`` and the first's turn values a tie at
+    ``1 - w``. Knowing the mark is worth about ten points of chance:
+
+    >>> from companion.rules import load_rules
+    >>> round(tie_break_chance(load_rules("farkle")), 4)
+    0.6
+    """
+    return _tie_break_chance(tie_break_race(rules))
+
+
+def tie_break_race(rules: Rules) -> Rules:
+    """The rules a tie-break is solved under: the same rolls, no target, no strike penalty
+    (equal for every target, so one solution serves them all)."""
+    return replace(rules, finish=Finish.FINAL_ROUND, target=MAX_TARGET, strike_penalty=0)
+
+
+@functools.lru_cache(maxsize=16)
+def _tie_break_chance(rules: Rules) -> float:
+    plan = _plan(rules)
+    least = _bank_min(rules, 1)  # (both are on the board)
+
+    def second_wins(w: float) -> float:
+        chase = _Chase(plan, w)
+        # the first busts: any bank passes, and a bust ties again
+        bust_first = 1.0 - _solve_turn(plan, 1, least, lambda t: 0.0, w)[0]
+        past = _past(plan, least, bust_first, lambda t: chase.chance(least, t + 1))
+        first, _, _ = _solve_turn(plan, least, least, lambda t: 0.0, bust_first, past=past)
+        return 1.0 - first
+
+    # w - second_wins(w) is nearly linear (its slope is one plus a tie's small chance):
+    # the secant method settles it in three to five solves of the race
+    x0 = 0.5  # (an even chance, to start)
+    x1 = second_wins(x0)
+    g0 = x0 - x1
+    for _ in range(60):
+        g1 = x1 - second_wins(x1)
+        if g1 == g0:
+            return x1
+        x0, x1, g0 = x1, x1 - g1 * (x1 - x0) / (g1 - g0), g1
+        if abs(x1 - x0) < TIE_BREAK_STEP:
+            return x1
+    raise ArithmeticError("the tie-break chance did not converge")
 
 
 class _StillNeeded:
     """The last turn's chance for every total to pass at once, by the points still needed:
-    where a roll's worth depends on nothing else (no doublings, no free re-rolls, any
-    scoring total bankable), one pass over that count replaces a turn solve per total
-    (``_FinalRound.chance`` solves one per total otherwise: time grows with its square)."""
+    where a roll's worth depends on nothing else (no doublings, no free re-rolls), one pass
+    over that count replaces a turn solve per total (``_Chase.chance`` solves one per total
+    otherwise: time grows with its square). Under a least bank or entry threshold of
+    ``least`` units the turn total counts too, but only up to ``least``: a state is the
+    points still needed and the total so far, capped there."""
 
-    def __init__(self, plan: _Plan) -> None:
+    def __init__(self, plan: _Plan, tie: float, least: int = 1) -> None:
         self.plan = plan
+        self.tie = tie
+        self.least = least = max(least, 1)
+        # (at a least bank of one unit every scoring roll reaches it: the total is never
+        # short of it but at the start, and there it leads where the capped total would)
+        self.low = 0 if least > 1 else 1
         n_keys = len(plan.keys)
         won_hot = plan.hot_won[0] if plan.hot_must_roll else 1.0
-        # after[k][r]: arriving in state k (n_keys: after hot dice) with r units still to
-        # make; r <= 0 has passed (index 0 holds every such r)
-        self.after = [[1.0] for _ in range(n_keys)] + [[won_hot]]
+        # after[k][r][u]: arriving in state k (n_keys: after hot dice) with r units still to
+        # make and a turn total of u units (capped at least); r <= 0 has passed (index 0
+        # holds every such r), and banks only from the least bank on
+        passed = [[0.0] * (least + 1) for _ in range(n_keys + 1)]
+        for k in range(n_keys + 1):
+            passed[k][least] = won_hot if k == plan.hot else 1.0
+        self.after = [[row] for row in passed]
+        for u in range(least - 1, self.low - 1, -1):  # short of the least bank: roll on
+            values = self._values(0, u)
+            for k, value in enumerate(values):
+                passed[k][u] = value
+            passed[plan.hot][u] = values[plan.hot_key]
         self.roll: list[float] = [0.0]  # the fresh turn's chance, by units to make
 
     @staticmethod
@@ -464,22 +561,35 @@ class _StillNeeded:
             for _, _, _, classes, empty in plan.rows
         )
 
+    def _values(self, r: int, u: int) -> list[float]:
+        """Each state's chance if rolled with ``r`` units still to make at total ``u``."""
+        after, least = self.after, self.least
+        values = [0.0] * len(self.plan.keys)
+        for k, total, _, classes, _ in self.plan.rows:
+            acc = 0.0
+            for weight, _, targets in classes:
+                acc += weight * max(
+                    after[tg][max(0, r - add)][min(least, u + add)] for _, add, tg in targets
+                )
+            values[k] = acc / total  # (a bust is worth 0)
+        return values
+
     def chance(self, need: int) -> float:
-        plan, after = self.plan, self.after
+        plan, after, least = self.plan, self.after, self.least
         while len(self.roll) <= need:
             r = len(self.roll)
-            values = [0.0] * len(plan.keys)
-            for k, total, _, classes, _ in plan.rows:
-                acc = 0.0
-                for weight, _, targets in classes:
-                    acc += weight * max(after[tg][max(0, r - add)] for _, add, tg in targets)
-                values[k] = acc / total  # (a bust is worth 0)
-            bank = TIE_EVEN if r == 1 else 0.0
-            for k, value in enumerate(values):
-                after[k].append(max(bank, value))
-            hot = values[plan.hot_key]
-            after[plan.hot].append(hot if plan.hot_must_roll else max(bank, hot))
-            self.roll.append(values[plan.start])
+            rows = [[0.0] * (least + 1) for _ in range(len(after))]
+            for row, k in zip(after, range(len(after)), strict=True):
+                row.append(rows[k])
+            for u in range(self.low, least + 1):
+                values = self._values(r, u)
+                bank = self.tie if r == 1 and u == least else 0.0
+                for k, value in enumerate(values):
+                    rows[k][u] = max(bank, value)
+                hot = values[plan.hot_key]
+                rows[plan.hot][u] = hot if plan.hot_must_roll else max(bank, hot)
+                if u == self.low:
+                    self.roll.append(values[plan.start])
         return self.roll[need]
 
 

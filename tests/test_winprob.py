@@ -21,6 +21,7 @@ from companion.winprob import (
     bank_ranges,
     first_player_win_probability,
     solve_game,
+    tie_break_chance,
     win_report,
 )
 
@@ -196,19 +197,11 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
 # --- a final round ---------------------------------------------------------------------------
 
 
-def _final_round_value_iteration(rules, least: float = 1e-11) -> list[list[float]]:
-    """Gauss-Seidel as above, under a final round: the last turn's chance by recursion over
-    the points still needed to pass (farkle's rolls depend on nothing else: no entry, no
-    doublings; a tie is half a win), the leader's turn by recursion over its totals, banking
-    past the target once the opponent's chance is under ``least`` (rolling on can then gain
-    no more than that)."""
+def _last_turn(rules, tie: float):
+    """The last turn's chance to pass, by recursion over the points still needed (farkle's
+    rolls depend on nothing else: no entry, no doublings), a tie on top worth ``tie``."""
     model = turn_model(rules)
-    n = rules.target // UNIT
     assert rules.entry == 0 and rules.min_bank <= UNIT and not rules.hot_dice_must_roll
-    P = [[0.5] * n for _ in range(n)]
-
-    def arrival(o):
-        return model.hot if o.dice == 0 else (o.dice, o.held)
 
     @functools.cache
     def short(r: int, key) -> float:  # r units still needed to pass, about to roll
@@ -216,7 +209,7 @@ def _final_round_value_iteration(rules, least: float = 1e-11) -> list[list[float
         assert seen <= 6 ** key[0]
         return (
             sum(
-                c.weight * max(chased(r - o.add // UNIT, arrival(o)) for o in c.outcomes)
+                c.weight * max(chased(r - o.add // UNIT, _arrival(model, o)) for o in c.outcomes)
                 for c in model.classes[key]
                 if c.outcomes
             )
@@ -226,47 +219,96 @@ def _final_round_value_iteration(rules, least: float = 1e-11) -> list[list[float
     def chased(r: int, key) -> float:  # arrived with r still needed: bank or roll on
         if r <= 0:
             return 1.0
-        return max(0.5 if r == 1 else 0.0, short(r, key))
+        return max(tie if r == 1 else 0.0, short(r, key))
 
     def chance(need: int) -> float:
         for r in range(1, need):  # fill the memo upwards: no deep recursion
             short(r, model.start)
         return short(need, model.start)
 
-    def turn(i: int, j: int) -> float:
-        goal = n - i
-        bust = 1.0 - P[j][i]
+    return chance
 
-        @functools.cache
-        def arrive(t: int, key) -> float:
-            if t >= goal:
-                bank = 1.0 - chance(i + t - j + 1)
-                if bank >= 1.0 - least:
-                    return bank
+
+def _arrival(model, o):
+    return model.hot if o.dice == 0 else (o.dice, o.held)
+
+
+def _setting_a_mark(rules, goal: int, bank, chance, bust: float, least: float) -> float:
+    """The turn of a player whose bank at a total ``t >= goal`` (units) leaves the other one
+    last turn with ``chance(t)`` to pass it (below ``goal``, ``bank(t)``), by recursion over
+    its totals; banking past ``goal`` once that chance is under ``least`` (rolling on can
+    then gain no more than that)."""
+    model = turn_model(rules)
+
+    @functools.cache
+    def arrive(t: int, key) -> float:
+        if t >= goal:
+            mark = 1.0 - chance(t)
+            if mark >= 1.0 - least:
+                return mark
+        else:
+            mark = bank(t)
+        return max(mark, roll(t, key))
+
+    @functools.cache
+    def roll(t: int, key) -> float:
+        acc, seen = 0.0, 0
+        for c in model.classes[key]:
+            seen += c.weight
+            if c.outcomes:
+                acc += c.weight * max(
+                    arrive(t + o.add // UNIT, _arrival(model, o)) for o in c.outcomes
+                )
             else:
-                bank = 1.0 - P[j][i + t]
-            return max(bank, roll(t, key))
+                acc += c.weight * bust
+        return (acc + (6 ** key[0] - seen) * bust) / 6 ** key[0]
 
-        @functools.cache
-        def roll(t: int, key) -> float:
-            acc, seen = 0.0, 0
-            for c in model.classes[key]:
-                seen += c.weight
-                if c.outcomes:
-                    acc += c.weight * max(arrive(t + o.add // UNIT, arrival(o)) for o in c.outcomes)
-                else:
-                    acc += c.weight * bust
-            return (acc + (6 ** key[0] - seen) * bust) / 6 ** key[0]
+    end = goal
+    while chance(end) > least:
+        end += 1
+    for t in range(end, 0, -1):  # fill the memo downwards: no deep recursion
+        for key in model.classes:
+            roll(t, key)
+    return roll(0, model.start)
 
-        end = goal
-        while chance(i + end - j + 1) > least:
-            end += 1
-        for t in range(end, 0, -1):  # fill the memo downwards: no deep recursion
-            for key in model.classes:
-                roll(t, key)
-        return roll(0, model.start)
+
+def _final_round_value_iteration(rules, least: float = 1e-11) -> list[list[float]]:
+    """Gauss-Seidel as above, under a final round: the last turn's chance by recursion over
+    the points still needed to pass (a tie worth the chaser's tie-break chance, as solved by
+    ``tie_break_chance``, checked on its own below), the leader's turn by recursion over its
+    totals."""
+    n = rules.target // UNIT
+    P = [[0.5] * n for _ in range(n)]
+    chance = _last_turn(rules, tie_break_chance(rules))
+
+    def turn(i: int, j: int) -> float:
+        return _setting_a_mark(
+            rules,
+            n - i,
+            lambda t: 1.0 - P[j][i + t],
+            lambda t: chance(i + t - j + 1),
+            1.0 - P[j][i],
+            least,
+        )
 
     return _gauss_seidel(P, turn, 200)
+
+
+def _tie_break_value_iteration(rules, least: float = 1e-12) -> float:
+    """The second player's chance in a tie-break of two, by plain iteration on the value of
+    a tie: the first player's turn sets a mark as a final round's leader does, from any
+    bank; a bust leaves the second needing any bank, and a second bust ties again."""
+    bust = float(bust_fraction(rules, rules.dice))
+    w = 0.5
+    for _ in range(100):
+        chance = _last_turn(rules, w)
+        mark = functools.partial(lambda chance, t: chance(t + 1), chance)
+        against_a_bust = (1 - bust) + bust * w
+        first = _setting_a_mark(rules, 1, None, mark, 1 - against_a_bust, least)
+        if abs(1.0 - first - w) < 1e-14:
+            return w
+        w = 1.0 - first
+    raise AssertionError("the tie-break iteration did not converge")
 
 
 def test_a_final_round_matches_plain_value_iteration() -> None:
@@ -279,24 +321,26 @@ def test_a_final_round_matches_plain_value_iteration() -> None:
     assert 0.5 < game.first_player < first_player_win_probability(farkle(50))
 
 
-def test_the_last_turn_plays_to_pass_and_takes_a_tie_as_half() -> None:
+def test_the_last_turn_plays_to_pass_and_values_a_tie_by_the_tie_break() -> None:
     from companion.winprob import _plan
 
     final = _FinalRound(FARKLE, _plan(FARKLE))
+    w = tie_break_chance(FARKLE)
     for need in (1, 2, 5, 6, 12, 30):
         chance = final.chance(3, need)
         to_pass = chance_to_make(FARKLE, need * UNIT)
         to_tie = chance_to_make(FARKLE, (need - 1) * UNIT) if need > 1 else 1.0
-        # half of passing plus half of at least tying, under one play: between these
-        assert to_pass - 1e-12 <= chance <= (to_pass + to_tie) / 2 + 1e-12
-        # a tie is worth banking with few dice left: from a need of 300 on, it pays a little
-        assert (chance > to_pass + 1e-6) == (need >= 6)
+        # w of at least tying plus the rest of passing, under one play: between these
+        assert to_pass - 1e-12 <= chance <= w * to_tie + (1 - w) * to_pass + 1e-12
+        # a tie is worth banking with few dice left: from a need of 250 on, it pays a little
+        # (300 when a tie was counted as even)
+        assert (chance > to_pass + 1e-6) == (need >= 5)
 
 
 def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(monkeypatch) -> None:
     from companion import winprob
 
-    monkeypatch.setattr(winprob, "TIE_EVEN", 0.0)
+    monkeypatch.setattr(winprob, "tie_break_chance", lambda rules: 0.0)
     greed = load_rules("farkle+greed")
     final = _FinalRound(greed, winprob._plan(greed))
     for need in (3, 10, 25):
@@ -324,18 +368,27 @@ def test_solving_further_past_the_target_changes_nothing(monkeypatch) -> None:
     assert max(abs(game.P[i][j] - again.P[i][j]) for i in range(n) for j in range(n)) < 1e-12
 
 
-@pytest.mark.parametrize("spec", ["farkle", "ten-thousand+extra-combos", "farke"])
-def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(spec) -> None:
-    # one pass over the points still needed, where the rules allow it, against the turn
-    # solve per total to pass that every rule set can use
-    from companion.winprob import TIE_EVEN, _plan, _solve_turn, _StillNeeded
+@pytest.mark.parametrize(
+    "spec, least",
+    [
+        ("farkle", 1),
+        ("ten-thousand+extra-combos", 1),
+        ("farke", 1),
+        ("zilch", 6),  # its least bank of 300
+        ("farkle+greed", 20),  # at 0 points: entry 1,000
+    ],
+)
+def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(spec, least) -> None:
+    # one pass over the points still needed (and the total up to the least bank), where
+    # the rules allow it, against the turn solve per total to pass that every rule set can use
+    from companion.winprob import _plan, _solve_turn, _StillNeeded
 
     plan = _plan(load_rules(spec))
     assert _StillNeeded.fits(plan)
-    still = _StillNeeded(plan)
+    still = _StillNeeded(plan, 0.6, least)
     for need in range(1, 60):
         tie = need - 1
-        by_total = _solve_turn(plan, need, 1, lambda t, tie=tie: TIE_EVEN * (t == tie), 0.0)
+        by_total = _solve_turn(plan, need, least, lambda t, tie=tie: 0.6 * (t == tie), 0.0)
         assert still.chance(need) == pytest.approx(by_total[0], abs=1e-14)
     # doublings and free re-rolls make the total matter: those take the turn solves
     assert not _StillNeeded.fits(_plan(load_rules("hot-dice")))
@@ -349,6 +402,27 @@ def test_the_bound_past_the_target_counts_only_rolls_made_past_it() -> None:
 
     assert _plan(load_rules("farkle+extra-combos")).least_bust == pytest.approx(1080 / 46656)
     assert _plan(FARKLE).least_bust == pytest.approx(1080 / 46656)
+
+
+def test_the_tie_break_matches_plain_iteration_on_the_value_of_a_tie() -> None:
+    # the secant method on the value of a tie, and the solved turns, against a recursion
+    # over the roll classes iterated until the value of a tie stops moving
+    rules = load_rules("ten-thousand")
+    assert tie_break_chance(rules) == pytest.approx(_tie_break_value_iteration(rules), abs=1e-12)
+
+
+def test_the_second_in_a_tie_break_is_favoured_and_the_race_ignores_the_game() -> None:
+    # knowing the first player's mark is worth about ten points of chance to the second
+    for name in ("farkle", "ten-thousand", "minnesota"):
+        assert 0.55 < tie_break_chance(load_rules(name)) < 0.65
+    # the race is the same at any score, target or end rule, and a strike penalty (which
+    # the coach leaves out once the game is in its last round) does not enter it
+    w = tie_break_chance(FARKLE)
+    assert tie_break_chance(load_rules("farkle", target=500)) == w
+    assert tie_break_chance(load_rules({"base": "farkle", "finish": "first-to-target"})) == w
+    assert tie_break_chance(load_rules("ten-thousand+strike-out")) == tie_break_chance(
+        load_rules("ten-thousand")
+    )
 
 
 @pytest.mark.parametrize("target", [300, 500, 1000])
@@ -467,7 +541,7 @@ def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path) -> No
     text = capsys.readouterr().out
     final = solve_game(load_rules("farkle", target=500)).first_player
     assert f"first player's chance to win under optimal play: {final:.2%}" in text
-    assert "(final round: the other player has a last turn to pass; a tie is even)" in text
+    assert "(final round: the other player has a last turn to pass; a tie goes to tie-break" in text
     assert "for points" in text
     assert (
         main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500", "--json"])

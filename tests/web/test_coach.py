@@ -9,7 +9,8 @@ from flask.testing import FlaskClient
 
 from companion.rules import load_rules
 from companion.strategy import advise_roll, advise_state
-from web import photos
+from companion.winprob import tie_break_chance, tie_break_race
+from web import coach, photos
 
 if TYPE_CHECKING:
     from conftest import GameActions
@@ -82,16 +83,36 @@ def test_final_round_plays_for_the_lead_and_over_is_null(game: GameActions) -> N
     game.create("ten-thousand", ["Ann", "Bob"], target=1000)
     game.score("Ann", 1000)
     a = advice(game)
-    assert a["player"] == "Bob" and a["need"] == 1050 and a["tie_value"] == 0.5
     rules = load_rules("ten-thousand", target=1000)
-    fresh = advise_state(rules, turn_total=0, dice=6, on_board=False, need=1050, tie=0.5)
+    w = tie_break_chance(rules)  # Bob would play second in the tie-break
+    assert a["player"] == "Bob" and a["need"] == 1050 and a["tie_value"] == w
+    fresh = advise_state(rules, turn_total=0, dice=6, on_board=False, need=1050, tie=w)
     assert a["chance_if_roll"] == pytest.approx(fresh["chance_if_roll"])
-    # (a tie, banking 1,000, is worth half: a little more than passing alone)
+    # (a tie, banking 1,000, is worth the tie-break: a little more than passing alone)
     only_passing = advise_state(rules, turn_total=0, dice=6, on_board=False, need=1050)
     assert a["chance_if_roll"] > only_passing["chance_if_roll"]
     game.score("Bob", 0)
     assert game.state["phase"] == "over"
     assert advice(game) is None
+
+
+def test_a_games_first_advice_starts_solving_its_tie_break(game: GameActions) -> None:
+    """The last player's tie needs the rules' tie-break race (half a minute under hot-dice's
+    doublings): the first advice of a game that may end in one starts it in the background;
+    a game that ends at the target starts nothing."""
+    game.create("dice-10000", ["Ann", "Bob"])
+    advice(game)
+    assert tie_break_race(load_rules("dice-10000")) not in coach._warming
+    game.create("ten-thousand+threshold", ["Ann", "Bob"], target=3000)
+    assert advice(game)["situation"] == "fresh"
+    race = tie_break_race(load_rules("ten-thousand+threshold"))
+    worker = coach._warming[race]
+    assert worker.daemon
+    worker.join(60)
+    assert not worker.is_alive()
+    game.create("ten-thousand+threshold", ["Cid", "Dee"], target=5000)  # the same race
+    advice(game)
+    assert coach._warming[race] is worker
 
 
 def test_a_need_past_what_the_coach_values_is_advice_unavailable(game: GameActions) -> None:

@@ -22,7 +22,8 @@
       return `<p class="hint">${esc(a.still_to_play.join(", "))} still to play after you: passing the lead ` +
         `does not win yet, so playing for points${from}.</p>`;
     }
-    const tie = a.tie_value ? ` A bank of ${pts(a.need - 50)} ties: tie-break turns, counted as an even chance.` : "";
+    const tie = a.tie_value ? ` A bank of ${pts(a.need - 50)} ties: tie-break turns, counted as a ` +
+      `${pct(a.tie_value)} chance (${esc(a.tie_value_why)}).` : "";
     return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).${tie}</p>` : "";
   }
 

@@ -1,0 +1,153 @@
+"""The coach: which question to ask the strategy advisor for the player to act in a game.
+
+A game's state decides what is worth what: between turns or mid-turn, expected points; a
+takeover offer, both starts; the last player of a final round or tie-break, the chance to
+pass the leader, a tie valued by the tie-break that follows (``winprob``); a player with
+others still to play after them, points, no bank short of the leader valued.
+
+>>> from companion.game import new_game
+>>> from companion.rules import load_rules
+>>> advise_game(new_game(load_rules("farkle"), ["Ann", "Bob"]))["situation"]
+'fresh'
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion import strategy
+from companion.game import GamePhase, GameState
+from companion.rules import Finish
+from companion.strategy_dp import UNIT
+from companion.turn import Turn
+from companion.winprob import tie_break_chance
+
+
+def _need_to_lead(state: GameState) -> int | None:
+    """In a final round or tie-break a player plays to pass the leader (the lead plus 50);
+    otherwise None, and the advice maximises the expected score."""
+    if state.phase not in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK):
+        return None
+    me = state.players[state.current]
+    others = [p.score for i, p in enumerate(state.players) if i != state.current]
+    need = max(others, default=0) + UNIT - me.score
+    return need if need > 0 else None
+
+
+def _still_to_play(state: GameState) -> list[str]:
+    """Who plays after the current player in this final round or tie-break: under
+    tie-or-beat everyone else, as a tie or a pass gives them another turn."""
+    if state.phase not in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK):
+        return []
+    if state.phase is GamePhase.FINAL_ROUND and state.rules.finish is Finish.TIE_OR_BEAT:
+        return [p.name for i, p in enumerate(state.players) if i != state.current]
+    return [state.players[i].name for i in state.to_play if i != state.current]
+
+
+def _bank_from(state: GameState, need: int | None) -> tuple[int, str]:
+    """The least worth banking for a player who others still follow, and why: reaching
+    the leader (a tie stays in the game), or the rules' least bank where that is more. (An
+    entry threshold never is: the leader met it, and a player not on the board has 0.)"""
+    tie = (need or UNIT) - UNIT
+    if tie >= state.rules.min_bank:
+        return tie, "level with the leader"
+    return state.rules.min_bank, "the rules' least bank"
+
+
+def _tie_value(state: GameState) -> tuple[float, str]:
+    """What a bank that ties on top is worth to the last player of a final round or
+    tie-break, and why: the tied players play tie-break turns, this player last. Two tied:
+    the second player's chance, solved (``winprob.tie_break_chance``); more: an even share
+    (the last of three or more also knows the marks, but that race is not solved)."""
+    others = [p.score for i, p in enumerate(state.players) if i != state.current]
+    tied = 1 + others.count(max(others))
+    if tied == 2:
+        return tie_break_chance(state.rules), "you would play second in the tie-break"
+    return 1.0 / tied, f"an even share of a tie-break among {tied}"
+
+
+def _say_what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> None:
+    """Put the engine's own ``can_bank`` and refusal into advice given under the coach's
+    stricter bank minimum, and say why a bank the rules allow is not valued."""
+    advice["can_bank"] = turn.can_bank
+    advice.pop("bank_refusal", None)
+    refusal = turn.bank_refusal()
+    if refusal:
+        advice["bank_refusal"] = refusal
+    elif advice.get("expected_if_bank") is None:
+        advice["bank_short"] = f"a bank of {turn.total:,} leaves you behind the leader"
+
+
+def advise_game(state: GameState) -> dict[str, Any] | None:
+    """Advice for the player to act in a game, labelled with its ``situation``.
+
+    ``keep`` (a roll waits for a keep: keeps ranked), ``bank_or_roll`` (dice in hand),
+    ``fresh`` (between turns), ``takeover`` (an offer is pending: take it or start afresh),
+    or ``unavailable`` (a state the advisor cannot value, with its reason). None when there is
+    nothing to decide: the game is over, or a 5150 bonus roll (a single roll) is due.
+    """
+    if state.phase in (GamePhase.OVER, GamePhase.BONUS):
+        return None
+    me = state.players[state.current]
+    need = _need_to_lead(state)
+    busts = me.busts_in_row
+    head: dict[str, Any] = {"player": me.name}
+    rules, turn, offer = state.rules, state.turn, state.offer.turn if state.offer else None
+    later = _still_to_play(state)
+    try:
+        if later:
+            # Passing the leader does not win yet: the chance of making the lead would call
+            # a bank of 50 in a tie-break a sure thing. Play for points, and value no bank
+            # that leaves the player behind the leader (the game ends this round: no strike
+            # penalty to weigh either).
+            bank_from, why = _bank_from(state, need)
+            head.update(still_to_play=later, bank_from=bank_from, bank_from_why=why)
+            rules = replace(rules, min_bank=bank_from, strike_penalty=0)
+            turn = replace(turn, rules=rules) if turn is not None else None
+            offer = replace(offer, rules=rules) if offer is not None else None
+            need, busts = None, 0
+        tie = 0.0
+        if need is not None:
+            tie, head["tie_value_why"] = _tie_value(state)
+            head["tie_value"] = tie
+        if turn is not None:
+            out = strategy.advise_turn(turn, busts_in_row=busts, need=need, tie=tie)
+            situation = "keep" if "options" in out else "bank_or_roll"
+            if later and state.turn is not None and "can_bank" in out:
+                _say_what_the_rules_allow(state.turn, out)
+            return {**head, "situation": situation, **out}
+        fresh = strategy.advise_state(
+            rules,
+            turn_total=0,
+            dice=state.rules.dice,
+            score=me.score,
+            on_board=me.on_board,
+            busts_in_row=busts,
+            need=need,
+            tie=tie,
+        )
+        if state.offer is None:
+            return {**head, "situation": "fresh", **fresh}
+        take = strategy.advise_turn(
+            offer.handed_to(score=me.score, on_board=me.on_board),
+            busts_in_row=busts,
+            need=need,
+            tie=tie,
+        )
+    except ValueError as error:
+        return {**head, "situation": "unavailable", "error": str(error)}
+    word = "expected" if need is None else "chance"
+    take_value, fresh_value = take[f"{word}_if_roll"], fresh[f"{word}_if_roll"]
+    out = {
+        **head,
+        "situation": "takeover",
+        "advice": "takeover" if take_value > fresh_value else "fresh",
+        f"{word}_if_takeover": take_value,
+        f"{word}_if_fresh": fresh_value,
+        "takeover": take,
+        "fresh": fresh,
+    }
+    if need is not None:
+        out["need"] = need
+    return out

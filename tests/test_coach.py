@@ -1,0 +1,165 @@
+"""The coach: which question the advisor is asked for the player to act in a game."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import strategy
+from companion.coach import advise_game
+from companion.game import apply, new_log, replay
+from companion.winprob import tie_break_chance
+
+
+def test_advise_game_picks_the_question_for_the_state() -> None:
+    log = new_log("farkle", ["Ann", "Bob"])
+    state = replay(log)
+    fresh = advise_game(state)
+    assert fresh is not None and fresh["situation"] == "fresh" and fresh["player"] == "Ann"
+    assert round(fresh["expected_if_roll"], 2) == 542.06
+    rolled = apply(state, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    assert advise_game(rolled)["situation"] == "keep"  # type: ignore[index]
+    kept = apply(rolled, {"type": "keep", "dice": [1]})
+    assert advise_game(kept)["situation"] == "bank_or_roll"  # type: ignore[index]
+    minnesota = replay(
+        {
+            **new_log("minnesota", ["Ann", "Bob"]),
+            "events": [
+                {"type": "score", "player": "Ann", "points": 1000},
+                {"type": "score", "player": "Bob", "points": 1000},
+                {"type": "roll", "dice": [1, 2, 3, 4, 6]},
+                {"type": "keep", "dice": [1]},
+                {"type": "bank"},
+            ],
+        }
+    )
+    offer = advise_game(minnesota)
+    assert offer is not None and offer["situation"] == "takeover"
+    assert offer["advice"] == "fresh"  # 4 dice and only 100 are worth less than a fresh turn
+
+
+def test_in_a_final_round_only_the_last_to_play_plays_for_the_chance_to_pass() -> None:
+    def state(players: list[str], scores: list[int], rules: str = "hot-dice"):
+        log = new_log(rules, players, target=1000)
+        scored = zip(players[: len(scores)], scores, strict=True)
+        events = [{"type": "score", "player": p, "points": s} for p, s in scored]
+        return replay({**log, "events": events})
+
+    # Ann and Bob tie on 1,000: Ann plays her tie-break turn first, and a bank of 50 would
+    # lead but Bob then needs only 100. She is told Bob still plays and advised for points.
+    tied = state(["Ann", "Bob"], [1000, 1000], "ten-thousand")
+    kept = apply(
+        apply(tied, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]}), {"type": "keep", "dice": [1]}
+    )
+    first = advise_game(kept)
+    assert first is not None and first["still_to_play"] == ["Bob"]
+    assert "need" not in first and "chance_if_bank" not in first
+    assert first["advice"] == "roll" and first["expected_if_bank"] == 100
+    # Ann banks 100: Bob, last to play, plays for the chance to make 150
+    banked = apply(kept, {"type": "bank"})
+    last = advise_game(banked)
+    assert last is not None and last["need"] == 150 and "still_to_play" not in last
+    assert last["chance_if_roll"] == strategy.chance_to_make(banked.rules, 150)
+    # three players: Ann reaches 1,000; Bob must at least reach her (a tie stays in the
+    # game), and Cid plays after him, so he plays for points; not on the board, he may
+    # bank only from 1,000 anyway, and the rules' own refusal is what he is told
+    final = state(["Ann", "Bob", "Cid"], [1000])
+    middle = advise_game(final)
+    assert middle is not None and middle["still_to_play"] == ["Cid"]
+    assert middle["bank_from"] == 1000 and "expected_if_roll" in middle
+    rolled = apply(final, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    advice = advise_game(apply(rolled, {"type": "keep", "dice": [1]}))
+    assert advice is not None and advice["can_bank"] is False
+    assert advice["bank_refusal"].startswith("not on the board yet")
+    # on the board, a bank the rules allow but that leaves him behind is not valued
+    log = new_log("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
+    scores = [("Ann", 500), ("Bob", 300), ("Cid", 0), ("Ann", 500)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    final = replay({**log, "events": events})
+    rolled = apply(final, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
+    advice = advise_game(apply(rolled, {"type": "keep", "dice": [1]}))
+    assert advice is not None and advice["bank_from"] == 700
+    assert advice["bank_from_why"] == "level with the leader"
+    assert advice["can_bank"] is True and "bank_refusal" not in advice
+    assert advice["bank_short"] == "a bank of 100 leaves you behind the leader"
+    assert advice["advice"] == "roll" and advice["expected_if_bank"] is None
+
+
+def test_the_least_bank_worth_making_says_why_it_is_that() -> None:
+    # zilch: Bob is 200 behind Ann with Cid to play, but every bank needs 300
+    log = new_log("zilch", ["Ann", "Bob", "Cid"])
+    scores = [("Ann", 9000), ("Bob", 9800), ("Cid", 0), ("Ann", 1000)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    advice = advise_game(replay({**log, "events": events}))
+    assert advice is not None and advice["still_to_play"] == ["Cid"]
+    assert (advice["bank_from"], advice["bank_from_why"]) == (300, "the rules' least bank")
+
+
+def test_under_tie_or_beat_every_other_player_still_plays() -> None:
+    # minnesota: a tie or a pass of Ann's 2,000 gives Ann another turn, so no bank of
+    # Bob's wins at once: he plays for points, banking from a tie
+    log = new_log("minnesota", ["Ann", "Bob"], target=2000)
+    final = replay({**log, "events": [{"type": "score", "player": "Ann", "points": 2000}]})
+    advice = advise_game(final)
+    assert advice is not None and advice["still_to_play"] == ["Ann"]
+    assert advice["bank_from"] == 2000 and "need" not in advice
+
+
+def test_a_lead_past_what_the_coach_can_value_is_unavailable_not_an_error() -> None:
+    # Ann at 1,999,950 in a game to a million: Bob, with Cid after him, would bank from a
+    # tie, past the largest bank minimum a rule set may have (it raised out of the coach)
+    log = new_log("ten-thousand", ["Ann", "Bob", "Cid"], target=1_000_000)
+    scores = [("Ann", 999_950), ("Bob", 0), ("Cid", 0), ("Ann", 1_000_000)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    advice = advise_game(replay({**log, "events": events}))
+    assert advice is not None and advice["situation"] == "unavailable"
+    assert "1,999,950" in advice["error"]
+
+
+def _final_round(rules: str, scores: list[tuple[str, int]], target: int = 1000):
+    players = list(dict.fromkeys(p for p, _ in scores))
+    log = new_log(rules, players, target=target)
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    return replay({**log, "events": events})
+
+
+def _rolled(state, *rolls: tuple[list[int], list[int]]):
+    for dice, keep in rolls:
+        state = apply(apply(state, {"type": "roll", "dice": dice}), {"type": "keep", "dice": keep})
+    return state
+
+
+def test_the_last_player_values_a_tie_at_their_chance_in_the_tie_break() -> None:
+    # ten-thousand to 1,000: Ann reaches it, Bob (600) plays last and needs 450 to pass.
+    # A tie sends both to tie-break turns with Bob second, knowing Ann's mark: about 61%.
+    state = _final_round("ten-thousand", [("Ann", 500), ("Bob", 600), ("Ann", 500)])
+    w = tie_break_chance(state.rules)
+    # at 400 with one die, banking the tie beats rolling one die (a third) by far
+    one = advise_game(
+        _rolled(state, ([1, 5, 2, 3, 4, 6], [1, 5]), ([1, 5, 2, 3], [1, 5]), ([1, 2], [1]))
+    )
+    assert one is not None and one["need"] == 450 and one["tie_value"] == w
+    assert one["tie_value_why"] == "you would play second in the tie-break"
+    assert one["turn_total"] == 400 and one["dice"] == 1
+    assert one["chance_if_bank"] == w and one["advice"] == "bank"
+    assert one["chance_if_roll"] == pytest.approx(1 / 3)
+    # at 400 with two dice, rolling passes 5 times in 9: more than an even chance, less
+    # than Bob's in the tie-break, so he banks the tie (at an even chance he would roll)
+    two = advise_game(_rolled(state, ([3, 3, 3, 1, 4, 6], [3, 3, 3, 1])))
+    assert two is not None and two["turn_total"] == 400 and two["dice"] == 2
+    assert two["chance_if_roll"] == pytest.approx(5 / 9)
+    assert 0.5 < 5 / 9 < w and two["advice"] == "bank"
+    even = strategy.advise_state(state.rules, turn_total=400, dice=2, need=450, tie=0.5)
+    assert even["advice"] == "roll"
+    plain = strategy.advise_state(state.rules, turn_total=400, dice=1, need=450)
+    assert plain["chance_if_bank"] == 0.0 and plain["advice"] == "roll"  # `advise --need`
+
+
+def test_a_tie_among_three_is_an_even_share() -> None:
+    # Ann and Bob on 1,000; Cid, last to play, would make it a tie-break among three
+    state = _final_round(
+        "ten-thousand", [("Ann", 500), ("Bob", 500), ("Cid", 600), ("Ann", 500), ("Bob", 500)]
+    )
+    advice = advise_game(state)
+    assert advice is not None and advice["player"] == "Cid" and advice["need"] == 450
+    assert advice["tie_value"] == pytest.approx(1 / 3)
+    assert advice["tie_value_why"] == "an even share of a tie-break among 3"
