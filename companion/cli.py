@@ -28,6 +28,7 @@ from companion.rules import (
     Rules,
     describe,
     load_rules,
+    named_preset,
     rules_to_json,
 )
 from companion.scoring import Keep, format_dice, parse_dice, roll_report, score_roll
@@ -43,14 +44,19 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
         return spec
     try:
         with open(spec, "rb") as file:
-            table = tomllib.load(file)
+            text = file.read().decode("utf-8-sig")  # (Notepad's byte-order mark is fine)
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ParseError(f"{spec}: not valid TOML: {error}") from None
     except UnicodeDecodeError:
         raise ParseError(f"{spec}: not UTF-8 text") from None
+    except RecursionError:
+        raise ParseError(f"{spec}: nested too deeply to be a rule file") from None
     except OSError as error:
         raise OSError(f"cannot read rule file {spec}: {error.strerror}") from None
-    table.setdefault("name", Path(spec).stem)
+    stem = Path(spec).stem
+    # (a file named after a preset is not that preset: "zilch.toml" may hold farkle's rules)
+    table.setdefault("name", f"{stem}.toml" if named_preset(stem) else stem)
     return table
 
 
@@ -119,6 +125,8 @@ def print_score(rules: Rules, roll: Sequence[int], out: TextIO) -> None:
 def cmd_rules(args: argparse.Namespace) -> int:
     """`hotdice rules`: the presets and toggles, or one rule set in words (or JSON)."""
     out = sys.stdout
+    if args.name is not None and args.rules is not None and args.name != args.rules:
+        raise ParseError(f"two rule sets named: {args.name!r} and --rules {args.rules!r}")
     name = args.name if args.name is not None else args.rules
     if name is not None:
         rules = read_rules(name, args.target)
@@ -261,6 +269,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """`hotdice replay`: fold a game log into its state, naming the first illegal event."""
     path = args.log
+    if not path:
+        raise ParseError("the game log's path is empty")
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as error:
@@ -268,11 +278,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         raise ParseError(f"{path} is not a text file") from None
     try:
-        log = json.loads(text)
+        log = json.loads(text.removeprefix("\ufeff"))  # (Notepad's byte-order mark is fine)
     except json.JSONDecodeError as error:
         raise ParseError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}") from None
     except RecursionError:
         raise ParseError(f"{path} is nested too deeply to be a game log") from None
+    except ValueError:  # (Python's own limit on the digits of an integer)
+        raise ParseError(f"{path} is not a game log: a number in it is too long") from None
     if isinstance(log, dict) and (args.rules or args.target is not None):
         log = dict(log)
         if args.rules:
@@ -286,9 +298,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         state = game.replay(log)
     except IllegalEvent as error:
         events = log.get("events", []) if isinstance(log, dict) else []
-        shown = (
+        shown = (  # (an event that is no object is echoed by the engine's own message)
             json.dumps(events[error.index])
-            if error.index is not None and (error.index < len(events))
+            if error.index is not None
+            and error.index < len(events)
+            and isinstance(events[error.index], dict)
             else ""
         )
         raise IllegalEvent(f"{error} {shown}".rstrip()) from None

@@ -238,6 +238,8 @@ def format_win_report(data: dict[str, Any]) -> str:
         f"{data['states']:,} score pairs, {data['turn_solves']:,} turn solves, "
         f"{data['seconds']:.1f} s)",
     ]
+    if data["left_out"]:
+        lines.insert(1, f"  not modelled: {'; '.join(data['left_out'])}")
     shown: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for row in data["differences"]:
         shown.setdefault((row["score"], row["opponent"]), []).append(row)

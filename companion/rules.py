@@ -310,15 +310,31 @@ def _coerce(key: str, value: Any) -> Any:
     return value
 
 
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value.value if isinstance(value, enum.Enum) else f"{value:,}"
+
+
 def _build(base: str, toggles: list[str], overrides: Mapping[str, Any], name: str) -> Rules:
     if base not in PRESETS:
         raise ParseError(f"unknown rule set {base!r}; presets: {', '.join(PRESETS)}")
     options: dict[str, Any] = {}
+    set_by: dict[str, str] = {}
     for k, toggle in enumerate(toggles):
         if toggle not in TOGGLES:
+            if toggle in PRESETS:
+                raise ParseError(f"{toggle!r} is a preset, not a house rule: one preset per game")
             raise ParseError(f"unknown house rule {toggle!r}; toggles: {', '.join(TOGGLES)}")
         if toggle in toggles[:k]:  # one table's rules, one name: farkle+greed+greed is a typo
             raise ParseError(f"house rule {toggle!r} is named twice")
+        for key, value in TOGGLES[toggle][1].items():
+            if key in set_by and options[key] != value:  # (the order would decide)
+                raise ParseError(
+                    f"house rules {set_by[key]!r} and {toggle!r} set {key} to "
+                    f"{_shown(options[key])} and {_shown(value)}: choose one"
+                )
+            set_by[key] = toggle
         options.update(TOGGLES[toggle][1])
     for key, value in overrides.items():
         if key not in _OPTION_TYPES or key == "name":
@@ -362,6 +378,13 @@ def load_rules(spec: str | Mapping[str, Any] | Rules, *, target: int | None = No
         label = options.pop("name", None)
         if label is not None and not isinstance(label, str):
             raise ParseError("'name' must be text")
+        if label is not None and not label.isprintable():
+            raise ParseError(f"'name' must be one line of plain text, not {label!r}")
+        if label is not None and named_preset(label) not in (None, base):
+            raise ParseError(
+                f"'name' {label!r} names the preset {named_preset(label)}, but the base is "
+                f"{base}: call these rules something else"
+            )
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")
         rules = _build(base, toggles, options, name)
     else:
@@ -391,11 +414,38 @@ def _points(n: int) -> str:
     return f"{n:,}"
 
 
+def named_preset(name: str) -> str | None:
+    """The preset a rule set's name starts with (``"farkle+greed (custom)"``: farkle)."""
+    head = name.split("+")[0].split(" ")[0]
+    return head if head in PRESETS else None
+
+
+def _replaced_by_house_rules(name: str) -> list[str]:
+    """For ``preset+toggle+...``: what a toggle sets that the preset itself sets otherwise
+    (``farkle+extra-combos`` scores farkle's straight 1,000, not 1,500), so a table that
+    picked a house rule from another preset's seed sees what it gave up."""
+    base, *toggles = name.split(" ")[0].split("+")
+    if base not in PRESETS or not all(t in TOGGLES for t in toggles):
+        return []
+    preset, defaults = PRESETS[base], {f.name: f.default for f in fields(Rules)}
+
+    def own(key: str) -> bool:  # (a qualifier of the preset's own rule is its own too)
+        qualified = {"nothing_scores_first_roll_only": "nothing_scores"}.get(key, key)
+        return getattr(preset, qualified) != defaults[qualified]
+
+    return [
+        f"  {toggle}: {key} {_shown(value)}, not {base}'s {_shown(getattr(preset, key))}"
+        for toggle in toggles
+        for key, value in TOGGLES[toggle][1].items()
+        if getattr(preset, key) != value and own(key)
+    ]
+
+
 def describe(rules: Rules) -> str:
     """The rule set in plain words, so a table can check it before the first roll."""
     t = rules.triple
     lines = [f"{rules.name}: {rules.dice} dice, game to {_points(rules.target)}."]
-    base = rules.name.split("+")[0].split(" ")[0]
+    base = named_preset(rules.name)
     if base in PRESET_SOURCES:
         lines[0] += f" ({PRESET_SOURCES[base]})"
     lines.append("")
@@ -523,4 +573,9 @@ def describe(rules: Rules) -> str:
             "  the 5150: a player whose score is ever exactly 5,150 rolls all dice "
             "once more at the end and adds the best keep"
         )
+    replaced = _replaced_by_house_rules(rules.name)
+    if replaced:
+        lines.append("")
+        lines.append("House rules that replace the preset's own:")
+        lines.extend(replaced)
     return "\n".join(lines)

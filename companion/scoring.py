@@ -41,8 +41,12 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
     ((1, 4, 2), '142')
     """
     if isinstance(text, str):
+        if "," in text and not all(part.strip() for part in text.split(",")):
+            raise ParseError(f"a die is missing between commas in {text!r}")
         tokens: list[Any] = text.replace(",", " ").split()
         if len(tokens) == 1:
+            if not tokens[0].isdigit():  # (not "-1" read as a die "-")
+                raise ParseError(f"a die must be a number from 1 to 6, not {tokens[0]!r}")
             tokens = list(tokens[0])
     else:
         tokens = list(text)

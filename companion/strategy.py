@@ -364,7 +364,10 @@ def _state(rules: Rules, dice: int, sets: Iterable[int] = (), kept: Iterable[int
     if not 1 <= dice <= rules.dice:
         raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice}")
     kept = tuple(kept)
-    key = (dice, _held_key(rules, frozenset(sets), counts_of(kept), False))
+    sets = frozenset(sets)
+    if not sets <= set(range(1, 7)):
+        raise ParseError(f"a held set is a face from 1 to 6, not {sorted(sets - set(range(1, 7)))}")
+    key = (dice, _held_key(rules, sets, counts_of(kept), False))
     if key not in turn_model(rules).classes:
         raise ParseError(
             f"{rules.name}: {_dice_word(dice)} in hand cannot go with held sets "
@@ -558,11 +561,17 @@ def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
     for name, value in (("turn total", turn_total), ("score", score)):
         if value > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
             raise ParseError(f"{name} must be at most {MAX_TARGET:,}, not {value:,}")
-    if rules.finish is Finish.EXACT:
-        if score + turn_total > rules.target:
-            raise ParseError(
-                f"score {score:,} and turn total {turn_total:,} already pass {rules.target:,}"
-            )
+    if rules.finish is Finish.EXACT and score >= rules.target:
+        raise ParseError(
+            f"a score of {score:,} has already hit the exact target {rules.target:,}: "
+            "the game is won"
+        )
+
+
+def _past_the_exact_target(rules: Rules, turn_total: int, score: int) -> bool:
+    """A turn total that carries the score past the exact target (a takeover can hand one
+    over): no bank is allowed, and every roll busts (any scoring dice must be kept)."""
+    return rules.finish is Finish.EXACT and score + turn_total > rules.target
 
 
 def advise_state(
@@ -595,6 +604,30 @@ def advise_state(
     """
     _check_situation(rules, turn_total, score)
     bust = bust_value(rules, busts_in_row) if need is None else 0.0
+    word = "expected" if need is None else "chance"
+    out: dict[str, Any] = {
+        "rules": rules.name,
+        "turn_total": turn_total,
+        "dice": dice,
+        "score": score,
+        "on_board": on_board,
+    }
+    if need is not None:
+        out["need"] = need
+    if rules.strike_penalty and need is None:
+        out["busts_in_row"] = busts_in_row
+        out["bust_value"] = bust
+    if _past_the_exact_target(rules, turn_total, score):
+        return {
+            **out,
+            "advice": "roll",
+            "can_bank": False,
+            "bust_probability": 1.0,
+            f"{word}_if_roll": bust,
+            f"{word}_if_bank": None,
+            "bank_refusal": f"{score + turn_total:,} would pass {rules.target:,}: every roll "
+            "now busts",
+        }
     solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need, tie=tie)
     fresh = turn_total == 0 and dice == rules.dice
     key = solution.model.start if fresh else _state(rules, dice, sets, kept)
@@ -603,31 +636,24 @@ def advise_state(
     refusal = None
     if fresh:
         refusal = "roll and keep at least once before banking"
+    elif turn_total == 0:
+        refusal = "a turn total of 0 is nothing to bank"
     elif hot and rules.hot_dice_must_roll:
         refusal = f"hot dice: all {rules.dice} dice must be rolled again before banking"
     elif not solution.can_bank(turn_total):
         refusal = f"a bank needs at least {solution.objective.bank_min:,}"
     bank_value = None if refusal else solution.bank_value(turn_total)
-    word = "expected" if need is None else "chance"
-    out: dict[str, Any] = {
-        "rules": rules.name,
-        "turn_total": turn_total,
-        "dice": dice,
-        "score": score,
-        "on_board": on_board,
-        "advice": "bank" if bank_value is not None and bank_value >= roll_value else "roll",
-        "can_bank": bank_value is not None,
-        "bust_probability": solution.bust_probability(key, turn_total),
-        f"{word}_if_roll": roll_value,
-        f"{word}_if_bank": bank_value,
-    }
-    if need is not None:
-        out["need"] = need
+    out.update(
+        {
+            "advice": "bank" if bank_value is not None and bank_value >= roll_value else "roll",
+            "can_bank": bank_value is not None,
+            "bust_probability": solution.bust_probability(key, turn_total),
+            f"{word}_if_roll": roll_value,
+            f"{word}_if_bank": bank_value,
+        }
+    )
     if refusal:
         out["bank_refusal"] = refusal
-    if rules.strike_penalty and need is None:
-        out["busts_in_row"] = busts_in_row
-        out["bust_value"] = bust
     return out
 
 
@@ -701,7 +727,7 @@ def advise_turn(
         )
         if turn.steps and turn.steps[-1].note and not turn.steps[-1].keep:
             out.update(roll=list(turn.steps[-1].roll), reroll=True, note=turn.steps[-1].note)
-        if takeover:
+        if takeover and not _past_the_exact_target(rules, turn.total, turn.score):
             out.update(
                 {
                     "advice": "roll",

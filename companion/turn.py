@@ -217,8 +217,9 @@ class Turn:
             )
         if len(dice) != self.dice_left:
             raise IllegalMove(
-                f"the player holds {self.dice_left} dice, "
-                f"but {len(dice)} were rolled ({format_dice(dice)})"
+                f"the player holds {self.dice_left} {'die' if self.dice_left == 1 else 'dice'}, "
+                f"but {len(dice)} {'was' if len(dice) == 1 else 'were'} rolled "
+                f"({format_dice(dice)})"
             )
         rolled = replace(self, phase=Phase.KEEP, last_roll=dice, hot_dice=False, must_roll=False)
         options = rolled.options()

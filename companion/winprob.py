@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.errors import ParseError
-from companion.rules import MAX_TARGET, Finish, Rules
+from companion.rules import MAX_TARGET, Finish, InstantWin, Rules
 from companion.strategy import bank_thresholds, turn_model
 from companion.strategy_dp import UNIT, StateKey, TurnModel
 
@@ -489,12 +489,24 @@ def tie_break_chance(rules: Rules) -> float:
 
 
 def tie_break_race(rules: Rules) -> Rules:
-    """The rules a tie-break is solved under: the same rolls, no target, no strike penalty
-    (equal for every target, so one solution serves them all)."""
-    return replace(rules, finish=Finish.FINAL_ROUND, target=MAX_TARGET, strike_penalty=0)
+    """The rules a tie-break is solved under: the same turns, and nothing that only the
+    game around them reads (its name, target, end, entry threshold: both players are on
+    the board, takeovers: none in a tie-break, the 5150, strike penalties), so one
+    solution serves every game with the same turns."""
+    return replace(
+        rules,
+        name="tie-break",
+        finish=Finish.FINAL_ROUND,
+        target=MAX_TARGET,
+        entry=0,
+        takeover=False,
+        the_5150=False,
+        strike_penalty=0,
+        strike_after=3,
+    )
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=256)  # (a float each)
 def _tie_break_chance(rules: Rules) -> float:
     plan = _plan(rules)
     least = _bank_min(rules, 1)  # (both are on the board)
@@ -794,6 +806,21 @@ def situations(target: int, entry: int = 0) -> list[tuple[int, int]]:
     return [pair for pair in pairs if not any(0 < v < entry for v in pair)]
 
 
+def left_out(rules: Rules) -> list[str]:
+    """What of these rules the two-player solution does not play, in words (strike
+    penalties are refused instead: ``_check``)."""
+    out = []
+    if rules.finish is Finish.TIE_OR_BEAT:
+        out.append("tie-or-beat (solved as first to the target)")
+    if rules.takeover:
+        out.append("takeovers (every turn starts fresh)")
+    if rules.instant_win is not InstantWin.NONE:
+        out.append("instant wins (counted as their points)")
+    if rules.the_5150:
+        out.append("the 5150 bonus roll")
+    return out
+
+
 def win_report(rules: Rules, progress: Progress | None = None) -> dict[str, Any]:
     """What ``hotdice strategy --win-probability`` prints: the first player's chance under
     optimal play and, for a few score pairs, the bank thresholds of the win-maximising play
@@ -826,6 +853,7 @@ def win_report(rules: Rules, progress: Progress | None = None) -> dict[str, Any]
         "rules": rules.name,
         "target": game.target,
         "end_rule": END_RULES.get(rules.finish, "first to the target"),
+        "left_out": left_out(rules),
         "first_player_win_probability": game.first_player,
         "second_player_win_probability": 1.0 - game.first_player,
         "win_chance": {

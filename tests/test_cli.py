@@ -93,7 +93,7 @@ def test_turn_text_shows_bank_refusal(capsys: pytest.CaptureFixture[str]) -> Non
     ("args", "message"),
     [
         (["142447"], "a die must be a number from 1 to 6, not 7"),
-        (["142445>14445", "44"], "the player holds 1 dice, but 2 were rolled"),
+        (["142445>14445", "44"], "the player holds 1 die, but 2 were rolled"),
         (["142445>66"], "keep 66 is not in the roll 142445"),
         (["142445>12"], "includes a die that does not score"),
         (["234466", "2"], "the turn is already bust"),
@@ -298,6 +298,42 @@ def test_replay_of_absurdly_nested_json_is_an_error(
     path.write_text("[" * 200_000 + "]" * 200_000)
     code, _, err = run(capsys, "replay", str(path))
     assert code == 2 and "nested too deeply" in err
+
+
+def test_odd_rule_files_and_logs_are_one_line_errors_or_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 2000 + "]" * 2000 + "\n")
+    code, _, err = run(capsys, "rules", "--rules", str(deep))
+    assert code == 2 and err.strip().endswith("deep.toml: nested too deeply to be a rule file")
+    # a file named after a preset is not that preset
+    zilch = tmp_path / "zilch.toml"
+    zilch.write_text('base = "farkle"\n')
+    code, out, _ = run(capsys, "score", "--rules", str(zilch), "2", "2", "3", "4", "6", "6")
+    assert code == 0 and out.startswith("223466 under zilch.toml: bust")
+    code, out, _ = run(capsys, "rules", str(zilch))
+    assert code == 0 and out.startswith("zilch.toml: 6 dice") and "Zilch" not in out
+    # nor may its name say so; a name is one line; Notepad's byte-order mark is fine
+    named = tmp_path / "ours.toml"
+    named.write_bytes(b'\xef\xbb\xbfbase = "farkle"\nname = "zilch"\n')
+    code, _, err = run(capsys, "rules", str(named))
+    assert code == 2 and "'name' 'zilch' names the preset zilch, but the base is farkle" in err
+    named.write_bytes(b'\xef\xbb\xbfbase = "zilch"\nname = "zilch night"\nentry = 500\n')
+    code, out, _ = run(capsys, "rules", str(named))
+    assert code == 0 and out.startswith("zilch night: 6 dice")
+    named.write_text('base = "farkle"\nname = "a\\nb"\n')
+    code, _, err = run(capsys, "rules", str(named))
+    assert code == 2 and "'name' must be one line of plain text" in err
+    log = tmp_path / "game.json"
+    log.write_bytes(b'\xef\xbb\xbf{"rules": "farkle", "players": ["Ann", "Bob"], "events": []}')
+    code, out, _ = run(capsys, "replay", str(log))
+    assert code == 0 and "Ann" in out
+    log.write_text('{"rules": "farkle", "players": ["Ann"], "target": ' + "1" * 5000 + "}")
+    code, _, err = run(capsys, "replay", str(log))
+    assert code == 2 and "a number in it is too long" in err and "set_int_max" not in err
+    code, _, err = run(capsys, "replay", "")
+    assert code == 2 and "the game log's path is empty" in err
 
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_images" / "IMG_20191208_112014.jpg"

@@ -163,3 +163,26 @@ def test_a_tie_among_three_is_an_even_share() -> None:
     assert advice is not None and advice["player"] == "Cid" and advice["need"] == 450
     assert advice["tie_value"] == pytest.approx(1 / 3)
     assert advice["tie_value_why"] == "an even share of a tie-break among 3"
+
+
+def test_a_takeover_past_the_exact_target_is_declined_not_unavailable() -> None:
+    # exact-10000: Bob at 9,500 is offered Ann's 1,000, which would carry him past
+    # 10,000: no bank is ever allowed and every roll busts, so he starts fresh
+    log = new_log("exact-10000", ["Ann", "Bob"])
+    events = [
+        {"type": "score", "player": "Ann", "points": 1000},
+        {"type": "score", "player": "Bob", "points": 9500},
+        {"type": "roll", "dice": [1, 1, 1, 2, 3, 4]},
+        {"type": "keep", "dice": [1, 1, 1]},
+        {"type": "bank"},
+    ]
+    offered = replay({**log, "events": events})
+    advice = advise_game(offered)
+    assert advice is not None and advice["situation"] == "takeover"
+    assert advice["advice"] == "fresh" and advice["expected_if_takeover"] == 0.0
+    assert advice["expected_if_fresh"] > 0
+    # taken anyway: the only move is to roll, and it busts
+    taken = advise_game(apply(offered, {"type": "takeover", "accept": True}))
+    assert taken is not None and taken["situation"] == "bank_or_roll"
+    assert (taken["advice"], taken["bust_probability"], taken["can_bank"]) == ("roll", 1.0, False)
+    assert taken["bank_refusal"] == "10,500 would pass 10,000: every roll now busts"

@@ -91,6 +91,12 @@ def test_custom_rules_from_a_mapping() -> None:
         ("yahtzee", "unknown rule set"),
         ("farkle+cheating", "unknown house rule"),
         ("farkle+greed+greed", "named twice"),
+        ("farkle+zilch", "'zilch' is a preset, not a house rule"),
+        # either order would pick another entry threshold
+        ("ten-thousand+threshold+greed", "'threshold' and 'greed' set entry to 500 and 1,000"),
+        ("ten-thousand+greed+threshold", "'greed' and 'threshold' set entry to 1,000 and 500"),
+        ({"base": "farkle", "name": "zilch"}, "names the preset zilch, but the base is farkle"),
+        ({"base": "farkle", "name": "ours\nand theirs"}, "one line of plain text"),
         ({"base": "farkle", "target": 2_000_000}, "at most 1,000,000"),
         ({"base": "farkle", "straight": 9 * 10**18}, "straight must be at most 1,000,000"),
         ({"base": "zilch", "strike_after": 10**12}, "strike_after must be 1 to 10"),
@@ -128,3 +134,17 @@ def test_describe_mentions_house_rules() -> None:
     text = describe(load_rules("minnesota+the-420+hard-six+the-5150"))
     assert "the 420" in text and "hard six" in text and "5,150" in text
     assert "1,000" in text  # the entry threshold
+
+
+def test_describe_says_what_a_house_rule_replaces_of_the_preset() -> None:
+    # extra-combos is ten-thousand's: on farkle it lowers two of farkle's own combinations
+    text = describe(load_rules("farkle+extra-combos"))
+    assert "House rules that replace the preset's own:" in text
+    assert "extra-combos: straight 1,000, not farkle's 1,500" in text
+    assert "extra-combos: three_pairs 500, not farkle's 1,500" in text
+    zilch = describe(load_rules("zilch+extra-combos"))
+    assert "nothing_scores_first_roll_only yes, not zilch's no" in zilch
+    assert "progressive, not hot-dice's double-turn" in describe(load_rules("hot-dice+progressive"))
+    # a house rule that only adds to its preset, or agrees with it, replaces nothing
+    for spec in ("ten-thousand+extra-combos", "hot-dice+greed", "zilch+strike-out", "farkle"):
+        assert "replace the preset's own" not in describe(load_rules(spec))

@@ -26,6 +26,7 @@ from companion.strategy import (
     solve,
     strategy_summary,
     takeover_thresholds,
+    turn_at,
     turn_model,
 )
 from companion.strategy_dp import UNIT, solve_turn
@@ -234,8 +235,8 @@ def test_exact_target_caps_the_turn() -> None:
     assert advice["expected_if_roll"] < 9900
     out = advise_roll(rules, [1, 1, 1, 2, 3, 4], turn_total=500, score=9000)
     assert out["bust"] and "pass" in out["bust_reason"]
-    with pytest.raises(ParseError):
-        advise_state(rules, turn_total=600, dice=3, score=9500)
+    # (a total already past the target: every roll busts, below)
+    assert advise_state(rules, turn_total=600, dice=3, score=9500)["bust_probability"] == 1.0
 
 
 # --- advice --------------------------------------------------------------------------------
@@ -452,3 +453,16 @@ def test_cli_reads_rule_files_and_held_dice(capsys: pytest.CaptureFixture[str], 
         "4",
     )
     assert "1,100, hot dice" in text
+
+
+def test_past_the_exact_target_every_roll_busts_and_at_it_the_game_is_won() -> None:
+    exact = load_rules("exact-10000")
+    doomed = advise_state(exact, turn_total=1000, dice=3, score=9500)
+    assert doomed["advice"] == "roll" and doomed["bust_probability"] == 1.0
+    assert doomed["expected_if_roll"] == 0.0 and doomed["expected_if_bank"] is None
+    assert doomed["bank_refusal"] == "10,500 would pass 10,000: every roll now busts"
+    # the engine agrees: any roll of those 3 dice busts
+    turn = turn_at(exact, total=1000, dice=3, score=9500)
+    assert all(turn.roll(r).phase.value == "bust" for r, _ in distinct_rolls(3))
+    with pytest.raises(ParseError, match="already hit the exact target 10,000"):
+        advise_state(exact, turn_total=0, dice=6, score=10_000)

@@ -562,6 +562,14 @@ def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path) -> No
     assert f"first player's chance to win under optimal play: {chance:.2%}" in text
     assert main(["strategy", "--rules", "zilch", "--win-probability", "--target", "500"]) == 2
     assert "strike" in capsys.readouterr().err
+    # what the model leaves out of a rule set is said, not passed over
+    assert "not modelled" not in text and data["left_out"] == []
+    spec = "minnesota+the-5150"
+    assert main(["strategy", "--rules", spec, "--win-probability", "--target", "300"]) == 0
+    assert (
+        "  not modelled: tie-or-beat (solved as first to the target); takeovers (every turn "
+        "starts fresh); the 5150 bonus roll\n"
+    ) in capsys.readouterr().out
     # the plain summary is unchanged
     assert main(["strategy", "--rules", "farkle", "--json"]) == 0
     assert "first_player_win_probability" not in json.loads(capsys.readouterr().out)

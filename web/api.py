@@ -308,8 +308,10 @@ def advice(game_id: str) -> Response:
 
 def coach_on(body: dict[str, Any] | None = None) -> bool:
     """``?coach=1`` (or ``"coach": true`` in a JSON body) asks for the ranked keeps."""
-    if body is not None and body.get("coach") is True:
-        return True
+    if body is not None and "coach" in body:
+        if not isinstance(body["coach"], bool):
+            raise BadRequest(f"coach must be true or false, not {body['coach']!r}")
+        return body["coach"]
     return request.args.get("coach", "").lower() in ("1", "true", "yes", "on")
 
 

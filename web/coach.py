@@ -7,6 +7,7 @@ turn, a takeover offer, playing to pass the leader) comes from ``companion.coach
 
 from __future__ import annotations
 
+import queue
 import threading
 from typing import Any
 
@@ -17,22 +18,53 @@ from companion.game import GamePhase, GameState
 from companion.rules import Finish, Rules
 from companion.winprob import tie_break_chance, tie_break_race
 
-_warming: dict[Rules, threading.Thread] = {}
-_warming_lock = threading.Lock()
+RACES_QUEUED = 8
+"""Tie-break races waiting for the background solver at the most: past that a game's
+first advice queues nothing, and its last player's advice solves the race itself."""
+
+RACES_KEPT = 256
+"""Races remembered as solved or queued (``tie_break_chance`` keeps as many results)."""
+
+_races: dict[Rules, threading.Event] = {}
+_queue: queue.SimpleQueue[Rules] = queue.SimpleQueue()
+_races_lock = threading.Lock()
+_solver: threading.Thread | None = None
 
 
-def _tie_break_solved(rules: Rules) -> threading.Thread:
-    """Solve the rules' tie-break race (``tie_break_chance``) once, in the background: the
-    coach of a final round's last player needs it, and under ``hot-dice``'s doublings it
-    takes half a minute, so it starts at the game's first advice rather than at its end."""
-    key = tie_break_race(rules)
-    with _warming_lock:
-        worker = _warming.get(key)
-        if worker is None:
-            worker = threading.Thread(target=tie_break_chance, args=(key,), daemon=True)
-            worker.start()
-            _warming[key] = worker
-    return worker
+def _solve_races() -> None:
+    """The one background solver: races one at a time, so no flood of new games can take
+    more than one core from the server."""
+    while True:
+        race = _queue.get()
+        try:
+            tie_break_chance(race)
+        finally:
+            _races[race].set()
+
+
+def _tie_break_solved(rules: Rules) -> threading.Event | None:
+    """Have the rules' tie-break race (``tie_break_chance``) solved in the background, once:
+    the coach of a final round's last player needs it, and under ``hot-dice``'s doublings
+    it takes 40 s, so it starts at the game's first advice rather than at its end. Returns
+    the event set once it is solved, or None when too many races are waiting."""
+    global _solver
+    race = tie_break_race(rules)
+    with _races_lock:
+        done = _races.get(race)
+        if done is None:
+            if _queue.qsize() >= RACES_QUEUED:
+                return None
+            if len(_races) >= RACES_KEPT:  # forget the oldest solved one
+                oldest = next((r for r, e in _races.items() if e.is_set()), None)
+                if oldest is None:
+                    return None
+                del _races[oldest]
+            done = _races[race] = threading.Event()
+            _queue.put(race)
+            if _solver is None:
+                _solver = threading.Thread(target=_solve_races, name="tie-breaks", daemon=True)
+                _solver.start()
+    return done
 
 
 def advice_for(state: GameState | None) -> dict[str, Any] | None:
@@ -41,9 +73,10 @@ def advice_for(state: GameState | None) -> dict[str, Any] | None:
     if state is None:
         return None
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
-        worker = _tie_break_solved(state.rules)
-        if state.phase in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK):
-            worker.join()  # (the last player's tie is worth this race's chance)
+        solved = _tie_break_solved(state.rules)
+        ending = state.phase in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK)
+        if ending and solved is not None:
+            solved.wait()  # (the last player's tie is worth this race's chance)
     return advise_game(state)
 
 

@@ -98,6 +98,8 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     vision = _vision()
     if vision.image_size_wh(data) is None:  # (a WebP or TIFF is only sized by decoding it:
         # 16000x16000 of blank WebP, 455 KB, took 1.6 GB before the pixel limit could say no)
+        if data.startswith((b"\xff\xd8", b"\x89PNG")):  # the format's mark, but no size
+            raise PhotoError("the photo is cut off or damaged: take or send it again", 400)
         raise PhotoError("send the photo as a JPEG or PNG (a phone camera's own format)", 400)
     try:
         reading = vision.read_photo_data(data, max_pixels=max_pixels)

@@ -69,6 +69,15 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     )
     joined = client.post("/api/games", json={"rules": "farkle", "players": ["Zo\u00eb\u00ad"]})
     assert joined.status_code == 201
+    # a right-to-left override would run the rest of each line with the name backwards
+    # ("058 ← 058+ :boB"): direction controls are dropped from names
+    bidi = client.post(
+        "/api/games", json={"rules": "farkle", "players": ["\u202eBob\u2069", "Ann"]}
+    )
+    assert bidi.status_code == 201
+    assert [p["name"] for p in bidi.get_json()["state"]["players"]] == ["Bob", "Ann"]
+    only = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "\u202e"]})
+    assert only.status_code == 422 and "empty" in only.get_json()["error"]
     target = client.post("/api/games", json={"rules": "farkle", "target": "lots"})
     assert target.status_code == 400 and "target" in target.get_json()["error"]
     no_rules = client.post("/api/games", json={"players": ["Ann"]})

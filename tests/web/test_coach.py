@@ -97,22 +97,35 @@ def test_final_round_plays_for_the_lead_and_over_is_null(game: GameActions) -> N
 
 
 def test_a_games_first_advice_starts_solving_its_tie_break(game: GameActions) -> None:
-    """The last player's tie needs the rules' tie-break race (half a minute under hot-dice's
-    doublings): the first advice of a game that may end in one starts it in the background;
-    a game that ends at the target starts nothing."""
+    """The last player's tie needs the rules' tie-break race (40 s under hot-dice's
+    doublings): the first advice of a game that may end in one queues it for the one
+    background solver; a game that ends at the target queues nothing."""
     game.create("dice-10000", ["Ann", "Bob"])
     advice(game)
-    assert tie_break_race(load_rules("dice-10000")) not in coach._warming
+    assert tie_break_race(load_rules("dice-10000")) not in coach._races
     game.create("ten-thousand+threshold", ["Ann", "Bob"], target=3000)
     assert advice(game)["situation"] == "fresh"
     race = tie_break_race(load_rules("ten-thousand+threshold"))
-    worker = coach._warming[race]
-    assert worker.daemon
-    worker.join(60)
-    assert not worker.is_alive()
-    game.create("ten-thousand+threshold", ["Cid", "Dee"], target=5000)  # the same race
+    solved = coach._races[race]
+    assert solved.wait(60)
+    assert coach._solver is not None and coach._solver.daemon
+    # the same turns under another target, entry threshold and strike penalty: the same race
+    game.create("ten-thousand+greed+strike-out", ["Cid", "Dee"], target=5000)
     advice(game)
-    assert coach._warming[race] is worker
+    assert coach._races[race] is solved
+
+
+def test_with_the_solver_busy_the_last_player_still_gets_advice(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With too many races waiting, nothing more is queued: a final round's last player's
+    advice then solves the race itself."""
+    monkeypatch.setattr(coach, "RACES_QUEUED", 0)
+    monkeypatch.setattr(coach, "_races", {})
+    game.create("farkle", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 1000)
+    a = advice(game)
+    assert coach._races == {} and a["tie_value"] == tie_break_chance(load_rules("farkle"))
 
 
 def test_a_need_past_what_the_coach_values_is_advice_unavailable(game: GameActions) -> None:
@@ -162,6 +175,10 @@ def test_score_api_adds_ranked_keeps_with_coach(client: FlaskClient) -> None:
         assert resp.status_code == 200 and body["best"] == plain["best"]
         best = body["advice"]["options"][0]
         assert (best["keep"], best["then"], round(best["expected"], 1)) == ([1], "roll", 370.1)
+    # the switch is true or false: a "yes" is not silently a no
+    odd = client.post("/api/score", json={"rules": "farkle", "dice": roll, "coach": "yes"})
+    assert odd.status_code == 400
+    assert odd.get_json()["error"] == "coach must be true or false, not 'yes'"
 
 
 def test_read_api_adds_ranked_keeps_with_coach(

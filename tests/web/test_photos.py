@@ -106,6 +106,11 @@ def test_a_photo_not_sized_by_its_header_is_refused_before_decoding(
     webp = cv2.imencode(".webp", np.full((64, 64, 3), 200, np.uint8))[1].tobytes()
     resp = client.post("/api/read", data=webp, content_type="image/webp")
     assert resp.status_code == 400 and "JPEG or PNG" in resp.get_json()["error"]
+    # a JPEG cut off before its size (a dropped upload) is called that, not another format
+    jpeg = cv2.imencode(".jpg", np.full((64, 64, 3), 200, np.uint8))[1].tobytes()
+    resp = client.post("/api/read", data=jpeg[:20], content_type="image/jpeg")
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == "the photo is cut off or damaged: take or send it again"
 
 
 @needs_vision
