@@ -55,6 +55,12 @@ def _bank_from(state: GameState, need: int | None) -> tuple[int, str]:
     return state.rules.min_bank, "the rules' least bank"
 
 
+def values_a_tie(state: GameState) -> bool:
+    """Whether the player to act is the last of a final round or tie-break: their advice
+    values a tie by the tie-break race (``winprob.tie_break_chance``)."""
+    return _need_to_lead(state) is not None and not _still_to_play(state)
+
+
 def _tie_value(state: GameState) -> tuple[float, str]:
     """What a bank that ties on top is worth to the last player of a final round or
     tie-break, and why: the tied players play tie-break turns, this player last. Two tied:

@@ -238,10 +238,15 @@ def _check_players(players: Any) -> tuple[str, ...]:
 
 
 def new_log(
-    rules: str | Mapping[str, Any], players: Sequence[str], target: int | None = None
+    rules: str | Mapping[str, Any],
+    players: Sequence[str],
+    target: int | None = None,
+    *,
+    strict: bool = True,
 ) -> dict[str, Any]:
-    """A fresh game log, checked: the rules load and the player names are usable."""
-    load_rules(rules, target=target)
+    """A fresh game log, checked: the rules load and the player names are usable
+    (``strict=False``: rules as an earlier version recorded them, ``load_rules``)."""
+    load_rules(rules, target=target, strict=strict)
     log: dict[str, Any] = {
         "rules": rules if isinstance(rules, str) else dict(rules),
         "players": list(_check_players(players)),
@@ -267,7 +272,7 @@ def start(log: Mapping[str, Any]) -> GameState:
     target = log.get("target")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise ParseError(f"target must be a whole number, not {target!r}")
-    rules = load_rules(log["rules"], target=target)
+    rules = load_rules(log["rules"], target=target, strict=False)  # (recorded: as it was)
     return new_game(rules, log["players"])
 
 

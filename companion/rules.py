@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -316,7 +317,9 @@ def _shown(value: Any) -> str:
     return value.value if isinstance(value, enum.Enum) else f"{value:,}"
 
 
-def _build(base: str, toggles: list[str], overrides: Mapping[str, Any], name: str) -> Rules:
+def _build(
+    base: str, toggles: list[str], overrides: Mapping[str, Any], name: str, strict: bool
+) -> Rules:
     if base not in PRESETS:
         raise ParseError(f"unknown rule set {base!r}; presets: {', '.join(PRESETS)}")
     options: dict[str, Any] = {}
@@ -329,7 +332,7 @@ def _build(base: str, toggles: list[str], overrides: Mapping[str, Any], name: st
         if toggle in toggles[:k]:  # one table's rules, one name: farkle+greed+greed is a typo
             raise ParseError(f"house rule {toggle!r} is named twice")
         for key, value in TOGGLES[toggle][1].items():
-            if key in set_by and options[key] != value:  # (the order would decide)
+            if strict and key in set_by and options[key] != value:  # (the order would decide)
                 raise ParseError(
                     f"house rules {set_by[key]!r} and {toggle!r} set {key} to "
                     f"{_shown(options[key])} and {_shown(value)}: choose one"
@@ -348,8 +351,14 @@ def _build(base: str, toggles: list[str], overrides: Mapping[str, Any], name: st
         raise ParseError(str(error)) from None
 
 
-def load_rules(spec: str | Mapping[str, Any] | Rules, *, target: int | None = None) -> Rules:
+def load_rules(
+    spec: str | Mapping[str, Any] | Rules, *, target: int | None = None, strict: bool = True
+) -> Rules:
     """Rules from ``"preset+toggle+..."`` or a mapping ``{"base", "toggles", option: value}``.
+
+    ``strict=False`` reads the rules of a game already recorded as earlier versions did: two
+    house rules setting one option two ways (the later one wins), any one-line name. New
+    rules are checked (``strict``), so no new game is made so; an old one still replays.
 
     >>> load_rules("minnesota+the-420", target=5000).target
     5000
@@ -362,7 +371,7 @@ def load_rules(spec: str | Mapping[str, Any] | Rules, *, target: int | None = No
         parts = [part.strip() for part in spec.strip().split("+")]
         if not parts[0]:
             raise ParseError("empty rule set name")
-        rules = _build(parts[0], parts[1:], {}, "+".join(parts))
+        rules = _build(parts[0], parts[1:], {}, "+".join(parts), strict)
     elif isinstance(spec, Mapping):
         options = dict(spec)
         base = options.pop("base", None)
@@ -378,15 +387,15 @@ def load_rules(spec: str | Mapping[str, Any] | Rules, *, target: int | None = No
         label = options.pop("name", None)
         if label is not None and not isinstance(label, str):
             raise ParseError("'name' must be text")
-        if label is not None and not label.isprintable():
+        if label is not None and any(unicodedata.category(c) == "Cc" for c in label):
             raise ParseError(f"'name' must be one line of plain text, not {label!r}")
-        if label is not None and named_preset(label) not in (None, base):
+        if strict and label is not None and named_preset(label) not in (None, base):
             raise ParseError(
                 f"'name' {label!r} names the preset {named_preset(label)}, but the base is "
                 f"{base}: call these rules something else"
             )
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")
-        rules = _build(base, toggles, options, name)
+        rules = _build(base, toggles, options, name, strict)
     else:
         raise ParseError(f"rules must be a name or a table of options, not {type(spec).__name__}")
     if target is not None:
@@ -415,18 +424,22 @@ def _points(n: int) -> str:
 
 
 def named_preset(name: str) -> str | None:
-    """The preset a rule set's name starts with (``"farkle+greed (custom)"``: farkle)."""
-    head = name.split("+")[0].split(" ")[0]
-    return head if head in PRESETS else None
+    """The preset a rule set's name is a spec of (``"farkle+greed (custom)"``: farkle); None
+    for a name of the table's own ("zilch night", "our-table")."""
+    spec = name.removesuffix(" (custom)")
+    base, *toggles = spec.split("+")
+    if base in PRESETS and all(t in TOGGLES for t in toggles):
+        return base
+    return None
 
 
-def _replaced_by_house_rules(name: str) -> list[str]:
+def _replaced_by_house_rules(rules: Rules) -> list[str]:
     """For ``preset+toggle+...``: what a toggle sets that the preset itself sets otherwise
     (``farkle+extra-combos`` scores farkle's straight 1,000, not 1,500), so a table that
     picked a house rule from another preset's seed sees what it gave up."""
-    base, *toggles = name.split(" ")[0].split("+")
-    if base not in PRESETS or not all(t in TOGGLES for t in toggles):
+    if named_preset(rules.name) is None:
         return []
+    base, *toggles = rules.name.removesuffix(" (custom)").split("+")
     preset, defaults = PRESETS[base], {f.name: f.default for f in fields(Rules)}
 
     def own(key: str) -> bool:  # (a qualifier of the preset's own rule is its own too)
@@ -437,7 +450,7 @@ def _replaced_by_house_rules(name: str) -> list[str]:
         f"  {toggle}: {key} {_shown(value)}, not {base}'s {_shown(getattr(preset, key))}"
         for toggle in toggles
         for key, value in TOGGLES[toggle][1].items()
-        if getattr(preset, key) != value and own(key)
+        if getattr(preset, key) != value and own(key) and getattr(rules, key) == value
     ]
 
 
@@ -573,7 +586,7 @@ def describe(rules: Rules) -> str:
             "  the 5150: a player whose score is ever exactly 5,150 rolls all dice "
             "once more at the end and adds the best keep"
         )
-    replaced = _replaced_by_house_rules(rules.name)
+    replaced = _replaced_by_house_rules(rules)
     if replaced:
         lines.append("")
         lines.append("House rules that replace the preset's own:")

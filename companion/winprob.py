@@ -466,13 +466,15 @@ class _FinalRound:
 
 TIE_BREAK_STEP = 1e-6
 """The tie-break chance is solved until a secant step is shorter than this. Both players'
-values are piecewise linear in it (maxima of linear functions, over their policies), so a
-step this short comes from two points on the root's piece and lands on the root."""
+values are piecewise linear in it (maxima of linear functions, over their policies), so
+once two points share the root's piece the step lands on it; a step this short has at
+worst just crossed a kink, and is off by far less than itself."""
 
 
 def tie_break_chance(rules: Rules) -> float:
     """The chance that the second of two players tied on top wins their tie-break turns,
-    both playing to win (strike penalties left out). The race is the same at any score and
+    both playing to win (strike penalties, instant wins and the 5150 left out: each turn is
+    scored for its points). The race is the same at any score and
     under any end rule, so the solution is kept per roll set, whatever the target.
 
     The first plays a turn to set a mark; the second, knowing it, plays to pass it; a tie
@@ -519,7 +521,7 @@ def _tie_break_chance(rules: Rules) -> float:
         first, _, _ = _solve_turn(plan, least, least, lambda t: 0.0, bust_first, past=past)
         return 1.0 - first
 
-    # w - second_wins(w) is nearly linear (its slope is one plus a tie's small chance):
+    # w - second_wins(w) is nearly linear (its slope is one minus a tie's small chance):
     # the secant method settles it in three to five solves of the race
     x0 = 0.5  # (an even chance, to start)
     x1 = second_wins(x0)

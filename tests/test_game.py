@@ -444,3 +444,12 @@ def test_tie_break_starts_after_the_last_player_and_has_no_takeovers() -> None:
     assert state.current_player == "A" and state.offer is None
     state = apply(state, quick("A", 0))
     assert state.phase is GamePhase.OVER and state.winner_name == "C"
+
+
+def test_a_log_recorded_with_rules_now_refused_still_replays() -> None:
+    from companion.game import new_log, replay
+
+    log = {"rules": "ten-thousand+threshold+greed", "players": ["Ann", "Bob"], "events": []}
+    assert replay(log).rules.entry == 1000  # (as it was recorded: the later house rule)
+    with pytest.raises(ParseError, match="choose one"):
+        new_log("ten-thousand+threshold+greed", ["Ann", "Bob"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.errors import ParseError
@@ -148,3 +150,24 @@ def test_describe_says_what_a_house_rule_replaces_of_the_preset() -> None:
     # a house rule that only adds to its preset, or agrees with it, replaces nothing
     for spec in ("ten-thousand+extra-combos", "hot-dice+greed", "zilch+strike-out", "farkle"):
         assert "replace the preset's own" not in describe(load_rules(spec))
+
+
+def test_a_recorded_game_still_loads_rules_that_are_now_refused() -> None:
+    # two house rules setting the entry both ways: refused for new rules, read as earlier
+    # versions recorded them (the later one wins) so that a stored game still replays
+    with pytest.raises(ParseError, match="choose one"):
+        load_rules("ten-thousand+threshold+greed")
+    assert load_rules("ten-thousand+threshold+greed", strict=False).entry == 1000
+    named = {"base": "farkle", "name": "zilch"}
+    assert load_rules(named, strict=False).name == "zilch"
+    # a name of the table's own that only starts with a preset's name is fine, and so are
+    # the marks a player's name may hold (a no-break space, an emoji joiner)
+    assert load_rules({"base": "farkle", "name": "zilch night"}).name == "zilch night"
+    assert load_rules({"base": "farkle", "name": "10\u202f000 \U0001f468\u200d\U0001f469"})
+
+
+def test_describe_lists_only_what_is_in_force() -> None:
+    # a rule file that turns extra-combos' straight back to farkle's own
+    rules = load_rules({"base": "farkle", "toggles": ["extra-combos"], "straight": 1500})
+    text = describe(replace(rules, name="farkle+extra-combos"))
+    assert "three_pairs 500, not farkle's 1,500" in text and "straight 1,000" not in text

@@ -13,8 +13,8 @@ from typing import Any
 
 from companion import rules as crules
 from companion import strategy
-from companion.coach import advise_game
-from companion.game import GamePhase, GameState
+from companion.coach import advise_game, values_a_tie
+from companion.game import GameState
 from companion.rules import Finish, Rules
 from companion.winprob import tie_break_chance, tie_break_race
 
@@ -25,21 +25,28 @@ first advice queues nothing, and its last player's advice solves the race itself
 RACES_KEPT = 256
 """Races remembered as solved or queued (``tie_break_chance`` keeps as many results)."""
 
+RACE_WAIT = 60.0
+"""Seconds a last player's advice waits for the background solver before solving the race
+in the request itself (the solver may have hot-dice races queued before it)."""
+
 _races: dict[Rules, threading.Event] = {}
-_queue: queue.SimpleQueue[Rules] = queue.SimpleQueue()
+_queue: queue.SimpleQueue[tuple[Rules, threading.Event]] = queue.SimpleQueue()
 _races_lock = threading.Lock()
 _solver: threading.Thread | None = None
 
 
 def _solve_races() -> None:
     """The one background solver: races one at a time, so no flood of new games can take
-    more than one core from the server."""
+    more than one core from the server. A race that fails is left to the request that
+    needs it (which then solves it, or says why the coach is unavailable)."""
     while True:
-        race = _queue.get()
+        race, done = _queue.get()
         try:
             tie_break_chance(race)
+        except Exception:  # (the solver must outlive any one race)
+            pass
         finally:
-            _races[race].set()
+            done.set()
 
 
 def _tie_break_solved(rules: Rules) -> threading.Event | None:
@@ -60,10 +67,10 @@ def _tie_break_solved(rules: Rules) -> threading.Event | None:
                     return None
                 del _races[oldest]
             done = _races[race] = threading.Event()
-            _queue.put(race)
-            if _solver is None:
-                _solver = threading.Thread(target=_solve_races, name="tie-breaks", daemon=True)
-                _solver.start()
+            _queue.put((race, done))
+        if _solver is None or not _solver.is_alive():
+            _solver = threading.Thread(target=_solve_races, name="tie-breaks", daemon=True)
+            _solver.start()
     return done
 
 
@@ -74,9 +81,8 @@ def advice_for(state: GameState | None) -> dict[str, Any] | None:
         return None
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
         solved = _tie_break_solved(state.rules)
-        ending = state.phase in (GamePhase.FINAL_ROUND, GamePhase.TIE_BREAK)
-        if ending and solved is not None:
-            solved.wait()  # (the last player's tie is worth this race's chance)
+        if solved is not None and values_a_tie(state):
+            solved.wait(RACE_WAIT)  # (then solved here, if the solver is still busy)
     return advise_game(state)
 
 

@@ -161,7 +161,7 @@ def _make(
 
 
 def _log(game: Game, players: tuple[str, ...], events: tuple[dict[str, Any], ...]) -> dict:
-    log = cgame.new_log(game.rules, list(players), target=game.target)
+    log = cgame.new_log(game.rules, list(players), target=game.target, strict=False)
     log["events"] = list(events)
     return log
 

@@ -615,6 +615,29 @@ def test_a_log_the_engine_no_longer_accepts_is_shown_and_can_be_repaired(
     assert game.state["players"][0]["score"] == 500
 
 
+def test_a_game_stored_with_rules_now_refused_still_plays(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    """Ticking both greed and threshold is refused now (the order decided the entry); a game
+    stored so before still replays as it was recorded, and goes on."""
+    bad = client.post(
+        "/api/games", json={"rules": "ten-thousand+threshold+greed", "players": ["Ann", "Bob"]}
+    )
+    assert bad.status_code == 422 and "choose one" in bad.get_json()["error"]
+    game.create("ten-thousand+greed", ["Ann", "Bob"])
+    with app.app_context():
+        from web.db import get_db
+
+        get_db().execute(
+            "UPDATE games SET rules = ? WHERE id = ?", ("ten-thousand+greed+threshold", game.id)
+        )
+    app.extensions["hotdice_cache"].snapshots.clear()
+    app.extensions["hotdice_cache"].games.clear()
+    # as recorded, the later house rule sets the entry: 500, where greed alone asks 1,000
+    game.score("Ann", 500)
+    assert game.state["players"][0]["score"] == 500 and game.state["players"][0]["on_board"]
+
+
 def test_links_made_on_the_server_itself_point_to_the_lan_address(
     app: Flask, client: FlaskClient
 ) -> None:

@@ -128,6 +128,29 @@ def test_with_the_solver_busy_the_last_player_still_gets_advice(
     assert coach._races == {} and a["tie_value"] == tie_break_chance(load_rules("farkle"))
 
 
+def test_the_solver_outlives_a_race_that_fails(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race that raises is left to the request that needs it; the solver goes on to the
+    next race, and a dead solver is started again."""
+    real = coach.tie_break_chance
+
+    def failing(rules):
+        if rules.dice == 5:
+            raise ArithmeticError("the tie-break chance did not converge")
+        return real(rules)
+
+    monkeypatch.setattr(coach, "tie_break_chance", failing)
+    monkeypatch.setattr(coach, "_races", {})
+    game.create("minnesota", ["Ann", "Bob"])
+    advice(game)
+    game.create("ten-thousand", ["Cid", "Dee"])
+    advice(game)
+    for race in coach._races.values():
+        assert race.wait(60)
+    assert coach._solver is not None and coach._solver.is_alive()
+
+
 def test_a_need_past_what_the_coach_values_is_advice_unavailable(game: GameActions) -> None:
     """A game to a million: Bob's last turn needs 1,000,050, past `strategy.MAX_NEED`; the
     coach says so at once instead of filling tables of that size."""
