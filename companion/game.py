@@ -155,6 +155,9 @@ class GameState:
                 "from": self.players[self.offer.from_player].name,
                 "dice": self.offer.turn.dice_left,
                 "total": self.offer.turn.total,
+                # (an exact finish: taken, it could never be banked, and every roll busts)
+                "past_target": rules.finish is Finish.EXACT
+                and self.players[self.current].score + self.offer.turn.total > rules.target,
             },
             "final_round": None
             if self.phase is not GamePhase.FINAL_ROUND

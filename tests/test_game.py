@@ -189,7 +189,12 @@ def test_takeover_offer_accept_and_decline() -> None:
         BANK,
     ]
     state = play("minnesota", ["Ann", "Bob"], base)
-    assert state.to_json()["takeover"] == {"from": "Ann", "dice": 2, "total": 200}
+    assert state.to_json()["takeover"] == {
+        "from": "Ann",
+        "dice": 2,
+        "total": 200,
+        "past_target": False,
+    }
     taken = apply(state, {"type": "takeover", "accept": True})
     assert taken.turn is not None and (taken.turn.total, taken.turn.dice_left) == (200, 2)
     taken = apply(apply(apply(taken, roll(1, 3)), keep(1)), roll(5))

@@ -154,7 +154,7 @@ def game(game_id: str) -> WResponse | str:
         return redirect(url_for("pages.game", game_id=snap.game.id))
     token = session_token(snap.game)
     try:  # the target played to: the game's, or its rule set's own when left blank
-        target = crules.load_rules(snap.game.rules, target=snap.game.target).target
+        target = crules.load_rules(snap.game.rules, target=snap.game.target, strict=False).target
     except ValueError:
         target = snap.game.target  # (rules this engine no longer reads: the sheet says why)
     return render_template(
@@ -290,6 +290,7 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     rows = [[c["turns"][i] if i < len(c["turns"]) else None for c in ordered] for i in range(depth)]
     turn = state.get("turn")
     takeover = state.get("takeover")
+    rules = crules.load_rules(snap.game.rules, target=snap.game.target, strict=False)
     return {
         "players": players,
         "columns": ordered,
@@ -303,5 +304,6 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "bonus": state.get("bonus"),
         "winner": state.get("winner"),
         "history": state.get("history", []),
-        "dice": crules.load_rules(snap.game.rules, target=snap.game.target).dice,
+        "dice": rules.dice,
+        "target": rules.target,
     }

@@ -367,7 +367,12 @@ def test_takeover_offer(game: GameActions) -> None:
     game.event({"type": "roll", "dice": [1, 5, 2, 3, 3]})
     game.event({"type": "keep", "dice": [1, 5]})
     game.event({"type": "bank"})
-    assert game.state["takeover"] == {"from": "Ann", "dice": 3, "total": 150}
+    assert game.state["takeover"] == {
+        "from": "Ann",
+        "dice": 3,
+        "total": 150,
+        "past_target": False,
+    }
     game.event({"type": "takeover", "accept": True})
     assert game.state["turn"]["total"] == 150 and game.state["turn"]["takeover"]
 
@@ -636,6 +641,8 @@ def test_a_game_stored_with_rules_now_refused_still_plays(
     # as recorded, the later house rule sets the entry: 500, where greed alone asks 1,000
     game.score("Ann", 500)
     assert game.state["players"][0]["score"] == 500 and game.state["players"][0]["on_board"]
+    for page in (f"/g/{game.id}", f"/g/{game.id}/sheet"):
+        assert client.get(page).status_code == 200
 
 
 def test_links_made_on_the_server_itself_point_to_the_lan_address(

@@ -207,6 +207,30 @@ def test_badge_needs_and_takeover_offer(client: FlaskClient, game: GameActions) 
     assert '"accept": true' in html
 
 
+def test_a_takeover_past_the_exact_target_is_marked(client: FlaskClient, game: GameActions) -> None:
+    game.create("exact-10000", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    game.score("Ann", 1000)
+    game.score("Bob", 9500)
+    game.event({"type": "roll", "dice": [1, 1, 1, 2, 3, 4]})
+    game.event({"type": "keep", "dice": [1, 1, 1]})
+    game.event({"type": "bank"})
+    assert game.state["takeover"]["past_target"] is True
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert (
+        "That would carry Bob past 10,000: it could never be banked, and every roll would bust."
+        in html
+    )
+    assert 'class="btn primary" data-event=\'{"type": "takeover", "accept": false}\'' in html
+    game.event({"type": "takeover", "accept": False})
+    game.score("Bob", 0)
+    game.event({"type": "roll", "dice": [1, 5, 2, 3, 4, 6]})
+    game.event({"type": "keep", "dice": [1, 5]})
+    game.event({"type": "bank"})  # Bob at 9,500 may take 150: no mark
+    assert game.state["takeover"]["past_target"] is False
+    assert "takeover-past" not in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+
+
 def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> None:
     game.create()
     svg = client.get(f"/g/{game.id}/qr.svg")
