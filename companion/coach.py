@@ -20,8 +20,8 @@ from companion import strategy
 from companion.game import GamePhase, GameState
 from companion.rules import Finish
 from companion.strategy_dp import UNIT
-from companion.turn import Turn
-from companion.winprob import tie_break_chance
+from companion.turn import Phase, Turn
+from companion.winprob import tie_break_chance, tie_break_first_turn
 
 
 def _need_to_lead(state: GameState) -> int | None:
@@ -55,10 +55,12 @@ def _bank_from(state: GameState, need: int | None) -> tuple[int, str]:
     return state.rules.min_bank, "the rules' least bank"
 
 
-def values_a_tie(state: GameState) -> bool:
-    """Whether the player to act is the last of a final round or tie-break: their advice
-    values a tie by the tie-break race (``winprob.tie_break_chance``)."""
-    return _need_to_lead(state) is not None and not _still_to_play(state)
+def needs_the_race(state: GameState) -> bool:
+    """Whether the advice for the player to act rests on the solved tie-break race: the
+    last of a final round or tie-break values a tie by it (``winprob.tie_break_chance``),
+    the first of two in a tie-break plays it (``winprob.tie_break_first_turn``)."""
+    last = _need_to_lead(state) is not None and not _still_to_play(state)
+    return last or _first_of_two_in_a_tie_break(state)
 
 
 def _tie_value(state: GameState) -> tuple[float, str]:
@@ -71,6 +73,54 @@ def _tie_value(state: GameState) -> tuple[float, str]:
     if tied == 2:
         return tie_break_chance(state.rules), "you would play second in the tie-break"
     return 1.0 / tied, f"an even share of a tie-break among {tied}"
+
+
+def _first_of_two_in_a_tie_break(state: GameState) -> bool:
+    """The first of two players in a tie-break: the race is solved (``winprob``), so their
+    advice is their chance to win it, not points."""
+    return (
+        state.phase is GamePhase.TIE_BREAK
+        and len(state.tie_break) == 2
+        and (state.current == state.tie_break[0])
+    )
+
+
+def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
+    """Put the first tie-break player's chances to win (``winprob.tie_break_first_turn``)
+    in place of the expected points of ``strategy.advise_turn``'s advice for ``turn``; its
+    legality (what may be banked, which keeps) stays."""
+    values = tie_break_first_turn(turn.rules)
+    index = {key: n for n, key in enumerate(values.keys)}
+    hot = len(values.keys)  # (the row of arriving with hot dice)
+
+    def roll(row: int, t: int) -> float:  # (past the totals solved, banking is best)
+        return values.roll[row][t] if t < len(values.roll[row]) else -1.0
+
+    def bank(t: int, row: int) -> float:
+        return values.bank[t] if t < len(values.bank) else values.after[row][t]
+
+    if "options" in advice:
+        for option in advice["options"]:
+            after = turn.keep(option["keep"])
+            t = after.total // UNIT
+            if after.phase is Phase.WON:
+                option["chance"] = 1.0
+            else:
+                row = index[strategy.state_key(after)]
+                option["chance"] = values.after[hot if after.hot_dice else row][t]
+                banked = None if after.must_roll else bank(t, row)
+                option["then"] = "bank" if banked is not None and banked >= roll(row, t) else "roll"
+            del option["expected"]
+        advice["options"].sort(key=lambda o: (-o["chance"], len(o["keep"]), o["keep"]))
+        return
+    t = turn.total // UNIT
+    row = index[strategy.state_key(turn)]
+    rolled = roll(row, t)
+    banked = bank(t, row) if advice["can_bank"] else None
+    advice["chance_if_roll"] = rolled if rolled >= 0 else None
+    advice["chance_if_bank"] = banked
+    advice["advice"] = "bank" if banked is not None and banked >= rolled else "roll"
+    del advice["expected_if_roll"], advice["expected_if_bank"]
 
 
 def _say_what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> None:
@@ -117,11 +167,16 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
         if need is not None:
             tie, head["tie_value_why"] = _tie_value(state)
             head["tie_value"] = tie
+        race = _first_of_two_in_a_tie_break(state)
+        if race:
+            head["playing_to_win"] = True
         if turn is not None:
             out = strategy.advise_turn(turn, busts_in_row=busts, need=need, tie=tie)
             situation = "keep" if "options" in out else "bank_or_roll"
             if later and state.turn is not None and "can_bank" in out:
                 _say_what_the_rules_allow(state.turn, out)
+            if race:
+                _as_chances_in_the_race(turn, out)
             return {**head, "situation": situation, **out}
         fresh = strategy.advise_state(
             rules,
@@ -133,6 +188,10 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             need=need,
             tie=tie,
         )
+        if race:
+            chance = tie_break_first_turn(state.rules).value
+            fresh.update(advice="roll", chance_if_roll=chance, chance_if_bank=None)
+            del fresh["expected_if_roll"], fresh["expected_if_bank"]
         if state.offer is None:
             return {**head, "situation": "fresh", **fresh}
         take = strategy.advise_turn(

@@ -781,5 +781,20 @@ def advise_turn(
     return out
 
 
+def state_key(turn: Turn) -> StateKey:
+    """The DP state in which a turn waiting for a roll rolls next: its dice in hand and what
+    they hold (a takeover's first roll holds nothing of the previous player's)."""
+    rules = turn.rules
+    if turn.total == 0 and turn.dice_left == rules.dice:
+        return turn_model(rules).start
+    takeover = not turn.has_kept and turn.takeover
+    return _state(
+        rules,
+        turn.dice_left,
+        () if takeover else turn.sets,
+        () if takeover else _kept_dice(turn),
+    )
+
+
 def _kept_dice(turn: Turn) -> tuple[int, ...]:
     return tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))

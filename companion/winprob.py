@@ -508,18 +508,39 @@ def tie_break_race(rules: Rules) -> Rules:
     )
 
 
-@functools.lru_cache(maxsize=256)  # (a float each)
-def _tie_break_chance(rules: Rules) -> float:
+def _first_of_the_race(rules: Rules, w: float, keep: bool) -> tuple[float, TurnValues | None]:
+    """The first player's turn in a tie-break of two whose second wins a tie's restart with
+    chance ``w``: (the second's chance, and with ``keep`` the first's solved turn)."""
     plan = _plan(rules)
     least = _bank_min(rules, 1)  # (both are on the board)
+    chase = _Chase(plan, w)
+    # the first busts: any bank passes, and a bust ties again
+    bust_first = 1.0 - _solve_turn(plan, 1, least, lambda t: 0.0, w)[0]
+    past = _past(plan, least, bust_first, lambda t: chase.chance(least, t + 1))
+    first, _, values = _solve_turn(
+        plan, least, least, lambda t: 0.0, bust_first, keep=keep, past=past
+    )
+    return 1.0 - first, values
 
+
+def tie_break_first_turn(rules: Rules) -> TurnValues:
+    """The turn of the first of two players in a tie-break, solved: every state's chance to
+    win the tie-break (``roll``, ``bank``, ``after`` as in ``TurnValues``), the second
+    playing to pass the mark it sets (``tie_break_chance``)."""
+    return _first_turn(tie_break_race(rules))
+
+
+@functools.lru_cache(maxsize=16)
+def _first_turn(race: Rules) -> TurnValues:
+    _, values = _first_of_the_race(race, _tie_break_chance(race), keep=True)
+    assert values is not None
+    return values
+
+
+@functools.lru_cache(maxsize=256)  # (a float each)
+def _tie_break_chance(rules: Rules) -> float:
     def second_wins(w: float) -> float:
-        chase = _Chase(plan, w)
-        # the first busts: any bank passes, and a bust ties again
-        bust_first = 1.0 - _solve_turn(plan, 1, least, lambda t: 0.0, w)[0]
-        past = _past(plan, least, bust_first, lambda t: chase.chance(least, t + 1))
-        first, _, _ = _solve_turn(plan, least, least, lambda t: 0.0, bust_first, past=past)
-        return 1.0 - first
+        return _first_of_the_race(rules, w, keep=False)[0]
 
     # w - second_wins(w) is nearly linear (its slope is one minus a tie's small chance):
     # the secant method settles it in three to five solves of the race

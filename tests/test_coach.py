@@ -52,8 +52,15 @@ def test_in_a_final_round_only_the_last_to_play_plays_for_the_chance_to_pass() -
     )
     first = advise_game(kept)
     assert first is not None and first["still_to_play"] == ["Bob"]
-    assert "need" not in first and "chance_if_bank" not in first
-    assert first["advice"] == "roll" and first["expected_if_bank"] == 100
+    # the race of two is solved: her figures are her chances to win the tie-break
+    assert first["playing_to_win"] and "need" not in first and "expected_if_bank" not in first
+    w = tie_break_chance(kept.rules)
+    # a bank of 100 leaves Bob one turn to pass 100 (150 wins, 100 ties: worth w to him)
+    bob = strategy.advise_state(kept.rules, turn_total=0, dice=6, need=150, tie=w)
+    assert first["chance_if_bank"] == pytest.approx(1 - bob["chance_if_roll"], abs=1e-12)
+    assert first["advice"] == "roll" and first["chance_if_roll"] > first["chance_if_bank"]
+    fresh = advise_game(tied)
+    assert fresh is not None and fresh["chance_if_roll"] == pytest.approx(1 - w, abs=1e-12)
     # Ann banks 100: Bob, last to play, plays for the chance to make 150
     banked = apply(kept, {"type": "bank"})
     last = advise_game(banked)
@@ -186,3 +193,26 @@ def test_a_takeover_past_the_exact_target_is_declined_not_unavailable() -> None:
     assert taken is not None and taken["situation"] == "bank_or_roll"
     assert (taken["advice"], taken["bust_probability"], taken["can_bank"]) == ("roll", 1.0, False)
     assert taken["bank_refusal"] == "10,500 would pass 10,000: every roll now busts"
+
+
+def test_the_first_of_a_tie_break_ranks_keeps_by_the_chance_to_win_it() -> None:
+    log = new_log("ten-thousand", ["Ann", "Bob"], target=1000)
+    scores = [{"type": "score", "player": p, "points": 1000} for p in ("Ann", "Bob")]
+    tied = replay({**log, "events": scores})
+    rolled = apply(tied, {"type": "roll", "dice": [1, 1, 5, 2, 3, 4]})
+    keeps = advise_game(rolled)
+    assert keeps is not None and keeps["situation"] == "keep" and keeps["playing_to_win"]
+    chances = [o["chance"] for o in keeps["options"]]
+    assert chances == sorted(chances, reverse=True) and "expected" not in keeps["options"][0]
+    # each keep is worth what the turn is then worth: the better of banking and rolling on
+    for option in keeps["options"]:
+        then = advise_game(apply(rolled, {"type": "keep", "dice": option["keep"]}))
+        assert then is not None
+        best = max(then["chance_if_roll"], then["chance_if_bank"] or 0.0)
+        assert option["chance"] == pytest.approx(best, abs=1e-12)
+        assert option["then"] == ("bank" if then["advice"] == "bank" else "roll")
+    # three tied: that race is not solved, so the first plays for points
+    log = new_log("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
+    scores = [{"type": "score", "player": p, "points": 1000} for p in ("Ann", "Bob", "Cid")]
+    three = advise_game(replay({**log, "events": scores}))
+    assert three is not None and "playing_to_win" not in three and "expected_if_roll" in three

@@ -13,17 +13,18 @@ from typing import Any
 
 from companion import rules as crules
 from companion import strategy
-from companion.coach import advise_game, values_a_tie
+from companion.coach import advise_game, needs_the_race
 from companion.game import GameState
 from companion.rules import Finish, Rules
-from companion.winprob import tie_break_chance, tie_break_race
+from companion.winprob import tie_break_first_turn, tie_break_race
 
 RACES_QUEUED = 8
 """Tie-break races waiting for the background solver at the most: past that a game's
 first advice queues nothing, and its last player's advice solves the race itself."""
 
 RACES_KEPT = 256
-"""Races remembered as solved or queued (``tie_break_chance`` keeps as many results)."""
+"""Races remembered as solved or queued (``tie_break_chance`` keeps as many results; a
+forgotten one is solved again in the request that needs it)."""
 
 RACE_WAIT = 60.0
 """Seconds a last player's advice waits for the background solver before solving the race
@@ -42,7 +43,7 @@ def _solve_races() -> None:
     while True:
         race, done = _queue.get()
         try:
-            tie_break_chance(race)
+            tie_break_first_turn(race)  # (the chance, and the first player's turn)
         except Exception:  # (the solver must outlive any one race)
             pass
         finally:
@@ -50,10 +51,11 @@ def _solve_races() -> None:
 
 
 def _tie_break_solved(rules: Rules) -> threading.Event | None:
-    """Have the rules' tie-break race (``tie_break_chance``) solved in the background, once:
-    the coach of a final round's last player needs it, and under ``hot-dice``'s doublings
-    it takes 40 s, so it starts at the game's first advice rather than at its end. Returns
-    the event set once it is solved, or None when too many races are waiting."""
+    """Have the rules' tie-break race (``tie_break_first_turn``) solved in the background,
+    once: the coach of a final round's last player and of a tie-break's first needs it,
+    and under ``hot-dice``'s doublings it takes about a minute, so it starts at the game's
+    first advice rather than at its end. Returns the event set once it is solved, or None
+    when too many races are waiting."""
     global _solver
     race = tie_break_race(rules)
     with _races_lock:
@@ -81,7 +83,7 @@ def advice_for(state: GameState | None) -> dict[str, Any] | None:
         return None
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
         solved = _tie_break_solved(state.rules)
-        if solved is not None and values_a_tie(state):
+        if solved is not None and needs_the_race(state):
             solved.wait(RACE_WAIT)  # (then solved here, if the solver is still busy)
     return advise_game(state)
 

@@ -478,7 +478,8 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
         page.wait_for_selector("body[data-ready]")
         assert page.locator("#coach-on").is_checked()  # remembered on this phone
         wait_text(page, "#coach-line", "vs bank 1,000", 5.0)
-        # a tie-break's first player is told the other still plays: no "bank 50, 100%"
+        # a tie-break's first player is told the other plays after, knowing the mark: the
+        # figures are chances to win the tie-break (no "bank 50, 100%")
         version = int(page.locator("#sheet").get_attribute("data-version") or 0)
         page.click("#controls .btn.bank")
         for points in ("10000", "9000"):  # Bob reaches 10,000; Ann ties him
@@ -488,7 +489,8 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
             page.click('#quick [data-quick="bank"]')
         page.wait_for_selector(f'#sheet[data-version="{version + 1}"]')
         wait_text(page, "#tie-banner", "Tie-break")
-        wait_text(page, "#coach", "Ann still to play after you: passing the lead does not win yet")
+        wait_text(page, "#coach", "Ann plays after you, knowing your mark")
+        wait_text(page, "#coach-line", "% chance")
 
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")

@@ -133,14 +133,14 @@ def test_the_solver_outlives_a_race_that_fails(
 ) -> None:
     """A race that raises is left to the request that needs it; the solver goes on to the
     next race, and a dead solver is started again."""
-    real = coach.tie_break_chance
+    real = coach.tie_break_first_turn
 
     def failing(rules):
         if rules.dice == 5:
             raise ArithmeticError("the tie-break chance did not converge")
         return real(rules)
 
-    monkeypatch.setattr(coach, "tie_break_chance", failing)
+    monkeypatch.setattr(coach, "tie_break_first_turn", failing)
     monkeypatch.setattr(coach, "_races", {})
     game.create("minnesota", ["Ann", "Bob"])
     advice(game)

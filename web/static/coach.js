@@ -12,11 +12,17 @@
   }
   // (points a player far behind expects are tiny, but they are what the call rests on)
   function pts(x) { return x > 0 && x < 1 ? x.toPrecision(2) : Math.round(x).toLocaleString("en"); }
-  // Expected points, or the chance of making the points needed (final round).
-  function val(a, x) { return a.need ? pct(x) + " chance" : "expect " + pts(x); }
-  function fig(a, name) { return a[(a.need ? "chance_" : "expected_") + name]; }
+  // Expected points, or chances: of making the points needed (a final round's last player),
+  // or of winning the tie-break (its first player, the race solved on the server).
+  function chancy(a) { return Boolean(a.need || a.playing_to_win); }
+  function val(a, x) { return chancy(a) ? pct(x) + " chance" : "expect " + pts(x); }
+  function fig(a, name) { return a[(chancy(a) ? "chance_" : "expected_") + name]; }
 
   function goal(a) {
+    if (a.playing_to_win) {
+      return `<p class="hint">${esc(a.still_to_play.join(", "))} plays after you, knowing your mark: ` +
+        `the figures are your chances to win the tie-break (a tie starts it again).</p>`;
+    }
     if (a.still_to_play && a.still_to_play.length) {
       const from = a.bank_from > 50 ? `, banking only from ${pts(a.bank_from)} (${esc(a.bank_from_why)})` : "";
       return `<p class="hint">${esc(a.still_to_play.join(", "))} still to play after you: passing the lead ` +
@@ -28,9 +34,11 @@
   }
 
   function bankOrRoll(a) {
-    const roll = `Roll on: ${pct(a.bust_probability)} bust risk, ${val(a, fig(a, "if_roll"))}`;
+    const rolled = fig(a, "if_roll");  // (null: past the totals solved, banking is best)
+    const roll = rolled == null ? "Rolling on cannot raise your chance now"
+      : `Roll on: ${pct(a.bust_probability)} bust risk, ${val(a, rolled)}`;
     const bank = a.bank_short ? ` <span class="why">(${esc(a.bank_short)})</span>`
-      : a.can_bank ? ` vs bank ${a.need ? pct(fig(a, "if_bank")) : pts(fig(a, "if_bank"))}`
+      : a.can_bank ? ` vs bank ${chancy(a) ? pct(fig(a, "if_bank")) : pts(fig(a, "if_bank"))}`
       : ` <span class="why">(${esc(a.bank_refusal || "cannot bank")})</span>`;
     return `<p class="coach-call">${a.advice === "bank" ? "Bank" : "Roll"}</p><p id="coach-line">${roll}${bank}</p>`;
   }
@@ -40,7 +48,7 @@
     const rows = a.options.map((o, i) =>
       `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span> ` +
       `+${pts(o.points)} → ${o.hot_dice ? "hot dice" : o.dice_left + " left"}, then ${o.then}: ` +
-      `<b>${val(a, a.need ? o.chance : o.expected)}</b></li>`).join("");
+      `<b>${val(a, chancy(a) ? o.chance : o.expected)}</b></li>`).join("");
     return `<ol class="coach-keeps">${rows}</ol>`;
   }
 
