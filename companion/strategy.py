@@ -201,9 +201,17 @@ def turn_model(rules: Rules) -> TurnModel:
 # --- solutions -------------------------------------------------------------------------
 
 
+EXACT_FAR = 2 * CAP
+"""An exact target further off than this caps no turn: the turn is solved as without one
+(to ``CAP``, as every turn is), not over every total up to the target (a game to a million
+took 1.5 s a score; a test checks the values agree)."""
+
+
 def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> Objective:
     bank_min = max(rules.min_bank, 0 if on_board else rules.entry, UNIT)
     limit = rules.target - score if rules.finish is Finish.EXACT else None
+    if limit is not None and limit > EXACT_FAR:
+        limit = None
     if limit is not None and limit < 0:
         raise ParseError(f"score {score:,} is already past the exact target {rules.target:,}")
     return Objective(
@@ -239,8 +247,8 @@ def solve(
     are instead the chance of ending the turn with at least ``need`` points (a final round),
     a bank of ``need - 50`` (a tie on top) counting as ``tie`` of a win.
     """
-    if rules.finish is not Finish.EXACT:
-        score = 0
+    if rules.finish is not Finish.EXACT or rules.target - score > EXACT_FAR:
+        score = 0  # (the exact target, that far off, plays no part: see _objective)
     if need is not None:
         if need <= 0 or need % UNIT:
             raise ParseError(f"points needed must be a positive multiple of {UNIT}, not {need}")

@@ -466,3 +466,17 @@ def test_past_the_exact_target_every_roll_busts_and_at_it_the_game_is_won() -> N
     assert all(turn.roll(r).phase.value == "bust" for r, _ in distinct_rolls(3))
     with pytest.raises(ParseError, match="already hit the exact target 10,000"):
         advise_state(exact, turn_total=0, dice=6, score=10_000)
+
+
+def test_an_exact_target_far_off_is_solved_as_none_and_agrees() -> None:
+    # a game to a million: at EXACT_FAR from the target the turn is solved over every total
+    # up to it; a step further, as without a target; the values agree
+    rules = load_rules("exact-10000", target=1_000_000)
+    near = rules.target - strategy.EXACT_FAR
+    exact = advise_state(rules, turn_total=1500, dice=2, score=near)
+    far = advise_state(rules, turn_total=1500, dice=2, score=near - UNIT)
+    assert solve(rules, score=near).objective.limit == strategy.EXACT_FAR
+    assert solve(rules, score=near - UNIT).objective.limit is None
+    assert exact["expected_if_roll"] == pytest.approx(far["expected_if_roll"], abs=1e-9)
+    fresh = [advise_state(rules, turn_total=0, dice=6, score=s) for s in (near, near - UNIT)]
+    assert fresh[0]["expected_if_roll"] == pytest.approx(fresh[1]["expected_if_roll"], abs=1e-9)
