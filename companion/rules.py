@@ -334,8 +334,9 @@ def _build(
         for key, value in TOGGLES[toggle][1].items():
             if strict and key in set_by and options[key] != value:  # (the order would decide)
                 raise ParseError(
-                    f"house rules {set_by[key]!r} and {toggle!r} set {key} to "
-                    f"{_shown(options[key])} and {_shown(value)}: choose one"
+                    f"house rules {set_by[key]!r} and {toggle!r} set the "
+                    f"{OPTION_WORDS.get(key, key)} two ways ({_shown(options[key])} and "
+                    f"{_shown(value)}): tick one of them"
                 )
             set_by[key] = toggle
         options.update(TOGGLES[toggle][1])
@@ -433,6 +434,22 @@ def named_preset(name: str) -> str | None:
     return None
 
 
+OPTION_WORDS = {
+    "entry": "entry threshold",
+    "three_pairs": "three pairs",
+    "full_house_bonus": "full house bonus",
+    "nothing_scores": "a scoreless roll",
+    "nothing_scores_first_roll_only": "a scoreless roll of all dice scores only as the first",
+    "instant_win": "instant win",
+    "strike_penalty": "strike penalty",
+    "strike_after": "busts in a row for a strike",
+    "the_420": "the 420",
+    "hard_six": "the hard six",
+    "the_5150": "the 5150",
+}
+"""Rule options in a player's words, where the option's name is not already one."""
+
+
 def _replaced_by_house_rules(rules: Rules) -> list[str]:
     """For ``preset+toggle+...``: what a toggle sets that the preset itself sets otherwise
     (``farkle+extra-combos`` scores farkle's straight 1,000, not 1,500), so a table that
@@ -446,8 +463,14 @@ def _replaced_by_house_rules(rules: Rules) -> list[str]:
         qualified = {"nothing_scores_first_roll_only": "nothing_scores"}.get(key, key)
         return getattr(preset, qualified) != defaults[qualified]
 
+    def change(key: str, value: Any) -> str:
+        words = OPTION_WORDS.get(key, key)
+        if isinstance(value, bool):
+            return f"{words} (not so in {base})" if value else f"not: {words} (as in {base})"
+        return f"{words} {_shown(value)}, not {base}'s {_shown(getattr(preset, key))}"
+
     return [
-        f"  {toggle}: {key} {_shown(value)}, not {base}'s {_shown(getattr(preset, key))}"
+        f"  {toggle}: {change(key, value)}"
         for toggle in toggles
         for key, value in TOGGLES[toggle][1].items()
         if getattr(preset, key) != value and own(key) and getattr(rules, key) == value

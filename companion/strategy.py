@@ -245,7 +245,8 @@ def solve(
     ``score`` matters only for ``exact-10000`` (the target caps the turn); ``bust_value`` is
     what a bust is worth to the player (0 for a turn in a vacuum). With ``need`` the values
     are instead the chance of ending the turn with at least ``need`` points (a final round),
-    a bank of ``need - 50`` (a tie on top) counting as ``tie`` of a win.
+    a bank of ``need - 50`` (a tie on top) counting as ``tie`` of a win, as does a bust when
+    ``need`` is 50 (the player is level with the leader: a bust leaves the tie).
     """
     if rules.finish is not Finish.EXACT or rules.target - score > EXACT_FAR:
         score = 0  # (the exact target, that far off, plays no part: see _objective)
@@ -256,7 +257,8 @@ def solve(
             raise ParseError(
                 f"points needed in one turn: the advisor values at most {MAX_NEED:,}, not {need:,}"
             )
-        bust_value = 0.0
+        # level with the leader (needing 50), a bust leaves the player tied on top: a tie
+        bust_value = tie if need == UNIT else 0.0
     return _solve(rules, score, on_board, float(bust_value), need, float(tie) if need else 0.0)
 
 

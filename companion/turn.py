@@ -188,6 +188,11 @@ class Turn:
             return f"the turn is over ({self.phase.value})"
         if self.phase is Phase.KEEP:
             return "keep some dice from the roll first"
+        if rules.finish is Finish.EXACT and self.score + self.total > rules.target:
+            # (a takeover can hand one over: no keep or roll ever makes it bankable)
+            return (
+                f"{self.score + self.total:,} would pass {rules.target:,}: this turn can only bust"
+            )
         if not self.has_kept:
             return "roll and keep at least once before banking"
         if self.must_roll:
@@ -196,8 +201,6 @@ class Turn:
             return f"not on the board yet: needs {rules.entry:,} in one turn, has {self.total:,}"
         if self.total < rules.min_bank:
             return f"a bank needs at least {rules.min_bank:,}, has {self.total:,}"
-        if rules.finish is Finish.EXACT and self.score + self.total > rules.target:
-            return f"{self.score + self.total:,} would pass {rules.target:,}"
         return None
 
     @property
@@ -237,7 +240,7 @@ class Turn:
             most = max(options, key=lambda k: (len(k.dice), k.points))
             if self.score + self.total + most.points > self.rules.target:
                 reason = (
-                    f"keeping every scoring die ({format_dice(most.dice)}) would pass "
+                    f"keeping every scoring die ({' '.join(map(str, most.dice))}) would pass "
                     f"{self.rules.target:,}"
                 )
                 return rolled._bust(reason)

@@ -530,7 +530,11 @@ def tie_break_first_turn(rules: Rules) -> TurnValues:
     return _first_turn(tie_break_race(rules))
 
 
-@functools.lru_cache(maxsize=16)
+FIRST_TURNS_KEPT = 16
+"""Solved first turns of tie-breaks kept (a few MB each under ``hot-dice``)."""
+
+
+@functools.lru_cache(maxsize=FIRST_TURNS_KEPT)
 def _first_turn(race: Rules) -> TurnValues:
     _, values = _first_of_the_race(race, _tie_break_chance(race), keep=True)
     assert values is not None

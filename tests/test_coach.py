@@ -216,3 +216,22 @@ def test_the_first_of_a_tie_break_ranks_keeps_by_the_chance_to_win_it() -> None:
     scores = [{"type": "score", "player": p, "points": 1000} for p in ("Ann", "Bob", "Cid")]
     three = advise_game(replay({**log, "events": scores}))
     assert three is not None and "playing_to_win" not in three and "expected_if_roll" in three
+
+
+def test_level_with_the_leader_a_bust_ties_again() -> None:
+    # a farkle tie-break: Bob, first, busts; Ann, level with him, needs any bank, and her
+    # own bust would tie again (worth her tie-break chance), not lose
+    log = new_log("farkle", ["Ann", "Bob"], target=1000)
+    events = [
+        {"type": "score", "player": "Ann", "points": 1000},
+        {"type": "score", "player": "Bob", "points": 1000},
+    ]
+    tied = replay({**log, "events": events})
+    first = tied.players[tied.current].name
+    level = apply(tied, {"type": "score", "player": first, "points": 0})
+    advice = advise_game(level)
+    assert advice is not None and advice["need"] == 50
+    w = tie_break_chance(level.rules)
+    bust = float(strategy.bust_fraction(level.rules, 6))
+    assert advice["chance_if_roll"] == pytest.approx((1 - bust) + bust * w, abs=1e-12)
+    assert advice["tie_value_why"] == "you would play second in the tie-break"

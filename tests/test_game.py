@@ -139,7 +139,7 @@ def test_exact_forced_keep_bust_by_dice() -> None:
     )
     assert state.current_player == "Bob" and state.history[-1].bust
     # the sheet can say why, the bust a table disputes
-    reason = "keeping every scoring die (111) would pass 1,500"
+    reason = "keeping every scoring die (1 1 1) would pass 1,500"
     assert state.history[-1].to_json()["reason"] == reason
     state = apply(state, roll(2, 3, 4, 6, 6, 2))
     assert state.history[-1].to_json()["reason"] == "nothing to keep"
@@ -456,5 +456,5 @@ def test_a_log_recorded_with_rules_now_refused_still_replays() -> None:
 
     log = {"rules": "ten-thousand+threshold+greed", "players": ["Ann", "Bob"], "events": []}
     assert replay(log).rules.entry == 1000  # (as it was recorded: the later house rule)
-    with pytest.raises(ParseError, match="choose one"):
+    with pytest.raises(ParseError, match="tick one of them"):
         new_log("ten-thousand+threshold+greed", ["Ann", "Bob"])

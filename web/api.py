@@ -170,6 +170,20 @@ def rules_list() -> Response:
     return jsonify({"presets": preset_choices(), "toggles": toggle_choices()})
 
 
+@bp.get("/rules/describe")
+def rules_described() -> Response:
+    """One rule set in the engine's words (``?rules=farkle+extra-combos``): what a table's
+    choice of house rules makes of its preset, shown before the game is made."""
+    spec = request.args.get("rules", "").strip()
+    if not spec:
+        raise BadRequest("name the rules: ?rules=preset+house-rule+...")
+    try:
+        rules = crules.load_rules(spec)
+    except ValueError as exc:
+        raise store.Rejected(str(exc)) from exc
+    return jsonify({"rules": rules.name, "description": crules.describe(rules)})
+
+
 @bp.post("/games")
 def create() -> tuple[Response, int]:
     """Create a game; the answer carries the join token, shown only this once."""
@@ -291,15 +305,20 @@ def advice(game_id: str) -> Response:
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
     else:
-        body = store.memo(
-            ("advice", game.id, version),
-            lambda: current_app.json.dumps(
-                {
-                    "version": version,
-                    "advice": coach.advice_for(store.snapshot_at(game, version).state),
-                }
-            ),
-        )
+        try:
+            body = store.memo(
+                ("advice", game.id, version),
+                lambda: current_app.json.dumps(
+                    {
+                        "version": version,
+                        "advice": coach.advice_for(store.snapshot_at(game, version).state),
+                    }
+                ),
+            )
+        except coach.Pending as wait:  # (not cached: asked again, it will be ready)
+            resp = jsonify({"version": version, "advice": wait.advice})
+            resp.headers["Cache-Control"] = "no-store"
+            return resp
         resp = current_app.response_class(body, mimetype="application/json")
     resp.set_etag(tag)
     resp.headers["Cache-Control"] = "no-cache"

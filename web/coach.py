@@ -16,19 +16,29 @@ from companion import strategy
 from companion.coach import advise_game, needs_the_race
 from companion.game import GameState
 from companion.rules import Finish, Rules
-from companion.winprob import tie_break_first_turn, tie_break_race
+from companion.winprob import FIRST_TURNS_KEPT, tie_break_first_turn, tie_break_race
 
 RACES_QUEUED = 8
 """Tie-break races waiting for the background solver at the most: past that a game's
 first advice queues nothing, and its last player's advice solves the race itself."""
 
-RACES_KEPT = 256
-"""Races remembered as solved or queued (``tie_break_chance`` keeps as many results; a
-forgotten one is solved again in the request that needs it)."""
+RACES_KEPT = FIRST_TURNS_KEPT
+"""Races remembered as solved or queued: as many as ``winprob`` keeps solved first turns,
+so that one remembered as solved is (but for a rare other order of forgetting) still
+solved: advice never solves a race inside a request."""
 
-RACE_WAIT = 60.0
-"""Seconds a last player's advice waits for the background solver before solving the race
-in the request itself (the solver may have hot-dice races queued before it)."""
+
+class Pending(Exception):
+    """The advice rests on a tie-break race still being solved: the answer for now (not to
+    be cached), which says so; the phone asks again shortly."""
+
+    def __init__(self, advice: dict[str, Any]) -> None:
+        super().__init__(advice["reason"])
+        self.advice = advice
+
+
+RETRY_MS = 2000
+"""How soon a phone told the advice is pending asks again."""
 
 _races: dict[Rules, threading.Event] = {}
 _queue: queue.SimpleQueue[tuple[Rules, threading.Event]] = queue.SimpleQueue()
@@ -78,13 +88,23 @@ def _tie_break_solved(rules: Rules) -> threading.Event | None:
 
 def advice_for(state: GameState | None) -> dict[str, Any] | None:
     """JSON-ready advice for the player to act, or None when there is nothing to decide
-    (no game yet, the game is over, or a 5150 bonus roll)."""
+    (no game yet, the game is over, or a 5150 bonus roll); ``Pending`` while the rules'
+    tie-break race, which it rests on, is being solved."""
     if state is None:
         return None
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
         solved = _tie_break_solved(state.rules)
-        if solved is not None and needs_the_race(state):
-            solved.wait(RACE_WAIT)  # (then solved here, if the solver is still busy)
+        if needs_the_race(state) and (solved is None or not solved.is_set()):
+            # (no request waits on the solver: a waiting request holds a server thread, and
+            # a table of phones asking at every change held them all, stalling every game)
+            raise Pending(
+                {
+                    "player": state.players[state.current].name,
+                    "situation": "pending",
+                    "reason": "Working out the tie-break odds for these rules…",
+                    "retry_ms": RETRY_MS,
+                }
+            )
     return advise_game(state)
 
 

@@ -306,4 +306,5 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "history": state.get("history", []),
         "dice": rules.dice,
         "target": rules.target,
+        "strikes": rules.strike_penalty > 0,  # (busts in a row count only under a penalty)
     }

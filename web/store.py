@@ -17,6 +17,7 @@ import json
 import secrets
 import sqlite3
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -259,9 +260,18 @@ def format_token(token: str) -> str:
     return "-".join(token[i : i + 4] for i in range(0, len(token), 4))
 
 
-BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
-"""The invisible embeddings, overrides and isolates of right-to-left text: in a name, one
-would turn the rest of its line backwards on every sheet ("058 ← 058+ :boB")."""
+BIDI_CONTROLS = dict.fromkeys(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
+)
+"""The invisible embeddings, overrides, isolates and marks of right-to-left text: in a
+name, an override would turn the rest of its line backwards on every sheet ("058 ← 058+
+:boB"), a mark would make a second "Bob" look like the first."""
+
+
+def _seen_as(name: str) -> str:
+    """A name as it looks: without invisible format characters (a zero-width space, a soft
+    hyphen), case folded, so that two names that look alike count as the same."""
+    return "".join(c for c in name if unicodedata.category(c) != "Cf").casefold()
 
 
 def clean_players(players: Any) -> list[str]:
@@ -277,7 +287,7 @@ def clean_players(players: Any) -> list[str]:
     long = [n for n in names if len(n) > MAX_NAME]
     if long:
         raise Rejected(f"a player name is longer than {MAX_NAME} characters: {long[0][:24]}…")
-    if len({n.casefold() for n in names}) != len(names):
+    if len({_seen_as(n) for n in names}) != len(names):
         raise Rejected("two players have the same name")
     if len(names) > MAX_PLAYERS:
         raise Rejected(f"at most {MAX_PLAYERS} players")

@@ -76,6 +76,10 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     )
     assert bidi.status_code == 201
     assert [p["name"] for p in bidi.get_json()["state"]["players"]] == ["Bob", "Ann"]
+    # nor may two names look alike: "Bob" and "Bob" with a zero-width space or soft hyphen
+    for twin in ("Bob\u200b", "B\u00adob", "Bob\u200f"):
+        same = client.post("/api/games", json={"rules": "farkle", "players": ["Bob", twin]})
+        assert same.status_code == 422 and "same name" in same.get_json()["error"], twin
     only = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "\u202e"]})
     assert only.status_code == 422 and "empty" in only.get_json()["error"]
     target = client.post("/api/games", json={"rules": "farkle", "target": "lots"})
@@ -628,7 +632,7 @@ def test_a_game_stored_with_rules_now_refused_still_plays(
     bad = client.post(
         "/api/games", json={"rules": "ten-thousand+threshold+greed", "players": ["Ann", "Bob"]}
     )
-    assert bad.status_code == 422 and "choose one" in bad.get_json()["error"]
+    assert bad.status_code == 422 and "tick one of them" in bad.get_json()["error"]
     game.create("ten-thousand+greed", ["Ann", "Bob"])
     with app.app_context():
         from web.db import get_db
@@ -673,3 +677,12 @@ def test_a_database_that_cannot_be_written_is_503_with_the_reason(
     )
     assert resp.status_code == 503 and "database is locked" in resp.get_json()["error"]
     assert game.get()["version"] == 0
+
+
+def test_rules_describe_follows_the_house_rules(client: FlaskClient) -> None:
+    body = client.get("/api/rules/describe?rules=farkle%2Bextra-combos").get_json()
+    assert body["rules"] == "farkle+extra-combos"
+    assert "extra-combos: straight 1,000, not farkle's 1,500" in body["description"]
+    clash = client.get("/api/rules/describe?rules=ten-thousand%2Bgreed%2Bthreshold")
+    assert clash.status_code == 422 and "tick one of them" in clash.get_json()["error"]
+    assert client.get("/api/rules/describe").status_code == 400

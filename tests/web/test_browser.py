@@ -128,6 +128,16 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
             lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
         )
         ann.goto(server.url + "/")
+        # the rules' words follow the house rules ticked: farkle's own three pairs replaced
+        ann.select_option("#preset", "farkle")
+        ann.check('input[value="extra-combos"]')
+        ann.click("details.describe summary")
+        described = 'pre[data-preset="farkle"]'
+        wait_text(ann, described, "extra-combos: three pairs 500, not farkle's 1,500")
+        ann.uncheck('input[value="extra-combos"]')
+        ann.wait_for_function(
+            "!document.querySelector('pre[data-preset=\"farkle\"]').textContent.includes('replace')"
+        )
         ann.select_option("#preset", "ten-thousand")
         ann.check('input[value="strike-out"]')
         ann.fill("#target", "1000")
@@ -714,10 +724,10 @@ def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
         wait_text(
             page,
             "#toast",
-            "Bust! Ann busted (keeping every scoring die (1115) would pass 1,000): 0 this turn.",
+            "Bust! Ann busted (keeping every scoring die (1 1 1 5) would pass 1,000): 0 this turn.",
         )
         page.click("#history summary")
-        wait_text(page, "#history li", "Ann: bust (keeping every scoring die (1115) would pass")
+        wait_text(page, "#history li", "Ann: bust (keeping every scoring die (1 1 1 5) would pass")
 
         page = _new_game(ctx, server, "ten-thousand", "Ann\nBob", toggle="strike-out")
         page.fill("#quick-points", "800")

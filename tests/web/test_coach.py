@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -16,12 +17,19 @@ if TYPE_CHECKING:
     from conftest import GameActions
 
 
-def advice(game: GameActions) -> dict[str, Any]:
-    resp = game.client.get(f"/api/games/{game.id}/advice")
-    assert resp.status_code == 200, resp.get_json()
-    body = resp.get_json()
-    assert body["version"] == game.version
-    return body["advice"]
+def advice(game: GameActions, wait: float = 60.0) -> dict[str, Any]:
+    """The game's advice, asked again while it is pending (as the phone does)."""
+    deadline = time.monotonic() + wait
+    while True:
+        resp = game.client.get(f"/api/games/{game.id}/advice")
+        assert resp.status_code == 200, resp.get_json()
+        body = resp.get_json()
+        assert body["version"] == game.version
+        pending = body["advice"] is not None and body["advice"]["situation"] == "pending"
+        if not pending or time.monotonic() > deadline:
+            return body["advice"]
+        assert resp.headers["Cache-Control"] == "no-store" and "ETag" not in resp.headers
+        time.sleep(0.05)
 
 
 def test_fresh_turn_roll_keep_and_bank(game: GameActions) -> None:
@@ -115,17 +123,26 @@ def test_a_games_first_advice_starts_solving_its_tie_break(game: GameActions) ->
     assert coach._races[race] is solved
 
 
-def test_with_the_solver_busy_the_last_player_still_gets_advice(
+def test_while_the_race_is_solved_the_advice_says_so_and_is_not_cached(
     game: GameActions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With too many races waiting, nothing more is queued: a final round's last player's
-    advice then solves the race itself."""
-    monkeypatch.setattr(coach, "RACES_QUEUED", 0)
+    """No request waits on the solver (a table of phones asking at every change held every
+    server thread): the advice is pending, not cached, until the race is solved."""
+    monkeypatch.setattr(coach, "RACES_QUEUED", 0)  # (the solver's queue full: none queued)
     monkeypatch.setattr(coach, "_races", {})
     game.create("farkle", ["Ann", "Bob"], target=1000)
     game.score("Ann", 1000)
+    a = advice(game, wait=0)
+    assert a == {
+        "player": "Bob",
+        "situation": "pending",
+        "reason": "Working out the tie-break odds for these rules…",
+        "retry_ms": coach.RETRY_MS,
+    }
+    assert coach._races == {}
+    monkeypatch.setattr(coach, "RACES_QUEUED", 8)  # (room again: asked again, it is queued)
     a = advice(game)
-    assert coach._races == {} and a["tie_value"] == tie_break_chance(load_rules("farkle"))
+    assert a["situation"] == "fresh" and a["tie_value"] == tie_break_chance(load_rules("farkle"))
 
 
 def test_the_solver_outlives_a_race_that_fails(

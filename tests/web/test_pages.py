@@ -348,3 +348,14 @@ def test_a_bank_under_the_minimum_is_refused_in_words(
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'data-event=\'{"type": "bank"}\'' not in html
     assert "No bank yet: a bank needs at least 300, has 150." in html
+
+
+def test_busts_in_a_row_are_marked_only_where_they_cost(
+    client: FlaskClient, game: GameActions
+) -> None:
+    for rules, marked in (("zilch", True), ("farkle", False)):
+        game.create(rules, ["Ann", "Bob"])
+        for player in ("Ann", "Bob", "Ann"):
+            game.score(player, 0)
+        html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        assert ('aria-label="busts in a row: 2"' in html) is marked, rules

@@ -28,9 +28,12 @@
       return `<p class="hint">${esc(a.still_to_play.join(", "))} still to play after you: passing the lead ` +
         `does not win yet, so playing for points${from}.</p>`;
     }
-    const tie = a.tie_value ? ` A bank of ${pts(a.need - 50)} ties: tie-break turns, counted as a ` +
-      `${pct(a.tie_value)} chance (${esc(a.tie_value_why)}).` : "";
-    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).${tie}</p>` : "";
+    const worth = `counted as a ${pct(a.tie_value)} chance (${esc(a.tie_value_why)})`;
+    const tie = !a.tie_value ? "" : a.need === 50
+      ? ` You are level: a bust leaves the tie, and tie-break turns again, ${worth}.`
+      : ` A bank of ${pts(a.need - 50)} ties: tie-break turns, ${worth}.`;
+    const least = a.least_bank ? ` A bank needs at least ${pts(a.least_bank)} under these rules.` : "";
+    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).${least}${tie}</p>` : "";
   }
 
   function bankOrRoll(a) {
@@ -56,6 +59,7 @@
     if (!a) return "";
     const who = a.player ? `<h2>Coach for ${esc(a.player)}</h2>` : "<h3>Coach</h3>";
     if (a.situation === "unavailable") return who + `<p class="hint">${esc(a.error)}</p>`;
+    if (a.situation === "pending") return who + `<p class="hint" id="coach-pending">${esc(a.reason)}</p>`;
     if (a.situation === "takeover") {
       const take = a.advice === "takeover";
       return who + goal(a) + `<p class="coach-call">${take ? "Take over" : "Start fresh"}</p>` +

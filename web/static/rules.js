@@ -1,15 +1,28 @@
-// Rule picker: show the chosen preset's description and default target.
+// Rule picker: show the chosen rules' description (with the house rules ticked, as the
+// engine describes them) and the preset's default target.
 "use strict";
 (function () {
   const select = document.getElementById("preset");
   if (!select) return;
-  function show() {
-    document.querySelectorAll("pre[data-preset]").forEach((pre) => {
-      pre.hidden = pre.dataset.preset !== select.value;
-    });
+  let asked = 0;
+  async function show() {
+    const ticked = [...document.querySelectorAll('input[name="toggle"]:checked')].map((t) => t.value);
+    const pre = document.querySelector(`pre[data-preset="${select.value}"]`);
+    document.querySelectorAll("pre[data-preset]").forEach((p) => { p.hidden = p !== pre; });
     const target = document.getElementById("target");
     if (target) target.placeholder = select.selectedOptions[0].dataset.target;
+    if (!pre) return;
+    if (pre.dataset.plain === undefined) pre.dataset.plain = pre.textContent;
+    if (!ticked.length) { pre.textContent = pre.dataset.plain; return; }
+    const mine = ++asked;  // (answers to earlier ticks are dropped)
+    try {
+      const spec = [select.value, ...ticked].join("+");
+      const resp = await fetch(`/api/rules/describe?rules=${encodeURIComponent(spec)}`);
+      const body = await resp.json();
+      if (mine === asked) pre.textContent = resp.ok ? body.description : body.error;
+    } catch (e) { /* offline: the preset's own words stay */ }
   }
   select.addEventListener("change", show);
+  document.querySelectorAll('input[name="toggle"]').forEach((t) => t.addEventListener("change", show));
   show();
 })();
