@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -145,12 +146,16 @@ def openapi() -> Response:
     return Response(text, mimetype="application/yaml")
 
 
+_SEED = re.compile(r"\s*\(seed \d+\)|, the six-dice version of seed \d+")
+"""Where a preset's rules came from (RULES.md's seed files): not for a player's picker."""
+
+
 def preset_choices() -> list[dict[str, Any]]:
     """The engine's presets, described by the engine, for rule pickers."""
     return [
         {
             "name": n,
-            "title": crules.PRESET_SOURCES.get(n, n),
+            "title": _SEED.sub("", crules.PRESET_SOURCES.get(n, n)),
             "dice": r.dice,
             "target": r.target,
             "description": crules.describe(r),
