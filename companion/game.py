@@ -155,9 +155,9 @@ class GameState:
                 "from": self.players[self.offer.from_player].name,
                 "dice": self.offer.turn.dice_left,
                 "total": self.offer.turn.total,
-                # (an exact finish: taken, it could never be banked, and every roll busts)
-                "past_target": rules.finish is Finish.EXACT
-                and self.players[self.current].score + self.offer.turn.total > rules.target,
+                "past_target": rules.past_exact_target(
+                    self.players[self.current].score + self.offer.turn.total
+                ),
             },
             "final_round": None
             if self.phase is not GamePhase.FINAL_ROUND
@@ -460,7 +460,7 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
             )
         if points < rules.min_bank:
             raise IllegalMove(f"a bank needs at least {rules.min_bank:,}, not {points:,}")
-        if rules.finish is Finish.EXACT and player.score + points > rules.target:
+        if rules.past_exact_target(player.score + points):
             raise IllegalMove(
                 f"{player.score:,} + {points:,} would pass {rules.target:,}: "
                 "that turn is a bust: record 0 points"

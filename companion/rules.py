@@ -150,6 +150,11 @@ class Rules:
         """T(v): the three-of-a-kind value."""
         return self.triple_one if value == 1 else 100 * value
 
+    def past_exact_target(self, total: int) -> bool:
+        """Whether a score plus turn total is past an exact target: such a turn can never be
+        banked, and every roll busts (a takeover can hand one over)."""
+        return self.finish is Finish.EXACT and total > self.target
+
 
 PRESETS: dict[str, Rules] = {
     "hot-dice": Rules(
@@ -386,15 +391,16 @@ def load_rules(
         ):
             raise ParseError("'toggles' must be a list of house-rule names")
         label = options.pop("name", None)
-        if label is not None and not isinstance(label, str):
-            raise ParseError("'name' must be text")
-        if label is not None and any(unicodedata.category(c) == "Cc" for c in label):
-            raise ParseError(f"'name' must be one line of plain text, not {label!r}")
-        if strict and label is not None and named_preset(label) not in (None, base):
-            raise ParseError(
-                f"'name' {label!r} names the preset {named_preset(label)}, but the base is "
-                f"{base}: call these rules something else"
-            )
+        if label is not None:
+            if not isinstance(label, str):
+                raise ParseError("'name' must be text")
+            if any(unicodedata.category(c) == "Cc" for c in label):
+                raise ParseError(f"'name' must be one line of plain text, not {label!r}")
+            if strict and named_preset(label) not in (None, base):
+                raise ParseError(
+                    f"'name' {label!r} names the preset {named_preset(label)}, but the base "
+                    f"is {base}: call these rules something else"
+                )
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")
         rules = _build(base, toggles, options, name, strict)
     else:
@@ -424,14 +430,19 @@ def _points(n: int) -> str:
     return f"{n:,}"
 
 
-def named_preset(name: str) -> str | None:
-    """The preset a rule set's name is a spec of (``"farkle+greed (custom)"``: farkle); None
-    for a name of the table's own ("zilch night", "our-table")."""
-    spec = name.removesuffix(" (custom)")
-    base, *toggles = spec.split("+")
+def _spec_of(name: str) -> tuple[str, list[str]] | None:
+    """A rule set's name read as the spec it is (``"farkle+greed (custom)"``: farkle, with
+    greed); None for a name of the table's own ("zilch night", "our-table")."""
+    base, *toggles = name.removesuffix(" (custom)").split("+")
     if base in PRESETS and all(t in TOGGLES for t in toggles):
-        return base
+        return base, toggles
     return None
+
+
+def named_preset(name: str) -> str | None:
+    """The preset a rule set's name is a spec of (``"farkle+greed (custom)"``: farkle)."""
+    spec = _spec_of(name)
+    return spec[0] if spec else None
 
 
 OPTION_WORDS = {
@@ -454,9 +465,10 @@ def _replaced_by_house_rules(rules: Rules) -> list[str]:
     """For ``preset+toggle+...``: what a toggle sets that the preset itself sets otherwise
     (``farkle+extra-combos`` scores farkle's straight 1,000, not 1,500), so a table that
     picked a house rule from another preset's seed sees what it gave up."""
-    if named_preset(rules.name) is None:
+    spec = _spec_of(rules.name)
+    if spec is None:
         return []
-    base, *toggles = rules.name.removesuffix(" (custom)").split("+")
+    base, toggles = spec
     preset, defaults = PRESETS[base], {f.name: f.default for f in fields(Rules)}
 
     def own(key: str) -> bool:  # (a qualifier of the preset's own rule is its own too)

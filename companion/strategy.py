@@ -578,12 +578,6 @@ def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
         )
 
 
-def _past_the_exact_target(rules: Rules, turn_total: int, score: int) -> bool:
-    """A turn total that carries the score past the exact target (a takeover can hand one
-    over): no bank is allowed, and every roll busts (any scoring dice must be kept)."""
-    return rules.finish is Finish.EXACT and score + turn_total > rules.target
-
-
 def advise_state(
     rules: Rules,
     *,
@@ -627,7 +621,7 @@ def advise_state(
     if rules.strike_penalty and need is None:
         out["busts_in_row"] = busts_in_row
         out["bust_value"] = bust
-    if _past_the_exact_target(rules, turn_total, score):
+    if rules.past_exact_target(score + turn_total):
         return {
             **out,
             "advice": "roll",
@@ -737,7 +731,7 @@ def advise_turn(
         )
         if turn.steps and turn.steps[-1].note and not turn.steps[-1].keep:
             out.update(roll=list(turn.steps[-1].roll), reroll=True, note=turn.steps[-1].note)
-        if takeover and not _past_the_exact_target(rules, turn.total, turn.score):
+        if takeover and not rules.past_exact_target(turn.score + turn.total):
             out.update(
                 {
                     "advice": "roll",

@@ -188,8 +188,7 @@ class Turn:
             return f"the turn is over ({self.phase.value})"
         if self.phase is Phase.KEEP:
             return "keep some dice from the roll first"
-        if rules.finish is Finish.EXACT and self.score + self.total > rules.target:
-            # (a takeover can hand one over: no keep or roll ever makes it bankable)
+        if rules.past_exact_target(self.score + self.total):
             return (
                 f"{self.score + self.total:,} would pass {rules.target:,}: this turn can only bust"
             )

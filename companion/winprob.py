@@ -617,9 +617,9 @@ class _StillNeeded:
         plan, after, least = self.plan, self.after, self.least
         while len(self.roll) <= need:
             r = len(self.roll)
-            rows = [[0.0] * (least + 1) for _ in range(len(after))]
-            for row, k in zip(after, range(len(after)), strict=True):
-                row.append(rows[k])
+            rows = [[0.0] * (least + 1) for _ in after]
+            for row, new in zip(after, rows, strict=True):
+                row.append(new)
             for u in range(self.low, least + 1):
                 values = self._values(r, u)
                 bank = self.tie if r == 1 and u == least else 0.0

@@ -20,7 +20,8 @@ from companion.winprob import FIRST_TURNS_KEPT, tie_break_first_turn, tie_break_
 
 RACES_QUEUED = 8
 """Tie-break races waiting for the background solver at the most: past that a game's
-first advice queues nothing, and its last player's advice solves the race itself."""
+advice queues nothing (advice resting on its race stays pending, and queues it once there
+is room)."""
 
 RACES_KEPT = FIRST_TURNS_KEPT
 """Races remembered as solved or queued: as many as ``winprob`` keeps solved first turns,

@@ -179,28 +179,23 @@
 
   // The coach: advice for this version, fetched only while the switch is on.
   const coachBox = document.getElementById("coach-on");
-  const advice = {version: -1, body: null, retry: 0};
+  const advice = {version: -1, body: null, pending: false, retry: 0};
   async function coach() {
     const panel = document.getElementById("coach");
     if (!panel) return;
     if (!coachBox.checked) { panel.hidden = true; markCoachPick(null); return; }
     const v = version();
-    if (advice.version !== v) {
+    if (advice.version !== v || advice.pending) {
       try {
         const resp = await fetch(`/api/games/${gameId}/advice`, {cache: "no-store"});
         if (!resp.ok) return;
         const body = await resp.json();
+        advice.version = body.version;
         advice.body = body.advice;
-        const pending = body.advice && body.advice.situation === "pending";
         // (pending: shown, and asked again shortly; this version's advice is still to come)
-        advice.version = pending ? -1 : body.version;
+        advice.pending = Boolean(body.advice && body.advice.situation === "pending");
         clearTimeout(advice.retry);
-        if (pending) advice.retry = setTimeout(coach, body.advice.retry_ms || 2000);
-        if (pending && version() === body.version) {
-          const box = document.getElementById("coach");
-          if (box) { box.innerHTML = HotCoach.render(body.advice); box.hidden = false; markCoachPick(null); }
-          return;
-        }
+        if (advice.pending) advice.retry = setTimeout(coach, body.advice.retry_ms || 2000);
       } catch (e) { return; }
     }
     const fresh = document.getElementById("coach");
