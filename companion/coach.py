@@ -149,6 +149,10 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
     need = _need_to_lead(state)
     busts = me.busts_in_row
     head: dict[str, Any] = {"player": me.name}
+    bonus = [p.name for p in state.players if p.hit_5150 and not p.bonus_done]
+    if state.rules.the_5150 and bonus and need is not None:
+        # (the chances count this turn and the tie, not the bonus rolls before the end)
+        head["not_counted"] = f"the 5150 bonus roll still to come ({', '.join(bonus)})"
     rules, turn, offer = state.rules, state.turn, state.offer.turn if state.offer else None
     later = _still_to_play(state)
     try:
@@ -159,6 +163,10 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             # penalty to weigh either).
             bank_from, why = _bank_from(state, need)
             head.update(still_to_play=later, bank_from=bank_from, bank_from_why=why)
+            owed = {state.players[i].name for i in state.to_play if i != state.current}
+            again = [name for name in later if name not in owed]  # (tie-or-beat's others)
+            if again:
+                head["if_you_tie_or_beat"] = again
             rules = replace(rules, min_bank=bank_from, strike_penalty=0)
             turn = replace(turn, rules=rules) if turn is not None else None
             offer = replace(offer, rules=rules) if offer is not None else None

@@ -74,6 +74,9 @@ class TurnRecord:
     reason: str = ""
     """Why a rolled turn busted, in the engine's words: at a table the busts worth a dispute
     are the exact finish's (every scoring die kept would pass the target)."""
+    phase: str = "playing"
+    """The game's phase the turn was played in (``GamePhase``'s value): the sheet marks a
+    final round's and a tie-break's turns, as a player marks them on paper."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -86,6 +89,7 @@ class TurnRecord:
             "kind": self.kind,
             "wins": self.wins,
             "reason": self.reason,
+            "phase": self.phase,
         }
 
 
@@ -463,7 +467,7 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
         if rules.past_exact_target(player.score + points):
             raise IllegalMove(
                 f"{player.score:,} + {points:,} would pass {rules.target:,}: "
-                "that turn is a bust: record 0 points"
+                "that turn is a bust (record 0 points)"
             )
     state = replace(state, offer=None)
     return _finish_turn(state, points=points, bust=points == 0, kind="quick")
@@ -515,6 +519,7 @@ def _finish_turn(
         kind=kind,
         wins=wins,
         reason=turn.bust_reason if bust and turn is not None else "",
+        phase=state.phase.value,
     )
     state = replace(state, players=players, turn=None, offer=None, history=(*state.history, record))
     if wins:

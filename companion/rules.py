@@ -155,6 +155,11 @@ class Rules:
         banked, and every roll busts (a takeover can hand one over)."""
         return self.finish is Finish.EXACT and total > self.target
 
+    def past_target_refusal(self, total: int) -> str:
+        """Why a total past the exact target cannot be banked, in one wording for the
+        engine's refusal and the advisor's."""
+        return f"{total:,} would pass {self.target:,}: this turn can only bust"
+
 
 PRESETS: dict[str, Rules] = {
     "hot-dice": Rules(

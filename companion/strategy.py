@@ -629,8 +629,7 @@ def advise_state(
             "bust_probability": 1.0,
             f"{word}_if_roll": bust,
             f"{word}_if_bank": None,
-            "bank_refusal": f"{score + turn_total:,} would pass {rules.target:,}: every roll "
-            "now busts",
+            "bank_refusal": rules.past_target_refusal(score + turn_total),
         }
     solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need, tie=tie)
     fresh = turn_total == 0 and dice == rules.dice

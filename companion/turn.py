@@ -189,9 +189,7 @@ class Turn:
         if self.phase is Phase.KEEP:
             return "keep some dice from the roll first"
         if rules.past_exact_target(self.score + self.total):
-            return (
-                f"{self.score + self.total:,} would pass {rules.target:,}: this turn can only bust"
-            )
+            return rules.past_target_refusal(self.score + self.total)
         if not self.has_kept:
             return "roll and keep at least once before banking"
         if self.must_roll:

@@ -109,6 +109,26 @@ def test_under_tie_or_beat_every_other_player_still_plays() -> None:
     advice = advise_game(final)
     assert advice is not None and advice["still_to_play"] == ["Ann"]
     assert advice["bank_from"] == 2000 and "need" not in advice
+    assert advice["if_you_tie_or_beat"] == ["Ann"]  # (she is owed no turn unless he does)
+    # Cid ties Ann's 2,000: Ann and Bob are owed a turn again; on Bob's, Cid plays again
+    # only if Bob ties or beats it
+    log = new_log("minnesota", ["Ann", "Bob", "Cid"], target=2000)
+    scores = [("Ann", 2000), ("Bob", 0), ("Cid", 2000)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    state = replay({**log, "events": events})
+    assert state.to_json()["final_round"]["to_play"] == ["Ann", "Bob"]
+    advice = advise_game(state)  # Ann's turn: Bob is owed one, Cid plays only if she marks
+    assert advice is not None and (advice["still_to_play"], advice["if_you_tie_or_beat"]) == (
+        ["Bob", "Cid"],
+        ["Cid"],
+    )
+    state = replay({**log, "events": [*events, {"type": "score", "player": "Ann", "points": 0}]})
+    advice = advise_game(state)
+    assert advice is not None and advice["player"] == "Bob"
+    assert advice["still_to_play"] == ["Ann", "Cid"] and advice["if_you_tie_or_beat"] == [
+        "Ann",
+        "Cid",
+    ]
 
 
 def test_a_lead_past_what_the_coach_can_value_is_unavailable_not_an_error() -> None:
@@ -192,7 +212,7 @@ def test_a_takeover_past_the_exact_target_is_declined_not_unavailable() -> None:
     taken = advise_game(apply(offered, {"type": "takeover", "accept": True}))
     assert taken is not None and taken["situation"] == "bank_or_roll"
     assert (taken["advice"], taken["bust_probability"], taken["can_bank"]) == ("roll", 1.0, False)
-    assert taken["bank_refusal"] == "10,500 would pass 10,000: every roll now busts"
+    assert taken["bank_refusal"] == "10,500 would pass 10,000: this turn can only bust"
 
 
 def test_the_first_of_a_tie_break_ranks_keeps_by_the_chance_to_win_it() -> None:
@@ -235,3 +255,17 @@ def test_level_with_the_leader_a_bust_ties_again() -> None:
     bust = float(strategy.bust_fraction(level.rules, 6))
     assert advice["chance_if_roll"] == pytest.approx((1 - bust) + bust * w, abs=1e-12)
     assert advice["tie_value_why"] == "you would play second in the tie-break"
+
+
+def test_a_5150_bonus_still_to_come_is_named_as_not_counted() -> None:
+    # Ann stood at exactly 5150 and will roll once more before the end; Bob's chance of
+    # passing her counts this turn only, and the advice says what it leaves out
+    log = new_log("farkle+the-5150", ["Ann", "Bob"], target=6000)
+    scores = [("Ann", 5150), ("Bob", 1000), ("Ann", 1000)]
+    events = [{"type": "score", "player": p, "points": s} for p, s in scores]
+    advice = advise_game(replay({**log, "events": events}))
+    assert advice is not None and advice["need"] == 5200
+    assert advice["not_counted"] == "the 5150 bonus roll still to come (Ann)"
+    plain = new_log("farkle", ["Ann", "Bob"], target=6000)
+    advice = advise_game(replay({**plain, "events": events}))
+    assert advice is not None and "not_counted" not in advice

@@ -460,7 +460,7 @@ def test_past_the_exact_target_every_roll_busts_and_at_it_the_game_is_won() -> N
     doomed = advise_state(exact, turn_total=1000, dice=3, score=9500)
     assert doomed["advice"] == "roll" and doomed["bust_probability"] == 1.0
     assert doomed["expected_if_roll"] == 0.0 and doomed["expected_if_bank"] is None
-    assert doomed["bank_refusal"] == "10,500 would pass 10,000: every roll now busts"
+    assert doomed["bank_refusal"] == "10,500 would pass 10,000: this turn can only bust"
     # the engine agrees: any roll of those 3 dice busts
     turn = turn_at(exact, total=1000, dice=3, score=9500)
     assert all(turn.roll(r).phase.value == "bust" for r, _ in distinct_rolls(3))

@@ -139,6 +139,12 @@ def join() -> WResponse:
     return redirect(url_for("pages.game", game_id=game_id, t=code or None))
 
 
+def watching() -> bool:
+    """``?watch=1``: the read-only sheet even for a browser that holds the join code (the
+    host's own spectator link, a screen on the wall)."""
+    return request.args.get("watch") == "1"
+
+
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> WResponse | str:
     """The scoresheet; ``?t=<token>`` (the QR link) makes this browser a player."""
@@ -151,21 +157,21 @@ def game(game_id: str) -> WResponse | str:
             flash("That join code is not valid: you are watching, not playing.")
         return redirect(url_for("pages.game", game_id=snap.game.id))
     if game_id != snap.game.id:
-        return redirect(url_for("pages.game", game_id=snap.game.id))
-    token = session_token(snap.game)
-    try:  # the target played to: the game's, or its rule set's own when left blank
-        target = crules.load_rules(snap.game.rules, target=snap.game.target, strict=False).target
-    except ValueError:
-        target = snap.game.target  # (rules this engine no longer reads: the sheet says why)
+        return redirect(url_for("pages.game", game_id=snap.game.id, watch=watching() or None))
+    holder = session_token(snap.game) is not None
+    token = None if watching() else session_token(snap.game)
+    view = view_model(snap)
     return render_template(
         "game.html",
-        target=target,
+        target=view["target"],  # (the game's, or its rule set's own when left blank)
         check_url=check_link(snap.game.rules),
         snap=snap,
         token=token,
         editor=token is not None,
+        watch=watching(),
+        can_play=holder and token is None,
         urls=game_urls(snap.game.id, token),
-        view=view_model(snap),
+        view=view,
         code=store.format_token(token) if token else None,
     )
 
@@ -175,7 +181,7 @@ def sheet(game_id: str) -> Response:
     """The live part of the game page, polled by the page's script when the version moves."""
     game = store.get_game(game_id)
     version = store.current_version(game.id)
-    editor = session_token(game) is not None
+    editor = session_token(game) is not None and not watching()
     tag = etag_for(game.id, version) + ("e" if editor else "v")
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
@@ -270,6 +276,13 @@ def manifest() -> Response:
     return resp
 
 
+INSTANT_WIN_WORDS = {
+    crules.InstantWin.SIX_ONES: "six 1s in one roll",
+    crules.InstantWin.SIX_OF_A_KIND_FIRST_ROLL: "six of a kind on a turn's first roll",
+}
+"""What wins the game at once under a rule set, for the winner screen that says so."""
+
+
 def view_model(snap: store.Snapshot) -> dict[str, Any]:
     """Arrange the engine's state for the paper-like sheet: columns, rows, banners.
 
@@ -278,8 +291,15 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     """
     state = snap.state_json
     players = list(snap.players)
-    if state is None:
-        return {"players": players, "columns": [], "rows": [], "phase": "setup"}
+    try:
+        rules: crules.Rules | None = crules.load_rules(
+            snap.game.rules, target=snap.game.target, strict=False
+        )
+    except ValueError:  # (rules this engine no longer reads: no state, and the sheet says why)
+        rules = None
+    target = rules.target if rules else snap.game.target  # (blank: the rule set's own)
+    if state is None or rules is None:
+        return {"players": players, "columns": [], "rows": [], "phase": "setup", "target": target}
     columns = {p["name"]: {**p, "turns": []} for p in state["players"]}
     for entry in state.get("history", []):
         col = columns.get(entry["player"])
@@ -290,8 +310,8 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     rows = [[c["turns"][i] if i < len(c["turns"]) else None for c in ordered] for i in range(depth)]
     turn = state.get("turn")
     takeover = state.get("takeover")
-    rules = crules.load_rules(snap.game.rules, target=snap.game.target, strict=False)
     return {
+        "mark": _final_round_mark(state, ordered),
         "players": players,
         "columns": ordered,
         "rows": rows,
@@ -305,6 +325,28 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "winner": state.get("winner"),
         "history": state.get("history", []),
         "dice": rules.dice,
-        "target": rules.target,
+        "target": target,
         "strikes": rules.strike_penalty > 0,  # (busts in a row count only under a penalty)
+        "instant_win": INSTANT_WIN_WORDS.get(rules.instant_win),
     }
+
+
+def _final_round_mark(state: dict[str, Any], columns: list[dict[str, Any]]) -> dict | None:
+    """Who last set the score to beat in a final round, when not the player who reached
+    the target: under tie-or-beat a tie or a pass owes every other player a turn again, and
+    the banner says why they play."""
+    final = state.get("final_round")
+    if not final or not columns:
+        return None
+    top = max(c["score"] for c in columns)
+    setter = next(
+        (
+            h["player"]
+            for h in reversed(state.get("history", []))
+            if h["score"] == top and not h["bust"]
+        ),
+        None,
+    )
+    if setter is None or setter == final["triggered_by"]:
+        return None
+    return {"player": setter, "score": top, "tied": sum(c["score"] == top for c in columns) > 1}

@@ -251,8 +251,8 @@ def hash_token(token: str) -> str:
 
 
 def normalise_id(game_id: str) -> str:
-    """Game codes are typed on phones: ignore case and stray spaces."""
-    return game_id.strip().upper()
+    """Game codes are typed on phones: ignore case, spaces and dashes (as the join code)."""
+    return "".join(game_id.split()).replace("-", "").upper()
 
 
 def format_token(token: str) -> str:
@@ -432,8 +432,15 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
         raise Rejected(str(exc)) from exc
 
 
+STALE_OK = frozenset({"join"})
+"""Rows recorded on the current version even when sent on an older one: a name added at
+the end of the seating means the same whatever was added since (a table joins at once),
+and a join once play has started is refused as such."""
+
+
 def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Snapshot:
-    """Record one row if ``version`` is current, in one IMMEDIATE transaction.
+    """Record one row if ``version`` is current (or ``kind`` is in STALE_OK), in one
+    IMMEDIATE transaction.
 
     The version check and the insert hold SQLite's write lock together, so of two racing
     writers on the same version exactly one succeeds and the other gets Conflict.
@@ -444,7 +451,7 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
     try:
         current = current_version(game.id)
         snap = snapshot_at(game, current)
-        if current != version:
+        if current != version and not (kind in STALE_OK and 0 <= version < current):
             raise Conflict(snap)
         new = _next(snap, kind, payload)
         conn.execute(

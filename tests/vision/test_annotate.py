@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.annotate import SURE, UNSURE, annotate
+from vision.annotate import SURE, UNSURE, annotate, label_spots
 from vision.detections import Detections, DieDetection
 
 
@@ -39,3 +39,16 @@ def test_the_value_alone_makes_a_shorter_label() -> None:
     short = annotate(image, _reading(), thickness=2, confidence=False)
     for colour, x0 in ((SURE, 40), (UNSURE, 200)):
         assert _label_width(short, colour, x0) < _label_width(full, colour, x0) / 2
+
+
+def test_labels_of_dice_touching_one_above_the_other_stay_apart_and_on_their_own() -> None:
+    """Above its box, the lower die's label would cover the die above: it goes below or
+    inside its own box's top instead; none covers another label or another die."""
+    boxes = [(100, 4, 50, 50), (100, 56, 50, 50), (100, 108, 50, 50), (160, 108, 50, 50)]
+    spots = label_spots(boxes, [(60, 14)] * 4, (320, 240))
+    for i, (x, y, w, h) in enumerate(spots):
+        assert 0 <= x and x + w <= 320 and 0 <= y and y + h <= 240
+        for j, other in enumerate(spots[:i] + boxes[:i] + boxes[i + 1 :]):
+            ox, oy, ow, oh = other
+            assert not (x < ox + ow and ox < x + w and y < oy + oh and oy < y + h), (i, j, spots)
+    assert spots[3][1] < 108  # (room above the fourth: the usual place)

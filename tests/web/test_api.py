@@ -403,6 +403,23 @@ def test_players_join_and_roll_for_first(
         json={"version": game.version, "name": "ann"},
     )
     assert dup.status_code == 422
+    # the table joins at once: a phone that has not seen Cid join still adds Dan, at the
+    # end of the seating (a future version is still no version of this game)
+    for version, status in ((game.version + 1, 409), (-1, 409), (game.version - 1, 200)):
+        r = client.post(
+            f"/api/games/{game.id}/players",
+            headers=game.auth,
+            json={"version": version, "name": "Dan"},
+        )
+        assert r.status_code == status, r.get_json()
+    game.version = r.get_json()["version"]
+    assert [p["name"] for p in r.get_json()["state"]["players"]] == ["Ann", "Bob", "Cid", "Dan"]
+    undo = client.post(
+        f"/api/games/{game.id}/undo", headers=game.auth, json={"version": game.version}
+    )
+    assert undo.status_code == 200
+    game.version = undo.get_json()["version"]
+    assert [p["name"] for p in undo.get_json()["state"]["players"]] == ["Ann", "Bob", "Cid"]
     for rolls in ({"Ann": 6, "Bob": 6, "Cid": 2}, {"Ann": 6, "Bob": 1, "Cid": 7}):
         # a phone that has not seen Cid join hears so first, tie or bad die alike
         stale = client.post(

@@ -199,10 +199,18 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
         assert watcher.locator("#controls").count() == 0
         assert "watching" in watcher.locator("header").inner_text()
         shot(watcher, "06-spectator", shots)
+        # the host's own spectator link is read-only too, on a phone that could play
+        screen = host_ctx.new_page()
+        screen.goto(view_link)
+        screen.wait_for_selector("body[data-ready]")
+        assert screen.locator("#controls").count() == 0
+        assert screen.locator("#play-link").is_visible()
 
         bob.click('#quick [data-quick="bust"]')
         wait_text(ann, "#winner", "Ann wins")
         wait_text(watcher, "#winner", "Ann wins")
+        wait_text(screen, "#winner", "Ann wins")  # (the live sheet, still read-only)
+        assert screen.locator("#undo").count() == 0 and watcher.locator("#new-game").count() == 0
         assert ann.locator("#coach-on").is_hidden()  # a game over has nothing to advise
         assert ann.locator("#new-game").is_visible()
         ann.locator("#toast").evaluate("t => t.hidden = true")
@@ -228,10 +236,25 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
         page.fill('#add-player input[name="name"]', "Bartholomew the Dicer Jr.")
         page.click("#add-player button")  # too long: said so, not cut to 20 unseen
         wait_text(page, "#toast", "a player name is longer than 20 characters")
-        for name in ["Ann", "Bob", "Cid"]:
-            page.fill('#add-player input[name="name"]', name)
+        name_field = '#add-player input[name="name"]'
+        page.fill(name_field, "Ann")
+        page.click("#add-player button")
+        page.locator("#seating").filter(has_text="Ann").wait_for()
+        with phone(browser) as other:  # the table joins at once
+            bob = other.new_page()
+            bob.goto(str(page.get_attribute("#join-link", "href")))
+            bob.wait_for_selector("body[data-ready]")
+            bob.fill(name_field, "Bob")  # half-way through typing when Cid is added
+            page.fill(name_field, "Cid")
             page.click("#add-player button")
-            page.locator("#seating").filter(has_text=name).wait_for()
+            bob.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
+            # the fresh sheet keeps Bob's name where he was typing it, and says nothing
+            assert bob.locator(name_field).input_value() == "Bob"
+            assert bob.evaluate("document.activeElement.name") == "name"
+            assert bob.locator("#toast").is_hidden()
+            bob.click("#add-player button")  # (recorded even if Cid's join was not seen)
+            page.locator("#seating").filter(has_text="Ann → Cid → Bob").wait_for(timeout=6000)
+            assert bob.locator(name_field).input_value() == ""
         for name, face in (("Ann", "5"), ("Bob", "5"), ("Cid", "3")):
             page.select_option(f'#first select[name="{name}"]', face)
         page.click("#first button")
@@ -294,6 +317,15 @@ def test_rule_check_page(browser: Any, server: Server, shots: Path) -> None:
         page.locator("#best-points").filter(has_text="2,500").wait_for()
         assert "two triplets" in page.locator("#result").inner_text()
         shot(page, "10-rule-check", shots)
+        # minnesota rolls five dice: the pad says so, and the sixth die is one too many
+        page.select_option("#preset", "minnesota")
+        assert "Tap the 5 dice" in page.locator("#check .pad-help").inner_text()
+        wait_text(page, "#check .extra-help", "1 too many")
+        assert page.locator('[data-pad="go"]').is_disabled()
+        page.click('[data-pad="back"]')
+        page.click('[data-pad="go"]')
+        page.locator("#best-points").filter(has_text="400").wait_for()  # 3 4 4 3 4: three 4s
+        assert page.locator("#result-roll .die").count() == 5
 
 
 def _sample_photo() -> Path | None:
@@ -338,6 +370,42 @@ def test_photo_of_a_roll(browser: Any, server: Server, shots: Path) -> None:
         page.click('[data-pad="go"]')
         page.locator("#result h2").wait_for()
         assert page.locator("#result-roll .die").count() == found
+
+
+def test_a_game_stored_with_rules_now_refused_reads_photos(browser: Any, server: Server) -> None:
+    """greed + threshold set the entry two ways, refused for new games since; a game stored
+    so still plays, and its phones still read a photo of a roll (they send no rules with
+    it: the engine scores the roll once it is recorded)."""
+    photo = _sample_photo()
+    if photo is None:
+        pytest.skip("no photo in sample_images/")
+    import sqlite3
+    import urllib.request
+
+    made = urllib.request.Request(
+        server.url + "/api/games",
+        data=json.dumps({"rules": "ten-thousand+greed", "players": ["Ann", "Bob"]}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(made) as resp:
+        join_url = json.load(resp)["join_url"]
+    server.stop()  # (the server keeps games in memory: the row is changed while it is down)
+    with contextlib.closing(sqlite3.connect(server.db)) as db, db:
+        db.execute("UPDATE games SET rules = 'ten-thousand+greed+threshold'")
+    server.start()
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(join_url)
+        page.wait_for_selector("body[data-ready]")
+        assert "ten-thousand+greed+threshold" in page.locator(".rules-line").inner_text()
+        page.set_input_files("#controls input.photo", str(photo))
+        status = page.locator("#controls .photo-status")
+        status.filter(has_text="Found").or_(status.filter(has_text="No dice")).or_(
+            status.filter(has_text="Could not")
+        ).first.wait_for(timeout=30_000)
+        if "not available" in status.inner_text():
+            pytest.skip(status.inner_text())
+        assert "Found" in status.inner_text(), status.inner_text()
 
 
 def synthetic_photo(path: Path, dice: list[int], boxes: bool = False) -> bytes:
@@ -728,6 +796,11 @@ def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
         )
         page.click("#history summary")
         wait_text(page, "#history li", "Ann: bust (keeping every scoring die (1 1 1 5) would pass")
+        # the engine's refusal of a quick entry stays under the field, and only there
+        page.fill("#quick-points", "1,050")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#quick-error", "would pass 1,000: that turn is a bust (record 0 points)")
+        assert page.locator("#toast").is_hidden()
 
         page = _new_game(ctx, server, "ten-thousand", "Ann\nBob", toggle="strike-out")
         page.fill("#quick-points", "800")

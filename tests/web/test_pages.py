@@ -51,7 +51,8 @@ def test_create_game_by_form_makes_this_browser_a_player(client: FlaskClient) ->
     assert resp.status_code == 302
     game_url = resp.location
     html = client.get(game_url).get_data(as_text=True)
-    assert "minnesota+the-420+hard-six" in html and "to 5,000" in html
+    line = re.search(r'class="rules-line">(.*?)</p>', html, re.S)
+    assert line and re.sub(r"<[^>]+>", "", line[1]) == "minnesota+the-420+hard-six · to 5,000"
     assert 'id="quick"' in html and "Join code" in html and "watching" not in html
     game_id = game_url.rsplit("/", 1)[-1]
     assert client.get(f"/api/games/{game_id}").get_json()["state"]["target"] == 5000
@@ -102,6 +103,14 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     assert resp.status_code == 302 and "t=" not in resp.location
     page = player.get(resp.location).get_data(as_text=True)
     assert 'id="quick"' in page and f'data-token="{out["token"]}"' in page
+    assert 'id="play-link"' not in page
+    # the player's own spectator link shows what spectators see, and the way back to play
+    view = player.get(f"/g/{game.id}?watch=1").get_data(as_text=True)
+    assert "watching" in view and 'id="quick"' not in view and out["token"] not in view
+    assert 'data-watch="1"' in view and f'id="play-link" href="/g/{game.id}"' in view
+    assert 'id="quick"' not in player.get(f"/g/{game.id}/sheet?watch=1").get_data(as_text=True)
+    assert 'id="quick"' in player.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="play-link"' not in spectator.get(f"/g/{game.id}?watch=1").get_data(as_text=True)
     wrong = app.test_client()
     page = wrong.get(f"/g/{game.id}?t=NOTVALID", follow_redirects=True).get_data(as_text=True)
     assert "not valid" in page and "watching" in page
@@ -110,7 +119,8 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     code = "-".join(out["token"][i : i + 4] for i in range(0, 12, 4)).lower()
     resp = typed.post(
         "/join",
-        data={"csrf_token": token, "game": f" {game.id.lower()} ", "code": code},
+        # (typed as read out: in two halves, with a dash or a space, the join code alike)
+        data={"csrf_token": token, "game": f" {game.id[:3].lower()}-{game.id[3:]} ", "code": code},
         follow_redirects=True,
     )
     assert 'id="quick"' in resp.get_data(as_text=True)
@@ -142,9 +152,9 @@ def test_sheet_fragment_etag_and_content(
 
 
 def test_banners_for_final_round_tie_break_and_winner(
-    client: FlaskClient, game: GameActions
+    app: Flask, client: FlaskClient, game: GameActions
 ) -> None:
-    game.create("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
+    out = game.create("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
     game.score("Ann", 1000)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert "Final round" in html and "Bob, Cid" in html
@@ -156,6 +166,15 @@ def test_banners_for_final_round_tie_break_and_winner(
     game.score("Bob", 0)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="winner"' in html and "Ann wins" in html
+    # the turns are marked as on paper: Bob's and Cid's in the final round, the tie-break's
+    phases = [h["phase"] for h in game.state["history"]]
+    assert phases == ["playing", "final_round", "final_round", "tie_break", "tie_break"]
+    assert "Bob: +1,000 (final round) → 1,000" in html and "Bob: bust (tie-break)" in html
+    assert html.count('<span class="tag">tie-break</span>') == 2
+    assert 'id="new-game"' not in html  # (a spectator starts no game for the table)
+    player = app.test_client()
+    player.get(out["join_url"])
+    html = player.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="new-game" href="/"' in html  # the table plays again from the winner screen
 
 
@@ -205,6 +224,11 @@ def test_badge_needs_and_takeover_offer(client: FlaskClient, game: GameActions) 
     assert "needs 1,000" not in html
     assert "Bob</b> may take Ann's 3 dice and 150" in html
     assert '"accept": true' in html
+    # the offer is answered first: a quick entry or a roll beside it would start fresh unasked
+    assert 'id="controls"' not in html and 'id="quick"' not in html
+    game.event({"type": "takeover", "accept": False})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="quick"' in html and "may take" not in html
 
 
 def test_a_takeover_past_the_exact_target_is_marked(client: FlaskClient, game: GameActions) -> None:
@@ -359,3 +383,68 @@ def test_busts_in_a_row_are_marked_only_where_they_cost(
             game.score(player, 0)
         html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
         assert ('aria-label="busts in a row: 2"' in html) is marked, rules
+
+
+def test_a_tied_roll_for_first_player_is_finished_before_the_first_turn(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """While a roll-off is tied, no turn is offered: a quick entry there would start the
+    game as seated and drop the roll-off unasked. Undo takes the tie back."""
+    game.create("farkle", ["Uma", "Vic", "Wes"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    assert 'id="quick"' in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    tie = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Uma": 4, "Vic": 4, "Wes": 1}},
+    )
+    assert tie.status_code == 200 and tie.get_json()["roll_again"] == ["Uma", "Vic"]
+    game.version = tie.get_json()["version"]
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Tie: Uma and Vic roll again." in html and "take the tie back (Undo)" in html
+    assert 'id="quick"' not in html and 'id="turn-line"' not in html and "data-undo" in html
+    game.undo()
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="quick"' in html and "<b>Uma</b>'s turn" in html
+
+
+def test_the_final_round_banner_says_who_set_the_mark(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """minnesota: a tie of the top score owes every other player a turn again; the banner
+    says who tied, so the players see why Mo, who reached the target, plays again."""
+    game.create("minnesota", ["Kim", "Lee", "Mo"], target=3000)
+    for player, points in (("Kim", 1000), ("Lee", 1000), ("Mo", 3000)):
+        game.score(player, points)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Mo reached the target." in html and "the lead" not in html
+    game.score("Kim", 2000)
+    html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
+    assert (
+        "Mo reached the target. Kim tied the lead at 3,000. Still to play: <b>Lee, Mo</b>" in html
+    )
+    game.score("Lee", 2500)
+    html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
+    assert "Lee took the lead with 3,500. Still to play: <b>Mo, Kim</b>" in html
+
+
+def test_an_instant_win_says_why(client: FlaskClient, game: GameActions) -> None:
+    """farke: six 1s in one roll win the game at once; the keep says so, and so does the
+    winner screen (8,000 points alone would not explain it), with no "needs" badge left."""
+    game.create("farke", ["Xan", "Yul"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    game.event({"type": "roll", "dice": [1, 1, 1, 1, 1, 1]})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "six 1s · wins the game" in html and "five 1s · most points" not in html
+    game.event({"type": "keep", "dice": [1, 1, 1, 1, 1, 1]})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Xan wins!" in html and "At once: six 1s in one roll." in html
+    assert "needs" not in html  # (Yul never got on the board: the game is over all the same)
+
+
+def test_a_win_by_points_is_not_called_instant(client: FlaskClient, game: GameActions) -> None:
+    game.create("ten-thousand", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 1000)
+    game.score("Bob", 0)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Ann wins!" in html and "instant-win" not in html

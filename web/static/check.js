@@ -46,11 +46,16 @@
     show(body);
   }
 
-  document.body.dataset.ready = "check";
-  HotDice.attach(document.querySelector("#check .pad"), {
+  const pad = HotDice.attach(document.querySelector("#check .pad"), {
     exact: false, rules: spec, onGo: score, readQuery: () => (coach.checked ? "&coach=1" : ""),
     onRead: (body) => {
       if (body.score && !body.detections.some((d) => d.unsure)) show({...body.score, advice: body.advice});
     },
   });
+  // the pad takes as many dice as the chosen rules roll (minnesota's five)
+  const preset = form.querySelector("#preset");
+  const dice = () => parseInt(preset.selectedOptions[0].dataset.dice, 10);
+  preset.addEventListener("change", () => pad.setCount(dice()));
+  pad.setCount(dice());
+  document.body.dataset.ready = "check";
 })();

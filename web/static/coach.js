@@ -25,15 +25,21 @@
     }
     if (a.still_to_play && a.still_to_play.length) {
       const from = a.bank_from > 50 ? `, banking only from ${pts(a.bank_from)} (${esc(a.bank_from_why)})` : "";
-      return `<p class="hint">${esc(a.still_to_play.join(", "))} still to play after you: passing the lead ` +
-        `does not win yet, so playing for points${from}.</p>`;
+      // (tie-or-beat: a tie or a pass gives the others another turn)
+      const again = a.if_you_tie_or_beat || [];
+      const owed = a.still_to_play.filter((n) => !again.includes(n));
+      const who = !owed.length ? `${esc(again.join(", "))} play again if you tie or beat the lead`
+        : `${esc(owed.join(", "))} still to play after you` +
+          (again.length ? ` (and ${esc(again.join(", "))}, if you tie or beat the lead)` : "");
+      return `<p class="hint">${who}: passing the lead does not win yet, so playing for points${from}.</p>`;
     }
     const worth = `counted as a ${pct(a.tie_value)} chance (${esc(a.tie_value_why)})`;
     const tie = !a.tie_value ? "" : a.need === 50
       ? ` You are level: a bust leaves the tie, and tie-break turns again, ${worth}.`
       : ` A bank of ${pts(a.need - 50)} ties: tie-break turns, ${worth}.`;
     const least = a.least_bank ? ` A bank needs at least ${pts(a.least_bank)} under these rules.` : "";
-    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).${least}${tie}</p>` : "";
+    const left = a.not_counted ? ` Not counted: ${esc(a.not_counted)}.` : "";
+    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).${least}${tie}${left}</p>` : "";
   }
 
   function bankOrRoll(a) {

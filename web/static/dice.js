@@ -14,7 +14,7 @@
   // One pad element: pending dice [{value, unsure}], a max count, and what to do on "go".
   // Tap a face to add a die; tap a die to select it, then a face to correct it or Remove.
   function attach(pad, opts) {
-    const max = parseInt(pad.dataset.count || "6", 10);
+    let max = parseInt(pad.dataset.count || "6", 10);
     const tray = pad.querySelector(".tray");
     const go = pad.querySelector('[data-pad="go"]');
     const confirm = pad.querySelector('[data-pad="confirm"]');
@@ -113,7 +113,17 @@
       }
     });
     render();
-    return {clear() { dice = []; render(); }};
+    return {
+      clear() { dice = []; render(); },
+      // another rule set's dice (the rule check's picker): the help and the limit follow
+      setCount(n) {
+        max = n;
+        pad.dataset.count = String(n);
+        pad.querySelector(".pad-help").textContent =
+          `Tap the ${n} ${n === 1 ? "die" : "dice"} you rolled (any order), or take a photo. Tap a die to fix it.`;
+        render();
+      },
+    };
   }
 
   window.HotDice = {attach, dieSvg};

@@ -48,17 +48,52 @@
 
   function turnKey(sheet) { return `${sheet.dataset.turns}|${sheet.dataset.current}|${sheet.dataset.phase}`; }
 
-  // the fresh sheet (false when it could not be fetched); `hold` ("turn", or "always"
-  // after an undo) settles it after this phone's own action
-  async function refresh(hold) {
-    const resp = await fetch(`/g/${gameId}/sheet`, {cache: "no-store"});
-    if (!resp.ok) return false;
+  // What this phone may have typed or picked and not sent, keyed by what it is for: a
+  // name being added is kept whatever else changed (the table joins at once), points typed
+  // for the same player's same turn, a first-player die for the same round of the roll-off.
+  function fields(sheet) {
+    const quick = sheet.querySelector("#quick");
+    const round = (sheet.querySelector("#first-again") || {}).textContent || "";
+    return [
+      ["name", sheet.querySelector('#add-player input[name="name"]')],
+      [`points|${turnKey(sheet)}|${quick && quick.dataset.player}`, sheet.querySelector("#quick-points")],
+      ...[...sheet.querySelectorAll("#first select:not(:disabled)")].map((s) => [`first|${s.name}|${round}`, s]),
+    ].filter(([, el]) => el);
+  }
+
+  // carry this phone's entries over to the fresh sheet; true if one had nowhere to go (dice
+  // tapped on the pad always go: they belong to a roll another phone recorded or took back)
+  function carryOver(kept, focused, padDice, fresh) {
+    const there = new Map(fields(fresh));
+    let lost = padDice;
+    for (const [key, el] of kept) {
+      const field = there.get(key);
+      if (!field) { lost = true; continue; }
+      field.value = el.value;
+      if (el === focused) {
+        field.focus();
+        if (field.setSelectionRange) field.setSelectionRange(el.selectionStart, el.selectionEnd);
+      }
+    }
+    return lost;
+  }
+
+  // the fresh sheet: null when it could not be fetched, else whether an entry under way
+  // was `lost`; `hold` ("turn", or "always" after an undo) settles it after this phone's
+  // own action, and `carry` (another phone's change) keeps what this one was entering
+  async function refresh(hold, carry) {
+    const resp = await fetch(`/g/${gameId}/sheet${root.dataset.watch ? "?watch=1" : ""}`, {cache: "no-store"});
+    if (!resp.ok) return null;
     const html = await resp.text();
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
     const before = turnKey(sheet);
+    const kept = fields(sheet).filter(([, el]) => el.value.trim());
+    const focused = document.activeElement;  // (gone with the old sheet)
+    const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
     sheet.outerHTML = html;
     const fresh = document.getElementById("sheet");
+    const lost = carry ? carryOver(kept, focused, padDice, fresh) : false;
     if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
     // once play starts the invite folds away below the sheet, as a reload would place it,
     // so the player to act sees the controls, not the QR code
@@ -70,7 +105,7 @@
     wire();
     if (hold === "always" || (hold && turnKey(fresh) !== before)) settle(fresh, SETTLE_MS);
     else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
-    return true;
+    return {lost};
   }
 
   // the current player's column in view: with many players the table scrolls sideways
@@ -96,14 +131,12 @@
           moved = body.version !== version();
           if (!moved) etag = tag;
           if (moved && !busy) {  // (this phone's own action refreshes itself)
-            // another phone acted: say so if this one had an entry under way, which the
-            // fresh sheet clears (typed points, dice tapped or read from a photo)
-            const sheet = document.getElementById("sheet");
-            const typed = sheet.querySelector("#quick-points");
-            const pending = (typed && typed.value.trim()) || sheet.querySelector(".pad [data-i]");
-            const turns = parseInt(sheet.dataset.turns || "0", 10);
+            // another phone acted: say so if this one had an entry under way that the
+            // fresh sheet has no place for (points typed for a turn now over, dice tapped)
+            const turns = parseInt(document.getElementById("sheet").dataset.turns || "0", 10);
             const said = say.count;
-            if (!(await refresh())) return;  // (the finally polls again)
+            const fresh = await refresh(null, true);
+            if (!fresh) return;  // (the finally polls again)
             // a turn taken back elsewhere: this phone's message may be about that very turn
             // (not one said while the sheet was fetched: a tap's answer meanwhile)
             const fewer = parseInt(document.getElementById("sheet").dataset.turns || "0", 10) < turns;
@@ -112,7 +145,10 @@
             if (unanswered) {
               unanswered = 0;
               say(CHECK_YOURS, true);
-            } else if (pending) say("Another phone changed the sheet: your entry was cleared. Check whose turn it is.", true);
+            } else if (fresh.lost) {
+              const started = document.getElementById("sheet").dataset.started === "1";
+              say("Another phone changed the sheet: your entry was cleared." + (started ? " Check whose turn it is." : ""), true);
+            }
           }
         }
         if (unanswered && unanswered < asked && !busy && !moved && (resp.status === 304 || resp.status === 200)) {
@@ -154,7 +190,7 @@
       } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
       if (resp.ok || resp.status === 409) {
         try {
-          await refresh(path === "undo" && resp.ok ? "always" : "turn");
+          await refresh(path === "undo" && resp.ok ? "always" : "turn", resp.status === 409);
         } catch (e) { /* answered, but the sheet did not come: the next poll brings it */ }
       }
       return resp.ok ? out : null;
@@ -228,7 +264,6 @@
     if (pad) {
       HotDice.attach(pad, {
         exact: true,
-        rules: () => root.dataset.rules,
         onGo: (dice) => event({type: "roll", dice}),
       });
     }
@@ -269,7 +304,10 @@
           return;
         }
         const out = await score(points);
-        if (out === null && field.isConnected) problem(toast.textContent);  // (refused: the sheet stays)
+        if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
+          problem(toast.textContent);  // the field (once: not again in a toast over the buttons)
+          toast.hidden = true;
+        }
       });
       quick.querySelector('[data-quick="bust"]').addEventListener("click", () => score(0));
     }
