@@ -152,7 +152,8 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
     bonus = [p.name for p in state.players if p.hit_5150 and not p.bonus_done]
     if state.rules.the_5150 and bonus and need is not None:
         # (the chances count this turn and the tie, not the bonus rolls before the end)
-        head["not_counted"] = f"the 5150 bonus roll still to come ({', '.join(bonus)})"
+        rollers = ", ".join("yours" if name == me.name else name for name in bonus)
+        head["not_counted"] = f"the 5150 bonus roll still to come ({rollers})"
     rules, turn, offer = state.rules, state.turn, state.offer.turn if state.offer else None
     later = _still_to_play(state)
     try:

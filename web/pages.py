@@ -332,21 +332,20 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
 
 
 def _final_round_mark(state: dict[str, Any], columns: list[dict[str, Any]]) -> dict | None:
-    """Who last set the score to beat in a final round, when not the player who reached
-    the target: under tie-or-beat a tie or a pass owes every other player a turn again, and
-    the banner says why they play."""
-    final = state.get("final_round")
-    if not final or not columns:
+    """Who last tied or took the lead in a final round (the player who reached the target
+    too): under tie-or-beat that owes every other player a turn again, and the banner says
+    why they play."""
+    if not state.get("final_round") or not columns:
         return None
     top = max(c["score"] for c in columns)
     setter = next(
         (
             h["player"]
             for h in reversed(state.get("history", []))
-            if h["score"] == top and not h["bust"]
+            if h.get("phase") == "final_round" and h["score"] == top and not h["bust"]
         ),
         None,
     )
-    if setter is None or setter == final["triggered_by"]:
+    if setter is None:
         return None
     return {"player": setter, "score": top, "tied": sum(c["score"] == top for c in columns) > 1}

@@ -103,6 +103,13 @@ class Snapshot:
         return rounds
 
     @property
+    def roll_off_round(self) -> str:
+        """Which round of the roll for first player the phones pick dice for: the seatings
+        recorded and the tied rounds still standing (a join or an undo ends a tie; the tie's
+        words repeat from round to round)."""
+        return f"{sum(kind == 'seat' for kind, _ in self.stack)}-{len(self.tie_rounds)}"
+
+    @property
     def roll_again(self) -> list[str]:
         """Who rolls again for first player (the players the recorded tie left level)."""
         rounds = self.tie_rounds
@@ -433,14 +440,15 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
 
 
 STALE_OK = frozenset({"join"})
-"""Rows recorded on the current version even when sent on an older one: a name added at
-the end of the seating means the same whatever was added since (a table joins at once),
-and a join once play has started is refused as such."""
+"""Rows recorded on the current version even when sent on an older one, as long as every
+row since was one of them too: a name added at the end of the seating means the same
+whatever names were added since (a table joins at once). A tie or a seating since (a roll
+for first player the phone has not seen), or an undo, still makes it stale."""
 
 
 def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Snapshot:
-    """Record one row if ``version`` is current (or ``kind`` is in STALE_OK), in one
-    IMMEDIATE transaction.
+    """Record one row if ``version`` is current (or only STALE_OK rows like it came since),
+    in one IMMEDIATE transaction.
 
     The version check and the insert hold SQLite's write lock together, so of two racing
     writers on the same version exactly one succeeds and the other gets Conflict.
@@ -451,7 +459,11 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
     try:
         current = current_version(game.id)
         snap = snapshot_at(game, current)
-        if current != version and not (kind in STALE_OK and 0 <= version < current):
+        if current != version and not (
+            kind in STALE_OK
+            and 0 <= version < current
+            and {k for _, k, _ in _rows(game.id, version, current)} <= STALE_OK
+        ):
             raise Conflict(snap)
         new = _next(snap, kind, payload)
         conn.execute(

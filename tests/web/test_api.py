@@ -434,6 +434,13 @@ def test_players_join_and_roll_for_first(
         json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}},
     )
     assert tie.status_code == 200 and tie.get_json()["roll_again"] == ["Ann", "Bob"]
+    # a join from a phone that has not seen the tie would end it for everyone: stale
+    late = client.post(
+        f"/api/games/{game.id}/players",
+        headers=game.auth,
+        json={"version": game.version, "name": "Eve"},
+    )
+    assert late.status_code == 409 and late.get_json()["roll_again"] == ["Ann", "Bob"]
     # the tie is recorded, so every phone sees who rolls again (and a phone that has not
     # seen it is stale: it cannot start a new first round over it)
     assert tie.get_json()["version"] == game.version + 1

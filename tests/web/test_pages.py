@@ -359,7 +359,7 @@ def test_the_sheet_says_what_the_rules_did_where_no_button_would(
     game.score("Ann", 0)
     game.event({"type": "roll", "dice": [1, 1, 1, 1, 1]})
     html = sheet()
-    assert "(5150 bonus roll)" in html and "5150 bonus</span>" in html
+    assert "(5150 bonus roll)" in html and ">5150 bonus roll</span>" in html
 
 
 def test_a_bank_under_the_minimum_is_refused_in_words(
@@ -426,6 +426,11 @@ def test_the_final_round_banner_says_who_set_the_mark(
     game.score("Lee", 2500)
     html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
     assert "Lee took the lead with 3,500. Still to play: <b>Mo, Kim</b>" in html
+    game.score("Mo", 500)  # the player who reached the target ties the new lead
+    html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
+    assert (
+        "Mo reached the target. Mo tied the lead at 3,500. Still to play: <b>Kim, Lee</b>" in html
+    )
 
 
 def test_an_instant_win_says_why(client: FlaskClient, game: GameActions) -> None:

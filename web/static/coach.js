@@ -28,7 +28,8 @@
       // (tie-or-beat: a tie or a pass gives the others another turn)
       const again = a.if_you_tie_or_beat || [];
       const owed = a.still_to_play.filter((n) => !again.includes(n));
-      const who = !owed.length ? `${esc(again.join(", "))} play again if you tie or beat the lead`
+      const who = !owed.length
+        ? `${esc(again.join(", "))} ${again.length === 1 ? "plays" : "play"} again if you tie or beat the lead`
         : `${esc(owed.join(", "))} still to play after you` +
           (again.length ? ` (and ${esc(again.join(", "))}, if you tie or beat the lead)` : "");
       return `<p class="hint">${who}: passing the lead does not win yet, so playing for points${from}.</p>`;

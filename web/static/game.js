@@ -21,7 +21,8 @@
     setTimeout(() => held.forEach((b) => { b.disabled = false; }), ms);
   }
   // when a write's answer never came back: recorded or not, the next poll sent after tells
-  // (and a write sent again after a wrong guess is refused as stale: the version is checked)
+  // (and a write sent again after a wrong guess is refused as stale: the version is checked;
+  // a join, never stale while only joins came since, is refused as a name already playing)
   let unanswered = 0;
   const CHECK_YOURS = "The sheet has changed: check whether it shows your last action before you enter it again.";
 
@@ -50,25 +51,27 @@
 
   // What this phone may have typed or picked and not sent, keyed by what it is for: a
   // name being added is kept whatever else changed (the table joins at once), points typed
-  // for the same player's same turn, a first-player die for the same round of the roll-off.
+  // for the same turn, a first-player die for the same round of the roll-off (its ties and
+  // seatings recorded so far: the tie's words repeat from round to round).
   function fields(sheet) {
-    const quick = sheet.querySelector("#quick");
-    const round = (sheet.querySelector("#first-again") || {}).textContent || "";
+    const first = sheet.querySelector("#first");
     return [
       ["name", sheet.querySelector('#add-player input[name="name"]')],
-      [`points|${turnKey(sheet)}|${quick && quick.dataset.player}`, sheet.querySelector("#quick-points")],
-      ...[...sheet.querySelectorAll("#first select:not(:disabled)")].map((s) => [`first|${s.name}|${round}`, s]),
+      [`points|${turnKey(sheet)}`, sheet.querySelector("#quick-points")],
+      ...[...sheet.querySelectorAll("#first select:not(:disabled)")]
+        .map((s) => [`first|${s.name}|${first.dataset.round}`, s]),
     ].filter(([, el]) => el);
   }
 
-  // carry this phone's entries over to the fresh sheet; true if one had nowhere to go (dice
-  // tapped on the pad always go: they belong to a roll another phone recorded or took back)
+  // carry this phone's entries (and the field it is in) over to the fresh sheet; true if
+  // one had nowhere to go (dice tapped on the pad always go: they belong to a roll another
+  // phone recorded or took back)
   function carryOver(kept, focused, padDice, fresh) {
     const there = new Map(fields(fresh));
     let lost = padDice;
     for (const [key, el] of kept) {
       const field = there.get(key);
-      if (!field) { lost = true; continue; }
+      if (!field) { lost = lost || Boolean(el.value.trim()); continue; }
       field.value = el.value;
       if (el === focused) {
         field.focus();
@@ -88,8 +91,8 @@
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
     const before = turnKey(sheet);
-    const kept = fields(sheet).filter(([, el]) => el.value.trim());
     const focused = document.activeElement;  // (gone with the old sheet)
+    const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
     sheet.outerHTML = html;
     const fresh = document.getElementById("sheet");
@@ -181,10 +184,12 @@
         say("No answer from the scoresheet (network?): your action may or may not be recorded. Wait for the sheet to update before trying again.", true);
         return null;
       }
-      const lost = unanswered;  // (a write sent again after a lost answer: stale if it was recorded)
+      // a write sent again after a lost answer: stale if it was recorded (a join is never
+      // stale, but its name is then taken)
+      const lost = unanswered;
       unanswered = 0;
       const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
-      if (resp.status === 409) {
+      if (resp.status === 409 || (lost && path === "players" && resp.status === 422)) {
         say(lost ? CHECK_YOURS
           : "Someone else was quicker: the sheet is updated, check and try again.", true);
       } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
@@ -304,6 +309,7 @@
           return;
         }
         const out = await score(points);
+        if (out) field.value = "";  // (recorded: never carried over, should the sheet come late)
         if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
           problem(toast.textContent);  // the field (once: not again in a toast over the buttons)
           toast.hidden = true;
@@ -313,9 +319,10 @@
     }
     const add = sheet.querySelector("#add-player");
     if (add) {
-      add.addEventListener("submit", (ev) => {
+      add.addEventListener("submit", async (ev) => {
         ev.preventDefault();
-        send("players", {name: add.querySelector("input[name=name]").value});
+        const field = add.querySelector("input[name=name]");
+        if (await send("players", {name: field.value})) field.value = "";  // (as for points)
       });
     }
     const first = sheet.querySelector("#first");
