@@ -716,6 +716,7 @@ def advise_turn(
     word = "expected" if need is None else "chance"
     if turn.phase is Phase.ROLL:
         takeover = not turn.has_kept and turn.takeover
+        sets, kept = _held(turn)
         out = advise_state(
             rules,
             turn_total=turn.total,
@@ -723,8 +724,8 @@ def advise_turn(
             score=turn.score,
             on_board=turn.on_board,
             busts_in_row=busts_in_row,
-            sets=() if takeover else turn.sets,
-            kept=() if takeover else _kept_dice(turn),
+            sets=sets,
+            kept=kept,
             need=need,
             tie=tie,
         )
@@ -790,14 +791,12 @@ def state_key(turn: Turn) -> StateKey:
     rules = turn.rules
     if turn.total == 0 and turn.dice_left == rules.dice:
         return turn_model(rules).start
-    takeover = not turn.has_kept and turn.takeover
-    return _state(
-        rules,
-        turn.dice_left,
-        () if takeover else turn.sets,
-        () if takeover else _kept_dice(turn),
-    )
+    return _state(rules, turn.dice_left, *_held(turn))
 
 
-def _kept_dice(turn: Turn) -> tuple[int, ...]:
-    return tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))
+def _held(turn: Turn) -> tuple[frozenset[int], tuple[int, ...]]:
+    """The sets and the dice a turn's next roll builds on: none for a takeover's first roll
+    (the previous player's dice are handed over, not what they held)."""
+    if not turn.has_kept and turn.takeover:
+        return frozenset(), ()
+    return turn.sets, tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))

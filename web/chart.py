@@ -10,10 +10,11 @@ from xml.sax.saxutils import escape
 import qrcode
 import qrcode.image.svg
 
-COLOURS = [
+COLOURS = [  # (neighbours differ in lightness as well as hue: red and green look alike to
+    # one player in twelve; every other line is dashed too)
     "#b3261e",
-    "#1b5e20",
     "#0d47a1",
+    "#1b5e20",
     "#e65100",
     "#4a148c",
     "#006064",
@@ -65,9 +66,13 @@ def score_chart(
     step = axis_step(highest)
     top = -(-highest // step) * step  # (up to the next step)
     turns = max([len(s) - 1 for s in series.values()] + [1])
-    legend_rows = (len(series) + 2) // 3
-    height += 16 * max(legend_rows - 1, 0)
-    left, right, upper, lower = 44, 8, 10, 24 + 16 * legend_rows
+    # the legend two to a row where every entry fits half the width (about 7.5 px a letter
+    # at 13 px, 28 for the line), else one to a row
+    longest = max(len(f"{name} {s[-1]:,}") for name, s in series.items())
+    per_row = 2 if 28 + 7.5 * longest <= (width - 16) / 2 else 1
+    legend_rows = -(-len(series) // per_row)
+    height += 18 * max(legend_rows - 1, 0)
+    left, right, upper, lower = 48, 8, 10, 26 + 18 * legend_rows
     pw, ph = width - left - right, height - upper - lower
 
     def xy(i: int, v: int) -> str:
@@ -76,7 +81,7 @@ def score_chart(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'role="img" aria-label="score over turns" font-family="system-ui,sans-serif" '
-        f'font-size="11">',
+        f'font-size="13">',
         f'<rect width="{width}" height="{height}" fill="#fff"/>',
     ]
     for v in range(0, top + 1, step):
@@ -92,13 +97,16 @@ def score_chart(
     )
     for n, (name, points) in enumerate(series.items()):
         colour = COLOURS[n % len(COLOURS)]
+        dash = ' stroke-dasharray="7 4"' if n % 2 else ""
         path = " ".join(xy(i, v) for i, v in enumerate(points))
-        out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{path}"/>')
-        lx = left + (n % 3) * (pw / 3)
-        ly = height - 6 - 16 * (legend_rows - 1 - n // 3)
         out.append(
-            f'<rect x="{lx:.0f}" y="{ly - 9}" width="10" height="10" '
-            f'fill="{colour}"/><text x="{lx + 14:.0f}" y="{ly}">'
+            f'<polyline fill="none" stroke="{colour}" stroke-width="3"{dash} points="{path}"/>'
+        )
+        lx = 8 + (n % per_row) * (width - 16) / 2
+        ly = height - 6 - 18 * (legend_rows - 1 - n // per_row)
+        out.append(
+            f'<line x1="{lx:.0f}" x2="{lx + 22:.0f}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" '
+            f'stroke-width="3"{dash}/><text x="{lx + 28:.0f}" y="{ly}">'
             f"{escape(name)} {points[-1]:,}</text>"
         )
     out.append("</svg>")

@@ -867,3 +867,32 @@ def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Serv
         )
         assert max(heights) < 40, heights
         assert not errors, errors
+
+
+def test_a_320_px_phone_a_keyboard_and_a_screen_reader_can_play(
+    browser: Any, server: Server
+) -> None:
+    """On a 320-px phone the dice faces stay thumb-sized (three to a row) and the read-only
+    sheet's header does not push the page sideways; the Photo button is a field the
+    keyboard reaches; what the toast says is also put where a screen reader reads it."""
+    small = {**PHONE, "viewport": {"width": 320, "height": 640}}
+    ctx = browser.new_context(**small)
+    try:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        widths = page.eval_on_selector_all(
+            "#controls .face", "els => els.map(e => e.getBoundingClientRect().width)"
+        )
+        assert len(widths) == 6 and min(widths) >= 48, widths
+        photo = page.locator("#controls input.photo")
+        assert photo.evaluate("el => { el.focus(); return document.activeElement === el; }")
+        assert photo.get_attribute("aria-label") == "Photo of the dice"
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#toast", "Ann busted")
+        assert page.locator("#announce").inner_text() == page.locator("#toast").inner_text()
+        watch = ctx.new_page()
+        watch.goto(str(page.get_attribute("#view-link", "href")))
+        watch.wait_for_selector("body[data-ready]")
+        assert watch.evaluate("() => document.documentElement.scrollWidth") <= 320
+        assert not errors, errors
+    finally:
+        ctx.close()

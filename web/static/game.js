@@ -30,9 +30,13 @@
     return parseInt(document.getElementById("sheet").dataset.version, 10);
   }
 
+  // the toast, and the same words for a screen reader: a live region shown already filled
+  // is not read out, so they go to one that is always there (#announce)
+  const announce = document.getElementById("announce");
   function say(message, bad) {
     say.count = (say.count || 0) + 1;
     toast.textContent = message;
+    announce.textContent = message;
     toast.className = bad ? "toast bad" : "toast";
     toast.hidden = false;
     clearTimeout(say.timer);
