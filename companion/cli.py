@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import tomllib
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -262,7 +263,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
     else:
         refusal = turn.bank_refusal()
         verdict = "may be banked now" if refusal is None else f"cannot be banked: {refusal}"
-        print(f"Turn total {turn.total:,} with {turn.dice_left} dice to roll; {verdict}.")
+        dice = f"{turn.dice_left} {'die' if turn.dice_left == 1 else 'dice'}"
+        print(f"Turn total {turn.total:,} with {dice} to roll; {verdict}.")
     return 0
 
 
@@ -277,6 +279,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise OSError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
         raise ParseError(f"{path} is not a text file") from None
+    if not text.strip():
+        where = "standard input" if path == "-" else path
+        raise ParseError(
+            f"{where} is empty: a game log is a JSON object (see hotdice replay --help)"
+        )
     try:
         log = json.loads(text.removeprefix("\ufeff"))  # (Notepad's byte-order mark is fine)
     except json.JSONDecodeError as error:
@@ -323,7 +330,7 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             if player.on_board or not rules.entry
             else (f"  (not on the board: needs {rules.entry:,})")
         )
-        out.write(f"  {player.name:<16} {player.score:>7,}{badge}\n")
+        out.write(f"  {_column(player.name, 16)} {player.score:>7,}{badge}\n")
     if state.winner_name:
         out.write(f"Winner: {state.winner_name}\n")
     else:
@@ -335,10 +342,25 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             extra = f" (strike-out -{record.penalty:,})" if record.penalty else ""
             extra += " (took over)" if record.takeover else ""
             extra += " (bonus roll)" if record.kind == "bonus" else ""
+            extra += {"final_round": " (final round)", "tie_break": " (tie-break)"}.get(
+                record.phase, ""
+            )
+            extra += f" ({record.reason})" if record.bust and record.reason else ""
             extra += " WINS" if record.wins else ""
             out.write(
-                f"  {number:>3}. {record.player:<16} {what:>8} -> {record.score:>7,}{extra}\n"
+                f"  {number:>3}. {_column(record.player, 16)} {what:>8} -> "
+                f"{record.score:>7,}{extra}\n"
             )
+
+
+def _column(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal cells: a wide letter (CJK) takes two, a
+    combining mark none, so the scores after a name stay in one column."""
+    cells = sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+    return text + " " * max(0, width - cells)
 
 
 def _require_rules(args: argparse.Namespace) -> Rules:
@@ -431,7 +453,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`hotdice`: bad input ends in one `hotdice: error:` line and exit status 2."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # photos listed after an option (`read a.jpg --rules farkle b.jpg`) are photos
+        if isinstance(getattr(args, "photos", None), list) and not any(
+            e.startswith("-") for e in extra
+        ):
+            args.photos += extra
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

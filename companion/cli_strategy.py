@@ -152,11 +152,31 @@ def run_strategy(args: argparse.Namespace) -> int:
     return 0
 
 
+WIN_MAX_TARGET = 20_000
+"""The largest target ``--win-probability`` takes: the solve grows with the square of the
+target in pure Python (10,000 took 12 minutes under ``farkle``, longer under doublings); a
+million was accepted, with "about 687167055502 min left"."""
+
+WIN_SLOW_TARGET = 3_000
+"""Past this target the solve takes minutes: said before it starts, not only as it goes."""
+
+
 def run_win_probability(rules: Rules, as_json: bool) -> int:
     """The two-player game: the first player's chance under optimal play, and how the play
     that maximises it differs from the expected-score play."""
     from companion.winprob import win_report
 
+    if rules.target > WIN_MAX_TARGET:
+        raise ParseError(
+            f"--win-probability solves games to at most {WIN_MAX_TARGET:,} points, not "
+            f"{rules.target:,} (pure Python: 10,000 takes about a quarter of an hour); "
+            "give a smaller --target"
+        )
+    if rules.target > WIN_SLOW_TARGET:
+        sys.stderr.write(
+            f"hotdice: note: solving a game to {rules.target:,} takes minutes to hours in pure "
+            "Python (--target 2000 takes seconds to a minute); Ctrl+C stops it\n"
+        )
     progress = ProgressLine(f"solving the two-player game to {rules.target:,}")
     try:
         report = win_report(rules, progress)
@@ -366,9 +386,13 @@ def format_state_advice(data: dict[str, Any]) -> str:
     if "bust_value" in data:
         lines.append(
             f"  a bust now is worth {_points(data['bust_value'])} in the long run "
-            f"({data['busts_in_row']} bust(s) in a row so far)"
+            f"({_busts(data['busts_in_row'])} in a row so far)"
         )
     return "\n".join(lines)
+
+
+def _busts(n: int) -> str:
+    return "no busts" if n == 0 else f"{n} bust" + ("" if n == 1 else "s")
 
 
 def format_roll_advice(data: dict[str, Any]) -> str:
@@ -378,7 +402,8 @@ def format_roll_advice(data: dict[str, Any]) -> str:
     if data.get("reroll"):
         return f"{head}: {data['note']}\n{format_state_advice(data)}"
     if data["bust"]:
-        return f"{head}: bust ({data['bust_reason']})"
+        lost = f", {data['turn_total']:,} lost" if data["turn_total"] else ""
+        return f"{head}: bust ({data['bust_reason']}){lost}"
     chance = "need" in data
     word = "chance" if chance else "expected"
     ranked = f"chance to make {data['need']:,} this turn" if chance else "expected final turn score"

@@ -365,6 +365,8 @@ def _apply(state: GameState, event: Any) -> GameState:
         raise ParseError(f"an event must be an object, not {event!r}")
     kind = event.get("type")
     if kind not in EVENT_TYPES:
+        if kind is None:
+            raise ParseError(f"an event needs 'type', one of: {', '.join(EVENT_TYPES)}")
         raise ParseError(f"unknown event type {kind!r}; types: {', '.join(EVENT_TYPES)}")
     if state.phase is GamePhase.OVER:
         raise IllegalMove(f"the game is over: {state.winner_name} won")

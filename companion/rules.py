@@ -12,6 +12,7 @@ option overrides. Nothing here scores a roll: ``scoring`` and ``turn`` read thes
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 import unicodedata
 from collections.abc import Mapping
@@ -327,18 +328,37 @@ def _shown(value: Any) -> str:
     return value.value if isinstance(value, enum.Enum) else f"{value:,}"
 
 
+def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:
+    """A suggestion for a mistyped name (case, a letter or two, the start of a long one), as
+    ` (did you mean 'x'?)`."""
+    lowered = {k.lower(): k for k in known}
+    low = name.lower()
+    close = (
+        lowered.get(low)
+        or next(iter(difflib.get_close_matches(low, list(lowered), n=1, cutoff=0.75)), None)
+        or next((k for k in lowered if len(low) >= 4 and k.startswith(low)), None)
+    )
+    return f" (did you mean {lowered[close.lower()]!r}?)" if close else ""
+
+
 def _build(
     base: str, toggles: list[str], overrides: Mapping[str, Any], name: str, strict: bool
 ) -> Rules:
     if base not in PRESETS:
-        raise ParseError(f"unknown rule set {base!r}; presets: {', '.join(PRESETS)}")
+        raise ParseError(
+            f"unknown rule set {base!r}{_did_you_mean(base, PRESETS)}; "
+            f"presets: {', '.join(PRESETS)}"
+        )
     options: dict[str, Any] = {}
     set_by: dict[str, str] = {}
     for k, toggle in enumerate(toggles):
         if toggle not in TOGGLES:
             if toggle in PRESETS:
                 raise ParseError(f"{toggle!r} is a preset, not a house rule: one preset per game")
-            raise ParseError(f"unknown house rule {toggle!r}; toggles: {', '.join(TOGGLES)}")
+            raise ParseError(
+                f"unknown house rule {toggle!r}{_did_you_mean(toggle, TOGGLES)}; "
+                f"toggles: {', '.join(TOGGLES)}"
+            )
         if toggle in toggles[:k]:  # one table's rules, one name: farkle+greed+greed is a typo
             raise ParseError(f"house rule {toggle!r} is named twice")
         for key, value in TOGGLES[toggle][1].items():
@@ -352,7 +372,11 @@ def _build(
         options.update(TOGGLES[toggle][1])
     for key, value in overrides.items():
         if key not in _OPTION_TYPES or key == "name":
-            raise ParseError(f"unknown rule option {key!r}; options: {', '.join(option_names())}")
+            known = dict.fromkeys(option_names())
+            raise ParseError(
+                f"unknown rule option {key!r}{_did_you_mean(key, known)}; every option and "
+                "its value: hotdice rules farkle --json"
+            )
         options[key] = _coerce(key, value)
     try:
         return replace(PRESETS[base], name=name, **options)

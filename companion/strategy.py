@@ -47,7 +47,7 @@ from companion.strategy_dp import (
     solve_long_run,
     solve_turn,
 )
-from companion.turn import Phase, Turn
+from companion.turn import Phase, Turn, bank_short_of
 
 CAP = 20_000
 """Turn totals are solved exactly up to here; past it a state is valued by its asymptotics.
@@ -207,7 +207,9 @@ EXACT_FAR = 2 * CAP
 took 1.5 s a score; a test checks the values agree)."""
 
 
-def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> Objective:
+def _objective(
+    rules: Rules, score: int, on_board: bool, bust_value: float, cap: int = CAP
+) -> Objective:
     bank_min = max(rules.min_bank, 0 if on_board else rules.entry, UNIT)
     limit = rules.target - score if rules.finish is Finish.EXACT else None
     if limit is not None and limit > EXACT_FAR:
@@ -219,7 +221,7 @@ def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> O
         limit=limit,
         hot_must_roll=rules.hot_dice_must_roll,
         bust_value=bust_value,
-        cap=CAP,
+        cap=cap,
     )
 
 
@@ -239,6 +241,7 @@ def solve(
     bust_value: float = 0.0,
     need: int | None = None,
     tie: float = 0.0,
+    reach: int = 0,
 ) -> TurnSolution:
     """The optimal values of every state of a turn (memoised per rule set and situation).
 
@@ -247,6 +250,11 @@ def solve(
     are instead the chance of ending the turn with at least ``need`` points (a final round),
     a bank of ``need - 50`` (a tie on top) counting as ``tie`` of a win, as does a bust when
     ``need`` is 50 (the player is level with the leader: a bust leaves the tie).
+
+    ``reach`` is the turn total the caller will look up: the tables run to ``CAP`` past it
+    (``CAP`` doubled as often as it takes), so its figures are solved, not the asymptotics
+    that stand for the totals past the tables (there rolling on is worth banking, and the
+    chance of busting is not kept).
     """
     if rules.finish is not Finish.EXACT or rules.target - score > EXACT_FAR:
         score = 0  # (the exact target, that far off, plays no part: see _objective)
@@ -259,7 +267,10 @@ def solve(
             )
         # level with the leader (needing 50), a bust leaves the player tied on top: a tie
         bust_value = tie if need == UNIT else 0.0
-    return _solve(rules, score, on_board, float(bust_value), need, float(tie) if need else 0.0)
+    cap = CAP
+    while cap < reach + CAP:  # (doubled, so that few tables are kept: they are memoised)
+        cap *= 2
+    return _solve(rules, score, on_board, float(bust_value), need, float(tie) if need else 0.0, cap)
 
 
 @functools.lru_cache(maxsize=64)
@@ -270,8 +281,9 @@ def _solve(
     bust_value: float,
     need: int | None = None,
     tie: float = 0.0,
+    cap: int = CAP,
 ) -> TurnSolution:
-    objective = replace(_objective(rules, score, on_board, bust_value), goal=need, tie=tie)
+    objective = replace(_objective(rules, score, on_board, bust_value, cap), goal=need, tie=tie)
     return solve_turn(turn_model(rules), objective)
 
 
@@ -631,7 +643,15 @@ def advise_state(
             f"{word}_if_bank": None,
             "bank_refusal": rules.past_target_refusal(score + turn_total),
         }
-    solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need, tie=tie)
+    solution = solve(
+        rules,
+        score=score,
+        on_board=on_board,
+        bust_value=bust,
+        need=need,
+        tie=tie,
+        reach=turn_total,
+    )
     fresh = turn_total == 0 and dice == rules.dice
     key = solution.model.start if fresh else _state(rules, dice, sets, kept)
     hot = dice == rules.dice and turn_total > 0
@@ -644,7 +664,7 @@ def advise_state(
     elif hot and rules.hot_dice_must_roll:
         refusal = f"hot dice: all {rules.dice} dice must be rolled again before banking"
     elif not solution.can_bank(turn_total):
-        refusal = f"a bank needs at least {solution.objective.bank_min:,}"
+        refusal = bank_short_of(rules, turn_total, on_board=on_board)
     bank_value = None if refusal else solution.bank_value(turn_total)
     out.update(
         {
@@ -698,7 +718,9 @@ def advise_roll(
         kept=kept,
         first_roll=first,
     )
-    return advise_turn(turn.roll(roll), busts_in_row=busts_in_row, need=need)
+    out = advise_turn(turn.roll(roll), busts_in_row=busts_in_row, need=need)
+    out["turn_total"] = turn_total  # (a bust's turn is left at 0: this is what it lost)
+    return out
 
 
 def advise_turn(
@@ -755,12 +777,18 @@ def advise_turn(
     if turn.phase is Phase.BUST:
         out["bust_reason"] = turn.bust_reason
         return out
+    keeps = [(keep, turn.keep(keep.dice)) for keep in turn.options()]
     solution = solve(
-        rules, score=turn.score, on_board=turn.on_board, bust_value=bust, need=need, tie=tie
+        rules,
+        score=turn.score,
+        on_board=turn.on_board,
+        bust_value=bust,
+        need=need,
+        tie=tie,
+        reach=max(after.total for _, after in keeps),
     )
     options = []
-    for keep in turn.options():
-        after = turn.keep(keep.dice)
+    for keep, after in keeps:
         left = 0 if after.hot_dice else after.dice_left
         if after.phase is Phase.WON:
             value, then = (1.0 if need else float(after.total)), "win"

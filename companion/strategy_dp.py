@@ -156,8 +156,13 @@ class TurnSolution:
         return self._lookup(self.roll, key, total)
 
     def bust_probability(self, key: StateKey, total: int) -> float:
-        """Chance that the next roll (counting any rerolls it allows) busts."""
-        return self._lookup(self.bust, key, total)
+        """Chance that the next roll (counting any rerolls it allows) busts: past the
+        tables, as at their last total (what busts a roll no longer depends on the total
+        there; ``strategy.solve``'s ``reach`` keeps a caller's total inside them)."""
+        limit = self.objective.limit
+        if limit is not None and total > limit:
+            return 1.0
+        return self._lookup(self.bust, key, min(total, self.top * UNIT))
 
     def arrive_value(self, key: StateKey, total: int) -> float:
         """Value of arriving at ``key`` with ``total`` (after a keep): bank or roll, the best."""

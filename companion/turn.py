@@ -75,6 +75,16 @@ class Step:
         return out
 
 
+def bank_short_of(rules: Rules, total: int, *, on_board: bool) -> str | None:
+    """Why a turn total is too small to bank (the entry threshold, the least bank), in the
+    words the engine and the advisor both give; None when it is enough."""
+    if not on_board and total < rules.entry:
+        return f"not on the board yet: needs {rules.entry:,} in one turn, has {total:,}"
+    if total < rules.min_bank:
+        return f"a bank needs at least {rules.min_bank:,}, has {total:,}"
+    return None
+
+
 @dataclass(frozen=True)
 class Turn:
     """A turn in progress or finished; ``score`` is the player's banked score before it."""
@@ -194,11 +204,7 @@ class Turn:
             return "roll and keep at least once before banking"
         if self.must_roll:
             return f"hot dice: all {rules.dice} dice must be rolled again before banking"
-        if not self.on_board and self.total < rules.entry:
-            return f"not on the board yet: needs {rules.entry:,} in one turn, has {self.total:,}"
-        if self.total < rules.min_bank:
-            return f"a bank needs at least {rules.min_bank:,}, has {self.total:,}"
-        return None
+        return bank_short_of(rules, self.total, on_board=self.on_board)
 
     @property
     def can_bank(self) -> bool:

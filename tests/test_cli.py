@@ -57,6 +57,46 @@ def test_score_stdin_bad_line_names_the_line(
     assert len(out.splitlines()) == 1
 
 
+def test_replay_text_names_why_a_turn_busted_and_its_round(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bust = [{"type": "roll", "dice": [1, 1, 1, 5, 2, 3]}]  # every scoring die would pass 1,000
+    log = {"rules": "exact-10000", "target": 1000, "players": ["Ann", "Bob"], "events": bust}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0
+    assert "bust ->       0 (keeping every scoring die (1 1 1 5) would pass 1,000)" in out
+    quick = [{"type": "score", "player": p, "points": n} for p, n in (("Ann", 1000), ("Bob", 0))]
+    log = {"rules": "farkle", "target": 1000, "players": ["Ann", "Bob"], "events": quick}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and "2. Bob                  bust ->       0 (final round)" in out
+
+
+def test_replay_keeps_scores_in_one_column_after_wide_names(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events = [{"type": "score", "player": p, "points": 500} for p in ("王小明", "Bob")]
+    log = {"rules": "farkle", "players": ["王小明", "Bob"], "events": events}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0
+    assert "  王小明" + " " * 10 + "     500\n" in out  # (three letters two cells wide each)
+    assert "  Bob" + " " * 13 + "     500\n" in out
+
+
+def test_replay_of_empty_input_or_an_event_without_a_type_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, _, err = run(capsys, "replay", "-")
+    assert code == 2 and "standard input is empty: a game log is a JSON object" in err
+    log = {"rules": "farkle", "players": ["A", "B"], "events": [{"dice": [1]}]}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, _, err = run(capsys, "replay", "-")
+    assert code == 2 and "event 1: an event needs 'type', one of: roll, keep" in err
+
+
 @pytest.mark.parametrize("stdin", ["", "\n  \n"])
 def test_score_stdin_without_a_roll_is_an_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, stdin: str
@@ -85,6 +125,22 @@ def test_turn_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
 def test_turn_text_shows_bank_refusal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "turn", "--rules", "hot-dice", "142445>14445")
     assert code == 0 and "cannot be banked: not on the board yet: needs 1,000" in out
+    assert "with 1 die to roll" in out  # (not "1 dice")
+    code, out, _ = run(capsys, "advise", "--rules", "zilch", "--turn-total", "300", "--dice", "2")
+    assert "(no busts in a row so far)" in out
+    code, out, _ = run(
+        capsys,
+        "advise",
+        "--rules",
+        "zilch",
+        "--turn-total",
+        "300",
+        "--dice",
+        "2",
+        "--busts-in-row",
+        "1",
+    )
+    assert "(1 bust in a row so far)" in out
     code, out, _ = run(capsys, "turn", "--rules", "hot-dice", "--score", "3000", "142445>14445")
     assert "may be banked now" in out
 

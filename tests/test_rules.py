@@ -90,8 +90,11 @@ def test_custom_rules_from_a_mapping() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("yahtzee", "unknown rule set"),
+        ("yahtzee", "unknown rule set 'yahtzee'; presets"),  # (nothing close to suggest)
         ("farkle+cheating", "unknown house rule"),
+        ("Farkle", r"unknown rule set 'Farkle' \(did you mean 'farkle'\?\)"),
+        ("ten-thousand+gred", r"unknown house rule 'gred' \(did you mean 'greed'\?\)"),
+        ("hot-dice+The-5150", r"\(did you mean 'the-5150'\?\)"),
         ("farkle+greed+greed", "named twice"),
         ("farkle+zilch", "'zilch' is a preset, not a house rule"),
         # either order would pick another entry threshold
@@ -110,7 +113,8 @@ def test_custom_rules_from_a_mapping() -> None:
         ({"base": "zilch", "strike_after": 10**12}, "strike_after must be 1 to 10"),
         ("", "empty"),
         ({"toggles": []}, "base"),
-        ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'"),
+        ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'; every option"),
+        ({"base": "farkle", "full_hous": 250}, r"\(did you mean 'full_house_bonus'\?\)"),
         ({"base": "farkle", "entry": "lots"}, "entry must be a whole number"),
         ({"base": "farkle", "entry": 333}, "multiple of 50"),
         ({"base": "farkle", "dice": 4}, "dice must be 5 or 6"),

@@ -480,3 +480,28 @@ def test_an_exact_target_far_off_is_solved_as_none_and_agrees() -> None:
     assert exact["expected_if_roll"] == pytest.approx(far["expected_if_roll"], abs=1e-9)
     fresh = [advise_state(rules, turn_total=0, dice=6, score=s) for s in (near, near - UNIT)]
     assert fresh[0]["expected_if_roll"] == pytest.approx(fresh[1]["expected_if_roll"], abs=1e-9)
+
+
+def test_a_turn_total_past_the_tables_is_solved_not_extrapolated() -> None:
+    # farkle, two dice at 30,000 (hot-dice doublings reach such totals in play): any keep
+    # is then banked, so rolling on is worth the 20 scoring rolls in 36 at 30,000 plus
+    # their points (1800 / 36 on average), and 16 in 36 bust, as at any total
+    rules = load_rules("farkle")
+    far = advise_state(rules, turn_total=30_000, dice=2)
+    assert far["expected_if_roll"] == pytest.approx(20 / 36 * 30_000 + 50, abs=1e-6)
+    assert far["bust_probability"] == pytest.approx(16 / 36)
+    assert advise_state(rules, turn_total=19_000, dice=2)["bust_probability"] == pytest.approx(
+        16 / 36
+    )
+    # (the solution the web and the game coach keep is still the plain one below CAP)
+    assert strategy.solve(rules).top * 50 == strategy.CAP
+    # a roll's keeps at such a total are valued from solved tables too: keeping both (hot
+    # dice) and banking 30,150 beats rolling six on (2.3% bust: 0.977 x 30,150 + ~400)
+    ranked = advise_roll(rules, [1, 5], turn_total=30_000)["options"]
+    assert (ranked[0]["keep"], ranked[0]["then"], ranked[0]["expected"]) == ([1, 5], "bank", 30_150)
+    assert (ranked[1]["keep"], ranked[1]["then"], ranked[1]["expected"]) == ([1], "bank", 30_100)
+
+
+def test_a_bust_roll_keeps_the_turn_total_it_lost() -> None:
+    out = advise_roll(load_rules("farkle"), [2, 3], turn_total=300)
+    assert out["bust"] and out["turn_total"] == 300

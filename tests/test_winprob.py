@@ -570,6 +570,9 @@ def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path) -> No
         "  not modelled: tie-or-beat (solved as first to the target); takeovers (every turn "
         "starts fresh); the 5150 bonus roll\n"
     ) in capsys.readouterr().out
+    # a target the solver would take days over is refused before it starts
+    assert main(["strategy", "--rules", "farkle", "--win-probability", "--target", "1000000"]) == 2
+    assert "at most 20,000 points, not 1,000,000" in capsys.readouterr().err
     # the plain summary is unchanged
     assert main(["strategy", "--rules", "farkle", "--json"]) == 0
     assert "first_player_win_probability" not in json.loads(capsys.readouterr().out)

@@ -496,3 +496,17 @@ def test_camera_on_a_video_where_no_roll_settles_says_so(samples_dir, tmp_path, 
 def test_a_still_photo_as_the_camera_settles_no_roll(samples_dir, capsys):
     assert main(["read", "--camera", str(samples_dir / "WIN_20221210_14_48_22.jpg")]) == 1
     assert capsys.readouterr().err == "hotdice: no roll settled in 1 frame\n"
+
+
+def test_photos_listed_after_an_option_are_read_as_photos(samples_dir, capsys):
+    """`hotdice read a.jpg --rules farkle b.jpg`: b.jpg is a photo too (argparse alone
+    called it an unrecognized argument); an unknown option is still refused."""
+    from companion.cli import main as hotdice
+
+    a, b = map(str, sorted(samples_dir.glob("*.jpg"))[:2])
+    assert hotdice(["read", a, "--rules", "farkle", b, "--json"]) == 0
+    files = [json.loads(line)["file"] for line in capsys.readouterr().out.splitlines()]
+    assert files == [a, b]
+    with pytest.raises(SystemExit) as stop:
+        hotdice(["read", a, "--bogus"])
+    assert stop.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
