@@ -459,8 +459,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             e.startswith("-") for e in extra
         ):
             args.photos += extra
-        else:
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        else:  # (only the options: the photos among them are fine)
+            photos = isinstance(getattr(args, "photos", None), list)
+            wrong = [e for e in extra if e.startswith("-")] if photos else extra
+            parser.error(f"unrecognized arguments: {' '.join(wrong)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -330,15 +330,16 @@ def _shown(value: Any) -> str:
 
 def _did_you_mean(name: str, known: Mapping[str, Any]) -> str:
     """A suggestion for a mistyped name (case, a letter or two, the start of a long one), as
-    ` (did you mean 'x'?)`."""
+    ` (did you mean 'x'?)`, or the two closest (`farkel`: 'farke' or 'farkle')."""
     lowered = {k.lower(): k for k in known}
-    low = name.lower()
-    close = (
-        lowered.get(low)
-        or next(iter(difflib.get_close_matches(low, list(lowered), n=1, cutoff=0.75)), None)
-        or next((k for k in lowered if len(low) >= 4 and k.startswith(low)), None)
-    )
-    return f" (did you mean {lowered[close.lower()]!r}?)" if close else ""
+    low = unicodedata.normalize("NFKC", name).lower()  # (ＦＡＲＫＬＥ, typed full-width)
+    if low in lowered:
+        picks = [low]
+    else:
+        started = [k for k in lowered if len(low) >= 4 and k.startswith(low)]
+        picks = started if len(started) == 1 else []
+        picks = picks or difflib.get_close_matches(low, list(lowered), n=2, cutoff=0.75)
+    return f" (did you mean {' or '.join(repr(lowered[k]) for k in picks)}?)" if picks else ""
 
 
 def _build(

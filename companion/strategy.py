@@ -207,9 +207,7 @@ EXACT_FAR = 2 * CAP
 took 1.5 s a score; a test checks the values agree)."""
 
 
-def _objective(
-    rules: Rules, score: int, on_board: bool, bust_value: float, cap: int = CAP
-) -> Objective:
+def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> Objective:
     bank_min = max(rules.min_bank, 0 if on_board else rules.entry, UNIT)
     limit = rules.target - score if rules.finish is Finish.EXACT else None
     if limit is not None and limit > EXACT_FAR:
@@ -221,7 +219,7 @@ def _objective(
         limit=limit,
         hot_must_roll=rules.hot_dice_must_roll,
         bust_value=bust_value,
-        cap=cap,
+        cap=CAP,
     )
 
 
@@ -241,7 +239,6 @@ def solve(
     bust_value: float = 0.0,
     need: int | None = None,
     tie: float = 0.0,
-    reach: int = 0,
 ) -> TurnSolution:
     """The optimal values of every state of a turn (memoised per rule set and situation).
 
@@ -250,11 +247,6 @@ def solve(
     are instead the chance of ending the turn with at least ``need`` points (a final round),
     a bank of ``need - 50`` (a tie on top) counting as ``tie`` of a win, as does a bust when
     ``need`` is 50 (the player is level with the leader: a bust leaves the tie).
-
-    ``reach`` is the turn total the caller will look up: the tables run to ``CAP`` past it
-    (``CAP`` doubled as often as it takes), so its figures are solved, not the asymptotics
-    that stand for the totals past the tables (there rolling on is worth banking, and the
-    chance of busting is not kept).
     """
     if rules.finish is not Finish.EXACT or rules.target - score > EXACT_FAR:
         score = 0  # (the exact target, that far off, plays no part: see _objective)
@@ -267,10 +259,7 @@ def solve(
             )
         # level with the leader (needing 50), a bust leaves the player tied on top: a tie
         bust_value = tie if need == UNIT else 0.0
-    cap = CAP
-    while cap < reach + CAP:  # (doubled, so that few tables are kept: they are memoised)
-        cap *= 2
-    return _solve(rules, score, on_board, float(bust_value), need, float(tie) if need else 0.0, cap)
+    return _solve(rules, score, on_board, float(bust_value), need, float(tie) if need else 0.0)
 
 
 @functools.lru_cache(maxsize=64)
@@ -281,9 +270,8 @@ def _solve(
     bust_value: float,
     need: int | None = None,
     tie: float = 0.0,
-    cap: int = CAP,
 ) -> TurnSolution:
-    objective = replace(_objective(rules, score, on_board, bust_value, cap), goal=need, tie=tie)
+    objective = replace(_objective(rules, score, on_board, bust_value), goal=need, tie=tie)
     return solve_turn(turn_model(rules), objective)
 
 
@@ -650,7 +638,6 @@ def advise_state(
         bust_value=bust,
         need=need,
         tie=tie,
-        reach=turn_total,
     )
     fresh = turn_total == 0 and dice == rules.dice
     key = solution.model.start if fresh else _state(rules, dice, sets, kept)
@@ -777,7 +764,6 @@ def advise_turn(
     if turn.phase is Phase.BUST:
         out["bust_reason"] = turn.bust_reason
         return out
-    keeps = [(keep, turn.keep(keep.dice)) for keep in turn.options()]
     solution = solve(
         rules,
         score=turn.score,
@@ -785,10 +771,10 @@ def advise_turn(
         bust_value=bust,
         need=need,
         tie=tie,
-        reach=max(after.total for _, after in keeps),
     )
     options = []
-    for keep, after in keeps:
+    for keep in turn.options():
+        after = turn.keep(keep.dice)
         left = 0 if after.hot_dice else after.dice_left
         if after.phase is Phase.WON:
             value, then = (1.0 if need else float(after.total)), "win"

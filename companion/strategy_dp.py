@@ -152,13 +152,45 @@ class TurnSolution:
         return float(total) if o.goal is None else o.goal_value(total)
 
     def roll_value(self, key: StateKey, total: int) -> float:
-        """Expected final value of rolling ``key`` at ``total`` and playing on optimally."""
+        """Expected final value of rolling ``key`` at ``total`` and playing on optimally.
+
+        Past ``top`` (turn totals ``hot-dice``'s doublings reach) one roll is looked ahead:
+        where each keep leads is valued exactly by the asymptotics, rolling on is not (they
+        made it worth banking: two dice at 30,000 under farkle "30,000 expected", not the
+        16,716.67 of 20 scoring rolls in 36 banked)."""
+        if total // UNIT > self.top and self.objective.limit is None:
+            return self._roll_beyond(key, total)
         return self._lookup(self.roll, key, total)
+
+    def _roll_beyond(self, key: StateKey, total: int) -> float:
+        """One roll from ``key`` at a total past the tables, as ``solve_turn`` rolls one."""
+        if key not in self.model.classes:
+            raise KeyError(f"state {key!r} is not reachable under these rules")
+        b = self.objective.bust_value
+        denominator = 6 ** key[0]
+        busted, rerolled, acc = denominator, 0, 0.0
+        for c in self.model.classes[key]:
+            busted -= c.weight
+            if not c.outcomes:
+                if c.reroll_at is None or total in c.reroll_at:
+                    rerolled += c.weight
+                else:
+                    busted += c.weight
+                continue
+            acc += c.weight * max(
+                self.arrive_value((out.dice, out.held), out.mul * total + out.add)
+                for out in c.outcomes
+            )
+        value = (acc + busted * b) / (denominator - rerolled)
+        bank = self.bank_value(total)
+        if rerolled and bank is not None and bank > value:
+            value = (acc + busted * b + rerolled * bank) / denominator
+        return value
 
     def bust_probability(self, key: StateKey, total: int) -> float:
         """Chance that the next roll (counting any rerolls it allows) busts: past the
         tables, as at their last total (what busts a roll no longer depends on the total
-        there; ``strategy.solve``'s ``reach`` keeps a caller's total inside them)."""
+        there)."""
         limit = self.objective.limit
         if limit is not None and total > limit:
             return 1.0

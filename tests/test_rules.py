@@ -93,6 +93,8 @@ def test_custom_rules_from_a_mapping() -> None:
         ("yahtzee", "unknown rule set 'yahtzee'; presets"),  # (nothing close to suggest)
         ("farkle+cheating", "unknown house rule"),
         ("Farkle", r"unknown rule set 'Farkle' \(did you mean 'farkle'\?\)"),
+        ("farkel", r"\(did you mean 'farke' or 'farkle'\?\)"),  # (both presets are close)
+        ({"base": "farkle", "nothing_scores_first": True}, "'nothing_scores_first_roll_only'"),
         ("ten-thousand+gred", r"unknown house rule 'gred' \(did you mean 'greed'\?\)"),
         ("hot-dice+The-5150", r"\(did you mean 'the-5150'\?\)"),
         ("farkle+greed+greed", "named twice"),

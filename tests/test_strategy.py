@@ -502,6 +502,22 @@ def test_a_turn_total_past_the_tables_is_solved_not_extrapolated() -> None:
     assert (ranked[1]["keep"], ranked[1]["then"], ranked[1]["expected"]) == ([1], "bank", 30_100)
 
 
+@pytest.mark.parametrize("name", ["hot-dice", "farkle", "zilch", "farkle+progressive"])
+def test_rolling_on_past_the_tables_is_what_tables_solved_that_far_say(name: str) -> None:
+    """Past CAP one roll is looked ahead from where each keep leads (valued by the
+    asymptotics); solved with a cap eight times as far, every state agrees."""
+    from companion.strategy_dp import solve_turn
+
+    near = strategy.solve(load_rules(name))
+    far = solve_turn(near.model, replace(near.objective, cap=8 * strategy.CAP))
+    for key in near.model.classes:
+        for total in (30_000, 60_000, 100_000):
+            assert near.roll_value(key, total) == pytest.approx(far.roll_value(key, total))
+            assert near.bust_probability(key, total) == pytest.approx(
+                far.bust_probability(key, total)
+            )
+
+
 def test_a_bust_roll_keeps_the_turn_total_it_lost() -> None:
     out = advise_roll(load_rules("farkle"), [2, 3], turn_total=300)
     assert out["bust"] and out["turn_total"] == 300

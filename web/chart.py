@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -67,8 +68,11 @@ def score_chart(
     top = -(-highest // step) * step  # (up to the next step)
     turns = max([len(s) - 1 for s in series.values()] + [1])
     # the legend two to a row where every entry fits half the width (about 7.5 px a letter
-    # at 13 px, 28 for the line), else one to a row
-    longest = max(len(f"{name} {s[-1]:,}") for name, s in series.items())
+    # at 13 px, twice that for a wide CJK one, 28 for the line), else one to a row
+    longest = max(
+        sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in f"{name} {s[-1]:,}")
+        for name, s in series.items()
+    )
     per_row = 2 if 28 + 7.5 * longest <= (width - 16) / 2 else 1
     legend_rows = -(-len(series) // per_row)
     height += 18 * max(legend_rows - 1, 0)

@@ -36,7 +36,10 @@
   function say(message, bad) {
     say.count = (say.count || 0) + 1;
     toast.textContent = message;
-    announce.textContent = message;
+    // (emptied first: the same words twice in a row are otherwise not read out again)
+    announce.textContent = "";
+    clearTimeout(say.spoken);
+    say.spoken = setTimeout(() => { announce.textContent = message; }, 50);
     toast.className = bad ? "toast bad" : "toast";
     toast.hidden = false;
     clearTimeout(say.timer);
@@ -315,8 +318,10 @@
         const out = await score(points);
         if (out) field.value = "";  // (recorded: never carried over, should the sheet come late)
         if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
-          problem(toast.textContent);  // the field (once: not again in a toast over the buttons)
-          toast.hidden = true;
+          problem(toast.textContent);  // the field (once: not again in a toast over the buttons,
+          toast.hidden = true;  // nor read out twice: the field's error is an alert)
+          clearTimeout(say.spoken);
+          announce.textContent = "";
         }
       });
       quick.querySelector('[data-quick="bust"]').addEventListener("click", () => score(0));
