@@ -394,9 +394,32 @@ def _horizon(rules: Rules, score: int) -> int:
     return rules.target - score if rules.finish is Finish.EXACT else rules.target
 
 
-def _from_which_on(totals: range, good: Callable[[int], bool]) -> int | None:
-    """The smallest total from which ``good`` holds at every total up to the last one."""
+def _from_which_on(
+    totals: range, good: Callable[[int], bool], past: int | None = None
+) -> int | None:
+    """The smallest total from which ``good`` holds at every total up to the last one.
+
+    From ``past`` on (the end of the tables) ``good`` must hold on one run of totals: there
+    it is asked only at the run's ends, by bisection, since each total is a roll looked
+    ahead (a game to a million would ask 20,000 of them a dice count).
+    """
     found = None
+    if past is not None and totals and totals[-1] > past:
+        beyond = (
+            totals[totals.index(past + totals.step) :] if past + totals.step in totals else totals
+        )
+        if not good(beyond[-1]):
+            return None
+        low, high = 0, len(beyond) - 1  # (good at high: the first good of the run)
+        while low < high:
+            middle = (low + high) // 2
+            if good(beyond[middle]):
+                high = middle
+            else:
+                low = middle + 1
+        if low > 0 or beyond.start == totals.start:
+            return beyond[low]
+        found, totals = beyond.start, totals[: totals.index(beyond.start)]
     for total in reversed(totals):
         if not good(total):
             break
@@ -430,7 +453,11 @@ def bank_thresholds(
             None
             if hot_must_roll
             else _from_which_on(
-                totals, lambda t, key=key: solution.can_bank(t) and solution.roll_value(key, t) <= t
+                totals,
+                lambda t, key=key: solution.can_bank(t) and solution.roll_value(key, t) <= t,
+                # (past the tables rolling on is convex in the total, banking is the total:
+                # banking is best on one run of totals there)
+                past=solution.top * UNIT,
             )
         )
     return out
@@ -455,12 +482,30 @@ def takeover_ranges(rules: Rules, *, score: int = 0) -> dict[int, list[tuple[int
     for dice in range(1, top + 1):
         key = _state(rules, dice)
         ranges: list[tuple[int, int]] = []
-        for total in range(UNIT, _horizon(rules, score) + 1, UNIT):
+        horizon = _horizon(rules, score)
+        for total in range(UNIT, min(horizon, solution.top * UNIT) + 1, UNIT):
             if solution.roll_value(key, total) >= fresh:
                 if ranges and ranges[-1][1] == total - UNIT:
                     ranges[-1] = (ranges[-1][0], total)
                 else:
                     ranges.append((total, total))
+        # past the tables rolling on only grows with the total: worth it from the first
+        # total where it is, found by bisection, up to the target
+        beyond = range(solution.top * UNIT + UNIT, horizon + 1, UNIT)
+        first = (
+            _from_which_on(
+                beyond,
+                lambda t, key=key: solution.roll_value(key, t) >= fresh,
+                past=beyond.start - UNIT,
+            )
+            if beyond
+            else None
+        )
+        if first is not None:
+            if ranges and ranges[-1][1] == first - UNIT:
+                ranges[-1] = (ranges[-1][0], horizon)
+            else:
+                ranges.append((first, horizon))
         out[dice] = ranges
     return out
 

@@ -521,3 +521,28 @@ def test_rolling_on_past_the_tables_is_what_tables_solved_that_far_say(name: str
 def test_a_bust_roll_keeps_the_turn_total_it_lost() -> None:
     out = advise_roll(load_rules("farkle"), [2, 3], turn_total=300)
     assert out["bust"] and out["turn_total"] == 300
+
+
+@pytest.mark.parametrize("name", ["farkle", "hot-dice", "minnesota+the-420", "ten-thousand+amish"])
+def test_thresholds_past_the_tables_are_what_every_total_asked_says(name: str) -> None:
+    """Past CAP each total is a roll looked ahead, so the scans bisect the totals there
+    (banking best on one run of them, a takeover worth it from one total on); a game to
+    25,000 asked at every total gives the same thresholds and ranges."""
+    rules = load_rules(name, target=25_000)
+    solution = strategy.solve(rules)
+    totals = range(50, rules.target + 1, 50)
+    for dice, threshold in strategy.bank_thresholds(rules).items():
+        key = strategy._state(rules, dice)
+        banked = [t for t in totals if solution.can_bank(t) and solution.roll_value(key, t) <= t]
+        run = [t for t in banked if set(range(t, rules.target + 1, 50)) <= set(banked)]
+        expected = (
+            None if dice == rules.dice and rules.hot_dice_must_roll else min(run, default=None)
+        )
+        assert threshold == expected, (dice, threshold, expected)
+    ranges = strategy.takeover_ranges(rules)
+    if ranges is not None:
+        fresh = solution.roll_value(solution.model.start, 0)
+        for dice, spans in ranges.items():
+            key = strategy._state(rules, dice)
+            worth = [t for t in totals if solution.roll_value(key, t) >= fresh]
+            assert [t for lo, hi in spans for t in range(lo, hi + 1, 50)] == worth
