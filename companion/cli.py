@@ -454,15 +454,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
+    photos = getattr(args, "photos", None)
     if extra:  # photos listed after an option (`read a.jpg --rules farkle b.jpg`) are photos
-        if isinstance(getattr(args, "photos", None), list) and not any(
-            e.startswith("-") for e in extra
-        ):
-            args.photos += extra
-        else:  # (only the options: the photos among them are fine)
-            photos = isinstance(getattr(args, "photos", None), list)
-            wrong = [e for e in extra if e.startswith("-")] if photos else extra
+        wrong = [e for e in extra if e.startswith("-")] if isinstance(photos, list) else extra
+        if wrong:
             parser.error(f"unrecognized arguments: {' '.join(wrong)}")
+        args.photos += extra
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -399,32 +399,37 @@ def _from_which_on(
 ) -> int | None:
     """The smallest total from which ``good`` holds at every total up to the last one.
 
-    From ``past`` on (the end of the tables) ``good`` must hold on one run of totals: there
-    it is asked only at the run's ends, by bisection, since each total is a roll looked
-    ahead (a game to a million would ask 20,000 of them a dice count).
+    Past ``past`` (the end of the tables) ``good`` must hold on one run of totals: there it
+    is bisected, since each total is a roll looked ahead (a game to a million would ask
+    20,000 of them a dice count).
     """
     found = None
     if past is not None and totals and totals[-1] > past:
-        beyond = (
-            totals[totals.index(past + totals.step) :] if past + totals.step in totals else totals
-        )
-        if not good(beyond[-1]):
-            return None
-        low, high = 0, len(beyond) - 1  # (good at high: the first good of the run)
-        while low < high:
-            middle = (low + high) // 2
-            if good(beyond[middle]):
-                high = middle
-            else:
-                low = middle + 1
-        if low > 0 or beyond.start == totals.start:
-            return beyond[low]
-        found, totals = beyond.start, totals[: totals.index(beyond.start)]
+        split = max(0, (past - totals.start) // totals.step + 1)
+        found = _first_of_the_run(totals[split:], good)
+        if found is None or split == 0 or found != totals[split]:
+            return found
+        totals = totals[:split]
     for total in reversed(totals):
         if not good(total):
             break
         found = total
     return found
+
+
+def _first_of_the_run(totals: range, good: Callable[[int], bool]) -> int | None:
+    """The first of ``totals`` from which ``good`` holds to the last one, by bisection, for
+    a ``good`` false then true along them (None where it does not hold at the last)."""
+    if not totals or not good(totals[-1]):
+        return None
+    low, high = 0, len(totals) - 1
+    while low < high:
+        middle = (low + high) // 2
+        if good(totals[middle]):
+            high = middle
+        else:
+            low = middle + 1
+    return totals[low]
 
 
 def bank_thresholds(
@@ -492,15 +497,7 @@ def takeover_ranges(rules: Rules, *, score: int = 0) -> dict[int, list[tuple[int
         # past the tables rolling on only grows with the total: worth it from the first
         # total where it is, found by bisection, up to the target
         beyond = range(solution.top * UNIT + UNIT, horizon + 1, UNIT)
-        first = (
-            _from_which_on(
-                beyond,
-                lambda t, key=key: solution.roll_value(key, t) >= fresh,
-                past=beyond.start - UNIT,
-            )
-            if beyond
-            else None
-        )
+        first = _first_of_the_run(beyond, lambda t, key=key: solution.roll_value(key, t) >= fresh)
         if first is not None:
             if ranges and ranges[-1][1] == first - UNIT:
                 ranges[-1] = (ranges[-1][0], horizon)
@@ -676,14 +673,7 @@ def advise_state(
             f"{word}_if_bank": None,
             "bank_refusal": rules.past_target_refusal(score + turn_total),
         }
-    solution = solve(
-        rules,
-        score=score,
-        on_board=on_board,
-        bust_value=bust,
-        need=need,
-        tie=tie,
-    )
+    solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need, tie=tie)
     fresh = turn_total == 0 and dice == rules.dice
     key = solution.model.start if fresh else _state(rules, dice, sets, kept)
     hot = dice == rules.dice and turn_total > 0
@@ -810,12 +800,7 @@ def advise_turn(
         out["bust_reason"] = turn.bust_reason
         return out
     solution = solve(
-        rules,
-        score=turn.score,
-        on_board=turn.on_board,
-        bust_value=bust,
-        need=need,
-        tie=tie,
+        rules, score=turn.score, on_board=turn.on_board, bust_value=bust, need=need, tie=tie
     )
     options = []
     for keep in turn.options():

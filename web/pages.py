@@ -131,8 +131,8 @@ def new() -> WResponse | tuple[str, int]:
 def join() -> WResponse:
     """Typed codes instead of the QR: game code, and the join code to play (not to watch)."""
     check_form()
-    game_id = store.normalise_id(request.form.get("game", ""))
-    code = request.form.get("code", "").strip().upper().replace("-", "").replace(" ", "")
+    game_id = store.normalise_code(request.form.get("game", ""))
+    code = store.normalise_code(request.form.get("code", ""))
     if not game_id:
         flash("type the game code")
         return redirect(url_for("pages.index"))
@@ -158,8 +158,8 @@ def game(game_id: str) -> WResponse | str:
         return redirect(url_for("pages.game", game_id=snap.game.id))
     if game_id != snap.game.id:
         return redirect(url_for("pages.game", game_id=snap.game.id, watch=watching() or None))
-    holder = session_token(snap.game) is not None
-    token = None if watching() else session_token(snap.game)
+    held = session_token(snap.game)
+    token = None if watching() else held
     view = view_model(snap)
     return render_template(
         "game.html",
@@ -169,7 +169,7 @@ def game(game_id: str) -> WResponse | str:
         token=token,
         editor=token is not None,
         watch=watching(),
-        can_play=holder and token is None,
+        can_play=held is not None and token is None,
         urls=game_urls(snap.game.id, token),
         view=view,
         code=store.format_token(token) if token else None,

@@ -257,9 +257,9 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.upper().replace("-", "").encode()).hexdigest()
 
 
-def normalise_id(game_id: str) -> str:
-    """Game codes are typed on phones: ignore case, spaces and dashes (as the join code)."""
-    return "".join(game_id.split()).replace("-", "").upper()
+def normalise_code(typed: str) -> str:
+    """Game and join codes are typed on phones: case, spaces and dashes are ignored."""
+    return "".join(typed.split()).replace("-", "").upper()
 
 
 def format_token(token: str) -> str:
@@ -330,7 +330,7 @@ def create_game(rules: str, target: int | None, players: list[str]) -> tuple[Sna
 
 def get_game(game_id: str) -> Game:
     """The game row, from the cache when possible; NotFound if unknown."""
-    game_id = normalise_id(game_id)
+    game_id = normalise_code(game_id)
     game = _cache().game(game_id)
     if game is not None:
         return game
