@@ -8,7 +8,7 @@ Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
 """
 
 from .annotate import annotate
-from .detections import Detections, DieDetection
+from .detections import ASK_BELOW, Detections, DieDetection
 from .io import decode_image, image_size_wh, load_image
 from .photo import PhotoReading, read_photo_data
 from .reader import read
@@ -19,6 +19,7 @@ __all__ = [
     "PhotoReading",
     "Detections",
     "DieDetection",
+    "ASK_BELOW",
     "annotate",
     "decode_image",
     "image_size_wh",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .detections import Detections
+from .detections import ASK_BELOW, Detections
 
 SURE = (60, 200, 60)  # BGR green: confident
 UNSURE = (0, 140, 255)  # orange: ask the player
@@ -15,7 +15,7 @@ def annotate(
     image: np.ndarray,
     detections: Detections,
     *,
-    min_confident: float = 0.5,
+    min_confident: float = ASK_BELOW,
     thickness: int | None = None,
     confidence: bool = True,
 ) -> np.ndarray:

@@ -24,7 +24,7 @@ import numpy as np
 from . import model
 from .annotate import annotate
 from .camera import settled_rolls, video_frames
-from .detections import Detections
+from .detections import ASK_BELOW, Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
 from .io import load_image, read_bytes, stat_path
 from .model import warm_up
@@ -103,7 +103,7 @@ def _print_text(path: str, dets: Detections, ms: float, score: dict | None, out=
     if len(dets):
         print("  roll: " + " ".join(str(v) for v in sorted(dets.values)), file=out)
     for k, d in enumerate(dets, 1):
-        flag = "   <- please check" if d.confidence < 0.5 else ""
+        flag = "   <- please check" if d.confidence < ASK_BELOW else ""
         print(
             f"  die {k}: {d.value}  confidence {d.confidence:.2f}  box {list(d.box_xywh)}{flag}",
             file=out,

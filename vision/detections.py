@@ -9,6 +9,11 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+ASK_BELOW = 0.6
+"""Dice read under this confidence are for the player to confirm, everywhere a reading is
+shown (`hotdice read`, `--annotate`, the phone). A die the readers cannot read is reported
+under 0.5; the margin asks about the ones read barely over that too."""
+
 
 @dataclass(frozen=True)
 class DieDetection:
@@ -92,6 +97,6 @@ class Detections:
             dice.append(DieDetection(d.value, d.confidence, box, centre))
         return Detections(tuple(dice), size_wh)
 
-    def uncertain(self, threshold: float = 0.5) -> tuple[DieDetection, ...]:
+    def uncertain(self, threshold: float = ASK_BELOW) -> tuple[DieDetection, ...]:
         """Dice the player should confirm by eye."""
         return tuple(d for d in self.dice if d.confidence < threshold)

@@ -14,7 +14,6 @@ from companion import scoring
 
 from . import store
 
-UNSURE_BELOW = 0.6
 PREVIEW_MAX_SIDE = 960
 
 
@@ -70,10 +69,9 @@ def _preview(vision: Any, reading: Any) -> str:
         image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         dice = dice.scaled(size[0] / w, size)
     line = max(1, round(PREVIEW_LINE * max(image.shape[:2]) / PREVIEW_MAX_SIDE))
-    # (orange where the tray asks the player: the colour is the preview's only cue)
-    marked = vision.annotate(
-        image, dice, thickness=line, confidence=False, min_confident=UNSURE_BELOW
-    )
+    # (orange where the tray asks the player, `vision.ASK_BELOW`: the colour is the
+    # preview's only cue)
+    marked = vision.annotate(image, dice, thickness=line, confidence=False)
     return _jpeg_data_url(marked)
 
 
@@ -111,7 +109,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     detections = reading.detections
     dice = [d.value for d in detections.dice]
-    unsure = {id(d) for d in detections.uncertain(UNSURE_BELOW)}
+    unsure = {id(d) for d in detections.uncertain()}
     w, h = detections.size_wh
     out: dict[str, Any] = {
         "dice": dice,

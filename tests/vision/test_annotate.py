@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.annotate import SURE, UNSURE, annotate, label_spots
-from vision.detections import Detections, DieDetection
+from vision.detections import ASK_BELOW, Detections, DieDetection
 
 
 def _reading() -> Detections:
@@ -29,6 +29,21 @@ def test_each_die_is_outlined_in_the_colour_of_how_sure_it_is() -> None:
     drawn = annotate(image, _reading(), thickness=2)
     assert tuple(drawn[85, 40]) == SURE and tuple(drawn[85, 200]) == UNSURE
     assert (image == 128).all()  # a copy: the photo itself is left alone
+
+
+def test_a_die_the_phone_would_ask_about_is_drawn_orange() -> None:
+    """Orange below `ASK_BELOW` (0.6) by default, where the phone and `hotdice read` ask."""
+    image = np.full((200, 320, 3), 128, np.uint8)
+    reading = Detections(
+        (
+            DieDetection(2, 0.55, (40, 60, 50, 50), (65.0, 85.0)),
+            DieDetection(4, 0.6, (200, 60, 50, 50), (225.0, 85.0)),
+        ),
+        (320, 200),
+    )
+    drawn = annotate(image, reading, thickness=2)
+    assert ASK_BELOW == 0.6
+    assert tuple(drawn[85, 40]) == UNSURE and tuple(drawn[85, 200]) == SURE
 
 
 def test_the_value_alone_makes_a_shorter_label() -> None:

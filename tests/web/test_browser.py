@@ -245,12 +245,15 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
             bob.goto(str(page.get_attribute("#join-link", "href")))
             bob.wait_for_selector("body[data-ready]")
             bob.fill(name_field, "Bob")  # half-way through typing when Cid is added
+            bob.evaluate("document.activeElement.typedHere = true")
             page.fill(name_field, "Cid")
             page.click("#add-player button")
             bob.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
             # the fresh sheet keeps Bob's name where he was typing it, and says nothing
             assert bob.locator(name_field).input_value() == "Bob"
             assert bob.evaluate("document.activeElement.name") == "name"
+            # the very node (a phone's keyboard stays open), not a new one focused
+            assert bob.evaluate("document.activeElement.typedHere === true")
             assert bob.locator("#toast").is_hidden()
             bob.click("#add-player button")
             page.locator("#seating").filter(has_text="Ann → Cid → Bob").wait_for(timeout=6000)
@@ -316,14 +319,21 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
         guest = guest_ctx.new_page()
         guest.goto(str(host.get_attribute("#join-link", "href")))
         guest.wait_for_selector("body[data-ready]")
-        guest.fill("#quick-points", "300")
         guest.select_option('#first select[name="Ann"]', "4")
+        guest.fill("#quick-points", "300")  # (typing in it when Cid is added)
+        guest.evaluate("document.activeElement.typedHere = true")
         host.fill('#add-player input[name="name"]', "Cid")
         host.click("#add-player button")
         guest.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
         assert guest.locator("#quick-points").input_value() == "300"
         assert guest.locator('#first select[name="Ann"]').input_value() == "4"
         assert guest.locator("#toast").is_hidden()
+        # the very field typed in (a phone's keyboard stays open), its form still working
+        assert guest.evaluate("document.activeElement.typedHere === true")
+        guest.keyboard.type("5")
+        guest.keyboard.press("Enter")
+        wait_text(guest, "#quick-error", "Scores go up in 50s: 3,000 or 3,050?")
+        guest.fill("#quick-points", "300")
         for name, face in (("Ann", "5"), ("Bob", "5"), ("Cid", "1")):
             host.select_option(f'#first select[name="{name}"]', face)
         host.click("#first button")

@@ -79,6 +79,7 @@
     for (const [key, el] of kept) {
       const field = there.get(key);
       if (!field) { lost = lost || Boolean(el.value.trim()); continue; }
+      if (field === el) continue;  // (the field typed in, kept by swapSheet)
       field.value = el.value;
       if (el === focused) {
         field.focus();
@@ -86,6 +87,48 @@
       }
     }
     return lost;
+  }
+
+  // [el, its parent, ..., top]; null when el is not inside top
+  function pathUp(el, top) {
+    const path = [el];
+    while (path[path.length - 1] !== top) {
+      const up = path[path.length - 1].parentElement;
+      if (!up) return null;
+      path.push(up);
+    }
+    return path;
+  }
+
+  // Put the fresh sheet (its HTML) in the old one's place. The text field being typed in
+  // (`typing`, the same entry in both) stays the very node it is, its ancestors updated in
+  // place around it: a phone closes its keyboard when the focused field leaves the page,
+  // and focusing the new one from a script opens it again only in some browsers (iOS
+  // Safari not, outside a tap). Handlers are delegated (below), so no node needs wiring twice.
+  function swapSheet(sheet, html, typing) {
+    const made = document.createElement("template");
+    made.innerHTML = html.trim();
+    const fresh = made.content.firstElementChild;
+    const twin = typing ? new Map(fields(fresh)).get(typing.key) : null;
+    const mine = twin ? pathUp(typing.el, sheet) : null;
+    const theirs = twin ? pathUp(twin, fresh) : null;
+    if (!mine || !theirs || mine.length !== theirs.length || mine.some((el, i) => el.tagName !== theirs[i].tagName)) {
+      sheet.replaceWith(fresh);
+      return;
+    }
+    for (let i = mine.length - 1; i >= 0; i--) {
+      const [old, now] = [mine[i], theirs[i]];
+      for (const a of [...old.attributes]) if (!now.hasAttribute(a.name)) old.removeAttribute(a.name);
+      for (const a of [...now.attributes]) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+      if (i === 0) break;  // (the field itself: its value and caret are the player's)
+      const [stay, twinChild] = [mine[i - 1], theirs[i - 1]];
+      while (old.firstChild !== stay) old.firstChild.remove();
+      while (stay.nextSibling) stay.nextSibling.remove();
+      const kids = [...now.childNodes];
+      const at = kids.indexOf(twinChild);
+      stay.before(...kids.slice(0, at));
+      stay.after(...kids.slice(at + 1));
+    }
   }
 
   // the fresh sheet: null when it could not be fetched, else whether an entry under way
@@ -98,10 +141,11 @@
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
     const before = turnKey(sheet);
-    const focused = document.activeElement;  // (gone with the old sheet)
+    const focused = document.activeElement;  // (gone with the old sheet, unless typed in)
     const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
-    sheet.outerHTML = html;
+    const typed = carry ? kept.find(([, el]) => el === focused && el.tagName === "INPUT") : null;
+    swapSheet(sheet, html, typed ? {key: typed[0], el: typed[1]} : null);
     const fresh = document.getElementById("sheet");
     const lost = carry ? carryOver(kept, focused, padDice, fresh) : false;
     if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
@@ -279,103 +323,116 @@
         onGo: (dice) => event({type: "roll", dice}),
       });
     }
-    const quick = sheet.querySelector("#quick");
-    if (quick) {
-      // a quick score; a bust (one tap beside Banked, or 0 banked) is said, Undo recalled
-      const score = async (points) => {
-        const player = quick.dataset.player;
-        const out = await event({type: "score", player, points});
-        if (out && points === 0) say(bustWords(out.state.history[out.state.history.length - 1]) + " Undo if that was a slip.");
-        return out;
-      };
-      const field = quick.querySelector("input[name=points]");
-      const error = quick.querySelector("#quick-error");
-      const problem = (message) => { error.textContent = message; error.hidden = !message; };
-      field.addEventListener("input", () => problem(""));
-      quick.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        // 1,250 · 1 250 · 1.250: a separator only between groups of three digits (850.00
-        // is no 85,000)
-        const raw = field.value.trim();
-        if (!/^(\d+|\d{1,3}([,.'\s]\d{3})+)$/.test(raw)) {
-          problem(!raw ? "Type the points banked, e.g. 850, or tap Busted."
-            : /^[-−]/.test(raw) ? "Points banked are never below 0: for a bust, tap Busted."
-            : "Points are a whole number, e.g. 850.");
-          return;
-        }
-        const points = parseInt(raw.replace(/[,.'\s]/g, ""), 10);
-        const step = parseInt(quick.dataset.step, 10);  // (the engine's SCORE_STEP)
-        const most = parseInt(quick.dataset.max, 10);  // (and its cap on a turn)
-        if (points > most) {
-          problem(`A turn scores at most ${most.toLocaleString("en")}.`);
-          return;
-        }
-        if (points % step) {
-          const down = points - (points % step);
-          problem(`Scores go up in ${step}s: ${down.toLocaleString("en")} or ${(down + step).toLocaleString("en")}?`);
-          return;
-        }
-        const out = await score(points);
-        if (out) field.value = "";  // (recorded: never carried over, should the sheet come late)
-        if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
-          problem(toast.textContent);  // the field (once: not again in a toast over the buttons,
-          toast.hidden = true;  // nor read out twice: the field's error is an alert)
-          clearTimeout(say.spoken);
-          announce.textContent = "";
-        }
-      });
-      quick.querySelector('[data-quick="bust"]').addEventListener("click", () => score(0));
+  }
+
+  // The sheet's forms, by delegation: the sheet is swapped on every change, and the
+  // field being typed in (with its form) may be the node it was, so no handler hangs on a
+  // node. Each looks up what it needs when it runs.
+
+  // a quick score; a bust (one tap beside Banked, or 0 banked) is said, Undo recalled
+  async function quickScore(quick, points) {
+    const out = await event({type: "score", player: quick.dataset.player, points});
+    if (out && points === 0) say(bustWords(out.state.history[out.state.history.length - 1]) + " Undo if that was a slip.");
+    return out;
+  }
+  function quickProblem(quick, message) {
+    const error = quick.querySelector("#quick-error");
+    error.textContent = message;
+    error.hidden = !message;
+  }
+  async function quickSubmit(quick) {
+    const field = quick.querySelector("input[name=points]");
+    // 1,250 · 1 250 · 1.250: a separator only between groups of three digits (850.00
+    // is no 85,000)
+    const raw = field.value.trim();
+    if (!/^(\d+|\d{1,3}([,.'\s]\d{3})+)$/.test(raw)) {
+      quickProblem(quick, !raw ? "Type the points banked, e.g. 850, or tap Busted."
+        : /^[-−]/.test(raw) ? "Points banked are never below 0: for a bust, tap Busted."
+        : "Points are a whole number, e.g. 850.");
+      return;
     }
-    const add = sheet.querySelector("#add-player");
-    if (add) {
-      add.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        const field = add.querySelector("input[name=name]");
-        if (await send("players", {name: field.value})) field.value = "";  // (as for points)
-      });
+    const points = parseInt(raw.replace(/[,.'\s]/g, ""), 10);
+    const step = parseInt(quick.dataset.step, 10);  // (the engine's SCORE_STEP)
+    const most = parseInt(quick.dataset.max, 10);  // (and its cap on a turn)
+    if (points > most) {
+      quickProblem(quick, `A turn scores at most ${most.toLocaleString("en")}.`);
+      return;
     }
-    const first = sheet.querySelector("#first");
-    if (first) {
-      first.querySelectorAll("input.first-photo").forEach((input) => {
-        input.addEventListener("change", async () => {
-          const file = input.files && input.files[0];
-          if (!file) return;
-          const name = input.dataset.player;
-          const form = new FormData();
-          form.append("photo", file);
-          input.value = "";
-          say(`Reading ${name}'s die…`);
-          try {
-            const resp = await fetch("/api/read", {method: "POST", body: form});
-            const body = await resp.json();
-            if (!resp.ok) { say(body.error || `HTTP ${resp.status}`, true); return; }
-            if (body.detections.length !== 1) {
-              say(`Found ${body.detections.length} dice: photograph ${name}'s one die.`, true);
-              return;
-            }
-            const d = body.detections[0];
-            first.querySelector(`select[name="${CSS.escape(name)}"]`).value = String(d.value);
-            say(`${name} rolled a ${d.value}` + (d.unsure ? " (the camera is unsure: check it)" : "."), d.unsure);
-          } catch (e) {
-            say("Upload failed: " + e, true);
-          }
-        });
-      });
-      // after a tie (recorded: every phone's sheet shows it) only the tied players roll,
-      // and this round is sent alone: the server continues the recorded rounds
-      first.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        const rolls = {};
-        first.querySelectorAll("select:not(:disabled)").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
-        if (!Object.keys(rolls).length) { say("Choose each player's die first (or take a photo of it).", true); return; }
-        const out = await send("first", {rolls});
-        if (out && out.winner) say(`${out.winner} starts.`);
-        else if (out) say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
-      });
+    if (points % step) {
+      const down = points - (points % step);
+      quickProblem(quick, `Scores go up in ${step}s: ${down.toLocaleString("en")} or ${(down + step).toLocaleString("en")}?`);
+      return;
+    }
+    const out = await quickScore(quick, points);
+    if (out) field.value = "";  // (recorded: never carried over, should the sheet come late)
+    if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
+      quickProblem(quick, toast.textContent);  // the field (once: not again in a toast over
+      toast.hidden = true;  // the buttons, nor read out twice: the field's error is an alert)
+      clearTimeout(say.spoken);
+      announce.textContent = "";
     }
   }
 
+  async function addPlayer(add) {
+    const field = add.querySelector("input[name=name]");
+    if (await send("players", {name: field.value})) field.value = "";  // (as for points)
+  }
+
+  async function readFirstDie(input) {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    const name = input.dataset.player;
+    const form = new FormData();
+    form.append("photo", file);
+    input.value = "";
+    say(`Reading ${name}'s die…`);
+    try {
+      const resp = await fetch("/api/read", {method: "POST", body: form});
+      const body = await resp.json();
+      if (!resp.ok) { say(body.error || `HTTP ${resp.status}`, true); return; }
+      if (body.detections.length !== 1) {
+        say(`Found ${body.detections.length} dice: photograph ${name}'s one die.`, true);
+        return;
+      }
+      const d = body.detections[0];
+      const select = document.querySelector(`#first select[name="${CSS.escape(name)}"]`);
+      if (select) select.value = String(d.value);
+      say(`${name} rolled a ${d.value}` + (d.unsure ? " (the camera is unsure: check it)" : "."), d.unsure);
+    } catch (e) {
+      say("Upload failed: " + e, true);
+    }
+  }
+
+  // after a tie (recorded: every phone's sheet shows it) only the tied players roll,
+  // and this round is sent alone: the server continues the recorded rounds
+  async function decideFirst(first) {
+    const rolls = {};
+    first.querySelectorAll("select:not(:disabled)").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
+    if (!Object.keys(rolls).length) { say("Choose each player's die first (or take a photo of it).", true); return; }
+    const out = await send("first", {rolls});
+    if (out && out.winner) say(`${out.winner} starts.`);
+    else if (out) say(`Tie: ${out.roll_again.join(" and ")} roll again.`, true);
+  }
+
+  document.addEventListener("submit", (ev) => {
+    const form = ev.target.closest("#sheet form");
+    if (!form || !["quick", "add-player", "first"].includes(form.id)) return;
+    ev.preventDefault();
+    if (form.id === "quick") quickSubmit(form);
+    else if (form.id === "add-player") addPlayer(form);
+    else decideFirst(form);
+  });
+  document.addEventListener("input", (ev) => {
+    const quick = ev.target.closest("#sheet #quick");
+    if (quick) quickProblem(quick, "");
+  });
+  document.addEventListener("change", (ev) => {
+    if (ev.target.matches("#sheet #first input.first-photo")) readFirstDie(ev.target);
+  });
+
   document.addEventListener("click", (ev) => {
+    const bust = ev.target.closest('#sheet #quick [data-quick="bust"]');
+    if (bust) { quickScore(bust.closest("#quick"), 0); return; }
     const btn = ev.target.closest("[data-event]");
     if (btn && btn.closest("#sheet")) { event(JSON.parse(btn.dataset.event)); return; }
     if (ev.target.closest("[data-undo]")) {
