@@ -344,6 +344,56 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
         assert "whose turn" not in guest.locator("#toast").inner_text()
 
 
+def test_a_first_player_photo_read_across_another_phones_change(
+    browser: Any, server: Server
+) -> None:
+    """A camera that comes back after a join swapped the sheet still fills the die in (its
+    field is off the page by then); a die read while a tie was recorded elsewhere is not
+    put into the new round, and the phone says so."""
+    one_die = {
+        "dice": [6],
+        "size_wh": [100, 100],
+        "annotated": "",
+        "detections": [
+            {
+                "value": 6,
+                "confidence": 0.97,
+                "box_xywh": [10, 10, 50, 50],
+                "center_xy": [35.0, 35.0],
+                "unsure": False,
+            }
+        ],
+    }
+    photo = [{"name": "bob.png", "mimeType": "image/png", "buffer": b"stub"}]
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, _ = farkle_game(host_ctx, server, "Ann\nBob")
+        guest = guest_ctx.new_page()
+        guest.goto(str(host.get_attribute("#join-link", "href")))
+        guest.wait_for_selector("body[data-ready]")
+        held: list[Any] = []
+        guest.route("**/api/read*", lambda route: held.append(route))  # (answered below)
+        with guest.expect_file_chooser() as chooser:
+            guest.click('#first label.photo-btn:has(input[data-player="Bob"])')
+        host.fill('#add-player input[name="name"]', "Cid")
+        host.click("#add-player button")
+        guest.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
+        chooser.value.set_files(files=photo)  # (the camera comes back)
+        guest.wait_for_function("document.querySelector('#toast').textContent.includes('Reading')")
+        held.pop().fulfill(status=200, content_type="application/json", body=json.dumps(one_die))
+        wait_text(guest, "#toast", "Bob rolled a 6.")
+        assert guest.locator('#first select[name="Bob"]').input_value() == "6"
+        # Bob's next photo is read while the host records a tie between Ann and Cid
+        guest.set_input_files('#first input.first-photo[data-player="Bob"]', files=photo)
+        guest.wait_for_function("document.querySelector('#toast').textContent.includes('Reading')")
+        for name, face in (("Ann", "5"), ("Bob", "1"), ("Cid", "5")):
+            host.select_option(f'#first select[name="{name}"]', face)
+        host.click("#first button")
+        wait_text(guest, "#first-again", "Tie: Ann and Cid roll again.")
+        held.pop().fulfill(status=200, content_type="application/json", body=json.dumps(one_die))
+        wait_text(guest, "#toast", "the roll for first player has changed meanwhile")
+        assert guest.locator('#first select[name="Bob"]').input_value() == ""
+
+
 def test_rule_check_page(browser: Any, server: Server, shots: Path) -> None:
     with phone(browser) as ctx:
         page = ctx.new_page()

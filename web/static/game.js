@@ -316,6 +316,11 @@
     coachBox.closest(".switch").hidden = sheet.dataset.phase === "over";  // nothing to advise
     coach();
     showCurrent();
+    // (on each photo field itself: a camera that comes back after a swap took its field
+    // off the page fires there, and never reaches the document; a file field is never kept)
+    sheet.querySelectorAll("#first input.first-photo").forEach((input) => {
+      input.addEventListener("change", () => readFirstDie(input));
+    });
     const pad = sheet.querySelector(".pad");
     if (pad) {
       HotDice.attach(pad, {
@@ -326,8 +331,8 @@
   }
 
   // The sheet's forms, by delegation: the sheet is swapped on every change, and the
-  // field being typed in (with its form) may be the node it was, so no handler hangs on a
-  // node. Each looks up what it needs when it runs.
+  // field being typed in (with its form) may be the node it was, so no form handler hangs
+  // on a node (but the photo fields', in wire()). Each looks up what it needs when it runs.
 
   // a quick score; a bust (one tap beside Banked, or 0 banked) is said, Undo recalled
   async function quickScore(quick, points) {
@@ -382,6 +387,7 @@
     const file = input.files && input.files[0];
     if (!file) return;
     const name = input.dataset.player;
+    const round = input.closest("#first").dataset.round;  // (the die is this round's only)
     const form = new FormData();
     form.append("photo", file);
     input.value = "";
@@ -395,8 +401,13 @@
         return;
       }
       const d = body.detections[0];
-      const select = document.querySelector(`#first select[name="${CSS.escape(name)}"]`);
-      if (select) select.value = String(d.value);
+      const select = document.querySelector(
+        `#first[data-round="${CSS.escape(round)}"] select[name="${CSS.escape(name)}"]:not(:disabled)`);
+      if (!select) {  // (a seating or a tie recorded meanwhile: another round)
+        say(`${name}'s die read ${d.value}, but the roll for first player has changed meanwhile: check the sheet and choose again.`, true);
+        return;
+      }
+      select.value = String(d.value);
       say(`${name} rolled a ${d.value}` + (d.unsure ? " (the camera is unsure: check it)" : "."), d.unsure);
     } catch (e) {
       say("Upload failed: " + e, true);
@@ -425,9 +436,6 @@
   document.addEventListener("input", (ev) => {
     const quick = ev.target.closest("#sheet #quick");
     if (quick) quickProblem(quick, "");
-  });
-  document.addEventListener("change", (ev) => {
-    if (ev.target.matches("#sheet #first input.first-photo")) readFirstDie(ev.target);
   });
 
   document.addEventListener("click", (ev) => {
