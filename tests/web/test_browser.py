@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -344,6 +345,31 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
         assert "whose turn" not in guest.locator("#toast").inner_text()
 
 
+def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
+    browser: Any, server: Server
+) -> None:
+    """Adding a player or tapping Undo on this phone keeps the points typed for the same
+    turn, a first-player die picked and a name half-typed, as another phone's change does;
+    what was sent is emptied."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        page.fill("#quick-points", "850")
+        page.select_option('#first select[name="Ann"]', "4")
+        page.fill('#add-player input[name="name"]', "Cid")
+        page.click("#add-player button")
+        page.locator("#seating").filter(has_text="Cid").wait_for()
+        assert page.locator('#add-player input[name="name"]').input_value() == ""
+        assert page.locator("#quick-points").input_value() == "850"
+        assert page.locator('#first select[name="Ann"]').input_value() == "4"
+        page.fill('#add-player input[name="name"]', "Dee")
+        page.click("[data-undo]")
+        page.locator("#seating").filter(has_text=re.compile(r"^Ann → Bob$")).wait_for()
+        assert page.locator('#add-player input[name="name"]').input_value() == "Dee"
+        assert page.locator("#quick-points").input_value() == "850"
+        assert page.locator('#first select[name="Ann"]').input_value() == "4"
+        assert not errors
+
+
 def test_a_first_player_photo_read_across_another_phones_change(
     browser: Any, server: Server
 ) -> None:
@@ -378,13 +404,13 @@ def test_a_first_player_photo_read_across_another_phones_change(
         host.click("#add-player button")
         guest.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
         chooser.value.set_files(files=photo)  # (the camera comes back)
-        guest.wait_for_function("document.querySelector('#toast').textContent.includes('Reading')")
+        wait_text(guest, "#toast", "Reading Bob's die")
         held.pop().fulfill(status=200, content_type="application/json", body=json.dumps(one_die))
         wait_text(guest, "#toast", "Bob rolled a 6.")
         assert guest.locator('#first select[name="Bob"]').input_value() == "6"
         # Bob's next photo is read while the host records a tie between Ann and Cid
         guest.set_input_files('#first input.first-photo[data-player="Bob"]', files=photo)
-        guest.wait_for_function("document.querySelector('#toast').textContent.includes('Reading')")
+        wait_text(guest, "#toast", "Reading Bob's die")
         for name, face in (("Ann", "5"), ("Bob", "1"), ("Cid", "5")):
             host.select_option(f'#first select[name="{name}"]', face)
         host.click("#first button")

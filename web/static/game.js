@@ -132,9 +132,10 @@
   }
 
   // the fresh sheet: null when it could not be fetched, else whether an entry under way
-  // was `lost`; `hold` ("turn", or "always" after an undo) settles it after this phone's
-  // own action, and `carry` (another phone's change) keeps what this one was entering
-  async function refresh(hold, carry) {
+  // was `lost` (what this phone was entering is carried over, whoever's change it was:
+  // an Undo or a join on this phone keeps a name half-typed, as another phone's does);
+  // `hold` ("turn", or "always" after an undo) settles it after this phone's own action
+  async function refresh(hold) {
     const resp = await fetch(`/g/${gameId}/sheet${root.dataset.watch ? "?watch=1" : ""}`, {cache: "no-store"});
     if (!resp.ok) return null;
     const html = await resp.text();
@@ -144,10 +145,10 @@
     const focused = document.activeElement;  // (gone with the old sheet, unless typed in)
     const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
-    const typed = carry ? kept.find(([, el]) => el === focused && el.tagName === "INPUT") : null;
+    const typed = kept.find(([, el]) => el === focused && el.tagName === "INPUT");
     swapSheet(sheet, html, typed ? {key: typed[0], el: typed[1]} : null);
     const fresh = document.getElementById("sheet");
-    const lost = carry ? carryOver(kept, focused, padDice, fresh) : false;
+    const lost = carryOver(kept, focused, padDice, fresh);
     if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
     // once play starts the invite folds away below the sheet, as a reload would place it,
     // so the player to act sees the controls, not the QR code
@@ -189,7 +190,7 @@
             // fresh sheet has no place for (points typed for a turn now over, dice tapped)
             const turns = parseInt(document.getElementById("sheet").dataset.turns || "0", 10);
             const said = say.count;
-            const fresh = await refresh(null, true);
+            const fresh = await refresh(null);
             if (!fresh) return;  // (the finally polls again)
             // a turn taken back elsewhere: this phone's message may be about that very turn
             // (not one said while the sheet was fetched: a tap's answer meanwhile)
@@ -217,8 +218,10 @@
     try { await poll(); } finally { setTimeout(pollLoop, pollMs); }
   }
 
-  // the answer's body, null when refused, undefined when not sent (busy, or settling)
-  async function send(path, body) {
+  // the answer's body, null when refused, undefined when not sent (busy, or settling);
+  // the `entered` fields (what was sent) are emptied once it is recorded, before the fresh
+  // sheet comes: never carried over
+  async function send(path, body, entered = []) {
     if (busy || Date.now() < settleUntil) return undefined;
     busy = true;
     try {
@@ -244,9 +247,10 @@
         say(lost ? CHECK_YOURS
           : "Someone else was quicker: the sheet is updated, check and try again.", true);
       } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
+      if (resp.ok) entered.forEach((el) => { el.value = ""; });
       if (resp.ok || resp.status === 409) {
         try {
-          await refresh(path === "undo" && resp.ok ? "always" : "turn", resp.status === 409);
+          await refresh(path === "undo" && resp.ok ? "always" : "turn");
         } catch (e) { /* answered, but the sheet did not come: the next poll brings it */ }
       }
       return resp.ok ? out : null;
@@ -255,9 +259,9 @@
     }
   }
 
-  async function event(ev) {
+  async function event(ev, entered) {
     const before = parseInt(document.getElementById("sheet").dataset.turns || "0", 10);
-    const out = await send("events", {event: ev});
+    const out = await send("events", {event: ev}, entered);
     const hist = out && out.state ? out.state.history : [];
     const last = hist.length > before ? hist[hist.length - 1] : null;
     if (ev.type === "roll" && last && last.kind === "bonus") {
@@ -336,7 +340,8 @@
 
   // a quick score; a bust (one tap beside Banked, or 0 banked) is said, Undo recalled
   async function quickScore(quick, points) {
-    const out = await event({type: "score", player: quick.dataset.player, points});
+    const out = await event({type: "score", player: quick.dataset.player, points},
+      [quick.querySelector("input[name=points]")]);
     if (out && points === 0) say(bustWords(out.state.history[out.state.history.length - 1]) + " Undo if that was a slip.");
     return out;
   }
@@ -369,7 +374,6 @@
       return;
     }
     const out = await quickScore(quick, points);
-    if (out) field.value = "";  // (recorded: never carried over, should the sheet come late)
     if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
       quickProblem(quick, toast.textContent);  // the field (once: not again in a toast over
       toast.hidden = true;  // the buttons, nor read out twice: the field's error is an alert)
@@ -380,7 +384,7 @@
 
   async function addPlayer(add) {
     const field = add.querySelector("input[name=name]");
-    if (await send("players", {name: field.value})) field.value = "";  // (as for points)
+    await send("players", {name: field.value}, [field]);
   }
 
   async function readFirstDie(input) {
