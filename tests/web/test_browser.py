@@ -36,6 +36,24 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+# /api/read's answer for a photo of one die, a 6 (the tests that send a first player's photo
+# answer it themselves: the reading is vision's, tested there)
+ONE_DIE_READ = {
+    "dice": [6],
+    "size_wh": [100, 100],
+    "annotated": "",
+    "detections": [
+        {
+            "value": 6,
+            "confidence": 0.97,
+            "box_xywh": [10, 10, 50, 50],
+            "center_xy": [35.0, 35.0],
+            "unsure": False,
+        }
+    ],
+}
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -277,24 +295,10 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
             assert bob.locator("#first-again").inner_text() == "Tie: Ann and Bob roll again."
             assert bob.locator('#first select[name="Cid"]').is_disabled()
         page.select_option('#first select[name="Ann"]', "2")
-        one_die = {
-            "dice": [6],
-            "size_wh": [100, 100],
-            "annotated": "",
-            "detections": [
-                {
-                    "value": 6,
-                    "confidence": 0.97,
-                    "box_xywh": [10, 10, 50, 50],
-                    "center_xy": [35.0, 35.0],
-                    "unsure": False,
-                }
-            ],
-        }
         page.route(
             "**/api/read*",
             lambda route: route.fulfill(
-                status=200, content_type="application/json", body=json.dumps(one_die)
+                status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ)
             ),
         )
         page.set_input_files(
@@ -376,20 +380,6 @@ def test_a_first_player_photo_read_across_another_phones_change(
     """A camera that comes back after a join swapped the sheet still fills the die in (its
     field is off the page by then); a die read while a tie was recorded elsewhere is not
     put into the new round, and the phone says so."""
-    one_die = {
-        "dice": [6],
-        "size_wh": [100, 100],
-        "annotated": "",
-        "detections": [
-            {
-                "value": 6,
-                "confidence": 0.97,
-                "box_xywh": [10, 10, 50, 50],
-                "center_xy": [35.0, 35.0],
-                "unsure": False,
-            }
-        ],
-    }
     photo = [{"name": "bob.png", "mimeType": "image/png", "buffer": b"stub"}]
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
         host, _ = farkle_game(host_ctx, server, "Ann\nBob")
@@ -405,7 +395,9 @@ def test_a_first_player_photo_read_across_another_phones_change(
         guest.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
         chooser.value.set_files(files=photo)  # (the camera comes back)
         wait_text(guest, "#toast", "Reading Bob's die")
-        held.pop().fulfill(status=200, content_type="application/json", body=json.dumps(one_die))
+        held.pop().fulfill(
+            status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ)
+        )
         wait_text(guest, "#toast", "Bob rolled a 6.")
         assert guest.locator('#first select[name="Bob"]').input_value() == "6"
         # Bob's next photo is read while the host records a tie between Ann and Cid
@@ -415,7 +407,9 @@ def test_a_first_player_photo_read_across_another_phones_change(
             host.select_option(f'#first select[name="{name}"]', face)
         host.click("#first button")
         wait_text(guest, "#first-again", "Tie: Ann and Cid roll again.")
-        held.pop().fulfill(status=200, content_type="application/json", body=json.dumps(one_die))
+        held.pop().fulfill(
+            status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ)
+        )
         wait_text(guest, "#toast", "the roll for first player has changed meanwhile")
         assert guest.locator('#first select[name="Bob"]').input_value() == ""
 
