@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -118,6 +119,14 @@ def wait_text(page: Any, selector: str, text: str, timeout_s: float = 6.0) -> No
     """Wait until ``selector`` shows ``text``; fails after ``timeout_s``, several 1 s polls
     (how fast it shows is for the load benchmark: a busy CI machine must not fail this)."""
     page.locator(selector).filter(has_text=text).first.wait_for(timeout=timeout_s * 1000)
+
+
+def wait_held(page: Any, held: dict[str, Any], name: str, timeout_s: float = 6.0) -> None:
+    """Wait until the page's request ``name`` is held by a route of the test."""
+    deadline = time.monotonic() + timeout_s
+    while name not in held:
+        assert time.monotonic() < deadline, f"no {name} request in {timeout_s} s"
+        page.wait_for_timeout(20)
 
 
 def farkle_game(ctx: Any, server: Server, players: str) -> tuple[Any, list[str]]:
@@ -357,13 +366,18 @@ def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
     what was sent is emptied."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
-        page.fill("#quick-points", "850")
+        page.fill("#quick-points", "85o")
+        page.press("#quick-points", "Enter")
+        wait_text(page, "#quick-error", "Points are a whole number")
         page.select_option('#first select[name="Ann"]', "4")
         page.fill('#add-player input[name="name"]', "Cid")
         page.click("#add-player button")
         page.locator("#seating").filter(has_text="Cid").wait_for()
         assert page.locator('#add-player input[name="name"]').input_value() == ""
-        assert page.locator("#quick-points").input_value() == "850"
+        # the points kept, and the complaint about them with them
+        assert page.locator("#quick-points").input_value() == "85o"
+        assert page.locator("#quick-error").inner_text() == "Points are a whole number, e.g. 850."
+        page.fill("#quick-points", "850")
         assert page.locator('#first select[name="Ann"]').input_value() == "4"
         page.fill('#add-player input[name="name"]', "Dee")
         page.click("[data-undo]")
@@ -372,6 +386,39 @@ def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
         assert page.locator("#quick-points").input_value() == "850"
         assert page.locator('#first select[name="Ann"]').input_value() == "4"
         assert not errors
+
+
+def test_a_name_sent_while_another_join_swaps_the_sheet_is_emptied(
+    browser: Any, server: Server
+) -> None:
+    """Another phone's join comes in (a poll swaps the sheet, carrying the name typed over)
+    while this phone's own join is on its way: once recorded, the name is emptied from the
+    field then on the page, not from the one it was typed in, now gone."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, _ = farkle_game(host_ctx, server, "Ann\nBob")
+        guest = guest_ctx.new_page()
+        guest.goto(str(host.get_attribute("#join-link", "href")))
+        guest.wait_for_selector("body[data-ready]")
+        guest.fill('#add-player input[name="name"]', "Cid")
+        guest.evaluate("document.activeElement.blur()")  # (the Add button tapped, below)
+        held: dict[str, Any] = {}
+
+        def hold_first(name: str) -> Any:
+            """Hold the first such request until the test lets it go; others pass."""
+            return lambda route: route.continue_() if name in held else held.update({name: route})
+
+        guest.route("**/g/*/sheet*", hold_first("sheet"))
+        guest.route("**/api/games/*/players", hold_first("join"))
+        host.fill('#add-player input[name="name"]', "Dee")
+        host.click("#add-player button")
+        wait_held(guest, held, "sheet")  # (the guest's poll saw Dee's join, asks for the sheet)
+        guest.click("#add-player button")
+        wait_held(guest, held, "join")
+        held["sheet"].continue_()
+        guest.locator("#seating").filter(has_text="Dee").wait_for()
+        held["join"].continue_()
+        guest.locator("#seating").filter(has_text="Ann → Bob → Dee → Cid").wait_for()
+        assert guest.locator('#add-player input[name="name"]').input_value() == ""
 
 
 def test_a_first_player_photo_read_across_another_phones_change(

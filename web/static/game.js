@@ -145,10 +145,14 @@
     const focused = document.activeElement;  // (gone with the old sheet, unless typed in)
     const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
+    const complaint = sheet.querySelector("#quick-error:not([hidden])");  // (on points kept)
+    const said = complaint ? complaint.textContent : "";
     const typed = kept.find(([, el]) => el === focused && el.tagName === "INPUT");
     swapSheet(sheet, html, typed ? {key: typed[0], el: typed[1]} : null);
     const fresh = document.getElementById("sheet");
     const lost = carryOver(kept, focused, padDice, fresh);
+    const quick = fresh.querySelector("#quick");
+    if (said && quick && quick.querySelector("input[name=points]").value.trim()) quickProblem(quick, said);
     if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
     // once play starts the invite folds away below the sheet, as a reload would place it,
     // so the player to act sees the controls, not the QR code
@@ -219,8 +223,8 @@
   }
 
   // the answer's body, null when refused, undefined when not sent (busy, or settling);
-  // the `entered` fields (what was sent) are emptied once it is recorded, before the fresh
-  // sheet comes: never carried over
+  // `entered`, [key, value] pairs of fields() (what was sent), are emptied once it is
+  // recorded, before the fresh sheet comes: never carried over, nor sent twice
   async function send(path, body, entered = []) {
     if (busy || Date.now() < settleUntil) return undefined;
     busy = true;
@@ -247,7 +251,13 @@
         say(lost ? CHECK_YOURS
           : "Someone else was quicker: the sheet is updated, check and try again.", true);
       } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
-      if (resp.ok) entered.forEach((el) => { el.value = ""; });
+      if (resp.ok) {  // (looked up now: a poll's swap meanwhile may have replaced the field)
+        const now = new Map(fields(document.getElementById("sheet")));
+        entered.forEach(([key, value]) => {
+          const el = now.get(key);
+          if (el && el.value === value) el.value = "";  // (not what was typed since)
+        });
+      }
       if (resp.ok || resp.status === 409) {
         try {
           await refresh(path === "undo" && resp.ok ? "always" : "turn");
@@ -340,8 +350,9 @@
 
   // a quick score; a bust (one tap beside Banked, or 0 banked) is said, Undo recalled
   async function quickScore(quick, points) {
-    const out = await event({type: "score", player: quick.dataset.player, points},
-      [quick.querySelector("input[name=points]")]);
+    const field = quick.querySelector("input[name=points]");
+    const key = `points|${turnKey(document.getElementById("sheet"))}`;
+    const out = await event({type: "score", player: quick.dataset.player, points}, [[key, field.value]]);
     if (out && points === 0) say(bustWords(out.state.history[out.state.history.length - 1]) + " Undo if that was a slip.");
     return out;
   }
@@ -384,7 +395,7 @@
 
   async function addPlayer(add) {
     const field = add.querySelector("input[name=name]");
-    await send("players", {name: field.value}, [field]);
+    await send("players", {name: field.value}, [["name", field.value]]);
   }
 
   async function readFirstDie(input) {
