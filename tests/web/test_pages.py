@@ -274,7 +274,7 @@ def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> 
 
 
 def test_static_files_and_cli_command(client: FlaskClient, runner: object) -> None:
-    for name in ["style.css", "game.js", "dice.js", "check.js", "rules.js"]:
+    for name in ["style.css", "game.js", "swap.js", "dice.js", "coach.js", "check.js", "rules.js"]:
         resp = client.get(f"/static/{name}")
         assert resp.status_code == 200
         resp.close()

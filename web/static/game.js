@@ -89,46 +89,15 @@
     return lost;
   }
 
-  // [el, its parent, ..., top]; null when el is not inside top
-  function pathUp(el, top) {
-    const path = [el];
-    while (path[path.length - 1] !== top) {
-      const up = path[path.length - 1].parentElement;
-      if (!up) return null;
-      path.push(up);
-    }
-    return path;
-  }
-
-  // Put the fresh sheet (its HTML) in the old one's place. The text field being typed in
-  // (`typing`, the same entry in both) stays the very node it is, its ancestors updated in
-  // place around it: a phone closes its keyboard when the focused field leaves the page,
-  // and focusing the new one from a script opens it again only in some browsers (iOS
-  // Safari not, outside a tap). Handlers are delegated (below), so no node needs wiring twice.
+  // Put the fresh sheet (its HTML) in the old one's place, keeping the text field being
+  // typed in (`typing`: its fields() key and element) where the fresh sheet has the same
+  // entry. Handlers are delegated (below), so no kept node needs wiring twice.
   function swapSheet(sheet, html, typing) {
     const made = document.createElement("template");
     made.innerHTML = html.trim();
     const fresh = made.content.firstElementChild;
     const twin = typing ? new Map(fields(fresh)).get(typing.key) : null;
-    const mine = twin ? pathUp(typing.el, sheet) : null;
-    const theirs = twin ? pathUp(twin, fresh) : null;
-    if (!mine || !theirs || mine.length !== theirs.length || mine.some((el, i) => el.tagName !== theirs[i].tagName)) {
-      sheet.replaceWith(fresh);
-      return;
-    }
-    for (let i = mine.length - 1; i >= 0; i--) {
-      const [old, now] = [mine[i], theirs[i]];
-      for (const a of [...old.attributes]) if (!now.hasAttribute(a.name)) old.removeAttribute(a.name);
-      for (const a of [...now.attributes]) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
-      if (i === 0) break;  // (the field itself: its value and caret are the player's)
-      const [stay, twinChild] = [mine[i - 1], theirs[i - 1]];
-      while (old.firstChild !== stay) old.firstChild.remove();
-      while (stay.nextSibling) stay.nextSibling.remove();
-      const kids = [...now.childNodes];
-      const at = kids.indexOf(twinChild);
-      stay.before(...kids.slice(0, at));
-      stay.after(...kids.slice(at + 1));
-    }
+    HotSwap.replaceKeeping(sheet, fresh, twin ? typing.el : null, twin);
   }
 
   // the fresh sheet: null when it could not be fetched, else whether an entry under way
