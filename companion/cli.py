@@ -456,10 +456,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     photos = getattr(args, "photos", None)
     if extra:  # photos listed after an option (`read a.jpg --rules farkle b.jpg`) are photos
-        wrong = [e for e in extra if e.startswith("-")] if isinstance(photos, list) else extra
+        # (and after a `--` even one whose name starts with "-")
+        cut = extra.index("--") if isinstance(photos, list) and "--" in extra else len(extra)
+        named = extra[:cut]
+        wrong = [e for e in named if e.startswith("-")] if isinstance(photos, list) else extra
         if wrong:
             parser.error(f"unrecognized arguments: {' '.join(wrong)}")
-        args.photos += extra
+        args.photos += named + extra[cut + 1 :]
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -522,3 +522,17 @@ def test_photos_listed_after_an_option_are_read_as_photos(samples_dir, capsys):
     with pytest.raises(SystemExit) as stop:
         hotdice(["read", a, "--bogus"])
     assert stop.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_a_photo_named_like_an_option_after_a_double_dash(
+    samples_dir, tmp_path, capsys, monkeypatch
+):
+    """After `--`, even after an option, a name starting with "-" is a photo."""
+    from companion.cli import main as hotdice
+
+    a = sorted(samples_dir.glob("*.jpg"))[0]
+    (tmp_path / "-b.jpg").write_bytes(a.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert hotdice(["read", str(a), "--rules", "farkle", "--json", "--", "-b.jpg"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["file"] for line in lines] == [str(a), "-b.jpg"]
