@@ -121,6 +121,16 @@ def wait_text(page: Any, selector: str, text: str, timeout_s: float = 6.0) -> No
     page.locator(selector).filter(has_text=text).first.wait_for(timeout=timeout_s * 1000)
 
 
+def host_and_guest(host_ctx: Any, guest_ctx: Any, server: Server) -> tuple[Any, Any]:
+    """A farkle game of Ann and Bob made on one phone, and a second phone joined through
+    its link."""
+    host, _ = farkle_game(host_ctx, server, "Ann\nBob")
+    guest = guest_ctx.new_page()
+    guest.goto(str(host.get_attribute("#join-link", "href")))
+    guest.wait_for_selector("body[data-ready]")
+    return host, guest
+
+
 def wait_held(page: Any, held: dict[str, Any], name: str, timeout_s: float = 6.0) -> None:
     """Wait until the page's request ``name`` is held by a route of the test."""
     deadline = time.monotonic() + timeout_s
@@ -329,10 +339,7 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
     another phone adds a player; a tie recorded elsewhere starts a new round: the die picked
     for the old one is cleared, and the phone says so."""
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
-        host, _ = farkle_game(host_ctx, server, "Ann\nBob")
-        guest = guest_ctx.new_page()
-        guest.goto(str(host.get_attribute("#join-link", "href")))
-        guest.wait_for_selector("body[data-ready]")
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
         guest.select_option('#first select[name="Ann"]', "4")
         guest.fill("#quick-points", "300")  # (typing in it when Cid is added)
         guest.evaluate("document.activeElement.typedHere = true")
@@ -395,10 +402,7 @@ def test_a_name_sent_while_another_join_swaps_the_sheet_is_emptied(
     while this phone's own join is on its way: once recorded, the name is emptied from the
     field then on the page, not from the one it was typed in, now gone."""
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
-        host, _ = farkle_game(host_ctx, server, "Ann\nBob")
-        guest = guest_ctx.new_page()
-        guest.goto(str(host.get_attribute("#join-link", "href")))
-        guest.wait_for_selector("body[data-ready]")
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
         guest.fill('#add-player input[name="name"]', "Cid")
         guest.evaluate("document.activeElement.blur()")  # (the Add button tapped, below)
         held: dict[str, Any] = {}
@@ -429,10 +433,7 @@ def test_a_first_player_photo_read_across_another_phones_change(
     put into the new round, and the phone says so."""
     photo = [{"name": "bob.png", "mimeType": "image/png", "buffer": b"stub"}]
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
-        host, _ = farkle_game(host_ctx, server, "Ann\nBob")
-        guest = guest_ctx.new_page()
-        guest.goto(str(host.get_attribute("#join-link", "href")))
-        guest.wait_for_selector("body[data-ready]")
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
         held: list[Any] = []
         guest.route("**/api/read*", lambda route: held.append(route))  # (answered below)
         with guest.expect_file_chooser() as chooser:
