@@ -277,8 +277,10 @@ name, an override would turn the rest of its line backwards on every sheet ("058
 
 def _seen_as(name: str) -> str:
     """A name as it looks: without invisible format characters (a zero-width space, a soft
-    hyphen), case folded, so that two names that look alike count as the same."""
-    return "".join(c for c in name if unicodedata.category(c) != "Cf").casefold()
+    hyphen), case folded and in one Unicode form (an é typed as one letter or as e and an
+    accent, full-width ＪＯＳＥ), so that two names that look alike count as the same."""
+    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
 
 
 def clean_players(players: Any) -> list[str]:

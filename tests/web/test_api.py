@@ -76,10 +76,26 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     )
     assert bidi.status_code == 201
     assert [p["name"] for p in bidi.get_json()["state"]["players"]] == ["Bob", "Ann"]
-    # nor may two names look alike: "Bob" and "Bob" with a zero-width space or soft hyphen
-    for twin in ("Bob\u200b", "B\u00adob", "Bob\u200f"):
-        same = client.post("/api/games", json={"rules": "farkle", "players": ["Bob", twin]})
+    # nor may two names look alike: "Bob" and "Bob" with a zero-width space or soft hyphen,
+    # an é typed as one letter and as e and an accent, a name typed full-width
+    for first, twin in (
+        ("Bob", "Bob\u200b"),
+        ("Bob", "B\u00adob"),
+        ("Bob", "Bob\u200f"),
+        ("Jos\u00e9", "Jose\u0301"),
+        ("Jos\u00e9", "\uff2a\uff4f\uff53\u00e9"),
+        ("STRASSE", "stra\u00dfe"),
+    ):
+        same = client.post("/api/games", json={"rules": "farkle", "players": [first, twin]})
         assert same.status_code == 422 and "same name" in same.get_json()["error"], twin
+    # and a player joining later is checked the same way
+    game = client.post("/api/games", json={"rules": "farkle", "players": ["Jos\u00e9"]})
+    join = client.post(
+        f"/api/games/{game.get_json()['id']}/players",
+        json={"version": 0, "name": "Jose\u0301"},
+        headers={"Authorization": "Bearer " + game.get_json()["token"]},
+    )
+    assert join.status_code == 422 and "same name" in join.get_json()["error"]
     only = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "\u202e"]})
     assert only.status_code == 422 and "empty" in only.get_json()["error"]
     target = client.post("/api/games", json={"rules": "farkle", "target": "lots"})
