@@ -290,13 +290,14 @@ def first_player(game_id: str) -> Response:
         raise store.Rejected("players and seating are fixed once the first turn is recorded")
     winner, again, rounds = store.roll_off(snap, rounds, isinstance(rolls, list))
     if winner is None:  # recorded, so every phone sees who rolls again
-        snap = store.append(game.id, version, "tie", {"rolls": rounds})
+        # ("on": its version, so that a tie recorded again after an undo is another round)
+        snap = store.append(game.id, version, "tie", {"rolls": rounds, "on": version})
         return jsonify({"winner": None, "roll_again": again, **snap.public()})
     snap = store.append(
         game.id,
         version,
         "seat",
-        {"players": store.seating_from(snap.players, winner), "rolls": rounds},
+        {"players": store.seating_from(snap.players, winner), "rolls": rounds, "on": version},
     )
     return jsonify({"winner": winner, "roll_again": [], **snap.public()})
 

@@ -105,9 +105,12 @@ class Snapshot:
     @property
     def roll_off_round(self) -> str:
         """Which round of the roll for first player the phones pick dice for: the seatings
-        recorded and the tied rounds still standing (a join or an undo ends a tie; the tie's
-        words repeat from round to round)."""
-        return f"{sum(kind == 'seat' for kind, _ in self.stack)}-{len(self.tie_rounds)}"
+        recorded, the tied rounds still standing (a join or an undo ends a tie; the tie's
+        words repeat from round to round) and the version the last tie or seating was
+        recorded on (one taken back and recorded again is another round)."""
+        seats = sum(kind == "seat" for kind, _ in self.stack)
+        last = next((p for k, p in reversed(self.stack) if k in ("tie", "seat")), {})
+        return f"{seats}-{len(self.tie_rounds)}-{last.get('on', '')}"
 
     @property
     def roll_again(self) -> list[str]:

@@ -726,3 +726,33 @@ def test_rules_describe_follows_the_house_rules(client: FlaskClient) -> None:
     clash = client.get("/api/rules/describe?rules=ten-thousand%2Bgreed%2Bthreshold")
     assert clash.status_code == 422 and "tick one of them" in clash.get_json()["error"]
     assert client.get("/api/rules/describe").status_code == 400
+
+
+def test_a_tie_taken_back_and_recorded_again_is_another_round(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    """The round the phones pick first-player dice for (the sheet's ``data-round``) is not
+    the same after a tie, an undo and a tie again: a die photographed for the first tie
+    must not land in the second."""
+    game.create("farkle", ["Ann", "Bob"])
+
+    def tie() -> None:
+        resp = client.post(
+            f"/api/games/{game.id}/first",
+            headers=game.auth,
+            json={"version": game.version, "rolls": {"Ann": 3, "Bob": 3}},
+        )
+        assert resp.status_code == 200 and resp.get_json()["roll_again"] == ["Ann", "Bob"]
+        game.version = resp.get_json()["version"]
+
+    def round_now() -> str:
+        with app.app_context():
+            return store.snapshot_at(store.get_game(game.id), game.version).roll_off_round
+
+    before = round_now()
+    tie()
+    first_tie = round_now()
+    game.undo()
+    assert round_now() == before
+    tie()
+    assert len({before, first_tie, round_now()}) == 3
