@@ -55,6 +55,11 @@ ONE_DIE_READ = {
 }
 
 
+def answer_one_die(route: Any) -> None:
+    """Answer a held /api/read request with `ONE_DIE_READ`."""
+    route.fulfill(status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ))
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -314,12 +319,7 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
             assert bob.locator("#first-again").inner_text() == "Tie: Ann and Bob roll again."
             assert bob.locator('#first select[name="Cid"]').is_disabled()
         page.select_option('#first select[name="Ann"]', "2")
-        page.route(
-            "**/api/read*",
-            lambda route: route.fulfill(
-                status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ)
-            ),
-        )
+        page.route("**/api/read*", answer_one_die)
         page.set_input_files(
             '#first input.first-photo[data-player="Bob"]',
             files=[{"name": "bob.png", "mimeType": "image/png", "buffer": b"stub"}],
@@ -443,9 +443,7 @@ def test_a_first_player_photo_read_across_another_phones_change(
         guest.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
         chooser.value.set_files(files=photo)  # (the camera comes back)
         wait_text(guest, "#toast", "Reading Bob's die")
-        held.pop().fulfill(
-            status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ)
-        )
+        answer_one_die(held.pop())
         wait_text(guest, "#toast", "Bob rolled a 6.")
         assert guest.locator('#first select[name="Bob"]').input_value() == "6"
         # Bob's next photo is read while the host records a tie between Ann and Cid
@@ -455,9 +453,7 @@ def test_a_first_player_photo_read_across_another_phones_change(
             host.select_option(f'#first select[name="{name}"]', face)
         host.click("#first button")
         wait_text(guest, "#first-again", "Tie: Ann and Cid roll again.")
-        held.pop().fulfill(
-            status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ)
-        )
+        answer_one_die(held.pop())
         wait_text(guest, "#toast", "the roll for first player has changed meanwhile")
         assert guest.locator('#first select[name="Bob"]').input_value() == ""
 

@@ -70,6 +70,12 @@
     ].filter(([, el]) => el);
   }
 
+  // what `field` holds, as send() takes it: [[its fields() key, its value]]
+  function sent(field) {
+    const entry = fields(document.getElementById("sheet")).find(([, el]) => el === field);
+    return entry ? [[entry[0], field.value]] : [];
+  }
+
   // carry this phone's entries (and the field it is in) over to the fresh sheet; true if
   // one had nowhere to go (dice tapped on the pad always go: they belong to a roll another
   // phone recorded or took back)
@@ -319,9 +325,8 @@
 
   // a quick score; a bust (one tap beside Banked, or 0 banked) is said, Undo recalled
   async function quickScore(quick, points) {
-    const field = quick.querySelector("input[name=points]");
-    const key = `points|${turnKey(document.getElementById("sheet"))}`;
-    const out = await event({type: "score", player: quick.dataset.player, points}, [[key, field.value]]);
+    const out = await event({type: "score", player: quick.dataset.player, points},
+      sent(quick.querySelector("input[name=points]")));
     if (out && points === 0) say(bustWords(out.state.history[out.state.history.length - 1]) + " Undo if that was a slip.");
     return out;
   }
@@ -364,7 +369,7 @@
 
   async function addPlayer(add) {
     const field = add.querySelector("input[name=name]");
-    await send("players", {name: field.value}, [["name", field.value]]);
+    await send("players", {name: field.value}, sent(field));
   }
 
   async function readFirstDie(input) {
