@@ -392,6 +392,26 @@ def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
         assert page.locator('#add-player input[name="name"]').input_value() == "Dee"
         assert page.locator("#quick-points").input_value() == "850"
         assert page.locator('#first select[name="Ann"]').input_value() == "4"
+        wait_text(page, "#toast", "Undone: the last action is taken back.")
+        assert "cleared" not in page.locator("#toast").inner_text()
+        assert not errors
+
+
+def test_points_typed_for_the_turn_an_undo_takes_back_are_said_to_be_cleared(
+    browser: Any, server: Server
+) -> None:
+    """An Undo on this phone that moves the turn back clears the points typed for the turn
+    after it, and says so, as another phone's change does."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        page.fill("#quick-points", "300")
+        page.press("#quick-points", "Enter")
+        wait_text(page, "#turn-line", "Bob's turn")
+        page.fill("#quick-points", "450")
+        page.click("[data-undo]")
+        wait_text(page, "#turn-line", "Ann's turn")
+        wait_text(page, "#toast", "What you had typed or tapped since was cleared.")
+        assert page.locator("#quick-points").input_value() == ""
         assert not errors
 
 
@@ -870,7 +890,8 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
     browser: Any, server: Server
 ) -> None:
     """Found at a table: a thumb's second tap 150-400 ms after Busted landed on the next
-    player's Busted; a bank whose answer was lost was said to be cleared by another phone."""
+    player's Busted (and an Enter then did nothing, without a word); a bank whose answer was
+    lost was said to be cleared by another phone."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob\nCid")
         bust = page.locator('#quick [data-quick="bust"]')
@@ -878,8 +899,12 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         page.wait_for_selector('#sheet[data-version="1"]')
         box = bust.bounding_box()  # the second tap, where Ann's Busted was: now Bob's
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.fill("#quick-points", "300")  # Enter, too, waits; and says why it did nothing
+        page.press("#quick-points", "Enter")
+        wait_text(page, "#toast", "The sheet has just changed: check it, then press Enter again.")
         page.wait_for_timeout(1500)
         assert _version(page, server) == 1
+        page.fill("#quick-points", "")
         wait_text(page, "#turn-line", "Bob's turn")
         bust.click()  # a moment later taps count again (Playwright waits for that)
         wait_text(page, "#turn-line", "Cid's turn")

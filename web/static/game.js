@@ -197,8 +197,8 @@
     try { await poll(); } finally { setTimeout(pollLoop, pollMs); }
   }
 
-  // the answer's body, null when refused, undefined when not sent (busy, or settling);
-  // `entered`, [key, value] pairs of fields() (what was sent), are emptied once it is
+  // the answer's body (its `cleared`: an entry the fresh sheet had no place for), null
+  // when refused, undefined when not sent (busy, or settling); `entered`, [key, value] pairs of fields() (what was sent), are emptied once it is
   // recorded, before the fresh sheet comes: never carried over, nor sent twice
   async function send(path, body, entered = []) {
     if (busy || Date.now() < settleUntil) return undefined;
@@ -233,11 +233,13 @@
           if (el && el.value === value) el.value = "";  // (not what was typed since)
         });
       }
+      let fresh = null;
       if (resp.ok || resp.status === 409) {
         try {
-          await refresh(path === "undo" && resp.ok ? "always" : "turn");
+          fresh = await refresh(path === "undo" && resp.ok ? "always" : "turn");
         } catch (e) { /* answered, but the sheet did not come: the next poll brings it */ }
       }
+      if (resp.ok && out) out.cleared = Boolean(fresh && fresh.lost);  // (an entry it had no place for)
       return resp.ok ? out : null;
     } finally {
       busy = false;
@@ -422,6 +424,11 @@
     else if (form.id === "add-player") addPlayer(form);
     else decideFirst(form);
   });
+  // while the fresh sheet settles its greyed button takes no Enter: say why, not nothing
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter" || Date.now() >= settleUntil || !ev.target.closest("#sheet form input")) return;
+    say("The sheet has just changed: check it, then press Enter again.", true);
+  });
   document.addEventListener("input", (ev) => {
     const quick = ev.target.closest("#sheet #quick");
     if (quick) quickProblem(quick, "");
@@ -433,7 +440,11 @@
     const btn = ev.target.closest("[data-event]");
     if (btn && btn.closest("#sheet")) { event(JSON.parse(btn.dataset.event)); return; }
     if (ev.target.closest("[data-undo]")) {
-      send("undo", {}).then((out) => { if (out) say("Undone: the last action is taken back."); });
+      // points typed or dice tapped for the sheet the Undo takes back go with it: said, as
+      // another phone's change says it
+      send("undo", {}).then((out) => {
+        if (out) say("Undone: the last action is taken back." + (out.cleared ? " What you had typed or tapped since was cleared." : ""), out.cleared);
+      });
     }
   });
 
