@@ -32,7 +32,7 @@ from companion.rules import (
     named_preset,
     rules_to_json,
 )
-from companion.scoring import Keep, format_dice, parse_dice, roll_report, score_roll
+from companion.scoring import format_dice, parse_dice, roll_report
 from companion.turn import Phase, Turn
 
 EXIT_ERROR = 2
@@ -77,9 +77,13 @@ class CommandContext:
     """What plug-in commands may ask of the rules engine without importing it."""
 
     score_report: Callable[..., dict[str, Any]]
-    advice_report: Callable[..., dict[str, Any] | None]
+    advice_report: Callable[..., dict[str, Any]]
     brief: Callable[[str], str]
     """An error message as the core prints one: one line, a long echo cut."""
+    score_text: Callable[[dict[str, Any]], str]
+    """A `score_report` as `hotdice score` prints it."""
+    advice_text: Callable[[dict[str, Any]], str]
+    """An `advice_report` as `hotdice advise --roll` prints it."""
 
 
 def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = None) -> dict:
@@ -90,34 +94,36 @@ def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = Non
 
 def _advice_report(
     rules_spec: str, dice: Sequence[int], target: int | None = None
-) -> dict[str, Any] | None:
+) -> dict[str, Any]:
     rules = read_rules(rules_spec, target)
     return strategy.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
-
-
-CONTEXT = CommandContext(_score_report, _advice_report, brief)
 
 
 # --- printing ------------------------------------------------------------------------------
 
 
-def _keep_line(keep: Keep) -> str:
-    why = ", ".join(f"{g.name} {g.points:,}" for g in keep.groups)
-    flag = "  WINS THE GAME" if keep.wins else ""
-    return f"  {format_dice(keep.dice):<8} {keep.points:>6,}  {why}{flag}"
+def _keep_line(keep: dict[str, Any]) -> str:
+    why = ", ".join(f"{g['name']} {g['points']:,}" for g in keep["groups"])
+    flag = "  WINS THE GAME" if keep.get("wins_game") else ""
+    return f"  {format_dice(keep['keep']):<8} {keep['points']:>6,}  {why}{flag}"
 
 
-def print_score(rules: Rules, roll: Sequence[int], out: TextIO) -> None:
-    """The table `hotdice score` prints: the best keep first, then every legal keep."""
-    score = score_roll(rules, roll)
-    out.write(f"{format_dice(roll)} under {rules.name}: ")
-    if score.bust or score.best is None:
-        out.write("bust, nothing scores\n")
-        return
-    out.write(f"best keep {format_dice(score.best.dice)} for {score.best.points:,}\n")
-    out.write(f"  {'keep':<8} {'points':>6}  groups\n")
-    for keep in score.options:
-        out.write(_keep_line(keep) + "\n")
+def format_score(report: dict[str, Any]) -> str:
+    """The table `hotdice score` prints, from its JSON object (`roll_report`): the best keep
+    first, then every legal keep."""
+    head = f"{format_dice(report['roll'])} under {report['rules']}: "
+    best = report["best"]
+    if report["bust"] or best is None:
+        return head + "bust, nothing scores"
+    lines = [head + f"best keep {format_dice(best['keep'])} for {best['points']:,}"]
+    lines.append(f"  {'keep':<8} {'points':>6}  groups")
+    lines.extend(_keep_line(keep) for keep in report["options"])
+    return "\n".join(lines)
+
+
+CONTEXT = CommandContext(
+    _score_report, _advice_report, brief, format_score, cli_strategy.format_roll_advice
+)
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -170,10 +176,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not args.dice:
         raise ParseError("give the dice of the roll, e.g. hotdice score --rules farkle 1 4 2 4 4 5")
     roll = parse_dice(" ".join(args.dice), max_dice=rules.dice)
-    if args.json:
-        print(json.dumps(roll_report(rules, roll)))
-    else:
-        print_score(rules, roll, sys.stdout)
+    report = roll_report(rules, roll)
+    print(json.dumps(report) if args.json else format_score(report))
     return 0
 
 
@@ -189,10 +193,8 @@ def _score_stream(rules: Rules, lines: TextIO, as_json: bool) -> int:
             roll = parse_dice(line, max_dice=rules.dice)
         except ParseError as error:
             raise ParseError(f"line {number}: {error}") from None
-        if as_json:
-            sys.stdout.write(json.dumps(roll_report(rules, roll)) + "\n")
-        else:
-            print_score(rules, roll, sys.stdout)
+        report = roll_report(rules, roll)
+        sys.stdout.write((json.dumps(report) if as_json else format_score(report)) + "\n")
     if not rolls:
         raise ParseError("no roll on standard input: give one roll a line")
     return 0

@@ -28,7 +28,6 @@ Dice = tuple[int, ...]
 Counts = tuple[int, int, int, int, int, int]
 
 _COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-_ORDINALS = {4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth", 9: "ninth"}
 NO_COUNTS: Counts = (0, 0, 0, 0, 0, 0)
 
 

@@ -400,10 +400,18 @@ def test_read_scores_the_photo_and_coaches(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "read", "--json", "--rules", "farkle", "--coach", str(SAMPLE))
     result = json.loads(out)
     values = sorted(d["value"] for d in result["dice"])
-    assert code == 0 and result["score"]["roll"] == [d["value"] for d in result["dice"]]
-    assert result["score"]["rules"] == "farkle" and sorted(result["score"]["roll"]) == values
+    assert code == 0 and result["score"]["roll"] == values  # (in order, as "roll:" says)
+    assert result["score"]["rules"] == "farkle"
     ranked = [o["expected"] for o in result["advice"]["options"]]
     assert ranked == sorted(ranked, reverse=True) and len(ranked) == len(result["score"]["options"])
+    # in words, the engine's own: what `hotdice score` and `hotdice advise --roll` print
+    roll = [str(v) for v in values]
+    code, text, _ = run(capsys, "read", "--rules", "farkle", "--coach", str(SAMPLE))
+    _, score, _ = run(capsys, "score", "--rules", "farkle", *roll)
+    _, advice, _ = run(capsys, "advise", "--rules", "farkle", "--roll", "".join(roll))
+    assert code == 0 and "  roll: " + " ".join(roll) in text
+    expected = "".join("  " + line + "\n" for line in (score + advice).splitlines())
+    assert text.endswith(expected), text
     code, _, err = run(capsys, "read", "--coach", str(SAMPLE))
     assert code == 2 and "--coach needs --rules" in err
 

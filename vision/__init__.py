@@ -9,7 +9,7 @@ Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
 
 from .annotate import annotate
 from .detections import ASK_BELOW, Detections, DieDetection
-from .io import decode_image, image_size_wh, load_image
+from .io import ImageTooLarge, decode_image, image_size_wh, load_image
 from .photo import PhotoReading, read_photo_data
 from .reader import read
 
@@ -22,6 +22,7 @@ __all__ = [
     "ASK_BELOW",
     "annotate",
     "decode_image",
+    "ImageTooLarge",
     "image_size_wh",
     "load_image",
 ]

@@ -13,10 +13,11 @@ import os
 import stat
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -30,6 +31,17 @@ from .io import load_image, read_bytes, stat_path
 from .model import warm_up
 from .photo import PhotoReading, read_photo_data
 from .reader import read
+
+
+class RulesContext(Protocol):
+    """What these commands ask of the rules engine (`companion.cli.CommandContext`), given
+    by `hotdice` when it plugs them in: vision itself knows no rules."""
+
+    def score_report(self, rules: str, dice: Sequence[int], target: int | None) -> dict: ...
+    def advice_report(self, rules: str, dice: Sequence[int], target: int | None) -> dict: ...
+    def brief(self, message: str) -> str: ...
+    def score_text(self, report: dict) -> str: ...
+    def advice_text(self, report: dict) -> str: ...
 
 
 def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
@@ -64,70 +76,50 @@ def _json_line(
     return json.dumps(obj)
 
 
-def _score(context: Any, rules: str | None, dets: Detections, target: int | None) -> dict | None:
+def _score(
+    context: RulesContext, rules: str | None, dets: Detections, target: int | None
+) -> dict | None:
     """The rules engine's report for the roll read, or None (no rules, no dice, or a roll the
     rule set cannot score, such as more dice than it uses: said on stderr)."""
     if not rules or not dets.values:
         return None
     try:
-        return context.score_report(rules, dets.values, target)
+        return context.score_report(rules, sorted(dets.values), target)
     except ValueError as exc:
         print(f"hotdice: note: cannot score this roll: {exc}", file=sys.stderr)
         return None
 
 
-def _advice(context: Any, rules: str, dets: Detections, target: int | None) -> dict | None:
+def _advice(context: RulesContext, rules: str, dets: Detections, target: int | None) -> dict | None:
     """The coach: the keeps of the roll read, ranked by expected final turn score."""
     try:
-        return context.advice_report(rules, dets.values, target)
+        return context.advice_report(rules, sorted(dets.values), target)
     except ValueError as exc:
         print(f"hotdice: note: no advice for this roll: {exc}", file=sys.stderr)
         return None
 
 
-def _print_advice(advice: dict, out: Any) -> None:
-    print("  coach, keeps ranked by expected final turn score:", file=out)
-    for rank, option in enumerate(advice.get("options", []), 1):
-        keep = " ".join(str(d) for d in option["keep"])
-        print(
-            f"    {rank}. keep {keep:<12} +{option['points']:<5} then {option['then']}: "
-            f"{option['expected']:,.2f}",
-            file=out,
-        )
-
-
-def _print_text(path: str, dets: Detections, ms: float, score: dict | None, out=None) -> None:
-    out = out or sys.stdout
+def _print_text(
+    context: RulesContext,
+    path: str,
+    dets: Detections,
+    ms: float,
+    score: dict | None,
+    advice: dict | None,
+) -> None:
+    """One photo's (or settled roll's) block: the dice, then with `--rules` the roll's
+    score and with `--coach` its keeps ranked, as `hotdice score` and `hotdice advise
+    --roll` print them (the rules engine's words, indented under the photo)."""
     w, h = dets.size_wh
-    print(f"{path}: {len(dets)} dice in {ms:.0f} ms ({w}x{h})", file=out)
+    print(f"{path}: {len(dets)} dice in {ms:.0f} ms ({w}x{h})")
     if len(dets):
-        print("  roll: " + " ".join(str(v) for v in sorted(dets.values)), file=out)
+        print("  roll: " + " ".join(str(v) for v in sorted(dets.values)))
     for k, d in enumerate(dets, 1):
         flag = "   <- please check" if d.confidence < ASK_BELOW else ""
-        print(
-            f"  die {k}: {d.value}  confidence {d.confidence:.2f}  box {list(d.box_xywh)}{flag}",
-            file=out,
-        )
-    if score is not None:
-        _print_score(score, out)
-
-
-def _print_score(score: dict, out) -> None:
-    """Best keep and all legal keeps, from the rules engine's `hotdice score --json` object."""
-    options = score.get("options") or score.get("keeps") or []
-    best = score.get("best") or (
-        max(options, key=lambda o: o.get("points", 0)) if options else None
-    )
-    if best:
-        print(f"  best keep: {best.get('keep')} for {best.get('points')} points", file=out)
-    if options:
-        print("  legal keeps:", file=out)
-        for o in options:
-            print(f"    {o.get('keep')}: {o.get('points')}", file=out)
-    if score.get("bust"):
-        print("  bust: no scoring dice", file=out)
-    elif not best and not options:
-        print("  score: " + json.dumps(score), file=out)
+        print(f"  die {k}: {d.value}  confidence {d.confidence:.2f}  box {list(d.box_xywh)}{flag}")
+    for report, text in ((score, context.score_text), (advice, context.advice_text)):
+        if report is not None:
+            print(textwrap.indent(text(report), "  "))
 
 
 def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
@@ -195,7 +187,7 @@ def _quiet_opencv() -> None:
 
 
 def _scored(
-    args: argparse.Namespace, context: Any, dets: Detections
+    args: argparse.Namespace, context: RulesContext, dets: Detections
 ) -> tuple[dict | None, dict | None]:
     """A read roll's score under `--rules`, and with `--coach` its keeps ranked."""
     score = _score(context, args.rules, dets, args.target)
@@ -207,7 +199,7 @@ def _scored(
     return score, advice
 
 
-def run_read(args: argparse.Namespace, context: Any) -> int:
+def run_read(args: argparse.Namespace, context: RulesContext) -> int:
     """Handler of `hotdice read`."""
     _quiet_opencv()
     for option, value in (("--rules", args.rules), ("--annotate", args.annotate)):
@@ -247,9 +239,7 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
         if args.json:
             print(_json_line(photo, dets, ms, score, advice), flush=True)
         else:
-            _print_text(photo, dets, ms, score)
-            if advice:
-                _print_advice(advice, sys.stdout)
+            _print_text(context, photo, dets, ms, score, advice)
         if args.annotate:
             if image.shape[1] != dets.size_wh[0]:  # decoded small for speed: draw full size
                 image = load_image(photo)
@@ -263,7 +253,7 @@ def run_read(args: argparse.Namespace, context: Any) -> int:
     return status
 
 
-def run_camera(args: argparse.Namespace, context: Any) -> int:
+def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     """`hotdice read --camera SOURCE`: print each settled roll until the stream ends."""
     source = _camera_source(args.camera)
     count = 0
@@ -291,9 +281,8 @@ def run_camera(args: argparse.Namespace, context: Any) -> int:
                 obj["frame"] = roll.frame_index
                 print(json.dumps(obj), flush=True)
             else:
-                _print_text(f"roll at frame {roll.frame_index}", dets, last_ms[0], score)
-                if advice:
-                    _print_advice(advice, sys.stdout)
+                frame = f"roll at frame {roll.frame_index}"
+                _print_text(context, frame, dets, last_ms[0], score, advice)
             count += 1
             if args.max_rolls and count >= args.max_rolls:
                 break
@@ -352,7 +341,7 @@ def _print_close_ups(directory: Path, as_json: bool) -> int:
     return 0
 
 
-def run_eval(args: argparse.Namespace, context: Any) -> int:
+def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     """Handler of `hotdice eval`."""
     _quiet_opencv()
     if args.directory == "":  # (Path("") is the current folder)
@@ -403,7 +392,7 @@ def run_eval(args: argparse.Namespace, context: Any) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction, context: Any) -> None:
+def register(subparsers: argparse._SubParsersAction, context: RulesContext) -> None:
     """Add `read` and `eval` to the `hotdice` command line."""
     p = subparsers.add_parser(
         "read",
@@ -453,7 +442,7 @@ class _NoRules:
     def score_report(*_: Any) -> dict:
         raise ValueError("--rules needs the rules engine: run it as hotdice read")
 
-    advice_report = score_report
+    advice_report = score_text = advice_text = score_report
 
     @staticmethod
     def brief(message: str) -> str:

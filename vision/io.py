@@ -67,17 +67,23 @@ def reduction_for(
     return factor
 
 
+class ImageTooLarge(ValueError):
+    """An image over the caller's pixel limit: the upload's size is the fault (a 413 on the
+    web), not its bytes."""
+
+
 def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) -> np.ndarray:
     """Decode image bytes to a BGR uint8 array, honouring EXIF orientation.
 
     `reduce` (1, 2, 4, 8) asks the JPEG decoder for a smaller image. Raises ValueError with a
-    one-line message for bytes that are not an image or are too big.
+    one-line message for bytes that are not an image, `ImageTooLarge` for one over
+    `max_pixels`.
     """
     if not data:
         raise ValueError("empty data is not an image")
     size = image_size_wh(data)
     if size is not None and size[0] * size[1] > max_pixels:
-        raise ValueError(f"image is {size[0]}x{size[1]}, more than {max_pixels} pixels")
+        raise ImageTooLarge(f"image is {size[0]}x{size[1]}, more than {max_pixels} pixels")
     buf = np.frombuffer(data, dtype=np.uint8)
     try:
         image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))
@@ -86,7 +92,7 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     if image is None or image.size == 0:
         raise ValueError("data is not a readable image")
     if image.shape[0] * image.shape[1] > max_pixels:
-        raise ValueError(
+        raise ImageTooLarge(
             f"image is {image.shape[1]}x{image.shape[0]}, more than {max_pixels} pixels"
         )
     return image

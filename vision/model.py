@@ -390,11 +390,6 @@ def warm_up() -> None:
     classify_crops([np.zeros((CROP, CROP, 3), np.uint8)], rotations=1)
 
 
-def models_present() -> bool:
-    """True when every network file the engine runs ships with the package."""
-    return all((MODEL_DIR / network_file(n)).is_file() for n in (DET_FILE, *CLS_FILES))
-
-
 def det_scale(size_wh: tuple[int, int], *, long_side: int) -> float:
     """Scale factor to the detector's working size (never upscaling by more than 2)."""
     return min(2.0, long_side / max(size_wh))

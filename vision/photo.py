@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
+from .annotate import annotate
 from .detections import Detections
 from .io import decode_image, image_size_wh, reduction_for
 from .reader import FRAME_SIDE, PHOTO_LOOK, read
@@ -40,6 +42,25 @@ class PhotoReading:
         """The dice in the decoded image's pixels, to draw on `image`."""
         h, w = self.image.shape[:2]
         return self.detections.scaled(w / max(1, self.detections.size_wh[0]), (w, h))
+
+    def preview_jpeg(self, max_side: int = 960, line: int = 4, quality: int = 80) -> bytes:
+        """The photo at most `max_side` on its long side as a JPEG, each die drawn on it
+        with its value alone (green, or orange where the player is asked): a phone shows a
+        960-px preview about 360 px wide, so the outlines are drawn on the preview itself,
+        `line` thick at 960 px (labels about 13 px high on the screen)."""
+        image, dice = self.image, self.on_image()
+        h, w = image.shape[:2]
+        scale = min(1.0, max_side / max(h, w))
+        if scale < 1.0:
+            size = (max(1, int(w * scale)), max(1, int(h * scale)))  # a 4000x1 strip too
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+            dice = dice.scaled(size[0] / w, size)
+        thickness = max(1, round(line * max(image.shape[:2]) / max_side))
+        marked = annotate(image, dice, thickness=thickness, confidence=False)
+        ok, buf = cv2.imencode(".jpg", marked, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:  # pragma: no cover - encoding a valid array does not fail
+            raise ValueError("could not encode the preview")
+        return buf.tobytes()
 
 
 def _may_miss_small_dice(dets: Detections) -> bool:

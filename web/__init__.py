@@ -24,9 +24,10 @@ def _secret_key(instance: Path) -> str:
         return key
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app; ``test_config`` overrides the defaults (e.g. ``DATABASE``)."""
-    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("HOTDICE_INSTANCE")
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` overrides the defaults (e.g. ``DATABASE``): the tests' and
+    ``hotdice serve``'s own."""
+    instance = (config or {}).get("INSTANCE_PATH") or os.environ.get("HOTDICE_INSTANCE")
     app = Flask(__name__, instance_relative_config=True, instance_path=instance)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -41,8 +42,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.from_pyfile("config.py", silent=True)
-    if test_config is not None:
-        app.config.from_mapping(test_config)
+    if config is not None:
+        app.config.from_mapping(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from typing import Any
 
 import click
 from flask import Flask, current_app, g
@@ -133,8 +132,3 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(init_db_command)
     with app.app_context():
         init_db()
-
-
-def query_one(sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row | None:
-    """Run a read query and return its first row."""
-    return get_db().execute(sql, params).fetchone()

@@ -3,7 +3,7 @@
 Every phone asks ``GET /api/games/<id>`` each second with ``If-None-Match``. When the
 game's version (one indexed query) still matches the ETag, this WSGI middleware answers
 ``304 Not Modified`` itself; anything else goes to Flask, which serves the same ETags
-(``api.etag_for``). It roughly halves the server's CPU per phone.
+(``etag_for``, below). It roughly halves the server's CPU per phone.
 """
 
 from __future__ import annotations

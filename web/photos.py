@@ -1,7 +1,7 @@
 """Photos to dice through ``vision``, and dice to points through ``companion``.
 
-The web layer only moves bytes and JSON here: reading pips is ``vision``'s job and every
-point comes from ``companion.scoring.roll_report``.
+The web layer only moves bytes and JSON here: reading pips and drawing the preview are
+``vision``'s job and every point comes from ``companion.scoring.roll_report``.
 """
 
 from __future__ import annotations
@@ -36,52 +36,13 @@ def score_report(rules_spec: str, dice: list[int], target: int | None = None) ->
 
 
 def _vision() -> Any:
+    """The vision package, imported on the first photo (OpenCV and the networks cost the
+    server's start nothing until a photo comes)."""
     try:
         import vision
     except ImportError as exc:
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
-    missing = [
-        n for n in ("read_photo_data", "annotate", "image_size_wh") if not hasattr(vision, n)
-    ]
-    if missing:
-        raise PhotoError(
-            f"photo reading is not available on this server (vision lacks {', '.join(missing)})",
-            503,
-        )
     return vision
-
-
-# The preview's outlines and labels: a phone shows the 960-px preview about 360 px wide, so
-# they are drawn on the preview itself, this thick (labels about 13 px high on the screen)
-PREVIEW_LINE = 4
-
-
-def _preview(vision: Any, reading: Any) -> str:
-    """The photo at most `PREVIEW_MAX_SIDE` on its long side, each die drawn on it with its
-    value (green, or orange where the player is asked: the tray below gives the rest)."""
-    import cv2
-
-    image, dice = reading.image, reading.on_image()
-    h, w = image.shape[:2]
-    scale = min(1.0, PREVIEW_MAX_SIDE / max(h, w))
-    if scale < 1.0:
-        size = (max(1, int(w * scale)), max(1, int(h * scale)))  # a 4000x1 strip too
-        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-        dice = dice.scaled(size[0] / w, size)
-    line = max(1, round(PREVIEW_LINE * max(image.shape[:2]) / PREVIEW_MAX_SIDE))
-    # (orange where the tray asks the player, `vision.ASK_BELOW`: the colour is the
-    # preview's only cue)
-    marked = vision.annotate(image, dice, thickness=line, confidence=False)
-    return _jpeg_data_url(marked)
-
-
-def _jpeg_data_url(image: Any) -> str:
-    import cv2
-
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    if not ok:  # pragma: no cover - encoding a valid array does not fail
-        raise PhotoError("could not encode the preview", 500)
-    return "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode("ascii")
 
 
 def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[str, Any]:
@@ -101,10 +62,10 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
         raise PhotoError("send the photo as a JPEG or PNG (a phone camera's own format)", 400)
     try:
         reading = vision.read_photo_data(data, max_pixels=max_pixels)
+    except vision.ImageTooLarge as exc:
+        raise PhotoError(str(exc), 413) from exc
     except ValueError as exc:
-        message = str(exc)
-        too_big = "pixel" in message.lower() or "too large" in message.lower()
-        raise PhotoError(message, 413 if too_big else 400) from exc
+        raise PhotoError(str(exc), 400) from exc
     except OSError as exc:  # e.g. the model file is missing on this install
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     detections = reading.detections
@@ -124,7 +85,8 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
             for d in detections.dice
         ],
         "size_wh": [int(w), int(h)],
-        "annotated": _preview(vision, reading),
+        "annotated": "data:image/jpeg;base64,"
+        + base64.b64encode(reading.preview_jpeg(PREVIEW_MAX_SIDE)).decode("ascii"),
     }
     if rules_spec:
         out["rules"] = rules_spec

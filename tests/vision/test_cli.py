@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.annotate import SURE
-from vision.cli import _print_text, _Progress, main, read_photo
+from vision.cli import _NoRules, _print_text, _Progress, main, read_photo
 from vision.detections import Detections, DieDetection
 from vision.evaluate import score_image
 
@@ -419,7 +419,7 @@ def test_read_text_asks_about_the_dice_the_phone_asks_about(capsys):
     dice = [
         DieDetection(v, c, (10 * v, 0, 8, 8), (10 * v + 4, 4.0)) for v, c in ((2, 0.55), (4, 0.61))
     ]
-    _print_text("roll.jpg", Detections(tuple(dice), (100, 50)), 12.0, None)
+    _print_text(_NoRules(), "roll.jpg", Detections(tuple(dice), (100, 50)), 12.0, None, None)
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].startswith("  die 1: 2") and lines[2].endswith("<- please check")
     assert lines[3].startswith("  die 2: 4") and "please check" not in lines[3]

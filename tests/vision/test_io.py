@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.io import decode_image, image_size_wh, load_image, reduction_for
+from vision.io import ImageTooLarge, decode_image, image_size_wh, load_image, reduction_for
 
 
 def test_exif_orientation_is_applied(exif_jpeg):
@@ -50,6 +50,14 @@ def test_not_an_image(tmp_path):
 
 
 def test_too_many_pixels():
+    """Over the limit is its own error (the web answers it 413, not 400), by the header or,
+    for a header without a size, once decoded."""
     ok, enc = cv2.imencode(".png", np.zeros((100, 100, 3), np.uint8))
-    with pytest.raises(ValueError, match="more than"):
+    with pytest.raises(ImageTooLarge, match="100x100, more than 5000 pixels"):
         decode_image(enc.tobytes(), max_pixels=5000)
+    ok, bmp = cv2.imencode(".bmp", np.zeros((100, 100, 3), np.uint8))
+    with pytest.raises(ImageTooLarge, match="100x100, more than 5000 pixels"):
+        decode_image(bmp.tobytes(), max_pixels=5000)
+    with pytest.raises(ValueError) as err:
+        decode_image(b"not an image", max_pixels=5000)
+    assert not isinstance(err.value, ImageTooLarge)

@@ -43,6 +43,25 @@ def test_a_big_photo_is_decoded_small_and_reported_full_size(samples_dir):
     assert [d.center_xy for d in small] == [(x / 2, y / 2) for x, y in (d.center_xy for d in dets)]
 
 
+def test_the_preview_is_small_and_marks_every_die(samples_dir):
+    """A phone's preview: at most 960 px on its long side whatever the photo's size, each
+    die outlined at its place in the preview, green where read surely, else orange."""
+    from vision import ASK_BELOW
+    from vision.annotate import SURE, UNSURE
+
+    for size in (4032, 600):
+        data = cv2.imencode(".jpg", _phone_photo(samples_dir, size))[1].tobytes()
+        reading = read_photo_data(data)
+        preview = cv2.imdecode(np.frombuffer(reading.preview_jpeg(), np.uint8), cv2.IMREAD_COLOR)
+        assert preview.shape[:2] == (min(size, 960),) * 2
+        scale = preview.shape[1] / size
+        for d in reading.detections:
+            colour = SURE if d.confidence >= ASK_BELOW else UNSURE
+            drawn = np.all(np.abs(preview.astype(int) - colour) < 40, axis=2)
+            x, y, w, h = (int(v * scale) for v in d.box_xywh)
+            assert drawn[y : y + h + 1, x : x + 2].mean() > 0.5, d  # its left edge drawn
+
+
 def test_an_upright_phone_photo_keeps_its_orientation_when_decoded_small(samples_dir, exif_jpeg):
     """The EXIF orientation turns the reduced image as it turns the full one: the dice of
     a photo stored sideways come out in the upright photo's pixels."""
