@@ -404,10 +404,10 @@ def load_rules(
     if isinstance(spec, Rules):
         rules = spec
     elif isinstance(spec, str):
-        parts = [part.strip() for part in spec.strip().split("+")]
-        if not parts[0]:
+        base, toggles = split_spec(spec)
+        if not base:
             raise ParseError("empty rule set name")
-        rules = _build(parts[0], parts[1:], {}, "+".join(parts), strict)
+        rules = _build(base, toggles, {}, "+".join([base, *toggles]), strict)
     elif isinstance(spec, Mapping):
         options = dict(spec)
         base = options.pop("base", None)
@@ -460,10 +460,18 @@ def _points(n: int) -> str:
     return f"{n:,}"
 
 
-def _spec_of(name: str) -> tuple[str, list[str]] | None:
-    """A rule set's name read as the spec it is (``"farkle+greed (custom)"``: farkle, with
-    greed); None for a name of the table's own ("zilch night", "our-table")."""
-    base, *toggles = name.removesuffix(" (custom)").split("+")
+def split_spec(spec: str) -> tuple[str, list[str]]:
+    """A spec's preset and house rules, as `load_rules` reads them: ``"farkle + greed"`` is
+    farkle, with greed (neither checked)."""
+    base, *toggles = (part.strip() for part in spec.strip().split("+"))
+    return base, toggles
+
+
+def preset_spec(name: str) -> tuple[str, list[str]] | None:
+    """A rule set's name (or spec) read as the preset and house rules it names
+    (``"farkle+greed (custom)"``: farkle, with greed); None for a name of the table's own
+    ("zilch night", "our-table")."""
+    base, toggles = split_spec(name.removesuffix(" (custom)"))
     if base in PRESETS and all(t in TOGGLES for t in toggles):
         return base, toggles
     return None
@@ -471,7 +479,7 @@ def _spec_of(name: str) -> tuple[str, list[str]] | None:
 
 def named_preset(name: str) -> str | None:
     """The preset a rule set's name is a spec of (``"farkle+greed (custom)"``: farkle)."""
-    spec = _spec_of(name)
+    spec = preset_spec(name)
     return spec[0] if spec else None
 
 
@@ -495,7 +503,7 @@ def _replaced_by_house_rules(rules: Rules) -> list[str]:
     """For ``preset+toggle+...``: what a toggle sets that the preset itself sets otherwise
     (``farkle+extra-combos`` scores farkle's straight 1,000, not 1,500), so a table that
     picked a house rule from another preset's seed sees what it gave up."""
-    spec = _spec_of(rules.name)
+    spec = preset_spec(rules.name)
     if spec is None:
         return []
     base, toggles = spec

@@ -37,6 +37,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         MAX_PIXELS=MAX_PIXELS,
         DB_REUSE=False,
         POLL_MS=1000,
+        HEAVY_AT_ONCE=2,  # photo reads and coach solves at once (`api.heavy_work`)
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
@@ -54,6 +55,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     store.init_app(app)
     errors.init_app(app)
+    api.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.wsgi_app = FastPoll(app.wsgi_app, app.config)  # type: ignore[method-assign]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from companion import rules as crules
 
@@ -175,11 +177,19 @@ def rules_list() -> Response:
     return jsonify({"presets": preset_choices(), "toggles": toggle_choices()})
 
 
+def rules_arg() -> str | None:
+    """``?rules=``: a spec typed into a URL as ``farkle+greed`` arrives as "farkle greed" (a
+    query's "+" is a space); no preset or house rule has a space in its name, so each
+    space is read as the "+" it was."""
+    spec = "+".join(request.args.get("rules", "").replace("+", " ").split())
+    return spec or None
+
+
 @bp.get("/rules/describe")
 def rules_described() -> Response:
     """One rule set in the engine's words (``?rules=farkle+extra-combos``): what a table's
     choice of house rules makes of its preset, shown before the game is made."""
-    spec = request.args.get("rules", "").strip()
+    spec = rules_arg() or ""
     if not spec:
         raise BadRequest("name the rules: ?rules=preset+house-rule+...")
     try:
@@ -283,23 +293,8 @@ def first_player(game_id: str) -> Response:
             "'rolls' must map player names to the die each rolled (or be a list of such "
             "rounds: everyone's first, then the tied players')"
         )
-    snap = store.snapshot_at(game, store.current_version(game.id))
-    if snap.version != version:  # a stale phone hears so first, tie or not (append checks too)
-        raise store.Conflict(snap)
-    if snap.started:  # a tie would otherwise be recorded for nothing
-        raise store.Rejected("players and seating are fixed once the first turn is recorded")
-    winner, again, rounds = store.roll_off(snap, rounds, isinstance(rolls, list))
-    if winner is None:  # recorded, so every phone sees who rolls again
-        # ("on": its version, so that a tie recorded again after an undo is another round)
-        snap = store.append(game.id, version, "tie", {"rolls": rounds, "on": version})
-        return jsonify({"winner": None, "roll_again": again, **snap.public()})
-    snap = store.append(
-        game.id,
-        version,
-        "seat",
-        {"players": store.seating_from(snap.players, winner), "rolls": rounds, "on": version},
-    )
-    return jsonify({"winner": winner, "roll_again": [], **snap.public()})
+    winner, again, snap = store.record_roll_off(game, version, rounds, isinstance(rolls, list))
+    return jsonify({"winner": winner, "roll_again": again, **snap.public()})
 
 
 @bp.get("/games/<game_id>/advice")
@@ -362,6 +357,25 @@ def log(game_id: str) -> Response:
     return resp
 
 
+def init_app(app: Any) -> None:
+    """The app's cap on heavy requests (`heavy_work`), from ``HEAVY_AT_ONCE``."""
+    app.extensions["hotdice_heavy"] = threading.BoundedSemaphore(app.config["HEAVY_AT_ONCE"])
+
+
+@contextmanager
+def heavy_work(what: str) -> Iterator[None]:
+    """A photo read or a coach's solve, at most ``HEAVY_AT_ONCE`` at a time; past that the
+    request is told at once to try again (503) instead of waiting on a server thread: eight
+    49-MP photos at once held every thread for 10 s, and every game's polling with them."""
+    heavy = current_app.extensions["hotdice_heavy"]
+    if not heavy.acquire(blocking=False):
+        raise ServiceUnavailable(f"the server is busy {what} for others; try again in a moment")
+    try:
+        yield
+    finally:
+        heavy.release()
+
+
 @bp.post("/score")
 def score() -> Response:
     """What a roll scores under some rules, and why (the engine's ``roll_report``)."""
@@ -375,7 +389,8 @@ def score() -> Response:
     target = _int(body, "target", required=False)
     out = photos.score_report(rules.strip(), dice, target)
     if coach_on(body):
-        with_advice(out, rules.strip(), dice, target)
+        with heavy_work("ranking keeps"):
+            with_advice(out, rules.strip(), dice, target)
     return jsonify(out)
 
 
@@ -393,8 +408,9 @@ def read() -> Response:
         raise BadRequest("send the photo as multipart field 'photo' or as an image body")
     if not data:
         raise BadRequest("the photo is empty")
-    rules = request.args.get("rules") or None
-    out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
-    if rules and coach_on():
-        with_advice(out, rules, out["dice"])
+    rules = rules_arg()
+    with heavy_work("reading photos"):
+        out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
+        if rules and coach_on():
+            with_advice(out, rules, out["dice"])
     return jsonify(out)

@@ -69,9 +69,12 @@ def score_chart(
     turns = max([len(s) - 1 for s in series.values()] + [1])
     # the legend two to a row where every entry fits half the width (about 7.5 px a letter
     # at 13 px, twice that for a wide CJK one, 28 for the line), else one to a row
-    longest = max(
-        sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in f"{name} {s[-1]:,}")
-        for name, s in series.items()
+    longest = max(  # (no one seated yet: the axes alone)
+        (
+            sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in f"{name} {s[-1]:,}")
+            for name, s in series.items()
+        ),
+        default=0,
     )
     per_row = 2 if 28 + 7.5 * longest <= (width - 16) / 2 else 1
     legend_rows = -(-len(series) // per_row)

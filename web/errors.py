@@ -30,6 +30,17 @@ def _answer(status: int, message: str) -> Any:
     return render_template("error.html", message=brief(message)), status
 
 
+def _too_large(app: Flask) -> str:
+    """Which limit a 413 is: the upload's size, or (a body under it) a form's own limits,
+    a field held in memory or its count of parts."""
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is not None and request.content_length <= limit:
+        field_kb = app.config["MAX_FORM_MEMORY_SIZE"] // 1000
+        parts = app.config["MAX_FORM_PARTS"]
+        return f"form too large: a field over {field_kb:,} KB, or more than {parts:,} parts"
+    return f"upload too large: at most {limit // (1024 * 1024)} MB"
+
+
 def init_app(app: Flask) -> None:
     """Map domain exceptions and HTTP errors to JSON (API) or a short HTML page."""
 
@@ -56,8 +67,7 @@ def init_app(app: Flask) -> None:
     def http_error(exc: HTTPException) -> Any:
         status = exc.code or 500
         if status == 413:
-            limit = app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
-            message = f"upload too large: at most {limit} MB"
+            message = _too_large(app)
         else:
             message = exc.description or exc.name
         return _answer(status, message)

@@ -236,10 +236,10 @@ def check() -> str:
 def check_link(rules: str) -> str:
     """The rule check with a game's preset and house rules chosen (`preset+toggle+...`);
     for rules given as an object, the plain rule check."""
-    base, *toggles = (part.strip() for part in rules.split("+"))  # (as load_rules reads it)
-    if base not in crules.PRESETS or not set(toggles) <= crules.TOGGLES.keys():
+    spec = crules.preset_spec(rules)
+    if spec is None:
         return url_for("pages.check")
-    return url_for("pages.check", preset=base, toggle=toggles)
+    return url_for("pages.check", preset=spec[0], toggle=spec[1])
 
 
 @bp.get("/manifest.webmanifest")

@@ -15,6 +15,7 @@ from companion import scoring
 from . import store
 
 PREVIEW_MAX_SIDE = 960
+DAMAGED = "the photo is cut off or damaged: take or send it again"
 
 
 class PhotoError(ValueError):
@@ -58,14 +59,14 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     if vision.image_size_wh(data) is None:  # (a WebP or TIFF is only sized by decoding it:
         # 16000x16000 of blank WebP, 455 KB, took 1.6 GB before the pixel limit could say no)
         if data.startswith((b"\xff\xd8", b"\x89PNG")):  # the format's mark, but no size
-            raise PhotoError("the photo is cut off or damaged: take or send it again", 400)
+            raise PhotoError(DAMAGED, 400)
         raise PhotoError("send the photo as a JPEG or PNG (a phone camera's own format)", 400)
     try:
         reading = vision.read_photo_data(data, max_pixels=max_pixels)
     except vision.ImageTooLarge as exc:
         raise PhotoError(str(exc), 413) from exc
-    except ValueError as exc:
-        raise PhotoError(str(exc), 400) from exc
+    except ValueError as exc:  # (a JPEG or PNG its header sizes, that does not decode)
+        raise PhotoError(DAMAGED, 400) from exc
     except OSError as exc:  # e.g. the model file is missing on this install
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     detections = reading.detections

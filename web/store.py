@@ -309,6 +309,8 @@ def clean_players(players: Any) -> list[str]:
 def create_game(rules: str, target: int | None, players: list[str]) -> tuple[Snapshot, str]:
     """Validate the rules with the engine, store a new game; return it and its join token."""
     names = clean_players(players)
+    base, toggles = crules.split_spec(rules)
+    rules = "+".join([base, *toggles])  # (as the engine reads it: not "farkle\n+greed")
     try:
         crules.load_rules(rules, target=target)
         if names:
@@ -407,12 +409,22 @@ def load(game_id: str) -> Snapshot:
     return snapshot_at(game, current_version(game.id))
 
 
+SEATING_FIXED = "players and seating are fixed once the first turn is recorded"
+
+
 def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
     """The snapshot after one more row, or Rejected with the reason."""
     version = snap.version + 1
     if kind == "game":
+        if not snap.players:
+            raise Rejected("no players yet: add one first")
         if snap.state is None:
             raise Rejected(snap.setup_error or "the game has not started")
+        if not snap.started and snap.roll_again:  # (the tie is on every phone: settle it)
+            raise Rejected(
+                f"the roll for first player is tied: {' and '.join(snap.roll_again)} roll "
+                "again first (or Undo takes the tie back)"
+            )
         try:
             state = cgame.apply(snap.state, payload)
         except ValueError as exc:
@@ -431,7 +443,7 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
             raise Rejected("nothing to undo")
         return _make(snap.game, version, snap.stack[:-1])
     if snap.started:
-        raise Rejected("players and seating are fixed once the first turn is recorded")
+        raise Rejected(SEATING_FIXED)
     if kind == "join":
         names = clean_players([*snap.players, payload["player"]])
         payload = {"player": names[-1]}
@@ -507,6 +519,25 @@ def roll_off(
     except ValueError as exc:
         raise Rejected(str(exc)) from exc
     return winner, again, rounds
+
+
+def record_roll_off(
+    game: Game, version: int, rounds: list[dict[str, int]], every_round: bool
+) -> tuple[str | None, list[str], Snapshot]:
+    """Record a roll for first player sent on ``version`` (`roll_off`): a tie, so that
+    every phone sees who rolls again, or the seating from its winner. Returns (winner, who
+    rolls again, the snapshot after it)."""
+    snap = snapshot_at(game, current_version(game.id))
+    if snap.version != version:  # a stale phone hears so first, tie or not (append checks too)
+        raise Conflict(snap)
+    if snap.started:  # a tie would otherwise be recorded for nothing
+        raise Rejected(SEATING_FIXED)
+    winner, again, rounds = roll_off(snap, rounds, every_round)
+    # ("on": its version, so that a tie recorded again after an undo is another round)
+    if winner is None:
+        return None, again, append(game.id, version, "tie", {"rolls": rounds, "on": version})
+    seating = {"players": seating_from(snap.players, winner), "rolls": rounds, "on": version}
+    return winner, [], append(game.id, version, "seat", seating)
 
 
 def seating_from(players: tuple[str, ...], first: str) -> list[str]:

@@ -572,7 +572,7 @@ def test_events_before_players_are_refused(client: FlaskClient) -> None:
         headers={"Authorization": f"Bearer {body['token']}"},
         json={"version": 0, "event": {"type": "roll", "dice": [1, 2, 3]}},
     )
-    assert resp.status_code == 422 and "players" in resp.get_json()["error"]
+    assert resp.status_code == 422 and resp.get_json()["error"] == "no players yet: add one first"
 
 
 def test_rules_and_score(client: FlaskClient) -> None:
@@ -723,6 +723,9 @@ def test_rules_describe_follows_the_house_rules(client: FlaskClient) -> None:
     body = client.get("/api/rules/describe?rules=farkle%2Bextra-combos").get_json()
     assert body["rules"] == "farkle+extra-combos"
     assert "extra-combos: straight 1,000, not farkle's 1,500" in body["description"]
+    # typed into a URL, the "+" arrives as a space: read as the "+" it was
+    for typed in ("farkle+extra-combos", "farkle%20%2B%20extra-combos"):
+        assert client.get(f"/api/rules/describe?rules={typed}").get_json() == body
     clash = client.get("/api/rules/describe?rules=ten-thousand%2Bgreed%2Bthreshold")
     assert clash.status_code == 422 and "tick one of them" in clash.get_json()["error"]
     assert client.get("/api/rules/describe").status_code == 400
@@ -756,3 +759,52 @@ def test_a_tie_taken_back_and_recorded_again_is_another_round(
     assert round_now() == before
     tie()
     assert len({before, first_tie, round_now()}) == 3
+
+
+def test_no_turn_is_recorded_while_the_roll_for_first_player_is_tied(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """The phones offer no turn during a tie; the API refuses one too (a turn would start
+    the game as seated and throw the roll-off away), until the tie is settled or undone."""
+    game.create("farkle", ["Ann", "Bob", "Cid"])
+    resp = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 2, "Bob": 5, "Cid": 5}},
+    )
+    game.version = resp.get_json()["version"]
+    before = game.get()
+    refused = game.score("Ann", 500, expect=422)
+    assert refused.get_json()["error"] == (
+        "the roll for first player is tied: Bob and Cid roll again first "
+        "(or Undo takes the tie back)"
+    )
+    assert game.get() == before
+    resp = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Bob": 3, "Cid": 4}},
+    )
+    assert resp.status_code == 200 and resp.get_json()["winner"] == "Cid"
+    game.version = resp.get_json()["version"]
+    game.score("Cid", 500)
+    assert [p["name"] for p in game.state["players"]] == ["Cid", "Ann", "Bob"]
+    # a tie taken back with Undo leaves the seating as it was: a turn is taken again
+    game.create("farkle", ["Ann", "Bob"])
+    resp = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 4, "Bob": 4}},
+    )
+    game.version = resp.get_json()["version"]
+    game.score("Ann", 300, expect=422)
+    game.undo()
+    game.score("Ann", 300)
+
+
+def test_rules_are_stored_as_the_engine_reads_them(client: FlaskClient) -> None:
+    """A spec sent with spaces or a line break around its "+" is stored, shown and exported
+    as the engine names it."""
+    body = client.post("/api/games", json={"rules": " farkle \n+ greed", "players": ["Ann"]})
+    game_id = body.get_json()["id"]
+    assert client.get(f"/api/games/{game_id}/log").get_json()["rules"] == "farkle+greed"

@@ -263,6 +263,10 @@ def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> 
     game.score("Ann", 500)
     chart = client.get(f"/g/{game.id}/chart.svg")
     assert chart.status_code == 200 and b"<polyline" in chart.data and b"Ann 500" in chart.data
+    # a game no one has joined yet (or every join taken back): the axes alone, not a 500
+    empty = client.post("/api/games", json={"rules": "farkle"}).get_json()["id"]
+    bare = client.get(f"/g/{empty}/chart.svg")
+    assert bare.status_code == 200 and b"<svg" in bare.data and b"<polyline" not in bare.data
     manifest = client.get("/manifest.webmanifest")
     assert manifest.mimetype == "application/manifest+json"
     icons = manifest.get_json()["icons"]

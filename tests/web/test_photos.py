@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from web import photos
@@ -58,6 +59,23 @@ def test_upload_over_20_mb_is_413_json(client: FlaskClient) -> None:
     assert resp.status_code == 413 and "20 MB" in resp.get_json()["error"]
 
 
+def test_a_small_form_over_the_form_limits_is_said_as_such(client: FlaskClient) -> None:
+    """A 413 under the 20 MB names the form's own limit, not the upload's size: 1,001
+    parts of 100 KB in all, or one field of 600 KB."""
+    parts = b"".join(
+        b'--XyZ\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nx\r\n' % k for k in range(1001)
+    )
+    resp = client.post(
+        "/api/read", data=parts + b"--XyZ--\r\n", content_type="multipart/form-data; boundary=XyZ"
+    )
+    error = resp.get_json()["error"]
+    assert resp.status_code == 413 and error == (
+        "form too large: a field over 500 KB, or more than 1,000 parts"
+    )
+    page = client.post("/new", data={"players": "A" * 600_000})
+    assert page.status_code == 413 and b"a field over 500 KB" in page.data
+
+
 def test_missing_photo_is_400(client: FlaskClient) -> None:
     resp = client.post("/api/read", json={"photo": "nope"})
     assert resp.status_code == 400 and "photo" in resp.get_json()["error"]
@@ -74,6 +92,19 @@ def test_not_an_image_is_400(client: FlaskClient) -> None:
     assert resp.status_code == 400 and resp.get_json()["error"]
     resp = client.post("/api/read", data=b"GIF89a....", content_type="image/gif")
     assert resp.status_code == 400
+
+
+def test_a_photo_cut_off_after_its_size_is_called_damaged(client: FlaskClient) -> None:
+    """Cut off after the header that sizes it (a dropped upload): the same words as one
+    cut off before, not "not a readable image"."""
+    import cv2
+    import numpy as np
+
+    noisy = np.random.default_rng(1).integers(0, 256, (400, 400, 3), np.uint8)
+    for ext in (".jpg", ".png"):
+        whole = cv2.imencode(ext, noisy)[1].tobytes()
+        resp = client.post("/api/read", data=whole[: len(whole) // 2], content_type="image/jpeg")
+        assert resp.status_code == 400 and resp.get_json()["error"] == photos.DAMAGED
 
 
 def test_a_photo_not_sized_by_its_header_is_refused_before_decoding(
@@ -197,3 +228,30 @@ def test_a_phones_12mp_photo_is_read_in_its_own_pixels(
         green = np.all(np.abs(band - (60, 200, 60)) < 70, axis=1)
         assert green.sum() >= 5, (d, band.tolist())  # (drawn at full size, then shrunk: 3)
     assert decoded == [(1512, 2016)]  # once, at half size: six dice read surely
+
+
+def test_heavy_requests_past_the_cap_are_told_to_try_again(app: Flask, client: FlaskClient) -> None:
+    """While ``HEAVY_AT_ONCE`` photo reads or coach solves run, one more is a 503 at once
+    (it does not hold a server thread waiting); plain scoring is never held back."""
+    photo = (ROOT / "sample_images" / "IMG_20191208_112014.jpg").read_bytes()
+    heavy = app.extensions["hotdice_heavy"]
+    taken = 0
+    while heavy.acquire(blocking=False):  # (every slot busy, as if others were reading)
+        taken += 1
+    assert taken == app.config["HEAVY_AT_ONCE"] == 2
+    try:
+        resp = client.post("/api/read", data=photo, content_type="image/jpeg")
+        assert resp.status_code == 503
+        assert resp.get_json()["error"] == (
+            "the server is busy reading photos for others; try again in a moment"
+        )
+        roll = {"rules": "farkle", "dice": [1, 5, 2, 3, 4, 6]}
+        coached = client.post("/api/score", json={**roll, "coach": True})
+        assert coached.status_code == 503 and "ranking keeps" in coached.get_json()["error"]
+        assert client.post("/api/score", json=roll).status_code == 200
+    finally:
+        for _ in range(taken):
+            heavy.release()
+    resp = client.post("/api/read", data=photo, content_type="image/jpeg")
+    assert resp.status_code == 200 and sorted(resp.get_json()["dice"]) == [1, 2, 3, 4]
+    assert client.post("/api/score", json={**roll, "coach": True}).status_code == 200
