@@ -111,7 +111,7 @@ def new() -> WResponse | tuple[str, int]:
     players = [
         p for p in (request.form.get("players", "").replace(",", "\n").splitlines()) if p.strip()
     ]
-    target_text = request.form.get("target", "").strip()
+    target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
     try:
         target = int(target_text) if target_text else None
         snap, token = store.create_game(spec, target, players)
@@ -151,11 +151,12 @@ def game(game_id: str) -> WResponse | str:
     snap = store.load(game_id)
     token = request.args.get("t")
     if token is not None:
-        if store.check_token(snap.game, token):
-            remember_token(snap.game.id, token)
-        else:
+        if not store.check_token(snap.game, token):
             flash("That join code is not valid: you are watching, not playing.")
-        return redirect(url_for("pages.game", game_id=snap.game.id))
+            return redirect(url_for("pages.game", game_id=snap.game.id))
+        remember_token(snap.game.id, token)
+        # (a phone that came by the invite has been invited: the sheet first, not the QR)
+        return redirect(url_for("pages.game", game_id=snap.game.id, joined=1))
     if game_id != snap.game.id:
         return redirect(url_for("pages.game", game_id=snap.game.id, watch=watching() or None))
     held = session_token(snap.game)
@@ -169,6 +170,7 @@ def game(game_id: str) -> WResponse | str:
         token=token,
         editor=token is not None,
         watch=watching(),
+        joined=request.args.get("joined") == "1",
         can_play=held is not None and token is None,
         urls=game_urls(snap.game.id, token),
         view=view,

@@ -140,6 +140,9 @@ class Snapshot:
         return body
 
 
+NO_PLAYERS = "no players yet: add one first"
+
+
 def _make(
     game: Game,
     version: int,
@@ -160,12 +163,14 @@ def _make(
             elif kind == "game":
                 evs.append(payload)
         players, events = tuple(plist), tuple(evs)
+    if state is None and setup_error is None and not players:
+        setup_error = NO_PLAYERS
     if state is None and setup_error is None:
         try:
             state = cgame.replay(_log(game, players, events))
         except ValueError as exc:
-            # No players yet; or a log the engine no longer accepts (kept, and shown, so
-            # that it can still be exported or repaired by undo).
+            # A log the engine no longer accepts (kept, and shown, so that it can still be
+            # exported or repaired by undo), or players it does not take.
             setup_error = f"this game's log does not replay: {exc}" if events else str(exc)
     js = state.to_json() if state is not None else None
     return Snapshot(game, version, stack, players, events, state, setup_error, js)
@@ -416,8 +421,6 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
     """The snapshot after one more row, or Rejected with the reason."""
     version = snap.version + 1
     if kind == "game":
-        if not snap.players:
-            raise Rejected("no players yet: add one first")
         if snap.state is None:
             raise Rejected(snap.setup_error or "the game has not started")
         if not snap.started and snap.roll_again:  # (the tie is on every phone: settle it)

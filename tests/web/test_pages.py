@@ -44,7 +44,7 @@ def test_create_game_by_form_makes_this_browser_a_player(client: FlaskClient) ->
             "csrf_token": token,
             "preset": "minnesota",
             "toggle": ["the-420", "hard-six"],
-            "target": "5000",
+            "target": " 5,000",  # (as written on paper: the comma is read past)
             "players": "Ann\nBob\n\n",
         },
     )
@@ -54,6 +54,7 @@ def test_create_game_by_form_makes_this_browser_a_player(client: FlaskClient) ->
     line = re.search(r'class="rules-line">(.*?)</p>', html, re.S)
     assert line and re.sub(r"<[^>]+>", "", line[1]) == "minnesota+the-420+hard-six · to 5,000"
     assert 'id="quick"' in html and "Join code" in html and "watching" not in html
+    assert '<details class="card share" open>' in html  # (the phone that made it invites)
     game_id = game_url.rsplit("/", 1)[-1]
     assert client.get(f"/api/games/{game_id}").get_json()["state"]["target"] == 5000
 
@@ -104,6 +105,9 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     page = player.get(resp.location).get_data(as_text=True)
     assert 'id="quick"' in page and f'data-token="{out["token"]}"' in page
     assert 'id="play-link"' not in page
+    # a phone the invite brought opens on the sheet, the invite folded below it
+    assert page.index('id="sheet"') < page.index('<details class="card share"')
+    assert '<details class="card share" >' in page
     # the player's own spectator link shows what spectators see, and the way back to play
     view = player.get(f"/g/{game.id}?watch=1").get_data(as_text=True)
     assert "watching" in view and 'id="quick"' not in view and out["token"] not in view

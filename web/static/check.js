@@ -20,8 +20,12 @@
     return String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
   }
 
+  // the answer in view: below the pad it was under the fold, its heading alone showing
+  function reveal() { result.scrollIntoView({block: "start"}); }
+
   function show(report) {
     result.hidden = false;
+    requestAnimationFrame(reveal);
     const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
     if (report.bust || !report.options.length) {
       result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
@@ -42,7 +46,12 @@
     const resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify({rules: spec(), dice, coach: coach.checked})});
     const body = await resp.json();
-    if (!resp.ok) { result.hidden = false; result.innerHTML = `<p class="error">${esc(body.error)}</p>`; return; }
+    if (!resp.ok) {
+      result.hidden = false;
+      result.innerHTML = `<p class="error">${esc(body.error)}</p>`;
+      requestAnimationFrame(reveal);
+      return;
+    }
     show(body);
   }
 

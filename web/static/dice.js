@@ -21,6 +21,7 @@
     const help = pad.querySelector(".unsure-help");
     let dice = [];
     let selected = -1;
+    let full = false;  // (a face tapped with every die in: said, not ignored)
 
     function render() {
       tray.innerHTML = dice.map((d, i) =>
@@ -34,10 +35,12 @@
       const extra = pad.querySelector(".extra-help");
       if (extra) {  // too many, or (a roll of all the dice in hand) some still to enter
         const short = opts.exact && dice.length > 0 && dice.length < max && !unsure;
-        extra.hidden = dice.length <= max && !short;
-        extra.textContent = dice.length > max ? `${dice.length - max} too many: tap a die, then Remove.`
+        extra.hidden = dice.length <= max && !short && !full;
+        extra.textContent = dice.length > max ? `${dice.length - max} too many: tap a die, then Remove (or Clear).`
+          : full ? `All ${max} dice are in: tap one to change it, or Remove or Clear.`
           : `${max - dice.length} more to enter: tap their faces.`;
       }
+      pad.querySelector('[data-pad="clear"]').disabled = dice.length === 0;
       go.disabled = dice.length === 0 || unsure || dice.length > max ||
         (opts.exact && dice.length !== max);
     }
@@ -46,6 +49,7 @@
       const face = ev.target.closest("[data-face]");
       const die = ev.target.closest(".tray-die");
       const act = ev.target.closest("[data-pad]");
+      full = false;
       if (face) {
         const value = parseInt(face.dataset.face, 10);
         if (selected >= 0) {
@@ -53,12 +57,17 @@
           selected = -1;
         } else if (dice.length < max) {
           dice.push({value, unsure: false});
+        } else {
+          full = true;
         }
       } else if (die) {
         const i = parseInt(die.dataset.i, 10);
         selected = selected === i ? -1 : i;
       } else if (act && act.dataset.pad === "back") {
         if (selected >= 0) dice.splice(selected, 1); else dice.pop();
+        selected = -1;
+      } else if (act && act.dataset.pad === "clear") {
+        dice = [];
         selected = -1;
       } else if (act && act.dataset.pad === "confirm") {
         dice.forEach((d) => { d.unsure = false; });
@@ -79,6 +88,7 @@
       const status = preview.querySelector(".photo-status");
       preview.hidden = false;
       status.textContent = "Reading the dice…";
+      status.classList.remove("error");
       const form = new FormData();
       form.append("photo", file);
       const rules = opts.rules ? opts.rules() : "";
@@ -95,6 +105,7 @@
           selected = -1;
           render();
           status.textContent = `Could not read that photo: ${body.error || "HTTP " + resp.status}`;
+          status.classList.add("error");
           return;
         }
         img.src = body.annotated;
@@ -108,6 +119,7 @@
         if (opts.onRead) opts.onRead(body);
       } catch (e) {
         status.textContent = "Upload failed: " + e;
+        status.classList.add("error");
       } finally {
         input.value = "";
       }

@@ -224,7 +224,7 @@
       const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
       if (resp.status === 409 || (lost && path === "players" && resp.status === 422)) {
         say(lost ? CHECK_YOURS
-          : "Someone else was quicker: the sheet is updated, check and try again.", true);
+          : "Another phone was quicker: yours was not recorded. Check the sheet (whose turn it is now) before you enter anything again.", true);
       } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
       if (resp.ok) {  // (looked up now: a poll's swap meanwhile may have replaced the field)
         const now = new Map(fields(document.getElementById("sheet")));
