@@ -807,6 +807,13 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
                        return [w.scrollWidth > w.clientWidth, inside]; }"""
         )
         assert visible == [True, True], visible
+        # every total on one line above the too-wide table, the player to act marked
+        standings = page.locator("#standings")
+        assert standings.is_visible()
+        assert re.sub(r"\s+", " ", standings.inner_text()).strip() == (
+            "Ann 1,050 Bob 0 Cy 0 Dee 0 Evangeline 0 Flo 0"
+        )
+        assert page.locator("#standings .current").inner_text() == "Evangeline 0"
 
         page.click("#coach-on")
         tap_dice(page, [1, 5])  # a roll of six: the pad says how many are still to enter
@@ -888,6 +895,43 @@ def _new_game(
 def _version(page: Any, server: Server) -> int:
     game_id = page.locator("#game").get_attribute("data-id")
     return int(page.request.get(f"{server.url}/api/games/{game_id}").json()["version"])
+
+
+def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
+    browser: Any, server: Server
+) -> None:
+    """After 20 rounds the entry field is still on the first screen: the table scrolls
+    within itself, its newest row in view and its totals held on top. Two players fit the
+    screen, so no standings line repeats them."""
+    from playwright.sync_api import expect
+
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        game_id, token = (
+            page.get_attribute("#game", "data-id"),
+            page.get_attribute("#game", "data-token"),
+        )
+        for turn in range(40):
+            resp = page.request.post(
+                f"{server.url}/api/games/{game_id}/events",
+                data={
+                    "version": turn,
+                    "event": {"type": "score", "player": ("Ann", "Bob")[turn % 2], "points": 50},
+                },
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert resp.ok, resp.text()
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        expect(page.locator("#quick-points")).to_be_in_viewport()
+        newest = page.locator("#scores tbody tr").last
+        expect(newest).to_be_in_viewport()
+        assert "1,000" in newest.inner_text()  # (the 20th round: 20 x 50 each)
+        head = page.locator("#scores th").first
+        expect(head).to_be_in_viewport()  # (held on top of the rows scrolled under it)
+        assert "Ann" in head.inner_text() and "1,000" in head.inner_text()
+        assert page.locator("#standings").is_hidden()
+        assert not errors, errors
 
 
 def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(

@@ -142,12 +142,17 @@
     return {lost};
   }
 
-  // the current player's column in view: with many players the table scrolls sideways
+  // the newest rows and the current player's column in view: with many players the table
+  // scrolls sideways, and then every total is also given on one line above it
   function showCurrent() {
     const wrap = document.querySelector("#sheet .sheet-wrap");
-    const th = wrap && wrap.querySelector("th.current");
-    if (!th || wrap.scrollWidth <= wrap.clientWidth) return;
-    wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
+    if (!wrap) return;
+    wrap.scrollTop = wrap.scrollHeight;
+    const wide = wrap.scrollWidth > wrap.clientWidth;
+    const standings = document.querySelector("#sheet #standings");
+    if (standings) standings.hidden = !wide;
+    const th = wrap.querySelector("th.current");
+    if (th && wide) wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
   }
 
   async function poll() {
