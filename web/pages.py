@@ -329,6 +329,7 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "dice": rules.dice,
         "target": target,
         "strikes": rules.strike_penalty > 0,  # (busts in a row count only under a penalty)
+        "exact": rules.finish is crules.Finish.EXACT,
         "instant_win": INSTANT_WIN_WORDS.get(rules.instant_win),
     }
 

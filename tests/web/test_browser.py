@@ -136,6 +136,13 @@ def host_and_guest(host_ctx: Any, guest_ctx: Any, server: Server) -> tuple[Any, 
     return host, guest
 
 
+def bank_past_the_target(page: Any) -> None:
+    """Bank the quick entry's points that reach the target: asked about once, then sent."""
+    page.click('#quick [data-quick="bank"]')
+    wait_text(page, "#quick-error", "target: press Banked again if that is right.")
+    page.click('#quick [data-quick="bank"]')
+
+
 def wait_held(page: Any, held: dict[str, Any], name: str, timeout_s: float = 6.0) -> None:
     """Wait until the page's request ``name`` is held by a route of the test."""
     deadline = time.monotonic() + timeout_s
@@ -232,7 +239,16 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
         ann.locator("#quick-error").filter(has_text="Scores go up in 50s: 0 or 50?").wait_for()
 
         ann.fill("#quick-points", "700")
+        version = _version(ann, server)
+        ann.click('#quick [data-quick="bank"]')  # reaching the target is asked about once
+        wait_text(ann, "#quick-error", "That takes Ann to 1,000, reaching the 1,000 target: press")
+        ann.fill("#quick-points", "750")  # (other points: asked about again)
+        assert ann.locator("#quick-error").is_hidden()
         ann.click('#quick [data-quick="bank"]')
+        wait_text(ann, "#quick-error", "That takes Ann to 1,050, past the 1,000 target: press")
+        assert _version(ann, server) == version  # (nothing sent yet)
+        ann.fill("#quick-points", "700")
+        bank_past_the_target(ann)
         wait_text(bob, "#final-banner", "Bob")
         shot(bob, "05-final-round", shots)
 
@@ -742,7 +758,7 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
             version += 1
             page.wait_for_selector(f'#sheet[data-version="{version}"]')
             page.fill("#quick-points", points)
-            page.click('#quick [data-quick="bank"]')
+            bank_past_the_target(page)
         page.wait_for_selector(f'#sheet[data-version="{version + 1}"]')
         wait_text(page, "#tie-banner", "Tie-break")
         wait_text(page, "#coach", "Ann plays after you, knowing your mark")
@@ -1055,7 +1071,7 @@ def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Serv
             page.click('#quick [data-quick="bust"]')
             wait_text(page, "#turn-line", f"{name}'s turn")
         page.fill("#quick-points", "10,300")
-        page.click('#quick [data-quick="bank"]')
+        bank_past_the_target(page)
         wait_text(page, "#quick h2", "Quick entry for WWW")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         # but a score in the table stays whole: "10,300" on one line, not "10,3" / "00"

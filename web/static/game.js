@@ -365,6 +365,17 @@
       quickProblem(quick, `Scores go up in ${step}s: ${down.toLocaleString("en")} or ${(down + step).toLocaleString("en")}?`);
       return;
     }
+    // a score that reaches the target ends the game or starts its final round: a slip
+    // (12000 for 1200) is asked about once, as Busted is answered with a reminder
+    const score = parseInt(quick.dataset.score, 10);
+    const target = parseInt(quick.dataset.target, 10);
+    const reaches = score + points >= target && !(quick.dataset.exact && score + points > target);
+    if (reaches && quick.dataset.confirmed !== String(points)) {
+      quick.dataset.confirmed = String(points);
+      const total = (score + points).toLocaleString("en");
+      quickProblem(quick, `That takes ${quick.dataset.player} to ${total}, ${score + points > target ? "past" : "reaching"} the ${target.toLocaleString("en")} target: press Banked again if that is right.`);
+      return;
+    }
     const out = await quickScore(quick, points);
     if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
       quickProblem(quick, toast.textContent);  // the field (once: not again in a toast over
@@ -436,7 +447,10 @@
   });
   document.addEventListener("input", (ev) => {
     const quick = ev.target.closest("#sheet #quick");
-    if (quick) quickProblem(quick, "");
+    if (quick) {
+      quickProblem(quick, "");
+      delete quick.dataset.confirmed;
+    }
   });
 
   document.addEventListener("click", (ev) => {
