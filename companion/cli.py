@@ -8,6 +8,7 @@ the ``hotdice.commands`` entry points, so this package never imports those layer
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import tomllib
@@ -453,6 +454,14 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`hotdice`: bad input ends in one `hotdice: error:` line and exit status 2."""
+    # started with a stream closed (`<&-`, `>&-`): Python gives None, which print() takes
+    # silently and the rest fails on with a traceback
+    if sys.stdout is None:
+        if sys.stderr is not None:
+            sys.stderr.write("hotdice: error: standard output is closed: nothing can be shown\n")
+        return EXIT_ERROR
+    if sys.stdin is None:
+        sys.stdin = io.StringIO()  # (read as empty: "no roll on standard input")
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)

@@ -347,6 +347,26 @@ def test_the_installed_command_runs(tmp_path: Path) -> None:
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("score --rules farkle - <&-", "no roll on standard input"),
+        ("replay - <&-", "standard input is empty"),
+        ("score --rules farkle 1 >&-", "standard output is closed"),
+        ("rules farkle >&-", "standard output is closed"),
+    ],
+)
+def test_a_closed_stream_is_a_one_line_error(command: str, message: str) -> None:
+    """Started with standard input or output closed: one line, not a traceback (nor an
+    answer printed nowhere and exit 0)."""
+    cli = f"{sys.executable} -m companion.cli"
+    done = subprocess.run(
+        ["bash", "-c", f"{cli} {command}"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2 and done.stderr.startswith(f"hotdice: error: {message}")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
 def test_replay_of_absurdly_nested_json_is_an_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -414,6 +434,24 @@ def test_read_scores_the_photo_and_coaches(capsys: pytest.CaptureFixture[str]) -
     assert text.endswith(expected), text
     code, _, err = run(capsys, "read", "--coach", str(SAMPLE))
     assert code == 2 and "--coach needs --rules" in err
+
+
+def test_read_says_in_its_output_why_a_roll_cannot_be_scored(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Twelve dice for farkle's six: the JSON has `score` null and `score_error` (as the
+    web's), the text a line in the photo's block; both were a note on stderr alone."""
+    twelve = str(SAMPLE.with_name("IMG_20191208_111328.jpg"))
+    code, out, err = run(capsys, "read", "--json", "--rules", "farkle", "--coach", twelve)
+    result = json.loads(out)
+    assert code == 0 and err == "" and len(result["dice"]) == 12 and result["score"] is None
+    assert result["score_error"] == "at most 6 dice can be rolled at once, got 12"
+    assert "advice" not in result
+    code, out, err = run(capsys, "read", "--rules", "farkle", twelve)
+    assert code == 0 and err == ""
+    assert out.endswith(
+        "\n  cannot score this roll: at most 6 dice can be rolled at once, got 12\n"
+    )
 
 
 def test_core_commands_do_not_load_the_camera_or_web_layers() -> None:

@@ -107,8 +107,11 @@ def settled_rolls(
 
 def video_frames(source: str | int) -> Iterator[np.ndarray]:
     """Frames from a camera index or a video file, until the stream ends."""
-    cap = cv2.VideoCapture(source)
-    if not cap.isOpened():
+    try:
+        cap = cv2.VideoCapture(source)
+    except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
+        cap = None
+    if cap is None or not cap.isOpened():
         raise OSError(f"cannot open camera or video {source!r}")
     try:
         while True:

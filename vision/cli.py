@@ -59,67 +59,59 @@ def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
     return reading.detections, reading.image, ms
 
 
-def _json_line(
-    path: str, dets: Detections, ms: float, score: dict | None, advice: dict | None = None
-) -> str:
+def _json_line(path: str, dets: Detections, ms: float, ruled: dict[str, Any]) -> str:
+    """One photo's (or roll's) JSON line: the dice, and what `_ruled` gave."""
     obj: dict[str, Any] = {
         "file": str(path),
         "dice": [d.to_json() for d in dets],
         "width": dets.size_wh[0],
         "height": dets.size_wh[1],
         "ms": round(ms, 1),
+        **ruled,
     }
-    if score is not None:
-        obj["score"] = score
-    if advice is not None:
-        obj["advice"] = advice
     return json.dumps(obj)
 
 
-def _score(
-    context: RulesContext, rules: str | None, dets: Detections, target: int | None
-) -> dict | None:
-    """The rules engine's report for the roll read, or None (no rules, no dice, or a roll the
-    rule set cannot score, such as more dice than it uses: said on stderr)."""
-    if not rules or not dets.values:
-        return None
+def _ruled(args: argparse.Namespace, context: RulesContext, dets: Detections) -> dict[str, Any]:
+    """What `--rules` (and `--coach`) make of the roll read, as JSON keys: `score` (None
+    without dice) and with `--coach` `advice`; a roll the rules cannot score (more dice
+    than they use) or advise has `score_error` / `advice_error` instead, as the web's."""
+    if not args.rules:
+        return {}
+    if not dets.values:
+        return {"score": None}
+    roll = sorted(dets.values)
     try:
-        return context.score_report(rules, sorted(dets.values), target)
+        out: dict[str, Any] = {"score": context.score_report(args.rules, roll, args.target)}
     except ValueError as exc:
-        print(f"hotdice: note: cannot score this roll: {exc}", file=sys.stderr)
-        return None
-
-
-def _advice(context: RulesContext, rules: str, dets: Detections, target: int | None) -> dict | None:
-    """The coach: the keeps of the roll read, ranked by expected final turn score."""
-    try:
-        return context.advice_report(rules, sorted(dets.values), target)
-    except ValueError as exc:
-        print(f"hotdice: note: no advice for this roll: {exc}", file=sys.stderr)
-        return None
+        return {"score": None, "score_error": context.brief(str(exc))}
+    if args.coach:
+        try:
+            out["advice"] = context.advice_report(args.rules, roll, args.target)
+        except ValueError as exc:
+            out.update(advice=None, advice_error=context.brief(str(exc)))
+    return out
 
 
 def _print_text(
-    context: RulesContext,
-    path: str,
-    dets: Detections,
-    ms: float,
-    score: dict | None,
-    advice: dict | None,
+    context: RulesContext, path: str, dets: Detections, ms: float, ruled: dict[str, Any]
 ) -> None:
     """One photo's (or settled roll's) block: the dice, then with `--rules` the roll's
     score and with `--coach` its keeps ranked, as `hotdice score` and `hotdice advise
     --roll` print them (the rules engine's words, indented under the photo)."""
     w, h = dets.size_wh
-    print(f"{path}: {len(dets)} dice in {ms:.0f} ms ({w}x{h})")
+    print(f"{path}: {len(dets)} {'die' if len(dets) == 1 else 'dice'} in {ms:.0f} ms ({w}x{h})")
     if len(dets):
         print("  roll: " + " ".join(str(v) for v in sorted(dets.values)))
     for k, d in enumerate(dets, 1):
         flag = "   <- please check" if d.confidence < ASK_BELOW else ""
         print(f"  die {k}: {d.value}  confidence {d.confidence:.2f}  box {list(d.box_xywh)}{flag}")
-    for report, text in ((score, context.score_text), (advice, context.advice_text)):
-        if report is not None:
-            print(textwrap.indent(text(report), "  "))
+    for key, text in (("score", context.score_text), ("advice", context.advice_text)):
+        if ruled.get(key) is not None:
+            print(textwrap.indent(text(ruled[key]), "  "))
+        elif f"{key}_error" in ruled:
+            what = "cannot score this roll" if key == "score" else "no advice for this roll"
+            print(f"  {what}: {ruled[key + '_error']}")
 
 
 def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
@@ -146,7 +138,7 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
     if not written:
         raise ValueError(f"{p}: --annotate cannot write a colour {ext} image (try .png)")
     if len(photos) == 1:
-        return _not_folders([p])
+        return _writable_copies([p], photos)
     paths: list[Path] = []
     for photo in photos:
         name = p.with_name(f"{stem}-{Path(photo).stem}{ext}")
@@ -155,14 +147,19 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
             name = p.with_name(f"{stem}-{Path(photo).stem}-{k}{ext}")
             k += 1
         paths.append(name)
-    return _not_folders(paths)
+    return _writable_copies(paths, photos)
 
 
-def _not_folders(paths: list[Path]) -> list[Path]:
-    """The paths, each checked not to be a folder (found only when writing, after reading)."""
+def _writable_copies(paths: list[Path], photos: list[str]) -> list[Path]:
+    """The paths, each checked not to be a folder (found only when writing, after reading)
+    nor one of the photos read (its copy, drawn over, would replace it: and read again, its
+    labels pass for dice)."""
+    inputs = {Path(photo).resolve() for photo in photos}
     for path in paths:
         if path.is_dir():
             raise ValueError(f"{path}: a folder, and --annotate writes an image file")
+        if path.resolve() in inputs:
+            raise ValueError(f"{path}: one of the photos read: --annotate would write over it")
     return paths
 
 
@@ -184,19 +181,6 @@ def _quiet_opencv() -> None:
     when the first video opens; a user's own OPENCV_FFMPEG_LOGLEVEL is kept, to debug."""
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # (AV_LOG_QUIET)
-
-
-def _scored(
-    args: argparse.Namespace, context: RulesContext, dets: Detections
-) -> tuple[dict | None, dict | None]:
-    """A read roll's score under `--rules`, and with `--coach` its keeps ranked."""
-    score = _score(context, args.rules, dets, args.target)
-    advice = (
-        _advice(context, args.rules, dets, args.target)
-        if (args.coach and score is not None)
-        else None
-    )
-    return score, advice
 
 
 def run_read(args: argparse.Namespace, context: RulesContext) -> int:
@@ -235,12 +219,8 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
                 print(json.dumps({"file": str(photo), "error": message}), flush=True)
             status = 2
             continue
-        score, advice = _scored(args, context, dets)
-        if args.json:
-            print(_json_line(photo, dets, ms, score, advice), flush=True)
-        else:
-            _print_text(context, photo, dets, ms, score, advice)
-        if args.annotate:
+        if args.annotate:  # (first: a reader of the output that stops early, `| head -1`,
+            # must not stop the copy being written)
             if image.shape[1] != dets.size_wh[0]:  # decoded small for speed: draw full size
                 image = load_image(photo)
             drawn = annotate(image, PhotoReading(dets, image).on_image())
@@ -250,6 +230,11 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
                 written = False
             if not written:
                 raise OSError(f"{outs[k]}: cannot write the annotated image")
+        ruled = _ruled(args, context, dets)
+        if args.json:
+            print(_json_line(photo, dets, ms, ruled), flush=True)
+        else:
+            _print_text(context, photo, dets, ms, ruled)
     return status
 
 
@@ -275,14 +260,12 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     try:
         for roll in settled_rolls(counted(video_frames(source)), timed_read):
             dets = roll.detections
-            score, advice = _scored(args, context, dets)
+            ruled = {**_ruled(args, context, dets), "frame": roll.frame_index}
             if args.json:
-                obj = json.loads(_json_line(str(args.camera), dets, last_ms[0], score, advice))
-                obj["frame"] = roll.frame_index
-                print(json.dumps(obj), flush=True)
+                print(_json_line(str(args.camera), dets, last_ms[0], ruled), flush=True)
             else:
                 frame = f"roll at frame {roll.frame_index}"
-                _print_text(context, frame, dets, last_ms[0], score, advice)
+                _print_text(context, frame, dets, last_ms[0], ruled)
             count += 1
             if args.max_rolls and count >= args.max_rolls:
                 break

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,6 +88,12 @@ def test_a_camera_number_in_other_digits_is_refused_plainly(capsys):
             "hotdice: error: --camera SOURCE must be a camera number such as 0 or a video "
             f"file path, not {source!r}\n"
         )
+
+
+def test_a_camera_number_past_a_c_int_is_no_camera(capsys):
+    """OpenCV's own error (and a traceback) for a number it cannot take: no such camera."""
+    assert main(["read", "--camera", "9" * 23]) == 2
+    assert capsys.readouterr().err == f"hotdice: error: cannot open camera or video {'9' * 23}\n"
 
 
 def test_an_empty_path_is_an_error_not_the_current_folder(samples_dir, capsys):
@@ -244,6 +251,30 @@ def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(sampl
         f"ann-{Path(photos[1]).stem}.png",
         "folder.png",
     ]
+
+
+def test_annotate_never_writes_over_a_photo_it_reads(samples_dir, tmp_path):
+    """A fuzzing review's find: `--annotate` named as the photo itself (or, in a batch, as
+    another photo's copy name) replaced the photo, which then read labels as dice."""
+    shutil.copy(samples_dir / "IMG_20191208_112014.jpg", tmp_path / "a.jpg")
+    shutil.copy(samples_dir / "IMG_20191208_112014.jpg", tmp_path / "o-a.jpg")
+    before = (tmp_path / "a.jpg").read_bytes(), (tmp_path / "o-a.jpg").read_bytes()
+    for photos, out in (
+        (["a.jpg"], "a.jpg"),
+        (["a.jpg"], "./sub/../a.jpg"),
+        (["o-a.jpg", "a.jpg"], "o.jpg"),  # (a.jpg's copy would be o-a.jpg)
+    ):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        r = subprocess.run(
+            [sys.executable, "-m", "vision.cli", "read", *photos, "--annotate", out],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
+        assert r.returncode == 2 and "--annotate would write over it" in r.stderr, r.stderr
+        assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert ((tmp_path / "a.jpg").read_bytes(), (tmp_path / "o-a.jpg").read_bytes()) == before
 
 
 def test_annotate_in_other_formats_opencv_writes_is_unchanged(samples_dir, tmp_path, capsys):
@@ -419,7 +450,7 @@ def test_read_text_asks_about_the_dice_the_phone_asks_about(capsys):
     dice = [
         DieDetection(v, c, (10 * v, 0, 8, 8), (10 * v + 4, 4.0)) for v, c in ((2, 0.55), (4, 0.61))
     ]
-    _print_text(_NoRules(), "roll.jpg", Detections(tuple(dice), (100, 50)), 12.0, None, None)
+    _print_text(_NoRules(), "roll.jpg", Detections(tuple(dice), (100, 50)), 12.0, {})
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].startswith("  die 1: 2") and lines[2].endswith("<- please check")
     assert lines[3].startswith("  die 2: 4") and "please check" not in lines[3]
