@@ -24,9 +24,7 @@ from companion.errors import IllegalEvent, ParseError, brief
 from companion.rules import (
     PRESET_SOURCES,
     PRESETS,
-    SCORE_STEP,
     TOGGLES,
-    Finish,
     Rules,
     describe,
     load_rules,
@@ -34,7 +32,7 @@ from companion.rules import (
     rules_to_json,
 )
 from companion.scoring import format_dice, parse_dice, roll_report
-from companion.turn import Phase, Turn
+from companion.turn import Phase, Turn, banked_score_problem
 
 EXIT_ERROR = 2
 
@@ -214,10 +212,8 @@ def parse_step(text: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
 
 def play_turn(rules: Rules, steps: Sequence[str], score: int) -> Turn:
     """Play a turn from the command line's ``roll>keep`` arguments."""
-    if score < 0 or score % SCORE_STEP:
-        raise ParseError(f"--score must be a multiple of {SCORE_STEP} and at least 0, not {score}")
-    if rules.finish is Finish.EXACT and score > rules.target:
-        raise ParseError(f"--score {score:,} is already past the target {rules.target:,}")
+    if (problem := banked_score_problem(rules, score)) is not None:
+        raise ParseError(f"--score {problem}")
     turn = Turn.start(rules, score=score)
     for text in steps:
         if turn.phase is Phase.BUST:
@@ -262,7 +258,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
     elif turn.phase is Phase.KEEP:
         print(f"Turn total {turn.total:,}; keep from {format_dice(turn.last_roll or ())}:")
         for keep in turn.options():
-            print(_keep_line(keep))
+            print(_keep_line(keep.to_json()))
     else:
         refusal = turn.bank_refusal()
         verdict = "may be banked now" if refusal is None else f"cannot be banked: {refusal}"
@@ -290,7 +286,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         log = json.loads(text.removeprefix("\ufeff"))  # (Notepad's byte-order mark is fine)
     except json.JSONDecodeError as error:
-        raise ParseError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}") from None
+        where = f"line {error.lineno}, column {error.colno}"  # (a message may end in "at")
+        raise ParseError(
+            f"{path} is not valid JSON: {error.msg.removesuffix(' at')} ({where})"
+        ) from None
     except RecursionError:
         raise ParseError(f"{path} is nested too deeply to be a game log") from None
     except ValueError:  # (Python's own limit on the digits of an integer)
@@ -338,6 +337,21 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         out.write(f"Winner: {state.winner_name}\n")
     else:
         out.write(f"To play: {state.current_player}\n")
+    turn = state.turn  # (a log that stops mid-turn: what --json's "turn" says, in words)
+    if turn is not None:
+        dice = f"{turn.dice_left} {'die' if turn.dice_left == 1 else 'dice'}"
+        doing = (
+            f"to keep from {' '.join(map(str, turn.last_roll))}"
+            if turn.phase is Phase.KEEP and turn.last_roll
+            else f"to roll {dice}" + (" or bank" if turn.can_bank else "")
+        )
+        out.write(f"  turn so far: {turn.total:,}, {doing}\n")
+    elif state.offer is not None:
+        offer = state.offer
+        out.write(
+            f"  may take over {state.players[offer.from_player].name}'s "
+            f"{offer.turn.dice_left} dice and {offer.turn.total:,}\n"
+        )
     if state.history:
         out.write("History:\n")
         for number, record in enumerate(state.history, 1):

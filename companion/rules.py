@@ -553,7 +553,8 @@ def describe(rules: Rules) -> str:
             f"(five 6s {_points(3 * t(6))})"
         )
     elif m is Multiples.FLAT:
-        lines.append("  four of a kind 1,000; five 2,000; six 3,000, whatever the face")
+        six = "; six 3,000" if rules.dice == 6 else ""
+        lines.append(f"  four of a kind 1,000; five 2,000{six}, whatever the face")
     elif m is Multiples.DOUBLE_TURN:
         lines.append(
             "  a triple rolled at once becomes a held set: each further die of it, in "
@@ -571,16 +572,17 @@ def describe(rules: Rules) -> str:
     if rules.straight:
         run = "1-2-3-4-5-6" if rules.dice == 6 else "1-2-3-4-5 or 2-3-4-5-6"
         lines.append(f"  straight {run}, rolled at once: {_points(rules.straight)}")
-    if rules.three_pairs:
+    six_dice = rules.dice == 6  # (the combinations of six dice, and six 1s, need them all)
+    if rules.three_pairs and six_dice:
         extra = (
             " (four of a kind plus a pair counts too)"
             if (rules.four_kind_pair_is_three_pairs)
             else ""
         )
         lines.append(f"  three pairs: {_points(rules.three_pairs)}{extra}")
-    if rules.four_kind_and_pair:
+    if rules.four_kind_and_pair and six_dice:
         lines.append(f"  four of a kind plus a pair: {_points(rules.four_kind_and_pair)}")
-    if rules.two_triplets:
+    if rules.two_triplets and six_dice:
         lines.append(f"  two triplets: {_points(rules.two_triplets)}")
     if rules.full_house_bonus:
         lines.append(
@@ -592,9 +594,9 @@ def describe(rules: Rules) -> str:
             f"  {when}all {rules.dice} dice scoring nothing: "
             f"{_points(rules.nothing_scores)} (hot dice)"
         )
-    if rules.instant_win is InstantWin.SIX_ONES:
+    if six_dice and rules.instant_win is InstantWin.SIX_ONES:
         lines.append("  six 1s in one roll win the game at once")
-    elif rules.instant_win is InstantWin.SIX_OF_A_KIND_FIRST_ROLL:
+    elif six_dice and rules.instant_win is InstantWin.SIX_OF_A_KIND_FIRST_ROLL:
         lines.append("  six of a kind on the first roll of a turn wins the game at once")
     lines.append("")
     lines.append("A turn:")
@@ -613,7 +615,8 @@ def describe(rules: Rules) -> str:
             f"  getting on the board: the first bank needs {_points(rules.entry)} in one turn"
         )
     else:
-        lines.append("  no entry threshold: any turn total may be banked")
+        least = "" if rules.min_bank else ": any turn total may be banked"
+        lines.append(f"  no entry threshold{least}")
     if rules.min_bank:
         lines.append(f"  every bank needs at least {_points(rules.min_bank)}")
     if rules.takeover:

@@ -47,7 +47,7 @@ from companion.strategy_dp import (
     solve_long_run,
     solve_turn,
 )
-from companion.turn import Phase, Turn, bank_short_of
+from companion.turn import Phase, Turn, bank_short_of, banked_score_problem
 
 CAP = 20_000
 """Turn totals are solved exactly up to here; past it a state is valued by its asymptotics.
@@ -608,16 +608,10 @@ def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
         raise ParseError(
             f"turn total must be a multiple of {UNIT} and at least 0, not {turn_total}"
         )
-    if score % UNIT or score < 0:  # a banked score is whole turns of 50s
-        raise ParseError(f"score must be a multiple of {UNIT} and at least 0, not {score}")
-    for name, value in (("turn total", turn_total), ("score", score)):
-        if value > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
-            raise ParseError(f"{name} must be at most {MAX_TARGET:,}, not {value:,}")
-    if rules.finish is Finish.EXACT and score >= rules.target:
-        raise ParseError(
-            f"a score of {score:,} has already hit the exact target {rules.target:,}: "
-            "the game is won"
-        )
+    if turn_total > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
+        raise ParseError(f"turn total must be at most {MAX_TARGET:,}, not {turn_total:,}")
+    if (problem := banked_score_problem(rules, score)) is not None:
+        raise ParseError(f"score {problem}")
 
 
 def advise_state(

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalMove
-from companion.rules import Finish, Rules
+from companion.rules import MAX_TARGET, SCORE_STEP, Finish, Rules
 from companion.scoring import (
     NO_COUNTS,
     Counts,
@@ -73,6 +73,18 @@ class Step:
         if self.note:
             out["note"] = self.note
         return out
+
+
+def banked_score_problem(rules: Rules, score: int) -> str | None:
+    """Why ``score`` cannot be a player's banked score before a turn, said after the score's
+    name ("score ...", "--score ..."): the advisor and ``hotdice turn`` take one alike."""
+    if score < 0 or score % SCORE_STEP:  # (banked scores are whole turns of 50s)
+        return f"must be a multiple of {SCORE_STEP} and at least 0, not {score}"
+    if score > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
+        return f"must be at most {MAX_TARGET:,}, not {score:,}"
+    if rules.finish is Finish.EXACT and score >= rules.target:
+        return f"{score:,} has already hit the exact target {rules.target:,}: the game is won"
+    return None
 
 
 def bank_short_of(rules: Rules, total: int, *, on_board: bool) -> str | None:

@@ -122,6 +122,16 @@ def test_turn_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["can_bank"] is True  # 1100 reaches hot-dice's 1000 entry
 
 
+def test_turn_text_lists_the_keeps_of_a_roll_not_yet_kept(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "turn", "--rules", "farkle", "142445")
+    assert code == 0 and "Turn total 0; keep from 142445:\n" in out
+    assert "  14445       550  three 4s 400, single 1 100, single 5 50\n" in out
+    code, out, _ = run(capsys, "turn", "--rules", "farke", "111111")
+    assert code == 0 and "WINS THE GAME" in out
+
+
 def test_turn_text_shows_bank_refusal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "turn", "--rules", "hot-dice", "142445>14445")
     assert code == 0 and "cannot be banked: not on the board yet: needs 1,000" in out
@@ -170,8 +180,11 @@ def test_turn_errors_exit_2_with_one_line(
 def test_scores_past_an_exact_target_or_not_in_50s_are_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, _, err = run(capsys, "turn", "--rules", "exact-10000", "--score", "20000", "123456>1")
-    assert code == 2 and "already past the target 10,000" in err
+    for score in ("20000", "10000"):  # (at the target too: that game is won)
+        code, _, err = run(capsys, "turn", "--rules", "exact-10000", "--score", score, "123456>1")
+        assert code == 2 and "has already hit the exact target 10,000: the game is won" in err
+    code, _, err = run(capsys, "turn", "--rules", "farkle", "--score", "2000000", "111111>111111")
+    assert code == 2 and err == "hotdice: error: --score must be at most 1,000,000, not 2,000,000\n"
     for bad in ("-50", "25"):
         code, _, err = run(capsys, "advise", "--rules", "farkle", "--score", bad, "--roll", "15")
         assert code == 2 and f"score must be a multiple of 50 and at least 0, not {bad}" in err
@@ -292,6 +305,30 @@ def test_replay_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert state["winner"] is None
     code, out, _ = run(capsys, "replay", str(path))
     assert "Ann" in out and "1,050" in out and "needs 1,000" in out and "To play: Bob" in out
+    # the turn the log stops in, as --json's "turn" gives it (the text left it out)
+    assert "To play: Bob\n  turn so far: 500, to roll 1 die\n" in out  # (not on the board)
+    path = _write_log(tmp_path, [{"type": "roll", "dice": [1, 4, 2, 4, 5]}])
+    code, out, _ = run(capsys, "replay", str(path))
+    assert "To play: Ann\n  turn so far: 0, to keep from 1 4 2 4 5\n" in out
+
+
+def test_replay_text_gives_a_takeover_offer(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = {
+        "rules": "minnesota",
+        "players": ["Ann", "Bob"],
+        "events": [
+            {"type": "score", "player": "Ann", "points": 1000},
+            {"type": "score", "player": "Bob", "points": 1000},
+            {"type": "roll", "dice": [1, 1, 1, 2, 3]},
+            {"type": "keep", "dice": [1, 1, 1]},
+            {"type": "bank"},
+        ],
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and "To play: Bob\n  may take over Ann's 2 dice and 1,000\n" in out
 
 
 def test_replay_illegal_event_names_its_position(
@@ -314,6 +351,7 @@ def test_replay_illegal_event_names_its_position(
     ("content", "message"),
     [
         ("{not json", "not valid JSON"),
+        ('{"rules": "farkle', "not valid JSON: Unterminated string starting (line 1, column 11)"),
         ('{"rules": "farkle"}', "needs 'players'"),
     ],
 )

@@ -183,3 +183,20 @@ def test_describe_lists_only_what_is_in_force() -> None:
     rules = load_rules({"base": "farkle", "toggles": ["extra-combos"], "straight": 1500})
     text = describe(replace(rules, name="farkle+extra-combos"))
     assert "three pairs 500, not farkle's 1,500" in text and "straight 1,000" not in text
+
+
+def test_describe_leaves_out_what_the_dice_cannot_roll() -> None:
+    """farkle played with five dice keeps its options, but three pairs, two triplets, six
+    of a kind and six 1s cannot be rolled: not listed (a fuzzing review's find)."""
+    text = describe(load_rules({"base": "farkle", "dice": 5, "instant_win": "six-ones"}))
+    for absent in ("three pairs", "plus a pair", "two triplets", "six 3,000", "six 1s"):
+        assert absent not in text, absent
+    assert "four of a kind 1,000; five 2,000, whatever the face" in text
+    six = describe(load_rules("farkle"))
+    assert "three pairs" in six and "six 3,000" in six and "two triplets" in six
+
+
+def test_describe_says_a_least_bank_without_any_turn_total_bankable() -> None:
+    text = describe(load_rules("zilch"))
+    assert "  no entry threshold\n  every bank needs at least 300" in text
+    assert "no entry threshold: any turn total may be banked" in describe(load_rules("farkle"))

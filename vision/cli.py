@@ -197,6 +197,8 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
         context.score_report(args.rules, [1], args.target)  # a bad rule set fails up front
     if args.max_rolls < 0:
         raise ValueError(f"--max-rolls: a number of rolls, 0 for no limit, not {args.max_rolls}")
+    if args.max_rolls and args.camera is None:
+        raise ValueError("--max-rolls counts the rolls of --camera: photos are each read once")
     if args.camera is not None:
         if args.photos or args.annotate:
             raise ValueError("--camera reads a camera or a video: no photos, no --annotate")
@@ -340,7 +342,7 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     warm_up()
     if args.close_ups:
         return _print_close_ups(directory, args.json)
-    progress = _Progress(not args.no_progress)
+    progress = _Progress(not args.no_progress and sys.stderr.isatty())  # (no \r in a log file)
     try:
         results = evaluate(directory, read_file, progress=progress)
     finally:

@@ -46,11 +46,20 @@ def _inside(pt: tuple[float, float], box: list[float]) -> bool:
     return x <= pt[0] <= x + w and y <= pt[1] <= y + h
 
 
+def _ignored(label: dict, ignore: list[list[float]]) -> bool:
+    """Whether a labelled die's box has its centre in an ignore box."""
+    if "box" not in label:
+        return False
+    x, y, w, h = label["box"]
+    return any(_inside((x + w / 2, y + h / 2), b) for b in ignore)
+
+
 def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
     """Compare one image's detections with its label entry."""
     ignore = entry.get("ignore", [])
     dets = [d for d in detections if not any(_inside(d.center_xy, b) for b in ignore)]
-    labels = entry.get("dice", [])
+    # (a labelled die in an ignore box is not scored either: its reading was just dropped)
+    labels = [lab for lab in entry.get("dice", []) if not _ignored(lab, ignore)]
     problems: list[str] = []
     if labels and all("box" in lab for lab in labels):
         used_l = _pairs(labels, dets)
@@ -142,11 +151,14 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     if not _is_file(path):
         raise OSError(f"{path}: no labels.json in {directory}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))  # (a BOM, as Notepad writes)
     except OSError as exc:
         raise OSError(path_problem(path, exc)) from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        where = f"line {exc.lineno}, column {exc.colno}"  # (a message may end in "at")
+        raise ValueError(
+            f"{path}: not valid JSON ({exc.msg.removesuffix(' at')}, {where})"
+        ) from None
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not UTF-8 text") from None
     except RecursionError:

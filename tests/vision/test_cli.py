@@ -38,6 +38,16 @@ def test_missing_and_non_image_files_fail_cleanly(tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1
 
 
+def test_eval_reads_labels_saved_with_a_byte_order_mark(tmp_path, capsys):
+    """As Notepad saves UTF-8 (rule files were taken so already): not a JSON error."""
+    cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
+    labels = json.dumps({"images": [{"file": "a.jpg", "dice": []}]})
+    (tmp_path / "labels.json").write_text("\ufeff" + labels, encoding="utf-8")
+    assert main(["eval", "--json", str(tmp_path)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["images"] == 1 and figures["roll_accuracy"] == 1.0
+
+
 @pytest.mark.parametrize(
     "labels, message",
     [
@@ -320,6 +330,7 @@ def test_camera_arguments_are_checked_before_reading(samples_dir, tmp_path):
         (["--camera", photo, photo], "no photos"),
         (["--camera", photo, "--annotate", str(tmp_path / "a.png")], "no --annotate"),
         (["--camera", photo, "--coach"], "--coach needs --rules"),
+        ([photo, "--max-rolls", "2"], "--max-rolls counts the rolls of --camera"),
         (["--camera", str(text)], "no video frames"),
         (["--camera", photo, "--rules", " "], "--rules is empty"),
         ([photo, "--annotate", ""], "--annotate is empty"),

@@ -26,6 +26,19 @@ def test_labelled_dice_are_paired_with_as_many_detections_as_can_be():
     assert result.matched == 2 and result.face_correct == 2 and result.roll_ok
 
 
+def test_an_ignore_box_takes_its_labelled_dice_out_of_the_count_too():
+    """Detections in an `ignore` box are dropped; so is a labelled die whose box centre is
+    in one (it counted as missed: recall 0% for an image all under an ignore box)."""
+    entry = {
+        "file": "x.jpg",
+        "dice": [{"value": 3, "box": [0, 0, 20, 20]}, {"value": 5, "box": [100, 0, 20, 20]}],
+        "ignore": [[90, 0, 40, 40]],
+    }
+    result = score_image(entry, Detections((_die(3, 10, 10), _die(6, 110, 10))), 1.0)
+    assert (result.labelled, result.detected, result.matched) == (1, 1, 1)
+    assert result.roll_ok and result.problems == []
+
+
 def test_a_pairing_the_nearest_first_completes_is_kept():
     """Each detection is nearest its own die's centre; a pairing that only counts pairs
     could swap them and report two misreads."""
