@@ -350,7 +350,8 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         offer = state.offer
         out.write(
             f"  may take over {state.players[offer.from_player].name}'s "
-            f"{offer.turn.dice_left} dice and {offer.turn.total:,}\n"
+            f"{offer.turn.dice_left} {'die' if offer.turn.dice_left == 1 else 'dice'} "
+            f"and {offer.turn.total:,}\n"
         )
     if state.history:
         out.write("History:\n")

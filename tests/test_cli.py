@@ -484,7 +484,7 @@ def test_read_says_in_its_output_why_a_roll_cannot_be_scored(
     result = json.loads(out)
     assert code == 0 and err == "" and len(result["dice"]) == 12 and result["score"] is None
     assert result["score_error"] == "at most 6 dice can be rolled at once, got 12"
-    assert "advice" not in result
+    assert result["advice"] is None and result["advice_error"] == result["score_error"]
     code, out, err = run(capsys, "read", "--rules", "farkle", twelve)
     assert code == 0 and err == ""
     assert out.endswith(

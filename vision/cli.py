@@ -78,13 +78,15 @@ def _ruled(args: argparse.Namespace, context: RulesContext, dets: Detections) ->
     than they use) or advise has `score_error` / `advice_error` instead, as the web's."""
     if not args.rules:
         return {}
+    none: dict[str, Any] = {"score": None, **({"advice": None} if args.coach else {})}
     if not dets.values:
-        return {"score": None}
+        return none
     roll = sorted(dets.values)
     try:
         out: dict[str, Any] = {"score": context.score_report(args.rules, roll, args.target)}
     except ValueError as exc:
-        return {"score": None, "score_error": context.brief(str(exc))}
+        why = context.brief(str(exc))
+        return {**none, "score_error": why, **({"advice_error": why} if args.coach else {})}
     if args.coach:
         try:
             out["advice"] = context.advice_report(args.rules, roll, args.target)
@@ -106,12 +108,14 @@ def _print_text(
     for k, d in enumerate(dets, 1):
         flag = "   <- please check" if d.confidence < ASK_BELOW else ""
         print(f"  die {k}: {d.value}  confidence {d.confidence:.2f}  box {list(d.box_xywh)}{flag}")
-    for key, text in (("score", context.score_text), ("advice", context.advice_text)):
-        if ruled.get(key) is not None:
-            print(textwrap.indent(text(ruled[key]), "  "))
-        elif f"{key}_error" in ruled:
-            what = "cannot score this roll" if key == "score" else "no advice for this roll"
-            print(f"  {what}: {ruled[key + '_error']}")
+    if ruled.get("score") is not None:
+        print(textwrap.indent(context.score_text(ruled["score"]), "  "))
+    elif "score_error" in ruled:
+        print(f"  cannot score this roll: {ruled['score_error']}")
+    if ruled.get("advice") is not None:
+        print(textwrap.indent(context.advice_text(ruled["advice"]), "  "))
+    elif "advice_error" in ruled and "score_error" not in ruled:  # (else the same words)
+        print(f"  no advice for this roll: {ruled['advice_error']}")
 
 
 def _annotate_paths(out: str, photos: list[str]) -> list[Path]:

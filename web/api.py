@@ -179,10 +179,12 @@ def rules_list() -> Response:
 
 def rules_arg() -> str | None:
     """``?rules=``: a spec typed into a URL as ``farkle+greed`` arrives as "farkle greed" (a
-    query's "+" is a space); no preset or house rule has a space in its name, so each
-    space is read as the "+" it was."""
-    spec = "+".join(request.args.get("rules", "").replace("+", " ").split())
-    return spec or None
+    query's "+" is a space); no preset or house rule has a space in its name, so in a spec
+    without a "+" (sent as %2B) each space is read as the "+" it was."""
+    raw = request.args.get("rules", "")
+    if not raw.strip():
+        return None
+    return raw if "+" in raw else "+".join(raw.split())
 
 
 @bp.get("/rules/describe")
@@ -232,7 +234,8 @@ def get(game_id: str) -> Response:
     return resp
 
 
-def _write(game_id: str, kind: str, payload_key: str | None) -> Response:
+def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:
+    """Record one version-checked row of ``kind`` from the request's body."""
     game = authorised(game_id)
     body = json_body()
     version = _int(body, "version")
@@ -253,28 +256,37 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> Response:
         if not isinstance(name, str):
             raise BadRequest("'name' must be the new player's name")
         payload = {"player": name}
-    snap = store.append(game.id, version, kind, payload)
-    resp = jsonify(snap.public())
-    resp.set_etag(etag_for(game.id, snap.version))
+    return store.append(game.id, version, kind, payload)
+
+
+def _state(snap: store.Snapshot, **extra: Any) -> Response:
+    """The answer to a write: the game's version and state, with its ETag."""
+    resp = jsonify({**snap.public(), **extra})
+    resp.set_etag(etag_for(snap.game.id, snap.version))
     return resp
 
 
 @bp.post("/games/<game_id>/events")
 def post_event(game_id: str) -> Response:
     """Record one event of the game log, if it is legal and made on the current version."""
-    return _write(game_id, "game", "event")
+    return _state(_write(game_id, "game", "event"))
 
 
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str) -> Response:
-    """Cancel the last action; itself version-checked, and recorded (nothing is deleted)."""
-    return _write(game_id, "undo", None)
+    """Cancel the last action; itself version-checked, and recorded (nothing is deleted).
+    The answer's ``undone`` says what was taken back, for the phone to say."""
+    before = store.load(game_id)  # (the undo is made on it, or is refused as stale)
+    snap = _write(game_id, "undo", None)
+    if snap.version != before.version + 1:  # (another row came between: no words to guess)
+        return _state(snap)
+    return _state(snap, undone=store.undone_words(before, snap))
 
 
 @bp.post("/games/<game_id>/players")
 def add_player(game_id: str) -> Response:
     """Add a player at the end of the seating, before the first turn."""
-    return _write(game_id, "join", "name")
+    return _state(_write(game_id, "join", "name"))
 
 
 @bp.post("/games/<game_id>/first")
@@ -400,15 +412,21 @@ def read() -> Response:
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     if request.content_length is not None and limit and request.content_length > limit:
         raise RequestEntityTooLarge()  # before the multipart parser spools it to disk
-    if "photo" in request.files:
-        data = request.files["photo"].read()
-    elif request.mimetype.startswith("image/") or request.mimetype == "application/octet-stream":
+    # (the body's type first: a photo sent as a form of another kind, curl's --data-binary,
+    # is not parsed as a form, which would call it "form too large")
+    if request.mimetype.startswith("image/") or request.mimetype == "application/octet-stream":
         data = request.get_data(cache=False)
+    elif request.mimetype == "multipart/form-data" and "photo" in request.files:
+        data = request.files["photo"].read()
     else:
-        raise BadRequest("send the photo as multipart field 'photo' or as an image body")
+        raise BadRequest(
+            "send the photo as multipart field 'photo' or as an image body "
+            "(Content-Type: image/jpeg)"
+        )
     if not data:
         raise BadRequest("the photo is empty")
     rules = rules_arg()
+    photos.check_rules(rules)
     with heavy_work("reading photos"):
         out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
         if rules and coach_on():

@@ -33,11 +33,17 @@ def _answer(status: int, message: str) -> Any:
 def _too_large(app: Flask) -> str:
     """Which limit a 413 is: the upload's size, or (a body under it) a form's own limits,
     a field held in memory or its count of parts."""
-    limit = app.config["MAX_CONTENT_LENGTH"]
-    if request.content_length is not None and request.content_length <= limit:
-        field_kb = app.config["MAX_FORM_MEMORY_SIZE"] // 1000
-        parts = app.config["MAX_FORM_PARTS"]
-        return f"form too large: a field over {field_kb:,} KB, or more than {parts:,} parts"
+    limit = app.config.get("MAX_CONTENT_LENGTH")
+    length = request.content_length
+    field, parts = app.config.get("MAX_FORM_MEMORY_SIZE"), app.config.get("MAX_FORM_PARTS")
+    if length is not None and (limit is None or length <= limit) and (field or parts):
+        limits = [
+            f"a field over {field // 1000:,} KB" if field else "",
+            f"more than {parts:,} parts" if parts else "",
+        ]
+        return "form too large: " + ", or ".join(x for x in limits if x)
+    if limit is None:  # (a limit of some other layer: a proxy's, the server's)
+        return "upload too large"
     return f"upload too large: at most {limit // (1024 * 1024)} MB"
 
 

@@ -18,6 +18,7 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as WResponse
 
 from companion import rules as crules
@@ -97,8 +98,34 @@ def remember_token(game_id: str, token: str) -> None:
 
 @bp.get("/")
 def index() -> str:
-    """The home page: create a game, or join one by its code."""
-    return render_template("index.html", presets=preset_choices(), toggles=toggle_choices())
+    """The home page: create a game, or join one by its code; ``?again=<game>`` (the winner
+    screen's *Rematch*) fills the form with that game's rules, target and players."""
+    return render_template(
+        "index.html", presets=preset_choices(), toggles=toggle_choices(), form=_rematch()
+    )
+
+
+def _rematch() -> MultiDict[str, str] | None:
+    """The create form as a finished game was made (None without ``?again``, or for a game
+    unknown or of rules given as a table, which the form's picker cannot show)."""
+    game_id = request.args.get("again")
+    if not game_id:
+        return None
+    try:
+        snap = store.load(game_id)
+    except store.NotFound:
+        return None
+    spec = crules.preset_spec(snap.game.rules)
+    if spec is None:
+        return None
+    return MultiDict(
+        [
+            ("preset", spec[0]),
+            *(("toggle", t) for t in spec[1]),
+            ("target", "" if snap.game.target is None else str(snap.game.target)),
+            ("players", "\n".join(snap.players)),
+        ]
+    )
 
 
 @bp.post("/new")

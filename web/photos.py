@@ -16,6 +16,10 @@ from . import store
 
 PREVIEW_MAX_SIDE = 960
 DAMAGED = "the photo is cut off or damaged: take or send it again"
+UNDECODED = (
+    "the photo cannot be decoded (cut off or damaged, or a JPEG or PNG of a kind a camera "
+    "does not make): take or send it again"
+)
 
 
 class PhotoError(ValueError):
@@ -36,6 +40,16 @@ def score_report(rules_spec: str, dice: list[int], target: int | None = None) ->
     return report
 
 
+def check_rules(rules_spec: str | None) -> None:
+    """Rules that do not exist are the request's fault: refused (422) before any reading,
+    and before it waits for its turn to read (`api.heavy_work`)."""
+    if rules_spec:
+        try:
+            crules.load_rules(rules_spec)
+        except ValueError as exc:
+            raise store.Rejected(str(exc)) from exc
+
+
 def _vision() -> Any:
     """The vision package, imported on the first photo (OpenCV and the networks cost the
     server's start nothing until a photo comes)."""
@@ -50,11 +64,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     """Dice found in the photo, the annotated preview, and with rules the roll's scoring.
     A phone's 12 MP JPEG is decoded at a reduced size where its dice allow (as `hotdice
     read` does); the dice are given in the photo's own pixels all the same."""
-    if rules_spec:
-        try:  # rules that do not exist are the request's fault: refused before the reading
-            crules.load_rules(rules_spec)
-        except ValueError as exc:
-            raise store.Rejected(str(exc)) from exc
+    check_rules(rules_spec)
     vision = _vision()
     if vision.image_size_wh(data) is None:  # (a WebP or TIFF is only sized by decoding it:
         # 16000x16000 of blank WebP, 455 KB, took 1.6 GB before the pixel limit could say no)
@@ -66,7 +76,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     except vision.ImageTooLarge as exc:
         raise PhotoError(str(exc), 413) from exc
     except ValueError as exc:  # (a JPEG or PNG its header sizes, that does not decode)
-        raise PhotoError(DAMAGED, 400) from exc
+        raise PhotoError(UNDECODED, 400) from exc
     except OSError as exc:  # e.g. the model file is missing on this install
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     detections = reading.detections

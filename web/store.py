@@ -524,6 +524,29 @@ def roll_off(
     return winner, again, rounds
 
 
+def undone_words(before: Snapshot, after: Snapshot) -> str:
+    """What an undo took back, for the phone that asked ("Ann's 500", "Bob joining"): the
+    last row that counted in ``before``, the snapshot it was made on."""
+    kind, payload = before.stack[-1]
+    if kind == "join":
+        return f"{payload['player']} joining"
+    if kind == "tie":
+        return "the tie in the roll for first player"
+    if kind == "seat":
+        return f"the roll for first player ({payload['players'][0]} started)"
+    history = (before.state_json or {}).get("history", [])
+    if len(history) > len((after.state_json or {}).get("history", [])):  # (a turn it ended)
+        turn = history[-1]
+        return f"{turn['player']}'s {'bust' if turn['bust'] else format(turn['points'], ',')}"
+    who = (after.state_json or {}).get("current_player") or "the player"
+    if payload.get("type") in ("roll", "keep"):
+        dice = " ".join(map(str, payload.get("dice", [])))
+        return f"{who}'s {payload['type']} of {dice}"
+    if payload.get("type") == "takeover":
+        return f"{who}'s {'takeover' if payload.get('accept') else 'fresh start'}"
+    return f"{who}'s last action"
+
+
 def record_roll_off(
     game: Game, version: int, rounds: list[dict[str, int]], every_round: bool
 ) -> tuple[str | None, list[str], Snapshot]:

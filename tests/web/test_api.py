@@ -290,10 +290,10 @@ def test_undo_is_recorded_and_version_checked(client: FlaskClient, game: GameAct
     game.score("Bob", 0)
     stale = client.post(f"/api/games/{game.id}/undo", headers=game.auth, json={"version": 1})
     assert stale.status_code == 409
-    game.undo()
+    assert game.undo().get_json()["undone"] == "Bob's bust"  # (what the phone says)
     assert game.version == 3
     assert game.state["current_player"] == "Bob" and len(game.state["history"]) == 1
-    game.undo()
+    assert game.undo().get_json()["undone"] == "Ann's 300"
     assert game.state["history"] == [] and game.version == 4
     log = client.get(f"/api/games/{game.id}/log").get_json()
     assert log["events"] == []
@@ -726,6 +726,9 @@ def test_rules_describe_follows_the_house_rules(client: FlaskClient) -> None:
     # typed into a URL, the "+" arrives as a space: read as the "+" it was
     for typed in ("farkle+extra-combos", "farkle%20%2B%20extra-combos"):
         assert client.get(f"/api/rules/describe?rules={typed}").get_json() == body
+    for odd in ("%2Bgreed", "%2B"):  # (a "+" with nothing before it: said, not guessed)
+        resp = client.get(f"/api/rules/describe?rules={odd}")
+        assert resp.status_code == 422 and resp.get_json()["error"] == "empty rule set name"
     clash = client.get("/api/rules/describe?rules=ten-thousand%2Bgreed%2Bthreshold")
     assert clash.status_code == 422 and "tick one of them" in clash.get_json()["error"]
     assert client.get("/api/rules/describe").status_code == 400
@@ -808,3 +811,37 @@ def test_rules_are_stored_as_the_engine_reads_them(client: FlaskClient) -> None:
     body = client.post("/api/games", json={"rules": " farkle \n+ greed", "players": ["Ann"]})
     game_id = body.get_json()["id"]
     assert client.get(f"/api/games/{game_id}/log").get_json()["rules"] == "farkle+greed"
+
+
+def test_an_undo_says_what_it_took_back(client: FlaskClient, game: GameActions) -> None:
+    """A roll, a keep, a takeover, a join, a tie and a seating, each in words."""
+    game.create("minnesota", ["Ann", "Bob"])
+    game.score("Ann", 1000)
+    game.score("Bob", 1000)
+    game.event({"type": "roll", "dice": [1, 1, 1, 2, 3]})
+    game.event({"type": "keep", "dice": [1, 1, 1]})
+    assert game.undo().get_json()["undone"] == "Ann's keep of 1 1 1"
+    assert game.undo().get_json()["undone"] == "Ann's roll of 1 1 1 2 3"
+    game.event({"type": "roll", "dice": [1, 1, 1, 2, 3]})
+    game.event({"type": "keep", "dice": [1, 1, 1]})
+    game.event({"type": "bank"})
+    game.event({"type": "takeover", "accept": True})
+    assert game.undo().get_json()["undone"] == "Bob's takeover"
+    assert game.undo().get_json()["undone"] == "Ann's 1,000"
+    game.create("farkle", ["Ann", "Bob"])
+    resp = client.post(
+        f"/api/games/{game.id}/players", headers=game.auth, json={"version": 0, "name": "Cid"}
+    )
+    game.version = resp.get_json()["version"]
+    for rolls, undone in (
+        ({"Ann": 3, "Bob": 3, "Cid": 1}, "the tie in the roll for first player"),
+        ({"Ann": 3, "Bob": 4, "Cid": 1}, "the roll for first player (Bob started)"),
+    ):
+        resp = client.post(
+            f"/api/games/{game.id}/first",
+            headers=game.auth,
+            json={"version": game.version, "rolls": rolls},
+        )
+        game.version = resp.get_json()["version"]
+        assert game.undo().get_json()["undone"] == undone
+    assert game.undo().get_json()["undone"] == "Cid joining"

@@ -408,7 +408,7 @@ def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
         assert page.locator('#add-player input[name="name"]').input_value() == "Dee"
         assert page.locator("#quick-points").input_value() == "850"
         assert page.locator('#first select[name="Ann"]').input_value() == "4"
-        wait_text(page, "#toast", "Undone: the last action is taken back.")
+        wait_text(page, "#toast", "Undone: Cid joining is taken back.")
         assert "cleared" not in page.locator("#toast").inner_text()
         assert not errors
 
@@ -763,6 +763,11 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
         wait_text(page, "#tie-banner", "Tie-break")
         wait_text(page, "#coach", "Ann plays after you, knowing your mark")
         wait_text(page, "#coach-line", "% chance")
+        # at the target already (a tie-break): points are sent at once, not asked about
+        page.fill("#quick-points", "300")
+        page.click('#quick [data-quick="bank"]')
+        page.wait_for_selector(f'#sheet[data-version="{version + 2}"]')
+        assert page.locator("#quick-error").is_hidden()
 
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")

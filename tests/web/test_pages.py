@@ -108,6 +108,13 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     # a phone the invite brought opens on the sheet, the invite folded below it
     assert page.index('id="sheet"') < page.index('<details class="card share"')
     assert '<details class="card share" >' in page
+    assert 'id="seating-note"' in page and 'id="late-join"' not in page
+    # once play has started, a phone that comes late is told why it cannot add a player
+    game.score("Ann", 300)
+    late = app.test_client()
+    page = late.get(out["join_url"], follow_redirects=True).get_data(as_text=True)
+    assert 'id="late-join"' in page and "the players are fixed" in page
+    assert 'id="add-player"' not in page
     # the player's own spectator link shows what spectators see, and the way back to play
     view = player.get(f"/g/{game.id}?watch=1").get_data(as_text=True)
     assert "watching" in view and 'id="quick"' not in view and out["token"] not in view
@@ -461,3 +468,40 @@ def test_a_win_by_points_is_not_called_instant(client: FlaskClient, game: GameAc
     game.score("Bob", 0)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert "Ann wins!" in html and "instant-win" not in html
+
+
+def test_rematch_fills_the_form_as_the_game_was_made(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """The winner screen's *Rematch* opens the create form with the game's preset, house
+    rules, target and players (the roll for first player's seating)."""
+    made = game.create("farkle+greed+the-420", ["Ann", "Bob"], target=1000)
+    client.get(made["join_url"])  # (a player's phone: spectators start no game)
+    game.score("Ann", 1000)
+    game.score("Bob", 0)
+    sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Ann wins!" in sheet and f'id="rematch" href="/?again={game.id}"' in sheet
+    page = client.get(f"/?again={game.id}").get_data(as_text=True)
+    assert re.search(r'<option value="farkle"[^>]*\sselected', page)
+    for toggle in ("greed", "the-420"):
+        assert re.search(rf'value="{toggle}"\s+checked', page), toggle
+    assert not re.search(r'value="amish"\s+checked', page)
+    assert re.search(r'id="target"[^>]*value="1000"', page)
+    assert ">Ann\nBob</textarea>" in page
+    plain = client.get("/?again=NOSUCH").get_data(as_text=True)
+    assert "checked" not in plain and "</textarea>" in plain
+
+
+def test_no_player_is_marked_to_act_while_the_roll_for_first_player_is_tied(
+    client: FlaskClient, game: GameActions
+) -> None:
+    game.create("farkle", ["Ann", "Bob", "Cid"])
+    assert 'class="current"' in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    resp = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 2, "Bob": 5, "Cid": 5}},
+    )
+    assert resp.get_json()["roll_again"] == ["Bob", "Cid"]
+    sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'class="current"' not in sheet and 'id="turn-line"' not in sheet

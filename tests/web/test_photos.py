@@ -59,7 +59,7 @@ def test_upload_over_20_mb_is_413_json(client: FlaskClient) -> None:
     assert resp.status_code == 413 and "20 MB" in resp.get_json()["error"]
 
 
-def test_a_small_form_over_the_form_limits_is_said_as_such(client: FlaskClient) -> None:
+def test_a_small_form_over_the_form_limits_is_said_as_such(app: Flask, client: FlaskClient) -> None:
     """A 413 under the 20 MB names the form's own limit, not the upload's size: 1,001
     parts of 100 KB in all, or one field of 600 KB."""
     parts = b"".join(
@@ -74,6 +74,10 @@ def test_a_small_form_over_the_form_limits_is_said_as_such(client: FlaskClient) 
     )
     page = client.post("/new", data={"players": "A" * 600_000})
     assert page.status_code == 413 and b"a field over 500 KB" in page.data
+    # a form limit switched off (None, as Flask allows) is left out of the words, not a 500
+    app.config["MAX_FORM_PARTS"] = None
+    page = client.post("/new", data={"players": "A" * 600_000})
+    assert page.status_code == 413 and b'form too large: a field over 500 KB"' in page.data
 
 
 def test_missing_photo_is_400(client: FlaskClient) -> None:
@@ -81,6 +85,14 @@ def test_missing_photo_is_400(client: FlaskClient) -> None:
     assert resp.status_code == 400 and "photo" in resp.get_json()["error"]
     resp = client.post("/api/read", data=b"", content_type="image/png")
     assert resp.status_code == 400 and "empty" in resp.get_json()["error"]
+    # a photo sent as a form of another kind (curl --data-binary): not parsed as a form,
+    # which called a 600 KB photo "form too large"
+    resp = client.post(
+        "/api/read",
+        data=b"\xff\xd8" + b"\x00" * 600_000,
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert resp.status_code == 400 and "Content-Type: image/jpeg" in resp.get_json()["error"]
 
 
 def test_not_an_image_is_400(client: FlaskClient) -> None:
@@ -95,8 +107,8 @@ def test_not_an_image_is_400(client: FlaskClient) -> None:
 
 
 def test_a_photo_cut_off_after_its_size_is_called_damaged(client: FlaskClient) -> None:
-    """Cut off after the header that sizes it (a dropped upload): the same words as one
-    cut off before, not "not a readable image"."""
+    """Cut off after the header that sizes it (a dropped upload): said to be so, as one cut
+    off before is, not "not a readable image"."""
     import cv2
     import numpy as np
 
@@ -104,7 +116,7 @@ def test_a_photo_cut_off_after_its_size_is_called_damaged(client: FlaskClient) -
     for ext in (".jpg", ".png"):
         whole = cv2.imencode(ext, noisy)[1].tobytes()
         resp = client.post("/api/read", data=whole[: len(whole) // 2], content_type="image/jpeg")
-        assert resp.status_code == 400 and resp.get_json()["error"] == photos.DAMAGED
+        assert resp.status_code == 400 and resp.get_json()["error"] == photos.UNDECODED
 
 
 def test_a_photo_not_sized_by_its_header_is_refused_before_decoding(
@@ -246,6 +258,9 @@ def test_heavy_requests_past_the_cap_are_told_to_try_again(app: Flask, client: F
             "the server is busy reading photos for others; try again in a moment"
         )
         roll = {"rules": "farkle", "dice": [1, 5, 2, 3, 4, 6]}
+        # (rules that do not exist are still the request's fault, busy or not)
+        bad = client.post("/api/read?rules=nope", data=photo, content_type="image/jpeg")
+        assert bad.status_code == 422
         coached = client.post("/api/score", json={**roll, "coach": True})
         assert coached.status_code == 503 and "ranking keeps" in coached.get_json()["error"]
         assert client.post("/api/score", json=roll).status_code == 200

@@ -23,9 +23,10 @@
   // the answer in view: below the pad it was under the fold, its heading alone showing
   function reveal() { result.scrollIntoView({block: "start"}); }
 
-  function show(report) {
+  // `scroll`: not for a photo's dice, whose picture and tray above are to be checked first
+  function show(report, scroll = true) {
     result.hidden = false;
-    requestAnimationFrame(reveal);
+    if (scroll) requestAnimationFrame(reveal);
     const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
     if (report.bust || !report.options.length) {
       result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
@@ -58,7 +59,7 @@
   const pad = HotDice.attach(document.querySelector("#check .pad"), {
     exact: false, rules: spec, onGo: score, readQuery: () => (coach.checked ? "&coach=1" : ""),
     onRead: (body) => {
-      if (body.score && !body.detections.some((d) => d.unsure)) show({...body.score, advice: body.advice});
+      if (body.score && !body.detections.some((d) => d.unsure)) show({...body.score, advice: body.advice}, false);
     },
   });
   // the pad takes as many dice as the chosen rules roll (minnesota's five)

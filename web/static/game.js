@@ -122,12 +122,16 @@
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
     const complaint = sheet.querySelector("#quick-error:not([hidden])");  // (on points kept)
     const said = complaint ? complaint.textContent : "";
+    const asked = sheet.querySelector("#quick") && sheet.querySelector("#quick").dataset.confirmed;
     const typed = kept.find(([, el]) => el === focused && el.tagName === "INPUT");
     swapSheet(sheet, html, typed ? {key: typed[0], el: typed[1]} : null);
     const fresh = document.getElementById("sheet");
     const lost = carryOver(kept, focused, padDice, fresh);
     const quick = fresh.querySelector("#quick");
-    if (said && quick && quick.querySelector("input[name=points]").value.trim()) quickProblem(quick, said);
+    if (said && quick && quick.querySelector("input[name=points]").value.trim()) {
+      quickProblem(quick, said);
+      if (asked) quick.dataset.confirmed = asked;  // (its question asked: the answer stands)
+    }
     if (wasOpen && fresh.querySelector("#history")) fresh.querySelector("#history").open = true;
     // once play starts the invite folds away below the sheet, as a reload would place it,
     // so the player to act sees the controls, not the QR code
@@ -369,7 +373,9 @@
     // (12000 for 1200) is asked about once, as Busted is answered with a reminder
     const score = parseInt(quick.dataset.score, 10);
     const target = parseInt(quick.dataset.target, 10);
-    const reaches = score + points >= target && !(quick.dataset.exact && score + points > target);
+    // (only from below it: in a tie-break, or a final round owed again, all are at it)
+    const reaches = score < target && score + points >= target &&
+      !(quick.dataset.exact && score + points > target);
     if (reaches && quick.dataset.confirmed !== String(points)) {
       quick.dataset.confirmed = String(points);
       const total = (score + points).toLocaleString("en");
@@ -462,7 +468,9 @@
       // points typed or dice tapped for the sheet the Undo takes back go with it: said, as
       // another phone's change says it
       send("undo", {}).then((out) => {
-        if (out) say("Undone: the last action is taken back." + (out.cleared ? " What you had typed or tapped since was cleared." : ""), out.cleared);
+        if (!out) return;
+        const what = out.undone ? `${out.undone} is taken back.` : "the last action is taken back.";
+        say(`Undone: ${what}` + (out.cleared ? " What you had typed or tapped since was cleared." : ""), out.cleared);
       });
     }
   });
