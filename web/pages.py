@@ -341,6 +341,7 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     takeover = state.get("takeover")
     return {
         "mark": _final_round_mark(state, ordered),
+        "to_pass": _to_pass(state, ordered),
         "players": players,
         "columns": ordered,
         "rows": rows,
@@ -358,6 +359,22 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "strikes": rules.strike_penalty > 0,  # (busts in a row count only under a penalty)
         "exact": rules.finish is crules.Finish.EXACT,
         "instant_win": INSTANT_WIN_WORDS.get(rules.instant_win),
+    }
+
+
+def _to_pass(state: dict[str, Any], columns: list[dict[str, Any]]) -> dict[str, int]:
+    """In a final round, what each player still to play needs to pass the top score (all
+    but a lone leader): the sum a table works out at every turn."""
+    final = state.get("final_round")
+    if not final or not columns:
+        return {}
+    scores = {c["name"]: c["score"] for c in columns}
+    top = max(scores.values())
+    leaders = [name for name, score in scores.items() if score == top]
+    return {
+        name: top - scores[name] + crules.SCORE_STEP
+        for name in final.get("to_play", [])
+        if name in scores and leaders != [name]
     }
 
 

@@ -109,10 +109,18 @@ def decode_qr(png: bytes) -> str:
     import cv2
     import numpy as np
 
-    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
     assert image is not None
-    text, _points, _ = cv2.QRCodeDetector().detectAndDecode(image)
-    return str(text)
+    # (OpenCV's detector misses some codes at one size and reads them at another, and the
+    # token in the link differs run to run: a phone's camera tries again too)
+    framed = cv2.copyMakeBorder(image, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=255)
+    for scale in (1.0, 0.5, 0.75, 1.5):
+        sized = cv2.resize(framed, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        for detector in (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco()):
+            text, _points, _ = detector.detectAndDecode(sized)
+            if text:
+                return str(text)
+    return ""
 
 
 def tap_dice(page: Any, dice: list[int]) -> None:
@@ -386,7 +394,8 @@ def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
 ) -> None:
     """Adding a player or tapping Undo on this phone keeps the points typed for the same
     turn, a first-player die picked and a name half-typed, as another phone's change does;
-    what was sent is emptied."""
+    what was sent is emptied; what was typed for a turn an Undo takes back is cleared, and
+    said to be."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
         page.fill("#quick-points", "85o")
@@ -410,23 +419,18 @@ def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
         assert page.locator('#first select[name="Ann"]').input_value() == "4"
         wait_text(page, "#toast", "Undone: Cid joining is taken back.")
         assert "cleared" not in page.locator("#toast").inner_text()
-        assert not errors
-
-
-def test_points_typed_for_the_turn_an_undo_takes_back_are_said_to_be_cleared(
-    browser: Any, server: Server
-) -> None:
-    """An Undo on this phone that moves the turn back clears the points typed for the turn
-    after it, and says so, as another phone's change does."""
-    with phone(browser) as ctx:
-        page, errors = farkle_game(ctx, server, "Ann\nBob")
-        page.fill("#quick-points", "300")
+        # an Undo that moves the turn back clears the points typed for the turn after it,
+        # and says so, as another phone's change does
         page.press("#quick-points", "Enter")
         wait_text(page, "#turn-line", "Bob's turn")
         page.fill("#quick-points", "450")
         page.click("[data-undo]")
         wait_text(page, "#turn-line", "Ann's turn")
-        wait_text(page, "#toast", "What you had typed or tapped since was cleared.")
+        wait_text(
+            page,
+            "#toast",
+            "Undone: Ann's 850 is taken back. What you had typed or tapped since was cleared.",
+        )
         assert page.locator("#quick-points").input_value() == ""
         assert not errors
 

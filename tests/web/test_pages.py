@@ -168,7 +168,8 @@ def test_banners_for_final_round_tie_break_and_winner(
     out = game.create("ten-thousand", ["Ann", "Bob", "Cid"], target=1000)
     game.score("Ann", 1000)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
-    assert "Final round" in html and "Bob, Cid" in html
+    assert "Final round" in html
+    assert "<b>Bob</b> (1,050 to pass), <b>Cid</b> (1,050 to pass)</p>" in html
     game.score("Bob", 1000)
     game.score("Cid", 0)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
@@ -436,15 +437,20 @@ def test_the_final_round_banner_says_who_set_the_mark(
     game.score("Kim", 2000)
     html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
     assert (
-        "Mo reached the target. Kim tied the lead at 3,000. Still to play: <b>Lee, Mo</b>" in html
+        "Mo reached the target. Kim tied the lead at 3,000. "
+        "Still to play: <b>Lee</b> (2,050 to pass), <b>Mo</b> (50 to pass)" in html
     )
     game.score("Lee", 2500)
     html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
-    assert "Lee took the lead with 3,500. Still to play: <b>Mo, Kim</b>" in html
+    assert (  # (what each needs to pass the top score: Lee, the lone leader, needs none)
+        "Lee took the lead with 3,500. "
+        "Still to play: <b>Mo</b> (550 to pass), <b>Kim</b> (550 to pass)" in html
+    )
     game.score("Mo", 500)  # the player who reached the target ties the new lead
     html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
     assert (
-        "Mo reached the target. Mo tied the lead at 3,500. Still to play: <b>Kim, Lee</b>" in html
+        "Mo reached the target. Mo tied the lead at 3,500. "
+        "Still to play: <b>Kim</b> (550 to pass), <b>Lee</b> (50 to pass)" in html
     )
 
 
