@@ -224,7 +224,19 @@ def plain_text(name: str) -> bool:
     )
 
 
-def _check_players(players: Any) -> tuple[str, ...]:
+def name_key(name: str) -> str:
+    """A name as it looks: without invisible format characters (a zero-width space, a soft
+    hyphen), case folded and in one Unicode form (an é typed as one letter or as e and an
+    accent, full-width ＪＯＳＥ), so that two names that look alike count as the same."""
+    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
+
+
+def _check_players(players: Any, *, strict: bool = True) -> tuple[str, ...]:
+    """Usable player names. ``strict`` (a new game) tells names apart as they look
+    (`name_key`); a recorded game's are told apart by case alone, as they were when it was
+    made, so that every stored game still replays."""
+    same = name_key if strict else str.casefold
     if isinstance(players, str) or not isinstance(players, list | tuple) or not players:
         raise ParseError("players must be a non-empty list of names")
     if len(players) > MAX_PLAYERS:  # (first: the name checks below take n squared)
@@ -238,7 +250,7 @@ def _check_players(players: Any) -> tuple[str, ...]:
             raise ParseError(f"a player's name is at most {MAX_NAME} characters: {name[:20]!r}...")
         if not plain_text(name):
             raise ParseError(f"a player's name must be plain text, not {name!r}")
-        if name.casefold() in (n.casefold() for n in names):
+        if same(name) in (same(n) for n in names):
             raise ParseError(f"two players are named {name!r}")
         names.append(name)
     return tuple(names)
@@ -256,7 +268,7 @@ def new_log(
     load_rules(rules, target=target, strict=strict)
     log: dict[str, Any] = {
         "rules": rules if isinstance(rules, str) else dict(rules),
-        "players": list(_check_players(players)),
+        "players": list(_check_players(players, strict=strict)),
         "events": [],
     }
     if target is not None:
@@ -264,9 +276,10 @@ def new_log(
     return log
 
 
-def new_game(rules: Rules, players: Sequence[str]) -> GameState:
-    """The state before the first event: every player at 0, the first name to play."""
-    return GameState(rules, tuple(Player(n) for n in _check_players(players)))
+def new_game(rules: Rules, players: Sequence[str], *, strict: bool = True) -> GameState:
+    """The state before the first event: every player at 0, the first name to play
+    (``strict=False``: the names of a recorded game, `_check_players`)."""
+    return GameState(rules, tuple(Player(n) for n in _check_players(players, strict=strict)))
 
 
 def start(log: Mapping[str, Any]) -> GameState:
@@ -280,7 +293,7 @@ def start(log: Mapping[str, Any]) -> GameState:
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
         raise ParseError(f"target must be a whole number, not {target!r}")
     rules = load_rules(log["rules"], target=target, strict=False)  # (recorded: as it was)
-    return new_game(rules, log["players"])
+    return new_game(rules, log["players"], strict=False)
 
 
 def replay(log: Mapping[str, Any]) -> GameState:

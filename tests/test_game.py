@@ -13,6 +13,7 @@ from companion.game import (
     GamePhase,
     apply,
     bonus_scores,
+    name_key,
     new_log,
     replay,
     roll_off,
@@ -348,6 +349,21 @@ def test_player_names_must_be_plain_text() -> None:
     for bad in ("Bob\ufffe", "\uffffBob", "Bob\U0001ffff"):
         with pytest.raises(ParseError, match="plain text"):
             new_log("farkle", ["Ann", bad])
+
+
+def test_names_that_look_alike_are_one_name_in_a_new_game_only() -> None:
+    """A new game tells names apart as they look (`name_key`: one Unicode form, case, no
+    invisible characters), the web's own rule; a recorded game, made when only case was
+    compared, still replays."""
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    for twin in (decomposed, "\uff2a\uff2f\uff33\u00c9", "Jos\u200b\u00e9", "JOS\u00c9"):
+        with pytest.raises(ParseError, match="two players are named"):
+            new_log("farkle", [composed, twin])
+        assert name_key(twin) == name_key(composed)
+    recorded = {"rules": "farkle", "players": [composed, decomposed], "events": []}
+    assert [p.name for p in replay(recorded).players] == [composed, decomposed]
+    with pytest.raises(ParseError, match="two players are named"):
+        replay({**recorded, "players": ["Ann", "ANN"]})  # (case was always compared)
 
 
 def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:

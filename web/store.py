@@ -17,7 +17,6 @@ import json
 import secrets
 import sqlite3
 import threading
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -283,14 +282,6 @@ name, an override would turn the rest of its line backwards on every sheet ("058
 :boB"), a mark would make a second "Bob" look like the first."""
 
 
-def _seen_as(name: str) -> str:
-    """A name as it looks: without invisible format characters (a zero-width space, a soft
-    hyphen), case folded and in one Unicode form (an é typed as one letter or as e and an
-    accent, full-width ＪＯＳＥ), so that two names that look alike count as the same."""
-    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
-
-
 def clean_players(players: Any) -> list[str]:
     """Player names: a list of distinct, non-empty, short strings (white space folded,
     direction controls dropped)."""
@@ -304,7 +295,7 @@ def clean_players(players: Any) -> list[str]:
     long = [n for n in names if len(n) > MAX_NAME]
     if long:
         raise Rejected(f"a player name is longer than {MAX_NAME} characters: {long[0][:24]}…")
-    if len({_seen_as(n) for n in names}) != len(names):
+    if len({cgame.name_key(n) for n in names}) != len(names):
         raise Rejected("two players have the same name")
     if len(names) > MAX_PLAYERS:
         raise Rejected(f"at most {MAX_PLAYERS} players")
