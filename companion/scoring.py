@@ -310,14 +310,6 @@ def _combos(rules: Rules, counts: Counts) -> Iterator[tuple[Group, Counts]]:
 # --- a keep ----------------------------------------------------------------------------
 
 
-def score_keep(rules: Rules, dice: Iterable[int], held: Held = Held()) -> Keep | None:
-    """The best score of keeping exactly these dice, or None if one of them does not score."""
-    counts = counts_of(dice)
-    if held.fresh or rules.multiples not in (Multiples.DOUBLE_TURN, Multiples.PROGRESSIVE):
-        return _tables(rules, held.first_roll and _first_roll_matters(rules))[0].get(counts)
-    return _score_counts(rules, counts, held)
-
-
 PartsOf = Callable[[int, int], list["_Part"]]
 
 
@@ -406,6 +398,8 @@ def keep_options(rules: Rules, roll: Sequence[int], held: Held = Held()) -> tupl
 
 
 def _first_roll_matters(rules: Rules) -> bool:
+    """Whether a turn's first roll scores apart from its others: a win or a scoreless
+    roll's points that only the first roll has."""
     return rules.instant_win is InstantWin.SIX_OF_A_KIND_FIRST_ROLL or (
         rules.nothing_scores_first_roll_only
     )

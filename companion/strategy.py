@@ -80,7 +80,10 @@ HeldKey = tuple[frozenset[int], Counts, bool]
 _NOTHING_HELD: HeldKey = (frozenset(), NO_COUNTS, False)
 
 
-def _first_roll_matters(rules: Rules) -> bool:
+def _first_roll_pays_more(rules: Rules) -> bool:
+    """Whether the DP must tell a turn's first roll from the others: only for a scoreless
+    roll paid on the first roll alone. (The scorer's `_first_roll_matters` also counts an
+    instant win on the first roll, which the advisor counts as its points, as any roll's.)"""
     return bool(rules.nothing_scores and rules.nothing_scores_first_roll_only)
 
 
@@ -100,7 +103,7 @@ def _held_key(rules: Rules, sets: frozenset[int], kept: Counts, first: bool) -> 
         sets = frozenset()
     if not counts_kept_dice(rules):
         kept = NO_COUNTS
-    return (sets, kept, first and _first_roll_matters(rules))
+    return (sets, kept, first and _first_roll_pays_more(rules))
 
 
 def _context(rules: Rules, key: StateKey, total: int) -> Held:

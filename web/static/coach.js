@@ -2,6 +2,7 @@
 "use strict";
 (function () {
   const KEY = "hotdice.coach";
+  const STEP = parseInt(document.documentElement.dataset.step || "50", 10);  // (the engine's)
 
   function esc(s) {
     return String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
@@ -24,7 +25,7 @@
         `the figures are your chances to win the tie-break (a tie starts it again).</p>`;
     }
     if (a.still_to_play && a.still_to_play.length) {
-      const from = a.bank_from > 50 ? `, banking only from ${pts(a.bank_from)} (${esc(a.bank_from_why)})` : "";
+      const from = a.bank_from > STEP ? `, banking only from ${pts(a.bank_from)} (${esc(a.bank_from_why)})` : "";
       // (tie-or-beat: a tie or a pass gives the others another turn)
       const again = a.if_you_tie_or_beat || [];
       const owed = a.still_to_play.filter((n) => !again.includes(n));
@@ -35,12 +36,12 @@
       return `<p class="hint">${who}: passing the lead does not win yet, so playing for points${from}.</p>`;
     }
     const worth = `counted as a ${pct(a.tie_value)} chance (${esc(a.tie_value_why)})`;
-    const tie = !a.tie_value ? "" : a.need === 50
+    const tie = !a.tie_value ? "" : a.need === STEP
       ? ` You are level: a bust leaves the tie, and tie-break turns again, ${worth}.`
-      : ` A bank of ${pts(a.need - 50)} ties: tie-break turns, ${worth}.`;
+      : ` A bank of ${pts(a.need - STEP)} ties: tie-break turns, ${worth}.`;
     const least = a.least_bank ? ` A bank needs at least ${pts(a.least_bank)} under these rules.` : "";
     const left = a.not_counted ? ` Not counted: ${esc(a.not_counted)}.` : "";
-    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + 50).${least}${tie}${left}</p>` : "";
+    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + ${STEP}).${least}${tie}${left}</p>` : "";
   }
 
   function bankOrRoll(a) {
