@@ -334,9 +334,9 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         )
         out.write(f"  {_column(player.name, 16)} {player.score:>7,}{badge}\n")
     if state.winner_name:
-        out.write(f"Winner: {state.winner_name}\n")
+        out.write(f"Winner: {state.winner_name.translate(game.BIDI_CONTROLS)}\n")
     else:
-        out.write(f"To play: {state.current_player}\n")
+        out.write(f"To play: {state.current_player.translate(game.BIDI_CONTROLS)}\n")
     turn = state.turn  # (a log that stops mid-turn: what --json's "turn" says, in words)
     if turn is not None:
         dice = f"{turn.dice_left} {'die' if turn.dice_left == 1 else 'dice'}"
@@ -373,7 +373,10 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
 
 def _column(text: str, width: int) -> str:
     """``text`` padded to ``width`` terminal cells: a wide letter (CJK) takes two, a
-    combining mark none, so the scores after a name stay in one column."""
+    combining mark none, so the scores after a name stay in one column; without the
+    right-to-left controls a hand-written log's name may hold, which would turn the rest
+    of its line backwards (the web drops them from the names it takes)."""
+    text = text.translate(game.BIDI_CONTROLS)
     cells = sum(
         0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
         for c in text

@@ -224,6 +224,14 @@ def plain_text(name: str) -> bool:
     )
 
 
+BIDI_CONTROLS = dict.fromkeys(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
+)
+"""The invisible embeddings, overrides, isolates and marks of right-to-left text: in a
+name, an override would turn the rest of its line backwards on every sheet ("058 ← 058+
+:boB"), a mark would make a second "Bob" look like the first."""
+
+
 def name_key(name: str) -> str:
     """A name as it looks: without invisible format characters (a zero-width space, a soft
     hyphen), case folded and in one Unicode form (an é typed as one letter or as e and an

@@ -83,6 +83,13 @@ def test_replay_keeps_scores_in_one_column_after_wide_names(
     assert code == 0
     assert "  王小明" + " " * 10 + "     500\n" in out  # (three letters two cells wide each)
     assert "  Bob" + " " * 13 + "     500\n" in out
+    # a right-to-left override in a hand-written log's name is not printed: the rest of
+    # the line would run backwards in the terminal
+    log["players"] = ["\u202eAnn", "Bob"]
+    log["events"] = [{"type": "score", "player": "\u202eAnn", "points": 500}]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and "\u202e" not in out and "  Ann" + " " * 13 + "     500\n" in out
 
 
 def test_replay_of_empty_input_or_an_event_without_a_type_says_so(

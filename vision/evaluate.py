@@ -210,6 +210,8 @@ def _label_problem(entry: object) -> str | None:
     """What is wrong with one image's labels, if anything (a one-line message)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
         return 'no "file" name'
+    if not entry["file"].strip():  # (else read as the folder itself: "no such file")
+        return 'an empty "file" name'
     dice, ignore = entry.get("dice", []), entry.get("ignore", [])
     if not isinstance(dice, list):
         return f'{entry["file"]}: "dice" is not a list'

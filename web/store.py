@@ -274,20 +274,12 @@ def format_token(token: str) -> str:
     return "-".join(token[i : i + 4] for i in range(0, len(token), 4))
 
 
-BIDI_CONTROLS = dict.fromkeys(
-    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
-)
-"""The invisible embeddings, overrides, isolates and marks of right-to-left text: in a
-name, an override would turn the rest of its line backwards on every sheet ("058 ← 058+
-:boB"), a mark would make a second "Bob" look like the first."""
-
-
 def clean_players(players: Any) -> list[str]:
     """Player names: a list of distinct, non-empty, short strings (white space folded,
     direction controls dropped)."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise Rejected("players must be a list of names")
-    names = [" ".join(p.translate(BIDI_CONTROLS).split()) for p in players]
+    names = [" ".join(p.translate(cgame.BIDI_CONTROLS).split()) for p in players]
     if any(not n for n in names):
         raise Rejected("a player name is empty")
     if not all(cgame.plain_text(n) for n in names):

@@ -57,6 +57,7 @@ def test_eval_reads_labels_saved_with_a_byte_order_mark(tmp_path, capsys):
         ({"images": [{"file": "a.jpg", "dice": [{"value": 2}]}]}, "no labelled dice with boxes"),
         ({"images": "a.jpg"}, "no list of images"),
         ({"images": []}, "no images listed"),
+        ({"images": [{"file": " ", "dice": []}]}, 'an empty "file" name'),
         ({"images": [{"file": "a.jpg", "dice": 5}]}, '"dice" is not a list'),
         ({"images": [{"file": "a.jpg", "dice": [{"value": True}]}]}, '"value" of 1-6'),
         ({"images": [{"file": "a.jpg", "dice": [], "ignore": [[1, 2]]}]}, '"ignore"'),
