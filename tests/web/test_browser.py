@@ -1037,7 +1037,7 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
 
 def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
     """An exact finish's forced-keep bust names its reason (on the toast and in the
-    history); a strike-out bust names its penalty."""
+    history); a strike-out bust names its penalty; a rolled turn's, the total it lost."""
     with phone(browser) as ctx:
         page = _new_game(ctx, server, "exact-10000", "Ann\nBob", target="1000")
         tap_dice(page, [1, 1, 1, 5, 2, 3])
@@ -1067,6 +1067,15 @@ def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
             "#toast",
             "Ann busted: 0 this turn, and loses 500: the penalty for busting again and again.",
         )
+        # a rolled turn's bust says what it cost
+        wait_text(page, "#turn-line", "Bob's turn")
+        tap_dice(page, [1, 2, 3, 4, 6, 6])
+        page.click('#controls [data-pad="go"]')
+        page.locator("#controls .option").first.click()  # (keep the 1: 100)
+        wait_text(page, "#turn-line", "turn total 100")
+        tap_dice(page, [2, 3, 4, 6, 6])
+        page.click('#controls [data-pad="go"]')
+        wait_text(page, "#toast", "Bust! Bob busted, losing the 100 of the turn: 0 this turn.")
 
 
 def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Server) -> None:

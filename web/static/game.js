@@ -47,11 +47,13 @@
   }
   toast.addEventListener("click", () => { toast.hidden = true; });  // (it covers buttons)
 
-  // a bust in words: why, when the rules make it a dispute, and the strike-out penalty
-  function bustWords(h) {
+  // a bust in words: why, when the rules make it a dispute, the turn total it cost (a
+  // rolled turn's, `lost`) and the strike-out penalty
+  function bustWords(h, lost = 0) {
     const why = h.reason && h.reason !== "nothing to keep" ? ` (${h.reason})` : "";
+    const cost = lost ? `, losing the ${lost.toLocaleString("en")} of the turn` : "";
     const penalty = h.penalty ? `, and loses ${h.penalty.toLocaleString("en")}: the penalty for busting again and again` : "";
-    return `${h.player} busted${why}: 0 this turn${penalty}.`;
+    return `${h.player} busted${why}${cost}: 0 this turn${penalty}.`;
   }
 
   function turnKey(sheet) { return `${sheet.dataset.turns}|${sheet.dataset.current}|${sheet.dataset.phase}`; }
@@ -257,6 +259,7 @@
 
   async function event(ev, entered) {
     const before = parseInt(document.getElementById("sheet").dataset.turns || "0", 10);
+    const total = parseInt(document.getElementById("sheet").dataset.total || "0", 10);
     const out = await send("events", {event: ev}, entered);
     const hist = out && out.state ? out.state.history : [];
     const last = hist.length > before ? hist[hist.length - 1] : null;
@@ -264,7 +267,7 @@
       say(last.bust ? `${last.player}'s 5150 bonus roll scores nothing: ${last.score.toLocaleString("en")} stays.`
         : `${last.player}'s 5150 bonus roll: +${last.points.toLocaleString("en")}.`);
     } else if (ev.type === "roll" && last && last.bust) {
-      say("Bust! " + bustWords(last), true);
+      say("Bust! " + bustWords(last, total), true);
     }
     return out;
   }
