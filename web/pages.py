@@ -135,9 +135,10 @@ def new() -> WResponse | tuple[str, int]:
     preset = request.form.get("preset", "")
     toggles = [t for t in request.form.getlist("toggle") if t]
     spec = "+".join([preset, *toggles])
-    players = [
-        p for p in (request.form.get("players", "").replace(",", "\n").splitlines()) if p.strip()
-    ]
+    # one a line; on a single line, "Ann, Bob" too (but a list of lines keeps "Smith, Jr.")
+    typed = request.form.get("players", "").strip()
+    players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
+    players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
     try:
         target = int(target_text) if target_text else None

@@ -102,6 +102,18 @@ class Snapshot:
         return rounds
 
     @property
+    def tie_ended_by(self) -> str | None:
+        """Who joined while the roll for first player was tied, ending the tie (everyone
+        rolls again, the newcomer too): the sheet says so, or the tie would vanish unsaid."""
+        kinds = [kind for kind, _ in self.stack]
+        last_join = len(kinds) - 1
+        while last_join >= 0 and kinds[last_join] == "join":
+            last_join -= 1
+        if last_join == len(kinds) - 1 or last_join < 0 or kinds[last_join] != "tie":
+            return None  # (the rows since the last tie are not all joins, or there are none)
+        return str(self.stack[last_join + 1][1]["player"])
+
+    @property
     def roll_off_round(self) -> str:
         """Which round of the roll for first player the phones pick dice for: the seatings
         recorded, the tied rounds still standing (a join or an undo ends a tie; the tie's

@@ -789,6 +789,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
     (without a reload); the rules line names the preset's own target; the quick entry says
     what is wrong under its field (50s, whole numbers); with many players the current
     player's column scrolls into view; with the coach on, the green keep is the coach's."""
+    from playwright.sync_api import expect
+
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob\nCy\nDee\nEvangeline\nFlo")
         assert page.locator(".rules-line").inner_text() == "farkle · to 10,000"
@@ -839,6 +841,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
             "Ann 1,050 Bob 0 Cy 0 Dee 0 Evangeline 0 Flo 0"
         )
         assert page.locator("#standings .current").inner_text() == "Evangeline 0"
+        # the line above the table makes the table shorter: the controls stay in view
+        expect(page.locator('#quick [data-quick="bank"]')).to_be_in_viewport()
 
         page.click("#coach-on")
         tap_dice(page, [1, 5])  # a roll of six: the pad says how many are still to enter
@@ -891,12 +895,34 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         page.wait_for_selector(f'#sheet[data-turns="{turns - 1}"]')
         assert page.locator("#toast").is_hidden()
 
-        # a file that is no photo: said so, and no dice or picture from before are left
+        # a file that is no photo: said so; dice tapped in by hand stay, and a photo's
+        # dice and picture from before go (they are not this photo's)
         tap_dice(page, [5, 5])
         not_a_photo = {"name": "x.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"}
         page.set_input_files("#controls input.photo", files=[not_a_photo])
         wait_text(page, "#controls .photo-status", "Could not read that photo")
         assert "error" in str(page.get_attribute("#controls .photo-status", "class"))  # (red)
+        assert page.locator("#controls .tray .tray-die").count() == 2
+        assert "Found" in _read_photo(page, "#controls", _sample_photo())
+        found = page.locator("#controls .tray .tray-die").count()
+        # the server busy with others' photos: this one's dice and picture stay as they were
+        page.route(
+            "**/api/read*",
+            lambda route: route.fulfill(
+                status=503,
+                content_type="application/json",
+                body=json.dumps(
+                    {"error": "the server is busy reading photos for others; try again in a moment"}
+                ),
+            ),
+        )
+        page.set_input_files("#controls input.photo", files=[not_a_photo])
+        wait_text(page, "#controls .photo-status", "the dice above are as they were")
+        assert page.locator("#controls .tray .tray-die").count() == found
+        assert page.locator("#controls .photo-preview img").is_visible()
+        page.unroute("**/api/read*")
+        page.set_input_files("#controls input.photo", files=[not_a_photo])
+        wait_text(page, "#controls .photo-status", "Could not read that photo")
         assert page.locator("#controls .tray .tray-die").count() == 0
         assert page.locator("#controls .photo-preview img").is_hidden()  # no broken picture
         assert not errors, errors

@@ -494,6 +494,13 @@ def test_rematch_fills_the_form_as_the_game_was_made(
     assert not re.search(r'value="amish"\s+checked', page)
     assert re.search(r'id="target"[^>]*value="1000"', page)
     assert ">Ann\nBob</textarea>" in page
+    # a name with a comma is one name on its line (a single line "Ann, Bob" is two)
+    token = csrf(client)
+    for typed, seated in (("Smith, Jr.\nAnn", ["Smith, Jr.", "Ann"]), ("Ann, Bob", ["Ann", "Bob"])):
+        made = client.post("/new", data={"csrf_token": token, "preset": "farkle", "players": typed})
+        assert made.status_code == 302
+        state = client.get(f"/api{made.location}".replace("/g/", "/games/")).get_json()["state"]
+        assert [p["name"] for p in state["players"]] == seated
     plain = client.get("/?again=NOSUCH").get_data(as_text=True)
     assert "checked" not in plain and "</textarea>" in plain
 
@@ -511,3 +518,36 @@ def test_no_player_is_marked_to_act_while_the_roll_for_first_player_is_tied(
     assert resp.get_json()["roll_again"] == ["Bob", "Cid"]
     sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'class="current"' not in sheet and 'id="turn-line"' not in sheet
+
+
+def test_a_join_that_ends_a_tie_for_first_player_says_so(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A player joining while the roll for first player is tied ends the tie (everyone
+    rolls again, the newcomer too): the form says so, not nothing."""
+    made = game.create("farkle", ["Ann", "Bob", "Cid"])
+    client.get(made["join_url"])  # (a player's phone: the form is a player's)
+    resp = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}},
+    )
+    game.version = resp.get_json()["version"]
+    sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "Tie: Ann and Bob roll again." in sheet
+    for name in ("Dee", "Eve"):
+        resp = client.post(
+            f"/api/games/{game.id}/players",
+            headers=game.auth,
+            json={"version": game.version, "name": name},
+        )
+        game.version = resp.get_json()["version"]
+        sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        assert "Dee joined during the tie: everyone rolls again." in sheet
+        assert "Tie: " not in sheet and 'select name="Dee"' in sheet
+    game.undo()
+    game.undo()
+    assert "Tie: Ann and Bob roll again." in client.get(f"/g/{game.id}/sheet").get_data(
+        as_text=True
+    )
+    assert "joined during the tie" not in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)

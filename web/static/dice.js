@@ -22,6 +22,7 @@
     let dice = [];
     let selected = -1;
     let full = false;  // (a face tapped with every die in: said, not ignored)
+    let photoDice = false;  // (the tray holds a photo's reading: a failed photo replaces it)
 
     function render() {
       tray.innerHTML = dice.map((d, i) =>
@@ -69,6 +70,7 @@
       } else if (act && act.dataset.pad === "clear") {
         dice = [];
         selected = -1;
+        photoDice = false;
       } else if (act && act.dataset.pad === "confirm") {
         dice.forEach((d) => { d.unsure = false; });
       } else if (act && act.dataset.pad === "go") {
@@ -98,10 +100,16 @@
           {method: "POST", body: form});
         const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
         const img = preview.querySelector("img");
+        if (resp.status === 503) {  // busy reading others' photos: nothing of this one
+          status.textContent = `${body.error || "The server is busy"}: the dice above are as they were.`;
+          status.classList.add("error");
+          return;
+        }
         if (!resp.ok) {  // the last photo's picture and dice go: they are not this photo's
-          img.removeAttribute("src");
+          img.removeAttribute("src");  // (dice tapped in by hand stay: they are the player's)
           img.hidden = true;
-          dice = [];
+          if (photoDice) dice = [];
+          photoDice = false;
           selected = -1;
           render();
           status.textContent = `Could not read that photo: ${body.error || "HTTP " + resp.status}`;
@@ -111,6 +119,7 @@
         img.src = body.annotated;
         img.hidden = false;
         dice = body.detections.map((d) => ({value: d.value, unsure: d.unsure}));
+        photoDice = dice.length > 0;
         selected = -1;
         const n = body.detections.length;
         status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}: check them above.`
@@ -126,7 +135,7 @@
     });
     render();
     return {
-      clear() { dice = []; render(); },
+      clear() { dice = []; photoDice = false; render(); },
       // another rule set's dice (the rule check's picker): the help and the limit follow
       setCount(n) {
         max = n;

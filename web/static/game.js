@@ -153,10 +153,10 @@
   function showCurrent() {
     const wrap = document.querySelector("#sheet .sheet-wrap");
     if (!wrap) return;
-    wrap.scrollTop = wrap.scrollHeight;
     const wide = wrap.scrollWidth > wrap.clientWidth;
     const standings = document.querySelector("#sheet #standings");
-    if (standings) standings.hidden = !wide;
+    if (standings) standings.hidden = !wide;  // (first: shown, it makes the table shorter)
+    wrap.scrollTop = wrap.scrollHeight;
     const th = wrap.querySelector("th.current");
     if (th && wide) wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
   }
