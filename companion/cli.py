@@ -348,8 +348,9 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         out.write(f"  turn so far: {turn.total:,}, {doing}\n")
     elif state.offer is not None:
         offer = state.offer
+        giver = state.players[offer.from_player].name.translate(game.BIDI_CONTROLS)
         out.write(
-            f"  may take over {state.players[offer.from_player].name}'s "
+            f"  may take over {giver}'s "
             f"{offer.turn.dice_left} {'die' if offer.turn.dice_left == 1 else 'dice'} "
             f"and {offer.turn.total:,}\n"
         )

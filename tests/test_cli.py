@@ -336,6 +336,11 @@ def test_replay_text_gives_a_takeover_offer(
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
     code, out, _ = run(capsys, "replay", "-")
     assert code == 0 and "To play: Bob\n  may take over Ann's 2 dice and 1,000\n" in out
+    log["players"] = ["Ann\u202e", "Bob"]  # (a right-to-left override is not printed)
+    log["events"][0]["player"] = "Ann\u202e"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and "\u202e" not in out and "may take over Ann's 2 dice" in out
 
 
 def test_replay_illegal_event_names_its_position(

@@ -123,7 +123,7 @@ def _rematch() -> MultiDict[str, str] | None:
             ("preset", spec[0]),
             *(("toggle", t) for t in spec[1]),
             ("target", "" if snap.game.target is None else str(snap.game.target)),
-            ("players", "\n".join(snap.players)),
+            ("players", "".join(f"{name}\n" for name in snap.players)),  # (lines: a comma kept)
         ]
     )
 
@@ -136,7 +136,7 @@ def new() -> WResponse | tuple[str, int]:
     toggles = [t for t in request.form.getlist("toggle") if t]
     spec = "+".join([preset, *toggles])
     # one a line; on a single line, "Ann, Bob" too (but a list of lines keeps "Smith, Jr.")
-    typed = request.form.get("players", "").strip()
+    typed = request.form.get("players", "")
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000

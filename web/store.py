@@ -535,7 +535,7 @@ def undone_words(before: Snapshot, after: Snapshot) -> str:
         return f"{turn['player']}'s {'bust' if turn['bust'] else format(turn['points'], ',')}"
     who = (after.state_json or {}).get("current_player") or "the player"
     if payload.get("type") in ("roll", "keep"):
-        dice = " ".join(map(str, payload.get("dice", [])))
+        dice = " ".join(map(str, payload.get("dice") or []))
         return f"{who}'s {payload['type']} of {dice}"
     if payload.get("type") == "takeover":
         return f"{who}'s {'takeover' if payload.get('accept') else 'fresh start'}"

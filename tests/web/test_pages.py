@@ -493,10 +493,14 @@ def test_rematch_fills_the_form_as_the_game_was_made(
         assert re.search(rf'value="{toggle}"\s+checked', page), toggle
     assert not re.search(r'value="amish"\s+checked', page)
     assert re.search(r'id="target"[^>]*value="1000"', page)
-    assert ">Ann\nBob</textarea>" in page
+    assert ">Ann\nBob\n</textarea>" in page
     # a name with a comma is one name on its line (a single line "Ann, Bob" is two)
     token = csrf(client)
-    for typed, seated in (("Smith, Jr.\nAnn", ["Smith, Jr.", "Ann"]), ("Ann, Bob", ["Ann", "Bob"])):
+    for typed, seated in (
+        ("Smith, Jr.\nAnn", ["Smith, Jr.", "Ann"]),
+        ("Smith, Jr.\n", ["Smith, Jr."]),  # (one player, as Rematch writes it: a line)
+        ("Ann, Bob", ["Ann", "Bob"]),
+    ):
         made = client.post("/new", data={"csrf_token": token, "preset": "farkle", "players": typed})
         assert made.status_code == 302
         state = client.get(f"/api{made.location}".replace("/g/", "/games/")).get_json()["state"]

@@ -51,6 +51,7 @@
       const die = ev.target.closest(".tray-die");
       const act = ev.target.closest("[data-pad]");
       full = false;
+      if (face || (act && act.dataset.pad === "back")) photoDice = false;  // (now the player's)
       if (face) {
         const value = parseInt(face.dataset.face, 10);
         if (selected >= 0) {
@@ -118,8 +119,10 @@
         }
         img.src = body.annotated;
         img.hidden = false;
-        dice = body.detections.map((d) => ({value: d.value, unsure: d.unsure}));
-        photoDice = dice.length > 0;
+        if (body.detections.length || photoDice) {  // (none found: dice tapped in stay)
+          dice = body.detections.map((d) => ({value: d.value, unsure: d.unsure}));
+        }
+        photoDice = body.detections.length > 0;
         selected = -1;
         const n = body.detections.length;
         status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}: check them above.`
