@@ -211,15 +211,16 @@ class GameState:
 
 
 def plain_text(name: str) -> bool:
-    """No control characters (a NUL or a newline would garble every scoresheet) and no
-    lone surrogates, and something to see: a letter, digit, mark of punctuation or symbol
+    """No control characters (a NUL or a newline would garble every scoresheet), nor the
+    line and paragraph separators U+2028/U+2029 (a line break by another name), no lone
+    surrogates, and something to see: a letter, digit, mark of punctuation or symbol
     (a name of only invisible format characters or a lone accent shows as a blank). The
     invisible joiners of emoji and of Persian names are fine beside what they join. Nor
     U+FFFE, U+FFFF and their like in every plane: no XML may hold them (the chart's SVG)."""
     if any(ord(ch) & 0xFFFE == 0xFFFE for ch in name):
         return False
     categories = [unicodedata.category(ch) for ch in name]
-    return not any(c in ("Cc", "Cs") for c in categories) and any(
+    return not any(c in ("Cc", "Cs", "Zl", "Zp") for c in categories) and any(
         c[0] in "LNPS" for c in categories
     )
 

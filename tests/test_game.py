@@ -335,8 +335,9 @@ def test_roll_off() -> None:
 
 
 def test_player_names_must_be_plain_text() -> None:
-    with pytest.raises(ParseError, match="plain text"):
-        new_log("farkle", ["Ann", "B\x00b"])
+    for broken in ("B\x00b", "Ann\u2028Bob", "Ann\u2029Bob"):  # (a line break by any name)
+        with pytest.raises(ParseError, match="plain text"):
+            new_log("farkle", ["Cid", broken])
     # zero-width joiners and non-joiners belong to real names
     names = ["\U0001f469\u200d\U0001f680 Ann", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
     assert [p.name for p in replay(new_log("farkle", names)).players] == names
