@@ -262,8 +262,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
     else:
         refusal = turn.bank_refusal()
         verdict = "may be banked now" if refusal is None else f"cannot be banked: {refusal}"
-        dice = f"{turn.dice_left} {'die' if turn.dice_left == 1 else 'dice'}"
-        print(f"Turn total {turn.total:,} with {dice} to roll; {verdict}.")
+        left = cli_strategy.dice_word(turn.dice_left)
+        print(f"Turn total {turn.total:,} with {left} to roll; {verdict}.")
     return 0
 
 
@@ -334,26 +334,23 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         )
         out.write(f"  {_column(player.name, 16)} {player.score:>7,}{badge}\n")
     if state.winner_name:
-        out.write(f"Winner: {state.winner_name.translate(game.BIDI_CONTROLS)}\n")
+        out.write(f"Winner: {_shown(state.winner_name)}\n")
     else:
-        out.write(f"To play: {state.current_player.translate(game.BIDI_CONTROLS)}\n")
+        out.write(f"To play: {_shown(state.current_player)}\n")
     turn = state.turn  # (a log that stops mid-turn: what --json's "turn" says, in words)
     if turn is not None:
-        dice = f"{turn.dice_left} {'die' if turn.dice_left == 1 else 'dice'}"
         doing = (
             f"to keep from {' '.join(map(str, turn.last_roll))}"
             if turn.phase is Phase.KEEP and turn.last_roll
-            else f"to roll {dice}" + (" or bank" if turn.can_bank else "")
+            else f"to roll {cli_strategy.dice_word(turn.dice_left)}"
+            + (" or bank" if turn.can_bank else "")
         )
         out.write(f"  turn so far: {turn.total:,}, {doing}\n")
     elif state.offer is not None:
         offer = state.offer
-        giver = state.players[offer.from_player].name.translate(game.BIDI_CONTROLS)
-        out.write(
-            f"  may take over {giver}'s "
-            f"{offer.turn.dice_left} {'die' if offer.turn.dice_left == 1 else 'dice'} "
-            f"and {offer.turn.total:,}\n"
-        )
+        giver = _shown(state.players[offer.from_player].name)
+        left = cli_strategy.dice_word(offer.turn.dice_left)
+        out.write(f"  may take over {giver}'s {left} and {offer.turn.total:,}\n")
     if state.history:
         out.write("History:\n")
         for number, record in enumerate(state.history, 1):
@@ -372,12 +369,17 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             )
 
 
+def _shown(name: str) -> str:
+    """A name as the terminal prints it: without the right-to-left controls a hand-written
+    log's name may hold, which would turn the rest of its line backwards (the web drops
+    them from the names it takes)."""
+    return name.translate(game.BIDI_CONTROLS)
+
+
 def _column(text: str, width: int) -> str:
-    """``text`` padded to ``width`` terminal cells: a wide letter (CJK) takes two, a
-    combining mark none, so the scores after a name stay in one column; without the
-    right-to-left controls a hand-written log's name may hold, which would turn the rest
-    of its line backwards (the web drops them from the names it takes)."""
-    text = text.translate(game.BIDI_CONTROLS)
+    """``text`` (a name, `_shown`) padded to ``width`` terminal cells: a wide letter (CJK)
+    takes two, a combining mark none, so the scores after a name stay in one column."""
+    text = _shown(text)
     cells = sum(
         0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
         for c in text

@@ -135,7 +135,8 @@ def _points(value: float) -> str:
     return f"{value:,.2f}"
 
 
-def _dice_word(n: int) -> str:
+def dice_word(n: int) -> str:
+    """``n`` dice in words ("1 die", "2 dice"), for every command's text."""
     return "1 die" if n == 1 else f"{n} dice"
 
 
@@ -280,7 +281,7 @@ def format_win_report(data: dict[str, Any]) -> str:
         lines.append(f"    at {score:,} against {opponent:,} (chance to win {chance:.2%}):")
         for row in rows:
             lines.append(
-                f"      {_dice_word(row['dice']):>7} in hand: "
+                f"      {dice_word(row['dice']):>7} in hand: "
                 f"{word(row['bank_when_playing_to_win'])}"
                 f"  (for points: {word(row['bank_when_playing_for_points'])})"
             )
@@ -300,7 +301,7 @@ def format_summary(data: dict[str, Any]) -> str:
     lines.append("  bank at or above (on the board, no busts in a row):")
     for n, threshold in data["bank_thresholds"].items():
         shown = f"{threshold:,}" if threshold is not None else "always roll"
-        lines.append(f"    {_dice_word(int(n)):>7} in hand: {shown}")
+        lines.append(f"    {dice_word(int(n)):>7} in hand: {shown}")
     if "streak_bank_thresholds" in data:
         for streak, table in data["streak_bank_thresholds"].items():
             if streak == "0":
@@ -311,7 +312,7 @@ def format_summary(data: dict[str, Any]) -> str:
             lines.append(f"    after {streak} bust{'s' if streak != '1' else ''} in a row: {row}")
     lines.append("  chance that a roll busts:")
     for n, p in data["bust_probability"].items():
-        lines.append(f"    {_dice_word(int(n)):>7}: {p:6.2%}  ({data['bust_odds'][n]})")
+        lines.append(f"    {dice_word(int(n)):>7}: {p:6.2%}  ({data['bust_odds'][n]})")
     if "takeover_thresholds" in data:
         lines.append("  take over the previous player's dice at turn totals of:")
         for n, ranges in data["takeover_ranges"].items():
@@ -319,7 +320,7 @@ def format_summary(data: dict[str, Any]) -> str:
                 ", ".join(f"{lo:,} to {hi:,}" if lo != hi else f"{lo:,}" for lo, hi in ranges)
                 or "never"
             )
-            lines.append(f"    {_dice_word(int(n)):>7} handed over: {shown}")
+            lines.append(f"    {dice_word(int(n)):>7} handed over: {shown}")
     return "\n".join(lines)
 
 
@@ -374,7 +375,7 @@ def format_state_advice(data: dict[str, Any]) -> str:
     goal = f" (playing to make {data['need']:,} this turn)" if chance else ""
     lines = [
         f"{data['rules']}: turn total {data['turn_total']:,} with "
-        f"{_dice_word(data['dice'])} in hand{goal}: {data['advice'].upper()}"
+        f"{dice_word(data['dice'])} in hand{goal}: {data['advice'].upper()}"
     ]
     if data["can_bank"]:
         shown = f", {_figure(data['chance_if_bank'], True)}" if chance else ""
@@ -410,7 +411,7 @@ def format_roll_advice(data: dict[str, Any]) -> str:
     lines = [f"{head}: keeps ranked by {ranked}"]
     for rank, option in enumerate(data["options"], 1):
         keep = " ".join(map(str, option["keep"]))
-        left = "hot dice" if option["hot_dice"] else f"{_dice_word(option['dice_left'])} left"
+        left = "hot dice" if option["hot_dice"] else f"{dice_word(option['dice_left'])} left"
         value = f"{option[word]:.2%}" if chance else _points(option[word])
         lines.append(
             f"  {rank}. keep {keep:<11} +{option['points']:<5,} -> "

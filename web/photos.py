@@ -63,8 +63,8 @@ def _vision() -> Any:
 def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[str, Any]:
     """Dice found in the photo, the annotated preview, and with rules the roll's scoring.
     A phone's 12 MP JPEG is decoded at a reduced size where its dice allow (as `hotdice
-    read` does); the dice are given in the photo's own pixels all the same."""
-    check_rules(rules_spec)
+    read` does); the dice are given in the photo's own pixels all the same. The rules are
+    the caller's to check first (`check_rules`: before waiting its turn to read)."""
     vision = _vision()
     if vision.image_size_wh(data) is None:  # (a WebP or TIFF is only sized by decoding it:
         # 16000x16000 of blank WebP, 455 KB, took 1.6 GB before the pixel limit could say no)

@@ -105,13 +105,12 @@ class Snapshot:
     def tie_ended_by(self) -> str | None:
         """Who joined while the roll for first player was tied, ending the tie (everyone
         rolls again, the newcomer too): the sheet says so, or the tie would vanish unsaid."""
-        kinds = [kind for kind, _ in self.stack]
-        last_join = len(kinds) - 1
-        while last_join >= 0 and kinds[last_join] == "join":
-            last_join -= 1
-        if last_join == len(kinds) - 1 or last_join < 0 or kinds[last_join] != "tie":
-            return None  # (the rows since the last tie are not all joins, or there are none)
-        return str(self.stack[last_join + 1][1]["player"])
+        first_join = len(self.stack)  # (of the joins that end the stack)
+        while first_join and self.stack[first_join - 1][0] == "join":
+            first_join -= 1
+        if first_join in (0, len(self.stack)) or self.stack[first_join - 1][0] != "tie":
+            return None
+        return str(self.stack[first_join][1]["player"])
 
     @property
     def roll_off_round(self) -> str:

@@ -124,7 +124,7 @@
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
     const complaint = sheet.querySelector("#quick-error:not([hidden])");  // (on points kept)
     const said = complaint ? complaint.textContent : "";
-    const asked = sheet.querySelector("#quick") && sheet.querySelector("#quick").dataset.confirmed;
+    const asked = sheet.querySelector("#quick")?.dataset.confirmed;  // (its target question)
     const typed = kept.find(([, el]) => el === focused && el.tagName === "INPUT");
     swapSheet(sheet, html, typed ? {key: typed[0], el: typed[1]} : null);
     const fresh = document.getElementById("sheet");
@@ -209,8 +209,9 @@
   }
 
   // the answer's body (its `cleared`: an entry the fresh sheet had no place for), null
-  // when refused, undefined when not sent (busy, or settling); `entered`, [key, value] pairs of fields() (what was sent), are emptied once it is
-  // recorded, before the fresh sheet comes: never carried over, nor sent twice
+  // when refused, undefined when not sent (busy, or settling); `entered`, [key, value]
+  // pairs of fields() (what was sent), are emptied once it is recorded, before the fresh
+  // sheet comes: never carried over, nor sent twice
   async function send(path, body, entered = []) {
     if (busy || Date.now() < settleUntil) return undefined;
     busy = true;
