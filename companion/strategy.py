@@ -112,7 +112,7 @@ def _context(rules: Rules, key: StateKey, total: int) -> Held:
 
 
 def _outcome(
-    rules: Rules, n: int, held: HeldKey, keep: Keep, probes: Sequence[int], points: Sequence[int]
+    rules: Rules, n: int, keep: Keep, probes: Sequence[int], points: Sequence[int]
 ) -> Outcome:
     """Where a keep leads; the state update is ``Turn.keep``'s (checked against it in tests)."""
     left = n - len(keep.dice)
@@ -122,8 +122,8 @@ def _outcome(
         add = points[0] - (mul - 1) * probes[0]
     if left == 0:
         return Outcome(add, 0, None, mul)
-    kept = tuple(a + b for a, b in zip(held[1], counts_of(keep.dice), strict=True))
-    return Outcome(add, left, _held_key(rules, keep.held_sets, kept, False), mul)  # type: ignore[arg-type]
+    # The engine's own count: dice in a whole-roll combination join no progressive set.
+    return Outcome(add, left, _held_key(rules, keep.held_sets, keep.held_kept, False), mul)
 
 
 def turn_at(
@@ -190,8 +190,7 @@ def turn_model(rules: Rules) -> TurnModel:
                 continue
             others = [{k.dice: k.points for k in options} for options in scored[1:]]
             outcomes = prune(
-                _outcome(rules, n, held, k, probes, [k.points, *(o[k.dice] for o in others)])
-                for k in low
+                _outcome(rules, n, k, probes, [k.points, *(o[k.dice] for o in others)]) for k in low
             )
             most = max(low, key=lambda k: (len(k.dice), k.points))
             forced = most.points if rules.finish is Finish.EXACT else 0
