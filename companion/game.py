@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalEvent, IllegalMove, ParseError
-from companion.rules import MAX_TARGET, SCORE_STEP, Finish, Rules, load_rules
+from companion.rules import MAX_TARGET, SCORE_STEP, Finish, Rules, check_winnable, load_rules
 from companion.scoring import distinct_rolls, parse_dice, score_roll
 from companion.turn import Phase, Turn
 
@@ -273,8 +273,11 @@ def new_log(
     strict: bool = True,
 ) -> dict[str, Any]:
     """A fresh game log, checked: the rules load and the player names are usable
-    (``strict=False``: rules as an earlier version recorded them, ``load_rules``)."""
-    load_rules(rules, target=target, strict=strict)
+    (``strict=False``: rules as an earlier version recorded them, ``load_rules``); a new
+    game must be winnable (``check_winnable``)."""
+    loaded = load_rules(rules, target=target, strict=strict)
+    if strict:
+        check_winnable(loaded)
     log: dict[str, Any] = {
         "rules": rules if isinstance(rules, str) else dict(rules),
         "players": list(_check_players(players, strict=strict)),

@@ -444,6 +444,20 @@ def load_rules(
     return _INTERNED.setdefault(rules, rules)
 
 
+def check_winnable(rules: Rules) -> None:
+    """An exact target below the least first bank can never be hit: a new game so is
+    refused before anyone plays it (a roll still scores under such rules, and a game
+    recorded so still replays)."""
+    least = max(rules.entry, rules.min_bank)
+    if rules.finish is Finish.EXACT and least > rules.target:
+        word = "entry threshold" if rules.entry >= rules.min_bank else "minimum bank"
+        raise ParseError(
+            f"no one could win: the target {rules.target:,} must be hit exactly, but a "
+            f"first bank needs at least {least:,} (the {word}); raise the target or "
+            f"lower the {word}"
+        )
+
+
 # Equal rule sets are handed out as one object, so the scoring tables keyed by them are found
 # by identity instead of by comparing every option on each look-up.
 _INTERNED: dict[Rules, Rules] = {}

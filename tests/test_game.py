@@ -21,6 +21,8 @@ from companion.game import (
     start,
     undo,
 )
+from companion.rules import load_rules
+from companion.scoring import score_roll
 from strategies import rule_sets
 
 
@@ -325,6 +327,20 @@ def test_extra_keys_are_kept_in_the_log_and_ignored_by_the_fold() -> None:
     log = new_log({"base": "farkle", "entry": 500}, ["Ann"])
     log["events"] = [{**quick("Ann", 500), "by": "phone 2", "at": "20:15"}]
     assert replay(log).players[0].score == 500 and replay(log).rules.entry == 500
+
+
+def test_a_new_game_must_be_winnable_and_a_recorded_one_still_replays() -> None:
+    """An exact target under the first bank's least (exact-10000's entry 1,000 against a
+    target of 500) could never be hit."""
+    with pytest.raises(ParseError, match="no one could win.*entry threshold"):
+        new_log("exact-10000", ["Ann", "Bob"], target=500)
+    with pytest.raises(ParseError, match="no one could win.*minimum bank"):
+        new_log({"base": "exact-10000", "entry": 0, "min_bank": 600}, ["Ann"], target=500)
+    assert new_log("exact-10000", ["Ann"], target=1000)["target"] == 1000
+    assert new_log("hot-dice", ["Ann"], target=500)["target"] == 500  # (the first bank wins)
+    recorded = {"rules": "exact-10000", "target": 500, "players": ["Ann"], "events": []}
+    assert replay(recorded).rules.target == 500
+    assert score_roll(load_rules("exact-10000", target=500), [1, 1, 1]).best.points == 1000
 
 
 def test_roll_off() -> None:

@@ -110,6 +110,10 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     assert array.status_code == 400
     huge = client.post("/api/games", json={"rules": "farkle", "target": 10**30, "players": ["A"]})
     assert huge.status_code == 422 and "at most 1,000,000" in huge.get_json()["error"]
+    unwinnable = client.post(
+        "/api/games", json={"rules": "exact-10000", "target": 500, "players": ["Ann", "Bob"]}
+    )
+    assert unwinnable.status_code == 422 and "no one could win" in unwinnable.get_json()["error"]
     nested = client.post(
         "/api/games", data="[" * 100_000 + "]" * 100_000, content_type="application/json"
     )
