@@ -264,8 +264,13 @@ class Turn:
     def _bust(self, reason: str) -> Turn:
         roll = self.last_roll or ()
         step = Step(roll, (), 0, 0, 0, False, f"bust: {reason}")
-        return replace(
-            self, phase=Phase.BUST, total=0, bust_reason=reason, steps=(*self.steps, step)
+        return replace(  # (no dice left to roll: the step and the turn say 0 alike)
+            self,
+            phase=Phase.BUST,
+            total=0,
+            dice_left=0,
+            bust_reason=reason,
+            steps=(*self.steps, step),
         )
 
     def keep(self, dice: Sequence[int]) -> Turn:

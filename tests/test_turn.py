@@ -53,6 +53,11 @@ def test_dice_10000_seed_turns() -> None:
     assert turn.total == 300 and turn.can_bank
     bust = play("dice-10000", "22223>2222", "2")
     assert bust.phase is Phase.BUST and bust.total == 0
+    # nothing is left to roll, in the turn's JSON as in its last step
+    listing = play("farkle", "123456>1", "23446").to_json()
+    assert listing["bust"] and listing["dice_left"] == listing["steps"][-1]["dice_left"] == 0
+    exact = play("exact-10000", "111234", score=9500).to_json()
+    assert exact["dice_left"] == exact["steps"][-1]["dice_left"] == 0
 
 
 def test_minnesota_seed_turn_must_roll_after_hot_dice() -> None:
