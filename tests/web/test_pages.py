@@ -69,6 +69,11 @@ def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: 
         "/new", data={"csrf_token": token, "preset": "minnesota", "players": "Ann\nann"}
     )
     assert resp.status_code == 422 and b"same name" in resp.data
+    resp = client.post(
+        "/new",
+        data={"csrf_token": token, "preset": "exact-10000", "target": "500", "players": "Ann"},
+    )
+    assert resp.status_code == 422 and b"no one could win" in resp.data
     resp = client.post("/new", data={"csrf_token": token, "preset": "x" * 50_000, "players": "A"})
     assert resp.status_code == 422 and b"characters cut" in resp.data
     # the flashed message rides in the session cookie, which a browser drops past 4 KB
