@@ -1138,6 +1138,26 @@ def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Serv
         assert not errors, errors
 
 
+def test_long_names_that_begin_alike_stay_apart(browser: Any, server: Server) -> None:
+    """Names sharing a long beginning take a second line in the table's head and in the
+    standings, not one "…" each that makes two players look like one."""
+    names = ["Bartholomew Dicer", "Bartholomew Dicer2", "Cid", "Dee", "Evangeline Rollwell"]
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "\n".join(names))
+        page.locator("#standings:not([hidden])").wait_for(timeout=5000)
+        for where in ("#scores .pname", "#standings .sname"):
+            shown = page.eval_on_selector_all(
+                where,
+                """els => els.map(e => [e.innerText.replace(/\\s+/g, " "),
+                                         e.scrollHeight <= e.clientHeight + 1,
+                                         e.scrollWidth <= e.clientWidth + 1])""",
+            )
+            assert [n for n, _, _ in shown] == names, shown
+            assert all(tall and wide for _, tall, wide in shown), (where, shown)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert not errors, errors
+
+
 def test_a_320_px_phone_a_keyboard_and_a_screen_reader_can_play(
     browser: Any, server: Server
 ) -> None:
