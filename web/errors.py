@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import brief
@@ -36,7 +36,8 @@ def _too_large(app: Flask) -> str:
     limit = app.config.get("MAX_CONTENT_LENGTH")
     length = request.content_length
     field, parts = app.config.get("MAX_FORM_MEMORY_SIZE"), app.config.get("MAX_FORM_PARTS")
-    if length is not None and (limit is None or length <= limit) and (field or parts):
+    under_upload = length is not None and (limit is None or length <= limit)
+    if (under_upload or request.mimetype == URL_ENCODED) and (field or parts):
         limits = [
             f"a field over {field // 1000:,} KB" if field else "",
             f"more than {parts:,} parts" if parts else "",
@@ -47,8 +48,21 @@ def _too_large(app: Flask) -> str:
     return f"upload too large: at most {limit // (1024 * 1024)} MB"
 
 
+URL_ENCODED = "application/x-www-form-urlencoded"
+
+
+def limit_url_encoded_form() -> None:
+    """A plain (url-encoded) form is read whole into memory, so it is held to the size of
+    one form field: Werkzeug (from 3.1.9) no longer applies ``MAX_FORM_MEMORY_SIZE`` to it,
+    and a 20 MB list of players would be parsed, then echoed back in the page."""
+    field = current_app.config.get("MAX_FORM_MEMORY_SIZE")
+    if field and request.mimetype == URL_ENCODED:
+        request.max_content_length = min(field, request.max_content_length or field)
+
+
 def init_app(app: Flask) -> None:
     """Map domain exceptions and HTTP errors to JSON (API) or a short HTML page."""
+    app.before_request(limit_url_encoded_form)
 
     @app.errorhandler(store.NotFound)
     def not_found(exc: store.NotFound) -> Any:
