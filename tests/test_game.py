@@ -107,6 +107,17 @@ def test_tie_or_beat_gives_everyone_another_turn() -> None:
     assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
 
 
+def test_tie_or_beat_a_turn_short_of_the_lead_reopens_nothing() -> None:
+    short = play(
+        "minnesota",
+        ["Ann", "Bob"],
+        [quick("Ann", 1000), quick("Bob", 1000), quick("Ann", 1000)],
+        target=2000,
+    )
+    short = apply(short, quick("Bob", 50))  # 1,050 < 2,000: scores, but neither ties nor beats
+    assert short.phase is GamePhase.OVER and short.winner_name == "Ann"
+
+
 def test_tie_or_beat_still_tied_after_a_full_pass_plays_tie_break() -> None:
     state = play(
         "minnesota",
@@ -181,6 +192,20 @@ def test_entry_threshold_blocks_a_small_bank() -> None:
         play("hot-dice", ["Ann"], [quick("Ann", 550)])
 
 
+def test_exact_finish_only_at_the_target_itself() -> None:
+    state = play(
+        "exact-10000", ["Ann", "Bob"], [quick("Ann", 1000), quick("Bob", 1000)], target=2000
+    )
+    state = apply(state, quick("Ann", 950))  # 1,950: 50 short is not there
+    assert state.phase is GamePhase.PLAYING and state.current_player == "Bob"
+
+
+def test_first_to_target_presets_end_at_once() -> None:
+    for name in ("farke", "dice-10000"):
+        state = play(name, ["Ann", "Bob"], [quick("Ann", 1000)], target=1000)
+        assert state.phase is GamePhase.OVER and state.winner_name == "Ann", name
+
+
 def test_takeover_offer_accept_and_decline() -> None:
     base = [
         quick("Ann", 1000),
@@ -229,6 +254,39 @@ def test_strike_out_costs_500_never_below_zero() -> None:
     state = apply(state, quick("Ann", 0))
     assert (state.players[0].score, state.players[0].busts_in_row) == (200, 0)
     assert state.history[-1].penalty == 500 and state.history[-3].penalty == 0
+
+
+def test_a_scoring_turn_ends_a_run_of_busts() -> None:
+    events = [quick("Ann", 0), quick("Bob", 0)] * 2 + [quick("Ann", 100), quick("Bob", 0)]
+    events += [quick("Ann", 0), quick("Bob", 0), quick("Ann", 0)]
+    ann, bob = play("ten-thousand+strike-out", ["Ann", "Bob"], events).players
+    assert (ann.score, ann.busts_in_row) == (100, 2)  # two, then a score, then two
+    assert (bob.score, bob.busts_in_row) == (0, 1)  # the third in a row struck, then one
+
+
+def test_a_bonus_roll_that_scores_nothing_is_no_strike() -> None:
+    """The 5150 bonus is a roll at the end, not a turn: it cannot strike out."""
+    state = play(
+        "ten-thousand+the-5150+strike-out",
+        ["Ann", "Bob"],
+        [quick("Ann", 5150), quick("Bob", 1000), quick("Ann", 0), quick("Bob", 5000)],
+        target=6000,
+    )
+    state = apply(state, quick("Ann", 0))  # her second bust in a row, in the final round
+    assert state.phase is GamePhase.BONUS and state.players[0].busts_in_row == 2
+    state = apply(state, quick("Ann", 0))
+    assert state.phase is GamePhase.OVER and state.players[0].score == 5150
+    assert state.history[-1].penalty == 0
+
+
+def test_an_instant_win_ends_the_game_before_any_bonus_roll() -> None:
+    state = play(
+        "farke+the-5150",
+        ["Ann", "Bob"],
+        [quick("Ann", 5150), roll(1, 1, 1, 1, 1, 1), keep(1, 1, 1, 1, 1, 1)],
+    )
+    assert state.players[0].hit_5150
+    assert state.phase is GamePhase.OVER and state.winner_name == "Bob"
 
 
 def test_zilch_bank_minimum_every_turn() -> None:

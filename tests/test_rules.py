@@ -54,6 +54,28 @@ def test_presets_match_rules_md() -> None:
     assert PRESETS["farke"].entry == 750
 
 
+# Each preset's own lines in RULES.md: dice, entry, least bank, end of game, takeover,
+# multiples, hot dice must roll again.
+RULES_MD_PRESETS = {
+    "hot-dice": (6, 1000, 0, Finish.FINAL_ROUND, False, Multiples.DOUBLE_TURN, False),
+    "dice-10000": (5, 0, 0, Finish.FIRST_TO_TARGET, False, Multiples.DOUBLE, False),
+    "farke": (6, 750, 0, Finish.FIRST_TO_TARGET, False, Multiples.DOUBLE, False),
+    "minnesota": (5, 1000, 0, Finish.TIE_OR_BEAT, True, Multiples.DOUBLE, True),
+    "exact-10000": (6, 1000, 0, Finish.EXACT, True, Multiples.ADD, False),
+    "ten-thousand": (6, 0, 0, Finish.FINAL_ROUND, False, Multiples.NONE, False),
+    "farkle": (6, 0, 0, Finish.FINAL_ROUND, False, Multiples.FLAT, False),
+    "zilch": (6, 0, 300, Finish.FINAL_ROUND, False, Multiples.DOUBLE, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RULES_MD_PRESETS))
+def test_each_preset_plays_as_rules_md_says(name: str) -> None:
+    r = PRESETS[name]
+    shape = (r.dice, r.entry, r.min_bank, r.finish, r.takeover, r.multiples)
+    assert (*shape, r.hot_dice_must_roll) == RULES_MD_PRESETS[name]
+    assert r.target == 10_000
+
+
 def test_toggles_combine_in_order() -> None:
     rules = load_rules("ten-thousand+progressive+strike-out")
     assert rules.multiples is Multiples.PROGRESSIVE and rules.strike_penalty == 500

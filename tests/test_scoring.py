@@ -181,9 +181,15 @@ def test_singles_and_triples_bust_oracle(roll: tuple[int, ...]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(rules=rule_sets(), data=st.data())
 def test_adding_a_scoring_die_never_lowers_the_best(rules, data) -> None:  # type: ignore[no-untyped-def]
-    """A bigger roll offers every keep of the smaller one (outside whole-roll bonuses)."""
+    """A bigger roll offers every keep of the smaller one (outside whole-roll bonuses), at
+    the same points, so its best is never lower."""
     roll = data.draw(rolls(rules.dice - 1))
     extra = data.draw(st.integers(1, 6))
     small, big = score_roll(rules, roll), score_roll(rules, (*roll, extra))
-    small_keeps = {k.dice for k in small.options if not k.groups[0].name.startswith("nothing")}
-    assert small_keeps <= {k.dice for k in big.options}
+    small_keeps = {
+        k.dice: k.points for k in small.options if not k.groups[0].name.startswith("nothing")
+    }
+    big_keeps = {k.dice: k.points for k in big.options}
+    assert all(big_keeps.get(dice) == points for dice, points in small_keeps.items())
+    if small_keeps:
+        assert big.best is not None and big.best.points >= max(small_keeps.values())

@@ -338,8 +338,17 @@ def test_advise_turn_takes_engine_turns() -> None:
         .bank()
         .handed_to(score=300, on_board=True)
     )
-    assert advise_turn(taken)["advice"] == "roll"
-    assert handed.over
+    advice = advise_turn(taken)
+    assert (advice["advice"], advice["can_bank"], advice["expected_if_bank"]) == (
+        "roll",
+        False,
+        None,
+    )
+    assert "roll and keep at least once" in advice["bank_refusal"]  # (a taker rolls first)
+    same = advise_state(rules, turn_total=200, dice=3, score=300)  # the dice in hand alike
+    assert advice["expected_if_roll"] == same["expected_if_roll"] and same["can_bank"]
+    with pytest.raises(ParseError, match="the turn is over"):
+        advise_turn(handed)
 
 
 def test_hot_dice_must_be_rolled_in_minnesota() -> None:

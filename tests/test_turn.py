@@ -101,6 +101,68 @@ def test_exact_forced_keep_busts_above_target() -> None:
     assert exact.total == 200 and exact.can_bank
 
 
+def test_a_bank_of_exactly_the_threshold_or_minimum_is_allowed() -> None:
+    """ "Entry 1000 in one turn", "300 minimum": the figure itself is enough."""
+    entry = play("hot-dice", "111234>111")
+    assert entry.total == 1000 and entry.can_bank
+    assert play("hot-dice", "115234>115").bank_refusal() == (
+        "not on the board yet: needs 1,000 in one turn, has 250"
+    )
+    zilch = play("zilch", "155234>155", "123>1", score=3000)
+    assert zilch.total == 300 and zilch.can_bank
+    assert play("zilch", "155234>155", "523>5", score=3000).bank_refusal() == (
+        "a bank needs at least 300, has 250"
+    )
+
+
+def test_progressive_sets_end_when_the_dice_are_all_picked_up() -> None:
+    """After hot dice a kept 1 is a single again: the set of 1s was of the dice set down."""
+    turn = play("ten-thousand+progressive", "111555>111555")
+    assert (turn.total, turn.hot_dice) == (1500, True)
+    assert turn.roll((1, 2, 3, 4, 6, 6)).keep((1,)).total == 1500 + 100
+    going = play("ten-thousand+progressive", "111234>111", "113>1")
+    assert going.total == 1000 + 1000  # (the set grows while the dice stay down)
+
+
+def test_a_taker_rolls_before_banking_and_cannot_bank_past_an_exact_target() -> None:
+    banked = play("minnesota", "11234>1", score=2000).bank()
+    taker = banked.handed_to(score=3000, on_board=True)
+    assert not taker.can_bank and "roll and keep at least once" in (taker.bank_refusal() or "")
+    past = play("exact-10000", "112346>11", score=2000).bank().handed_to(score=9900, on_board=True)
+    assert past.bank_refusal() == "10,100 would pass 10,000: this turn can only bust"
+
+
+def test_exact_finish_a_keep_of_every_scoring_die_just_past_busts() -> None:
+    over = play("exact-10000", "123466", score=9950)  # (keeping the 1 makes 10,050)
+    assert over.phase is Phase.BUST and "would pass 10,000" in over.bust_reason
+    hit = play("exact-10000", "523466>5", score=9950)
+    assert hit.total == 50 and hit.can_bank
+
+
+def test_a_taker_starts_with_nothing_held() -> None:
+    """The held sets and kept dice stay with the dice's first owner (README decisions)."""
+    banked = play("exact-10000+progressive", "112346>11", score=2000).bank()
+    assert banked.kept != (0,) * 6
+    taker = banked.handed_to(score=3000, on_board=True)
+    assert (taker.kept, taker.sets, taker.total, taker.dice_left) == ((0,) * 6, frozenset(), 200, 4)
+    assert taker.roll((1, 2, 3, 4)).keep((1,)).total == 200 + 100  # a single, not three 1s
+    hot = play("hot-dice", "444235>444", score=2000).bank()
+    assert hot.sets == frozenset({4})
+    assert hot.handed_to(score=3000, on_board=True).sets == frozenset()
+
+
+def test_only_a_turns_first_roll_is_its_first() -> None:
+    """extra-combos: a scoreless first roll of six dice is 500 and hot dice; the same roll
+    after hot dice busts. Six of a kind wins only on the first roll."""
+    rules = "ten-thousand+extra-combos"
+    first = play(rules, "223466>223466")
+    assert (first.total, first.hot_dice) == (500, True)
+    assert first.roll((2, 2, 3, 4, 6, 6)).phase is Phase.BUST
+    assert play(rules, "222222>222222").phase is Phase.WON
+    later = play(rules, "111555>111555", "222222>222222")
+    assert later.phase is Phase.ROLL and later.total == 1500 + 400  # (two triples)
+
+
 def test_progressive_sets_grow_across_rolls() -> None:
     turn = play("ten-thousand+progressive", "112346>11", "1234", score=0)
     assert turn.phase is Phase.KEEP
@@ -167,9 +229,14 @@ def test_random_turns_keep_their_invariants(rules, data) -> None:  # type: ignor
             turn = turn.keep(keep.dice)
             assert turn.total == before.total + keep.points
             assert turn.total > before.total
-            assert 1 <= turn.dice_left <= rules.dice
+            assert not turn.first_roll  # (only a turn's first roll is its first)
+            if turn.hot_dice:  # every die picked up: nothing held carries over
+                assert turn.dice_left == rules.dice
+                assert (turn.sets, turn.kept) == (frozenset(), (0,) * 6)
+            else:
+                assert turn.dice_left == before.dice_left - len(keep.dice)
         elif turn.phase is Phase.BUST:
-            assert turn.total == 0 and not turn.can_bank
+            assert turn.total == 0 and not turn.can_bank and turn.dice_left == 0
         assert (before.phase, before.total, before.dice_left, len(before.steps)) == snapshot
 
 

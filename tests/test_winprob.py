@@ -576,7 +576,6 @@ def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path) -> No
     # the plain summary is unchanged
     assert main(["strategy", "--rules", "farkle", "--json"]) == 0
     assert "first_player_win_probability" not in json.loads(capsys.readouterr().out)
-    assert cli_strategy.format_win_report  # exported for the web, like format_summary
 
 
 def test_with_an_entry_threshold_the_report_compares_like_with_like() -> None:
