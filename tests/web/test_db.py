@@ -6,10 +6,15 @@ from __future__ import annotations
 import socket
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from flask import Flask
 
 from web import create_app
+
+if TYPE_CHECKING:
+    from conftest import GameActions
 
 
 def _app(db: Path):
@@ -56,3 +61,24 @@ def test_serve_names_the_file_it_refuses(tmp_path: Path, capsys: pytest.CaptureF
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"cannot open the database {db}: not a hotdice database: its events table" in err
+
+
+def test_a_restart_rebuilds_games_with_undos_exactly(app: Flask, game: GameActions) -> None:
+    """A restarted server folds each game from its stored rows, undos included: the same
+    players, scores, turn and version as before, and the next write goes on from there."""
+    game.create("farkle", ["Ann", "Bob", "Cy"])
+    for player, points in (("Ann", 500), ("Bob", 300), ("Cy", 0), ("Ann", 650)):
+        game.score(player, points)
+    game.undo()  # Ann's 650
+    game.score("Ann", 700)
+    game.score("Bob", 450)
+    game.undo()  # Bob's 450
+    game.undo()  # Ann's 700
+    before = game.get()
+    assert [p["score"] for p in before["state"]["players"]] == [500, 300, 0]
+    assert before["state"]["current_player"] == "Ann"
+    game.client = _app(Path(app.config["DATABASE"])).test_client()  # a restart: no cache
+    after = game.get()
+    assert (after["version"], after["state"]) == (before["version"], before["state"])
+    game.score("Ann", 800)  # at the version the restarted server gives
+    assert [p["score"] for p in game.get()["state"]["players"]] == [1300, 300, 0]
