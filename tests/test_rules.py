@@ -44,14 +44,9 @@ def test_every_preset_of_rules_md_is_there() -> None:
 
 
 def test_presets_match_rules_md() -> None:
-    assert PRESETS["minnesota"].dice == 5 and PRESETS["minnesota"].hot_dice_must_roll
-    assert PRESETS["minnesota"].finish is Finish.TIE_OR_BEAT and PRESETS["minnesota"].takeover
-    assert PRESETS["exact-10000"].finish is Finish.EXACT
-    assert PRESETS["exact-10000"].multiples is Multiples.ADD
+    """What the table below does not hold: three 1s, and zilch's strike."""
     assert PRESETS["farkle"].triple(1) == 300 and PRESETS["hot-dice"].triple(1) == 1000
-    assert PRESETS["zilch"].min_bank == 300 and PRESETS["zilch"].strike_penalty == 500
-    assert PRESETS["dice-10000"].finish is Finish.FIRST_TO_TARGET
-    assert PRESETS["farke"].entry == 750
+    assert PRESETS["zilch"].strike_penalty == 500
 
 
 # Each preset's own lines in RULES.md: dice, entry, least bank, end of game, takeover,
