@@ -477,9 +477,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`hotdice`: bad input ends in one `hotdice: error:` line and exit status 2."""
     # started with a stream closed (`<&-`, `>&-`): Python gives None, which print() takes
     # silently and the rest fails on with a traceback
+    if sys.stderr is None:
+        sys.stderr = io.StringIO()  # (an error is unseen, but its exit status still says so)
     if sys.stdout is None:
-        if sys.stderr is not None:
-            sys.stderr.write("hotdice: error: standard output is closed: nothing can be shown\n")
+        sys.stderr.write("hotdice: error: standard output is closed: nothing can be shown\n")
         return EXIT_ERROR
     if sys.stdin is None:
         sys.stdin = io.StringIO()  # (read as empty: "no roll on standard input")

@@ -97,7 +97,7 @@ def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
         return values.roll[row][t] if t < len(values.roll[row]) else -1.0
 
     def bank(t: int, row: int) -> float:
-        return values.bank[t] if t < len(values.bank) else values.after[row][t]
+        return values.bank[t] if t < len(values.bank) else values.arriving(row, t)
 
     if "options" in advice:
         for option in advice["options"]:
@@ -107,7 +107,7 @@ def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
                 option["chance"] = 1.0
             else:
                 row = index[strategy.state_key(after)]
-                option["chance"] = values.after[hot if after.hot_dice else row][t]
+                option["chance"] = values.arriving(hot if after.hot_dice else row, t)
                 banked = None if after.must_roll else bank(t, row)
                 option["then"] = "bank" if banked is not None and banked >= roll(row, t) else "roll"
             del option["expected"]

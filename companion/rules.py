@@ -424,7 +424,9 @@ def load_rules(
         if label is not None:
             if not isinstance(label, str):
                 raise ParseError("'name' must be text")
-            if any(unicodedata.category(c) == "Cc" for c in label):
+            if any(unicodedata.category(c) == "Cc" for c in label) or (
+                strict and any(unicodedata.bidirectional(c) in _TURNING for c in label)
+            ):
                 raise ParseError(f"'name' must be one line of plain text, not {label!r}")
             if strict and named_preset(label) not in (None, base):
                 raise ParseError(
@@ -456,6 +458,11 @@ def check_winnable(rules: Rules) -> None:
             f"first bank needs at least {least:,} (the {word}); raise the target or "
             f"lower the {word}"
         )
+
+
+_TURNING = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+"""Bidirectional classes of the invisible embeddings, overrides and isolates, which would
+turn the rest of every line that prints a rule set's name backwards."""
 
 
 # Equal rule sets are handed out as one object, so the scoring tables keyed by them are found

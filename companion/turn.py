@@ -15,7 +15,7 @@ threshold and bank minimum, and the exact-10,000 forced keep. Each action return
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -199,9 +199,27 @@ class Turn:
 
     def options(self) -> tuple[Keep, ...]:
         """The legal keeps of the last roll in this turn's context, best first."""
+        scoring = self._scoring()
+        if scoring and self.total + max(k.points for k in scoring) > MAX_TARGET:
+            return tuple(k for k in scoring if self.total + k.points <= MAX_TARGET)
+        return scoring
+
+    def _scoring(self) -> tuple[Keep, ...]:
+        """The last roll's scoring keeps, however far they take the total."""
         if self.phase is not Phase.KEEP or self.last_roll is None:
             return ()
         return keep_options(self.rules, self.last_roll, self.held)
+
+    def _past_the_cap(self, keeps: Iterable[Keep]) -> str | None:
+        """Why these scoring keeps are refused (None: there are none): each takes the total
+        past what a turn may make, where doublings would run it on until it no longer prints."""
+        least = min((k.points for k in keeps), default=None)
+        if least is None:
+            return None
+        return (
+            f"a turn total of {self.total + least:,} is past {MAX_TARGET:,}, more than any "
+            "real turn makes: check the dice entered"
+        )
 
     def bank_refusal(self) -> str | None:
         """Why the turn may not be banked now, or None when it may."""
@@ -242,6 +260,9 @@ class Turn:
         rolled = replace(self, phase=Phase.KEEP, last_roll=dice, hot_dice=False, must_roll=False)
         options = rolled.options()
         if not options:
+            past = rolled._past_the_cap(rolled._scoring())
+            if past:
+                raise IllegalMove(past)
             if self.free_reroll(dice):
                 note = (
                     "the 420: roll the 2 again"
@@ -290,6 +311,9 @@ class Turn:
             raise IllegalMove(f"keep {format_dice(chosen)} is not in the roll {format_dice(roll)}")
         keep = next((k for k in self.options() if k.dice == chosen), None)
         if keep is None:
+            past = self._past_the_cap(k for k in self._scoring() if k.dice == chosen)
+            if past:
+                raise IllegalMove(past)
             raise IllegalMove(
                 f"keep {format_dice(chosen)} from {format_dice(roll)} includes a "
                 "die that does not score"

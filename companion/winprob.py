@@ -162,7 +162,8 @@ class TurnValues:
     allowed), ``after[k][t]`` the better of the two on arriving there (``after[-1]``: after
     hot dice), ``goal`` the turn total (in units) that reaches the target, ``slope``
     the derivative of the fresh-turn value with respect to the bust value (the chance that
-    the turn busts under the optimal play).
+    the turn busts under the optimal play). Past the solved totals banking is best:
+    ``arriving`` answers there too (a tie-break's first turn can run on past them).
     """
 
     keys: tuple[StateKey, ...]
@@ -172,6 +173,17 @@ class TurnValues:
     bank: list[float | None] = field(repr=False)
     value: float
     slope: float
+    beyond: Callable[[int, bool], float] | None = field(default=None, repr=False, compare=False)
+    """A bank's worth past the solved totals, by total and hot dice (None: constant there)."""
+
+    def arriving(self, k: int, t: int) -> float:
+        """``after[k][t]`` at any total ``t``, however far past the solved ones."""
+        row = self.after[k]
+        if t < len(row):
+            return row[t]
+        if self.beyond is None:  # (every bank there wins, or busts past an exact target)
+            return row[-1]
+        return self.beyond(t, k == len(self.keys))
 
 
 def _solve_turn(
@@ -324,8 +336,16 @@ def _solve_turn(
                     dafter[plan.hot][t] = 0.0
     # a fresh turn cannot bank at 0, so arriving there is rolling
     value, slope = after[plan.start][0], dafter[plan.start][0]
-    values = TurnValues(plan.keys, goal, roll, after, banks, value, slope) if keep else None
-    return value, slope, values
+    if not keep:
+        return value, slope, None
+    beyond = None
+    if past is not None:
+        end = past
+
+        def beyond(t: int, hot: bool) -> float:
+            return _banked_past(plan, end.bank(t), hot, bust)
+
+    return value, slope, TurnValues(plan.keys, goal, roll, after, banks, value, slope, beyond)
 
 
 def _banked_past(plan: _Plan, bank: float, hot: bool, bust: float) -> float:

@@ -417,6 +417,16 @@ def test_a_closed_stream_is_a_one_line_error(command: str, message: str) -> None
     assert done.stderr.count("\n") == 1, done.stderr
 
 
+@pytest.mark.parametrize("command", ["score --rules farkle 7", "frobnicate", "score --rules x 1"])
+def test_an_error_with_standard_error_closed_still_exits_2(command: str) -> None:
+    """Nowhere to say it, but the exit status still tells a script that it failed."""
+    cli = f"{sys.executable} -m companion.cli"
+    done = subprocess.run(
+        ["bash", "-c", f"{cli} {command} 2>&-"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2 and done.stdout == ""
+
+
 def test_replay_of_absurdly_nested_json_is_an_error(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

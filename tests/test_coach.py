@@ -238,6 +238,32 @@ def test_the_first_of_a_tie_break_ranks_keeps_by_the_chance_to_win_it() -> None:
     assert three is not None and "playing_to_win" not in three and "expected_if_roll" in three
 
 
+def test_the_first_of_a_tie_break_is_advised_past_the_totals_solved() -> None:
+    # a farkle tie-break: Ann, first, runs her turn to 6,400 through two hot dice, past
+    # the totals the race is solved for; banking is best there, and worth one minus
+    # Bob's chance to pass her mark (a tie counted at his chance in the next round)
+    log = new_log("farkle", ["Ann", "Bob"], target=1000)
+    tied = replay(
+        {**log, "events": [{"type": "score", "player": p, "points": 1000} for p in ("Ann", "Bob")]}
+    )
+    far = _rolled(tied, ([1] * 6, [1] * 6), ([1] * 6, [1] * 6))
+    rolled = apply(far, {"type": "roll", "dice": [1, 1, 1, 5, 5, 2]})
+    w = tie_break_chance(tied.rules)
+
+    def bank_at(total: int) -> float:  # Bob's fresh turn to pass it, solved by strategy
+        bob = strategy.advise_state(tied.rules, turn_total=0, dice=6, need=total + 50, tie=w)
+        return 1 - bob["chance_if_roll"]
+
+    keeps = advise_game(rolled)
+    assert keeps is not None and keeps["situation"] == "keep"
+    best = keeps["options"][0]
+    assert best["keep"] == [1, 1, 1, 5, 5] and best["then"] == "bank"
+    assert best["chance"] == pytest.approx(bank_at(6400), abs=1e-12)
+    advice = advise_game(apply(rolled, {"type": "keep", "dice": [1, 1, 1, 5, 5]}))
+    assert advice is not None and (advice["turn_total"], advice["advice"]) == (6400, "bank")
+    assert advice["chance_if_bank"] == pytest.approx(bank_at(6400), abs=1e-12)
+
+
 def test_level_with_the_leader_a_bust_ties_again() -> None:
     # a farkle tie-break: Bob, first, busts; Ann, level with him, needs any bank, and her
     # own bust would tie again (worth her tie-break chance), not lose

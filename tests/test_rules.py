@@ -127,6 +127,7 @@ def test_custom_rules_from_a_mapping() -> None:
         ),
         ({"base": "farkle", "name": "zilch"}, "names the preset zilch, but the base is farkle"),
         ({"base": "farkle", "name": "ours\nand theirs"}, "one line of plain text"),
+        ({"base": "farkle", "name": "ours\u202esrieht"}, "one line of plain text"),  # (reversed)
         ({"base": "farkle", "target": 2_000_000}, "at most 1,000,000"),
         ({"base": "farkle", "straight": 9 * 10**18}, "straight must be at most 1,000,000"),
         ({"base": "zilch", "strike_after": 10**12}, "strike_after must be 1 to 10"),

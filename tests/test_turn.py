@@ -34,6 +34,25 @@ def test_hot_dice_seed_other_endings() -> None:
     assert play("hot-dice", "142445>14445", "3").phase is Phase.BUST
 
 
+def test_doublings_stop_at_a_million_so_every_total_still_prints() -> None:
+    # six 2s again and again: each doubles the total and adds; left alone the number grows
+    # past what Python prints (4,300 digits) and a recorded game could no longer be read
+    turn = play("hot-dice", *["222222>222222"] * 4)
+    assert turn.total == 936_000
+    again = turn.roll([2] * 6)
+    with pytest.raises(IllegalMove, match=r"7,489,600 is past 1,000,000.*check the dice"):
+        again.keep([2] * 6)
+    assert again.keep([2, 2, 2]).total == 936_000 + 200  # (three 2s alone: under the cap)
+    assert [2] * 6 not in [list(k.dice) for k in again.options()]  # (not offered either)
+    # where every keep would pass it, the roll itself is refused, and the turn can still
+    # bank: a 2 rolled to a held set of 2s doubles 584,200
+    held = play("hot-dice", *["111111>111111"] * 3, "222346>222")
+    assert (held.total, held.dice_left) == (584_200, 3)
+    with pytest.raises(IllegalMove, match=r"1,168,400 is past 1,000,000.*check the dice"):
+        held.roll([2, 3, 4])
+    assert held.roll([5, 3, 4]).keep([5]).total == 584_250 and held.can_bank
+
+
 def test_double_turn_set_is_gone_after_hot_dice() -> None:
     turn = play("hot-dice", "444115>444115")
     assert (turn.total, turn.hot_dice, turn.sets) == (650, True, frozenset())
@@ -221,7 +240,11 @@ def test_random_turns_keep_their_invariants(rules, data) -> None:  # type: ignor
         roll = tuple(
             data.draw(st.lists(st.integers(1, 6), min_size=turn.dice_left, max_size=turn.dice_left))
         )
-        turn = turn.roll(roll)
+        try:
+            turn = turn.roll(roll)
+        except IllegalMove as refused:  # (doublings: every keep would pass a million)
+            assert "is past 1,000,000" in str(refused) and before.total > 0
+            break
         if turn.phase is Phase.KEEP:
             options = turn.options()
             assert options, "a roll that is not a bust has a keep"

@@ -170,8 +170,8 @@ def _writable_copies(paths: list[Path], photos: list[str]) -> list[Path]:
 def _camera_source(text: str) -> str | int:
     """`--camera SOURCE`: a camera number (ASCII digits) or a video file. Other digits,
     such as a superscript 2 (str.isdigit() says yes, int() says no), are neither."""
-    if text.isascii() and text.isdigit():
-        return int(text)
+    if text.isascii() and text.isdigit():  # (past 100 digits: no camera, as a path)
+        return int(text) if len(text) <= 100 else text
     if text.isnumeric() and not os.path.exists(text):
         raise ValueError(
             f"--camera SOURCE must be a camera number such as 0 or a video file path, not {text!r}"

@@ -123,7 +123,8 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(config)
     except (OSError, sqlite3.Error) as exc:
-        raise OSError(f"cannot open the database {config.get('DATABASE', '')}: {exc}") from exc
+        where = config.get("DATABASE") or "in its folder"  # (HOTDICE_INSTANCE: exc names it)
+        raise OSError(f"cannot open the database {where}: {exc}") from exc
     try:
         server = waitress.create_server(
             app,

@@ -69,12 +69,19 @@ def security_headers(resp: Response) -> Response:
 def check_form() -> None:
     """Reject cross-site form posts: the CSRF token must match and the Origin be ours."""
     origin = request.headers.get("Origin")
-    if origin and origin != "null":
-        if urlsplit(origin).netloc != request.host:
-            abort(403, "cross-site form post refused")
+    if origin and origin != "null" and _netloc(origin) != request.host:
+        abort(403, "cross-site form post refused")
     sent = request.form.get("csrf_token", "")
     if not sent or not secrets.compare_digest(sent, session.get("csrf", "")):
         abort(403, "the form has expired; reload the page and try again")
+
+
+def _netloc(url: str) -> str | None:
+    """The host and port of a URL; None for one that does not parse ("http://[::1")."""
+    try:
+        return urlsplit(url).netloc
+    except ValueError:
+        return None
 
 
 def session_token(game: store.Game) -> str | None:

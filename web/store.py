@@ -311,7 +311,7 @@ def create_game(rules: str, target: int | None, players: list[str]) -> tuple[Sna
     base, toggles = crules.split_spec(rules)
     rules = "+".join([base, *toggles])  # (as the engine reads it: not "farkle\n+greed")
     try:
-        crules.load_rules(rules, target=target)
+        crules.check_winnable(crules.load_rules(rules, target=target))  # (names or not)
         if names:
             cgame.new_log(rules, names, target=target)
     except ValueError as exc:

@@ -105,6 +105,11 @@ def test_a_camera_number_past_a_c_int_is_no_camera(capsys):
     """OpenCV's own error (and a traceback) for a number it cannot take: no such camera."""
     assert main(["read", "--camera", "9" * 23]) == 2
     assert capsys.readouterr().err == f"hotdice: error: cannot open camera or video {'9' * 23}\n"
+    assert main(["read", "--camera", "9" * 5001]) == 2  # (past what int() reads from text)
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("hotdice: error: cannot open camera or video '999") and err.count("\n") == 1
+    )
 
 
 def test_an_empty_path_is_an_error_not_the_current_folder(samples_dir, capsys):

@@ -114,6 +114,8 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
         "/api/games", json={"rules": "exact-10000", "target": 500, "players": ["Ann", "Bob"]}
     )
     assert unwinnable.status_code == 422 and "no one could win" in unwinnable.get_json()["error"]
+    nobody_yet = client.post("/api/games", json={"rules": "exact-10000", "target": 500})
+    assert nobody_yet.status_code == 422 and "no one could win" in nobody_yet.get_json()["error"]
     nested = client.post(
         "/api/games", data="[" * 100_000 + "]" * 100_000, content_type="application/json"
     )

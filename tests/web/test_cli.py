@@ -109,6 +109,22 @@ def test_a_host_that_does_not_resolve_is_named(
     assert not (tmp_path / "new").exists()  # refused before the database or its folder is made
 
 
+def test_an_instance_folder_that_cannot_be_made_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --db the database goes in HOTDICE_INSTANCE: the error said "the database :"."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("HOTDICE_INSTANCE", str(blocker / "instance"))
+    with socket.socket() as probe:  # (a free port: the address is checked first)
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", port]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hotdice: error: cannot open the database in its folder: ")
+    assert str(blocker / "instance") in err and err.count("\n") == 1
+
+
 def test_exported_log_replays_with_hotdice_replay(tmp_path: Path, game: GameActions) -> None:
     game.create("minnesota+the-420", ["Ann", "Bob"], target=5000)
     game.score("Ann", 1000)

@@ -82,3 +82,25 @@ def test_a_restart_rebuilds_games_with_undos_exactly(app: Flask, game: GameActio
     assert (after["version"], after["state"]) == (before["version"], before["state"])
     game.score("Ann", 800)  # at the version the restarted server gives
     assert [p["score"] for p in game.get()["state"]["players"]] == [1300, 300, 0]
+
+
+def test_an_older_version_asked_late_is_folded_and_never_replaces_the_newest(
+    app: Flask, game: GameActions
+) -> None:
+    """Requests race: one that read the version before a write may ask for the snapshot
+    after a newer one is cached. It gets its own version, and the cache keeps the newest
+    (else the next poll's ETag and sheet would step back a beat)."""
+    from web import store
+
+    game.create("farkle", ["Ann", "Bob"])
+    first = game.version
+    game.score("Ann", 500)
+    game.score("Bob", 300)
+    with app.app_context():
+        row = store.get_game(game.id)
+        newest = store.snapshot_at(row, game.version)
+        old = store.snapshot_at(row, first)
+        assert old.version == first
+        assert [p["score"] for p in old.state_json["players"]] == [0, 0]
+        assert store._cache().get(game.id) is newest
+        assert [p["score"] for p in newest.state_json["players"]] == [500, 300]

@@ -74,6 +74,8 @@ def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: 
         data={"csrf_token": token, "preset": "exact-10000", "target": "500", "players": "Ann"},
     )
     assert resp.status_code == 422 and b"no one could win" in resp.data
+    resp = client.post("/new", data={"csrf_token": token, "preset": "exact-10000", "target": "500"})
+    assert resp.status_code == 422 and b"no one could win" in resp.data  # (players join later)
     resp = client.post("/new", data={"csrf_token": token, "preset": "x" * 50_000, "players": "A"})
     assert resp.status_code == 422 and b"characters cut" in resp.data
     # the flashed message rides in the session cookie, which a browser drops past 4 KB
@@ -93,6 +95,9 @@ def test_cross_site_form_posts_are_refused(client: FlaskClient) -> None:
         "/new", data={**data, "csrf_token": token}, headers={"Origin": "http://evil.example"}
     )
     assert evil.status_code == 403 and b"cross-site" in evil.data
+    for garbled in ("http://[::1", "http://a]"):  # (an Origin that does not parse)
+        bad = client.post("/new", data={**data, "csrf_token": token}, headers={"Origin": garbled})
+        assert bad.status_code == 403 and b"cross-site" in bad.data
     ok = client.post(
         "/new", data={**data, "csrf_token": token}, headers={"Origin": "http://localhost"}
     )
