@@ -85,9 +85,17 @@ def _netloc(url: str) -> str | None:
 
 
 def session_token(game: store.Game) -> str | None:
-    """The join token this browser holds for the game, if it is still valid."""
-    token = session.get("tokens", {}).get(game.id)
-    return token if token and store.check_token(game, token) else None
+    """The join token this browser holds for the game, if it is still valid. A rematch
+    has its first game's code: a browser that played that one plays this one."""
+    tokens = session.get("tokens", {})
+    token = tokens.get(game.id)
+    if token and store.check_token(game, token):
+        return token
+    for held in reversed(tokens.values()):
+        if store.check_token(game, held):
+            remember_token(game.id, held)
+            return held
+    return None
 
 
 REMEMBERED_GAMES = 30
@@ -104,24 +112,41 @@ def remember_token(game_id: str, token: str) -> None:
 
 
 @bp.get("/")
-def index() -> str:
+def index() -> WResponse | str:
     """The home page: create a game, or join one by its code; ``?again=<game>`` (the winner
-    screen's *Rematch*) fills the form with that game's rules, target and players."""
+    screen's *Rematch*) fills the form with that game's rules, target and players, or opens
+    the rematch another phone has already set up."""
+    again = _load_or_none(request.args.get("again", ""))
+    finished = _finished_here(again)
+    if finished is not None and finished.rematch:
+        return redirect(url_for("pages.game", game_id=finished.rematch))
     return render_template(
-        "index.html", presets=preset_choices(), toggles=toggle_choices(), form=_rematch()
+        "index.html",
+        presets=preset_choices(),
+        toggles=toggle_choices(),
+        form=_rematch(again) if again else None,
+        again=finished.game.id if finished else None,
     )
 
 
-def _rematch() -> MultiDict[str, str] | None:
-    """The create form as a finished game was made (None without ``?again``, or for a game
-    unknown or of rules given as a table, which the form's picker cannot show)."""
-    game_id = request.args.get("again")
-    if not game_id:
-        return None
+def _load_or_none(game_id: str) -> store.Snapshot | None:
+    """The game an ``again`` link names, as it stands (None: no such game)."""
     try:
-        snap = store.load(game_id)
+        return store.load(game_id) if game_id else None
     except store.NotFound:
         return None
+
+
+def _finished_here(snap: store.Snapshot | None) -> store.Snapshot | None:
+    """``snap`` if it is over and this browser plays in it (holds its join code): its
+    rematch is played with the same code, and every phone's winner screen links to it."""
+    over = snap is not None and (snap.state_json or {}).get("phase") == "over"
+    return snap if over and snap is not None and session_token(snap.game) else None
+
+
+def _rematch(snap: store.Snapshot) -> MultiDict[str, str] | None:
+    """The create form as a finished game was made (None for a game of rules given as a
+    table, which the form's picker cannot show)."""
     spec = crules.preset_spec(snap.game.rules)
     if spec is None:
         return None
@@ -147,19 +172,33 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
+    finished = _finished_here(_load_or_none(request.form.get("again", "")))
+    if finished is not None and finished.rematch:  # (another phone was first)
+        return redirect(url_for("pages.game", game_id=finished.rematch))
     try:
         target = int(target_text) if target_text else None
-        snap, token = store.create_game(spec, target, players)
+        held = session_token(finished.game) if finished else None
+        snap, token = store.create_game(spec, target, players, token=held)
     except (ValueError, store.Rejected) as exc:
         message = (
             "the target must be a whole number" if not isinstance(exc, store.Rejected) else str(exc)
         )
         flash(brief(message))  # (the flash rides in the session cookie)
         return render_template(
-            "index.html", presets=preset_choices(), toggles=toggle_choices(), form=request.form
+            "index.html",
+            presets=preset_choices(),
+            toggles=toggle_choices(),
+            form=request.form,
+            again=finished.game.id if finished else None,
         ), 422
     remember_token(snap.game.id, token)
-    return redirect(url_for("pages.game", game_id=snap.game.id))
+    game_id = snap.game.id
+    if finished is not None:
+        try:
+            game_id = store.record_rematch(finished.game, snap.game.id)
+        except store.Rejected:  # (taken back meanwhile: no longer finished, so not linked)
+            pass
+    return redirect(url_for("pages.game", game_id=game_id))
 
 
 @bp.post("/join")
@@ -170,6 +209,15 @@ def join() -> WResponse:
     code = store.normalise_code(request.form.get("code", ""))
     if not game_id:
         flash("type the game code")
+        return redirect(url_for("pages.index"))
+    try:
+        store.get_game(game_id)
+    except store.NotFound:  # (back to the form, not a dead end)
+        flash(
+            f"{game_id} is the join code: type the {store.ID_LEN}-letter game code above it too"
+            if len(game_id) == store.TOKEN_LEN
+            else f"no game {game_id[:20]}: check the game code ({store.ID_LEN} letters)"
+        )
         return redirect(url_for("pages.index"))
     return redirect(url_for("pages.game", game_id=game_id, t=code or None))
 
@@ -190,8 +238,10 @@ def game(game_id: str) -> WResponse | str:
             flash("That join code is not valid: you are watching, not playing.")
             return redirect(url_for("pages.game", game_id=snap.game.id))
         remember_token(snap.game.id, token)
-        # (a phone that came by the invite has been invited: the sheet first, not the QR)
-        return redirect(url_for("pages.game", game_id=snap.game.id, joined=1))
+        # (a phone that came by the invite has been invited: the sheet first, not the QR;
+        # one that came after the first turn is told why it cannot add a player, once)
+        joined = "late" if snap.started else 1
+        return redirect(url_for("pages.game", game_id=snap.game.id, joined=joined))
     if game_id != snap.game.id:
         return redirect(url_for("pages.game", game_id=snap.game.id, watch=watching() or None))
     held = session_token(snap.game)
@@ -205,7 +255,8 @@ def game(game_id: str) -> WResponse | str:
         token=token,
         editor=token is not None,
         watch=watching(),
-        joined=request.args.get("joined") == "1",
+        joined=request.args.get("joined") in ("1", "late"),
+        late=request.args.get("joined") == "late" and snap.started,
         can_play=held is not None and token is None,
         urls=game_urls(snap.game.id, token),
         view=view,

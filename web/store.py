@@ -19,7 +19,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Flask, current_app
@@ -78,6 +78,8 @@ class Snapshot:
     state: Any = None
     setup_error: str | None = None
     _json: dict[str, Any] | None = field(default=None, compare=False)
+    rematch: str | None = None
+    """The table's next game, set up from this one's winner screen (`record_rematch`)."""
 
     @property
     def state_json(self) -> dict[str, Any] | None:
@@ -123,6 +125,17 @@ class Snapshot:
         return f"{seats}-{len(self.tie_rounds)}-{last.get('on', '')}"
 
     @property
+    def seated(self) -> list[str] | None:
+        """The seating a roll for first player decided, while it stands (a join since asks
+        for another roll: the newcomer rolls too)."""
+        for kind, payload in reversed(self.stack):
+            if kind in ("join", "tie"):
+                return None
+            if kind == "seat":
+                return list(payload["players"])
+        return None
+
+    @property
     def roll_again(self) -> list[str]:
         """Who rolls again for first player (the players the recorded tie left level)."""
         rounds = self.tie_rounds
@@ -147,6 +160,8 @@ class Snapshot:
             body["setup"] = {"players": list(self.players), "error": self.setup_error}
         if not self.started:  # (a recorded tie for first player, on every phone)
             body["roll_again"] = self.roll_again
+        if self.rematch:
+            body["rematch"] = self.rematch
         return body
 
 
@@ -161,6 +176,7 @@ def _make(
     setup_error: str | None = None,
     players: tuple[str, ...] | None = None,
     events: tuple[dict[str, Any], ...] | None = None,
+    rematch: str | None = None,
 ) -> Snapshot:
     if players is None or events is None:
         plist = list(game.players)
@@ -183,7 +199,7 @@ def _make(
             # exported or repaired by undo), or players it does not take.
             setup_error = f"this game's log does not replay: {exc}" if events else str(exc)
     js = state.to_json() if state is not None else None
-    return Snapshot(game, version, stack, players, events, state, setup_error, js)
+    return Snapshot(game, version, stack, players, events, state, setup_error, js, rematch)
 
 
 def _log(game: Game, players: tuple[str, ...], events: tuple[dict[str, Any], ...]) -> dict:
@@ -195,14 +211,17 @@ def _log(game: Game, players: tuple[str, ...], events: tuple[dict[str, Any], ...
 def fold(game: Game, rows: list[tuple[int, str, dict[str, Any]]]) -> Snapshot:
     """Fold all rows of a game (undo cancels the last row that still counts)."""
     stack: list[tuple[str, dict[str, Any]]] = []
+    rematch = None
     for _seq, kind, payload in rows:
         if kind == "undo":
             if stack:
                 stack.pop()
+        elif kind == "rematch":  # (a link to the next game, not an action: no undo takes it)
+            rematch = payload["game"]
         else:
             stack.append((kind, payload))
     version = rows[-1][0] if rows else 0
-    return _make(game, version, tuple(stack))
+    return _make(game, version, tuple(stack), rematch=rematch)
 
 
 class Cache:
@@ -298,15 +317,23 @@ def clean_players(players: Any) -> list[str]:
     long = [n for n in names if len(n) > MAX_NAME]
     if long:
         raise Rejected(f"a player name is longer than {MAX_NAME} characters: {long[0][:24]}…")
-    if len({cgame.name_key(n) for n in names}) != len(names):
-        raise Rejected("two players have the same name")
+    seen: dict[str, str] = {}
+    for name in names:
+        twin = seen.get(cgame.name_key(name))
+        if twin is not None:  # (the second of two: say which, as the phone shows it)
+            looks = f"{name} is" if name == twin else f"{name} looks like {twin}, who is"
+            raise Rejected(f"{looks} already a player: two players cannot have the same name")
+        seen[cgame.name_key(name)] = name
     if len(names) > MAX_PLAYERS:
         raise Rejected(f"at most {MAX_PLAYERS} players")
     return names
 
 
-def create_game(rules: str, target: int | None, players: list[str]) -> tuple[Snapshot, str]:
-    """Validate the rules with the engine, store a new game; return it and its join token."""
+def create_game(
+    rules: str, target: int | None, players: list[str], token: str | None = None
+) -> tuple[Snapshot, str]:
+    """Validate the rules with the engine, store a new game; return it and its join token
+    (``token``: a rematch's, its first game's, so that the same phones play it)."""
     names = clean_players(players)
     base, toggles = crules.split_spec(rules)
     rules = "+".join([base, *toggles])  # (as the engine reads it: not "farkle\n+greed")
@@ -316,7 +343,7 @@ def create_game(rules: str, target: int | None, players: list[str]) -> tuple[Sna
             cgame.new_log(rules, names, target=target)
     except ValueError as exc:
         raise Rejected(str(exc)) from exc
-    token = _code(TOKEN_LEN)
+    token = token or _code(TOKEN_LEN)
     conn = get_db()
     for _ in range(20):
         game_id = _code(ID_LEN)
@@ -394,6 +421,7 @@ def snapshot_at(game: Game, version: int) -> Snapshot:
                 None,
                 cached.players,
                 cached.events + tuple(p for _s, _k, p in rows),
+                cached.rematch,
             )
             _cache().put(snap)
             return snap
@@ -414,6 +442,12 @@ SEATING_FIXED = "players and seating are fixed once the first turn is recorded"
 def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
     """The snapshot after one more row, or Rejected with the reason."""
     version = snap.version + 1
+    if kind == "rematch":
+        if (snap.state_json or {}).get("phase") != "over":
+            raise Rejected("a rematch is set up from a finished game")
+        if snap.rematch:
+            raise Rejected(f"this game's rematch is already set up: game {snap.rematch}")
+        return replace(snap, version=version, rematch=payload["game"])
     if kind == "game":
         if snap.state is None:
             raise Rejected(snap.setup_error or "the game has not started")
@@ -434,11 +468,12 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
             None,
             snap.players,
             snap.events + (payload,),
+            snap.rematch,
         )
     if kind == "undo":
         if not snap.stack:
             raise Rejected("nothing to undo")
-        return _make(snap.game, version, snap.stack[:-1])
+        return _make(snap.game, version, snap.stack[:-1], rematch=snap.rematch)
     if snap.started:
         raise Rejected(SEATING_FIXED)
     if kind == "join":
@@ -558,6 +593,21 @@ def record_roll_off(
         return None, again, append(game.id, version, "tie", {"rolls": rounds, "on": version})
     seating = {"players": seating_from(snap.players, winner), "rolls": rounds, "on": version}
     return winner, [], append(game.id, version, "seat", seating)
+
+
+def record_rematch(game: Game, rematch: str) -> str:
+    """Link a finished game to the table's next one, so that every phone's winner screen
+    opens it; returns the game linked (another phone's, if its rematch was linked first)."""
+    for _ in range(5):  # (a write on the old game meanwhile: an undo, another rematch)
+        snap = load(game.id)
+        if snap.rematch:
+            return snap.rematch
+        try:
+            append(game.id, snap.version, "rematch", {"game": rematch})
+        except Conflict:
+            continue
+        return rematch
+    return rematch
 
 
 def seating_from(players: tuple[str, ...], first: str) -> list[str]:

@@ -95,7 +95,16 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
         json={"version": 0, "name": "Jose\u0301"},
         headers={"Authorization": "Bearer " + game.get_json()["token"]},
     )
-    assert join.status_code == 422 and "same name" in join.get_json()["error"]
+    assert join.status_code == 422 and join.get_json()["error"] == (
+        "Jose\u0301 looks like Jos\u00e9, who is already a player: two players cannot have the "
+        "same name"
+    )
+    again = client.post(
+        f"/api/games/{game.get_json()['id']}/players",
+        json={"version": 0, "name": "Jos\u00e9"},
+        headers={"Authorization": "Bearer " + game.get_json()["token"]},
+    )  # (a player the host listed, adding themselves from the invite)
+    assert again.get_json()["error"].startswith("Jos\u00e9 is already a player")
     only = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "\u202e"]})
     assert only.status_code == 422 and "empty" in only.get_json()["error"]
     target = client.post("/api/games", json={"rules": "farkle", "target": "lots"})

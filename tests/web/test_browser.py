@@ -293,6 +293,26 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
             ctx.close()
 
 
+def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Any, server: Server) -> None:
+    """The other phones' winner screens link to the rematch (no Rematch of their own, which
+    made a second game), and open it as players: it has the same join code."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        host.fill("#quick-points", "10000")
+        bank_past_the_target(host)
+        wait_text(guest, "#final-banner", "Bob")
+        guest.click('#quick [data-quick="bust"]')
+        wait_text(host, "#winner", "Ann wins")
+        host.click("#rematch")
+        host.click("text=Create game")
+        host.wait_for_selector("#quick")
+        wait_text(guest, "#rematch-open", "Rematch set up")
+        assert guest.locator("#rematch").count() == 0
+        guest.click("#rematch-open")
+        guest.wait_for_selector("#quick")
+        assert guest.url == host.url
+
+
 def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Path) -> None:
     with phone(browser) as ctx:
         page = ctx.new_page()
@@ -307,6 +327,11 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
         page.fill(name_field, "Ann")
         page.click("#add-player button")
         page.locator("#seating").filter(has_text="Ann").wait_for()
+        page.wait_for_timeout(1000)  # (past the settle, where Enter is answered "wait")
+        page.locator("#toast").evaluate("t => t.hidden = true")
+        page.press(name_field, "Enter")  # Enter again, the field emptied: nothing is sent
+        page.wait_for_timeout(500)
+        assert page.locator("#toast").is_hidden(), page.locator("#toast").inner_text()
         with phone(browser) as other:  # the table joins at once
             bob = other.new_page()
             bob.goto(str(page.get_attribute("#join-link", "href")))
@@ -1039,6 +1064,7 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         wait_text(page, "#quick-error", "may or may not be recorded")
         page.unroute("**/api/games/*/events")
         wait_text(page, "#toast", "did not reach the scoresheet: enter it again")
+        wait_text(page, "#quick-error", "did not reach the scoresheet: enter it again")
         assert _version(page, server) == 3
         assert "Ann's turn" in page.locator("#turn-line").inner_text()
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-from web import chart
+from web import chart, create_app, store
 
 if TYPE_CHECKING:
     from conftest import GameActions
@@ -125,6 +125,8 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     page = late.get(out["join_url"], follow_redirects=True).get_data(as_text=True)
     assert 'id="late-join"' in page and "the players are fixed" in page
     assert 'id="add-player"' not in page
+    # a phone that joined before it is not told so on every reload
+    assert 'id="late-join"' not in player.get(resp.location).get_data(as_text=True)
     # the player's own spectator link shows what spectators see, and the way back to play
     view = player.get(f"/g/{game.id}?watch=1").get_data(as_text=True)
     assert "watching" in view and 'id="quick"' not in view and out["token"] not in view
@@ -145,6 +147,15 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
         follow_redirects=True,
     )
     assert 'id="quick"' in resp.get_data(as_text=True)
+    # the join code typed as the game code, or a code that names no game: back to the
+    # form with what to type, not a dead end
+    for typed_game, said in (
+        (code, "is the join code: type the 6-letter game code"),
+        ("zzzzzz", "no game ZZZZZZ: check the game code"),
+    ):
+        resp = typed.post("/join", data={"csrf_token": token, "game": typed_game})
+        assert resp.status_code == 302 and resp.location.endswith("/")
+        assert said in typed.get("/").get_data(as_text=True)
 
 
 def test_sheet_fragment_etag_and_content(
@@ -180,10 +191,17 @@ def test_banners_for_final_round_tie_break_and_winner(
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert "Final round" in html
     assert "<b>Bob</b> (1,050 to pass), <b>Cid</b> (1,050 to pass)</p>" in html
+    player = app.test_client()
+    player.get(out["join_url"])
+    html = player.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="phase-note">Final round: Bob needs 1,050 to pass</p>' in html  # (by the pad)
     game.score("Bob", 1000)
     game.score("Cid", 0)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert "Tie-break" in html and "Ann vs Bob" in html
+    assert 'id="phase-note">Tie-break turn</p>' in player.get(f"/g/{game.id}/sheet").get_data(
+        as_text=True
+    )
     game.score("Ann", 100)
     game.score("Bob", 0)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
@@ -194,8 +212,6 @@ def test_banners_for_final_round_tie_break_and_winner(
     assert "Bob: +1,000 (final round) → 1,000" in html and "Bob: bust (tie-break)" in html
     assert html.count('<span class="tag">tie-break</span>') == 2
     assert 'id="new-game"' not in html  # (a spectator starts no game for the table)
-    player = app.test_client()
-    player.get(out["join_url"])
     html = player.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="new-game" href="/"' in html  # the table plays again from the winner screen
 
@@ -364,6 +380,9 @@ def test_the_sheet_says_what_the_rules_did_where_no_button_would(
     game.event({"type": "roll", "dice": [2]})  # 400 with one die: the 420
     html = sheet()
     assert "Ann rolled 2, which scores nothing, but the 420: roll the 2 again." in html
+    assert (
+        '<p class="phase-note" id="pad-note">The 420: roll the 2 again.</p>' in html
+    )  # (by the pad)
     game.event({"type": "roll", "dice": [5]})  # the free roll scores: the note has done
     assert 'id="turn-note"' not in sheet()
     # a one-die takeover, which must roll before it may bank
@@ -380,9 +399,11 @@ def test_the_sheet_says_what_the_rules_did_where_no_button_would(
     assert "No bank yet: roll and keep at least once before banking." in sheet()
     # the 5150 bonus roll is marked as one, in the column and the history
     game.create("minnesota+the-5150", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
     game.score("Ann", 5150)
     game.score("Bob", 10000)
     game.score("Ann", 0)
+    assert "<h2>Ann's 5150 bonus roll</h2>" in sheet()  # (not "Quick entry": it is the bonus)
     game.event({"type": "roll", "dice": [1, 1, 1, 1, 1]})
     html = sheet()
     assert "(5150 bonus roll)" in html and ">5150 bonus roll</span>" in html
@@ -411,27 +432,39 @@ def test_busts_in_a_row_are_marked_only_where_they_cost(
         assert ('aria-label="busts in a row: 2"' in html) is marked, rules
 
 
-def test_a_tied_roll_for_first_player_is_finished_before_the_first_turn(
+def test_a_roll_for_first_player_is_finished_first_and_then_shows_its_seating(
     client: FlaskClient, game: GameActions
 ) -> None:
     """While a roll-off is tied, no turn is offered: a quick entry there would start the
-    game as seated and drop the roll-off unasked. Undo takes the tie back."""
+    game as seated and drop the roll-off unasked. Undo takes the tie back. Once decided,
+    the form gives way to the seating: left open, and sent again, it reseated the table."""
     game.create("farkle", ["Uma", "Vic", "Wes"])
     client.get(f"/g/{game.id}?t={game.token}")
     assert 'id="quick"' in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
-    tie = client.post(
-        f"/api/games/{game.id}/first",
-        headers=game.auth,
-        json={"version": game.version, "rolls": {"Uma": 4, "Vic": 4, "Wes": 1}},
-    )
-    assert tie.status_code == 200 and tie.get_json()["roll_again"] == ["Uma", "Vic"]
-    game.version = tie.get_json()["version"]
-    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+
+    def roll_first(rolls: dict[str, int]) -> tuple[dict[str, Any], str]:
+        resp = client.post(
+            f"/api/games/{game.id}/first",
+            headers=game.auth,
+            json={"version": game.version, "rolls": rolls},
+        )
+        assert resp.status_code == 200
+        game.version = resp.get_json()["version"]
+        return resp.get_json(), client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+
+    tie, html = roll_first({"Uma": 4, "Vic": 4, "Wes": 1})
+    assert tie["roll_again"] == ["Uma", "Vic"]
     assert "Tie: Uma and Vic roll again." in html and "take the tie back (Undo)" in html
     assert 'id="quick"' not in html and 'id="turn-line"' not in html and "data-undo" in html
     game.undo()
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
-    assert 'id="quick"' in html and "<b>Uma</b>'s turn" in html
+    assert 'id="quick"' in html and "<b>Uma</b>'s turn" in html and 'id="first"' in html
+    _, html = roll_first({"Uma": 2, "Vic": 6, "Wes": 3})
+    assert 'id="first"' not in html and "<b>Vic</b> rolled highest and starts" in html
+    assert "Vic → Wes → Uma" in html and "<b>Vic</b>'s turn" in html
+    game.undo()  # taken back: the form again
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="first"' in html and 'id="first-decided"' not in html
 
 
 def test_the_final_round_banner_says_who_set_the_mark(
@@ -565,3 +598,57 @@ def test_a_join_that_ends_a_tie_for_first_player_says_so(
         as_text=True
     )
     assert "joined during the tie" not in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+
+
+def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions) -> None:
+    """Rematch on one phone used to leave the others on the old winner screen, each with a
+    Rematch of its own that made another game: now the winner screen of every phone links
+    to the one rematch, which the same phones play with the same join code."""
+    out = game.create("ten-thousand", ["Ann", "Bob"], target=1000)
+    host, guest, spectator = app.test_client(), app.test_client(), app.test_client()
+    host.get(out["join_url"])
+    guest.get(out["join_url"])
+    game.score("Ann", 1000)
+    game.score("Bob", 0)  # Ann wins
+    form = host.get(f"/?again={game.id}").get_data(as_text=True)
+    assert f'name="again" value="{game.id}"' in form and "Ann\nBob\n</textarea>" in form
+    made = host.post(
+        "/new",
+        data={
+            "csrf_token": csrf(host),
+            "again": game.id,
+            "preset": "ten-thousand",
+            "target": "1000",
+            "players": "Bob\nAnn",
+        },
+    )
+    assert made.status_code == 302
+    rematch = made.location.rsplit("/", 1)[-1]
+    assert rematch != game.id
+    link = f'id="rematch-open" href="/g/{rematch}"'
+    for phone in (guest, spectator):  # every phone's winner screen, the spectator's too
+        sheet = phone.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        assert link in sheet and 'id="rematch"' not in sheet
+    assert game.get()["rematch"] == rematch  # (and in the API's answer)
+    assert 'id="quick"' in guest.get(f"/g/{rematch}/sheet").get_data(as_text=True)
+    assert 'id="quick"' not in spectator.get(f"/g/{rematch}/sheet").get_data(as_text=True)
+    # a second Rematch, or its form sent late, opens the same game instead of another
+    assert guest.get(f"/?again={game.id}").location == f"/g/{rematch}"
+    late = guest.post(
+        "/new",
+        data={"csrf_token": csrf(guest), "again": game.id, "preset": "farkle", "players": "X"},
+    )
+    assert late.location == f"/g/{rematch}"
+    with app.app_context():
+        from web.db import get_db
+
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    # the link is no action: Undo on the old game takes back its last turn, not the link
+    game.version = game.get()["version"]  # (the link is a row of its own)
+    game.undo()
+    assert game.state["phase"] == "final_round"
+    restarted = create_app(
+        {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
+    )
+    with restarted.app_context():  # (folded from the stored rows: no cache)
+        assert store.load(game.id).rematch == rematch

@@ -199,7 +199,11 @@
         if (unanswered && unanswered < asked && !busy && !moved && (resp.status === 304 || resp.status === 200)) {
           // still the version the lost write was sent on: it never arrived
           unanswered = 0;
-          say("Your last action did not reach the scoresheet: enter it again.", true);
+          const lostWords = "Your last action did not reach the scoresheet: enter it again.";
+          say(lostWords, true);
+          // (and the field's "may or may not be recorded", which would wait on forever)
+          const waiting = document.getElementById("quick-error");
+          if (waiting && waiting.textContent.includes("may or may not")) waiting.textContent = lostWords;
         }
       } catch (e) { /* offline for a moment: try again next tick */ }
     }
@@ -397,6 +401,7 @@
 
   async function addPlayer(add) {
     const field = add.querySelector("input[name=name]");
+    if (!field.value.trim()) { field.focus(); return; }  // (Enter again after an Add: nothing to send)
     await send("players", {name: field.value}, sent(field));
   }
 
