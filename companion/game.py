@@ -366,6 +366,9 @@ def roll_off_rounds(
         if winner is not None:
             raise ParseError(f"round {k + 1}: {winner} already starts; no more rounds")
         if sorted(rolls) != sorted(must):
+            missing = [p for p in must if p not in rolls]
+            if missing and set(rolls) <= set(must):  # (only some rolled: say who is left)
+                raise ParseError(f"round {k + 1}: {' and '.join(missing)} must roll too")
             who = "every player" if k == 0 else "the tied players"
             raise ParseError(f"round {k + 1} must have a roll from {who}: {', '.join(must)}")
         winner, must = roll_off(rolls)

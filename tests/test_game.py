@@ -448,7 +448,9 @@ def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:
     # Cy's 2 stays out of the second round, so a 1 and a 2 still settle it
     assert roll_off_rounds(players, [first, {"Ann": 1, "Bob": 2}]) == ("Bob", [])
     for rounds, message in (
-        ([{"Ann": 3, "Bob": 5}], "every player"),
+        ([{"Ann": 3, "Bob": 5}], r"^round 1: Cy must roll too$"),
+        ([{"Ann": 3, "Bob": 5, "Dee": 1}], "every player: Ann, Bob, Cy"),
+        ([first, {"Bob": 2}], r"^round 2: Ann must roll too$"),
         ([first, {"Ann": 1, "Bob": 2, "Cy": 6}], "the tied players"),
         ([{"Ann": 3, "Bob": 5, "Cy": 1}, {"Bob": 2}], "already starts"),
         ([], "nobody rolled"),
