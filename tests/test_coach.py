@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion import strategy
 from companion.coach import advise_game
 from companion.game import apply, new_log, replay
+from companion.rules import load_rules
 from companion.winprob import tie_break_chance
 
 
@@ -295,3 +298,53 @@ def test_a_5150_bonus_still_to_come_is_named_as_not_counted() -> None:
     plain = new_log("farkle", ["Ann", "Bob"], target=6000)
     advice = advise_game(replay({**plain, "events": events}))
     assert advice is not None and "not_counted" not in advice
+
+
+# --- from the session-30 mutation review: each fails on a plausible bug the others missed
+
+
+def test_the_last_of_a_tie_break_under_tie_or_beat_plays_to_pass() -> None:
+    # minnesota: Bob ties Ann's 2,000 and Ann busts the turn she is owed: a tie-break, Bob
+    # first; he busts too, and Ann, last to play, plays for the chance to pass him
+    state = _final_round("minnesota", [("Ann", 2000), ("Bob", 2000), ("Ann", 0), ("Bob", 0)], 2000)
+    advice = advise_game(state)
+    assert advice is not None and advice["player"] == "Ann"
+    assert "still_to_play" not in advice and advice["need"] == 50
+    assert "chance_if_roll" in advice
+
+
+def test_a_least_bank_equal_to_a_tie_is_called_a_tie() -> None:
+    # zilch: Bob is exactly 300 behind Ann with Cid to play; a tie is the least bank too
+    state = _final_round("zilch", [("Ann", 9000), ("Bob", 9700), ("Cid", 0), ("Ann", 1000)], 10000)
+    advice = advise_game(state)
+    assert advice is not None and advice["player"] == "Bob"
+    assert (advice["bank_from"], advice["bank_from_why"]) == (300, "level with the leader")
+
+
+def test_in_a_tie_break_a_hot_dice_keep_that_must_be_rolled_is_valued_rolled() -> None:
+    # minnesota (hot dice must be rolled): Bob plays first in a tie-break with Ann
+    state = _final_round("minnesota", [("Ann", 2000), ("Bob", 2000), ("Ann", 0)], 2000)
+    rolled = apply(state, {"type": "roll", "dice": [1, 1, 1, 5, 5]})
+    keeps = advise_game(rolled)
+    assert keeps is not None and keeps["player"] == "Bob" and keeps["playing_to_win"]
+    hot = next(o for o in keeps["options"] if o["hot_dice"])
+    then = advise_game(apply(rolled, {"type": "keep", "dice": hot["keep"]}))
+    assert then is not None and not then["can_bank"]
+    assert hot["chance"] == pytest.approx(then["chance_if_roll"], abs=1e-12)
+    assert keeps["options"][0]["keep"] == [1, 1, 1, 5]
+
+
+def test_a_player_others_still_follow_weighs_no_strike_penalty() -> None:
+    state = _final_round("zilch", [("Ann", 9000), ("Bob", 9800), ("Cid", 0), ("Ann", 1000)], 10000)
+    advice = advise_game(state)
+    assert advice is not None and advice["still_to_play"] == ["Cid"]
+    assert "bust_value" not in advice and "busts_in_row" not in advice
+    plain = replace(load_rules("zilch"), strike_penalty=0)  # (min bank 300 as bank_from)
+    assert advice["expected_if_roll"] == pytest.approx(strategy.expected_turn_score(plain))
+
+
+def test_the_least_bank_is_named_only_when_it_asks_more_than_the_need() -> None:
+    # zilch, two players: Bob, last, needs exactly 300, the least bank: nothing more to say
+    state = _final_round("zilch", [("Ann", 9000), ("Bob", 9750), ("Ann", 1000)], 10000)
+    advice = advise_game(state)
+    assert advice is not None and advice["need"] == 300 and "least_bank" not in advice

@@ -573,3 +573,74 @@ def test_thresholds_past_the_tables_are_what_every_total_asked_says(name: str) -
             key = strategy._state(rules, dice)
             worth = [t for t in totals if solution.roll_value(key, t) >= fresh]
             assert [t for lo, hi in spans for t in range(lo, hi + 1, 50)] == worth
+
+
+# --- from the session-30 mutation review: each fails on a plausible bug the others missed
+
+
+def test_the_420_rerolls_a_2_only_at_exactly_400() -> None:
+    rules = load_rules("minnesota+the-420")
+    assert bust_fraction(rules, 1) == Fraction(4, 6)  # a 2 is a bust mid-turn ...
+    assert advise_state(rules, turn_total=450, dice=1)["bust_probability"] == pytest.approx(4 / 6)
+    # ... but at exactly 400 it is rolled again: 3 busting faces of 5
+    assert advise_state(rules, turn_total=400, dice=1)["bust_probability"] == pytest.approx(3 / 5)
+
+
+def test_a_need_must_be_a_positive_multiple_of_50() -> None:
+    for need in (0, -50, 75):
+        with pytest.raises(ParseError, match="positive multiple of 50"):
+            strategy.chance_to_make(FARKLE, need)
+        with pytest.raises(ParseError, match="positive multiple of 50"):
+            advise_state(FARKLE, turn_total=0, dice=6, need=need)
+
+
+def test_a_sure_thing_either_way_is_banked() -> None:
+    # zilch's six dice cannot bust: with the need made, rolling on is as sure as banking
+    advice = advise_state(ZILCH, turn_total=600, dice=6, need=600)
+    assert (advice["chance_if_bank"], advice["chance_if_roll"]) == (1.0, 1.0)
+    assert advice["advice"] == "bank"
+
+
+def test_a_hot_dice_keep_that_must_be_rolled_is_valued_as_rolled_on() -> None:
+    rules = load_rules("minnesota")
+    best = advise_roll(rules, [1, 1, 5, 5, 5], turn_total=3000)["options"][0]
+    assert best["keep"] == [1, 1, 5, 5, 5] and best["hot_dice"] and best["then"] == "roll"
+    rolled_on = advise_state(rules, turn_total=3700, dice=5)
+    assert not rolled_on["can_bank"]
+    assert best["expected"] == pytest.approx(rolled_on["expected_if_roll"])
+    assert best["expected"] < 3700
+
+
+def test_a_taken_over_turn_builds_on_what_the_taker_kept() -> None:
+    rules = load_rules("ten-thousand+amish+progressive")
+    taken = (
+        Turn.start(rules, score=500)
+        .roll((1, 1, 2, 3, 4, 6))
+        .keep((1, 1))
+        .bank()
+        .handed_to(score=300, on_board=True)
+    )
+    turn = taken.roll((5, 5, 5, 2)).keep((5, 5, 5))  # 700, a set of 5s, one die in hand
+    assert strategy.state_key(turn) == strategy._state(rules, 1, kept=[5, 5, 5])
+    same = advise_state(rules, turn_total=700, dice=1, score=300, kept=[5, 5, 5])
+    assert advise_turn(turn)["expected_if_roll"] == pytest.approx(same["expected_if_roll"])
+
+
+def test_a_turn_total_that_hits_the_exact_target_may_be_banked() -> None:
+    advice = advise_state(load_rules("exact-10000"), turn_total=1000, dice=3, score=9000)
+    assert advice["can_bank"] and advice["expected_if_bank"] == 1000.0
+    assert advice["advice"] == "bank" and "bank_refusal" not in advice
+
+
+def test_the_bust_chance_of_a_state_counts_free_rerolls_as_rolled_again() -> None:
+    rules = load_rules("minnesota+hard-six")
+    advice = advise_state(rules, turn_total=300, dice=1)
+    assert advice["bust_probability"] == pytest.approx(float(bust_fraction(rules, 1)))
+    assert advice["bust_probability"] == pytest.approx(3 / 5)
+
+
+def test_a_forced_keep_that_hits_the_exact_target_is_no_bust() -> None:
+    # 9,000 banked, 950 in the turn, one die: a 5 makes 10,000 exactly, a 1 passes it
+    advice = advise_state(load_rules("exact-10000"), turn_total=950, dice=1, score=9000)
+    assert advice["bust_probability"] == pytest.approx(5 / 6)
+    assert advice["expected_if_roll"] == pytest.approx(1000 / 6)

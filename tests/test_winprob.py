@@ -20,8 +20,10 @@ from companion.winprob import (
     _FinalRound,
     bank_ranges,
     first_player_win_probability,
+    situations,
     solve_game,
     tie_break_chance,
+    tie_break_race,
     win_report,
 )
 
@@ -643,3 +645,95 @@ def test_the_progress_line_is_silent_for_quick_solves_and_estimates_the_rest() -
     # in a log, whole lines a minute apart
     text = _progress_run(False, [0, 30, 60, 80, 3600], [0.01, 0.02, 0.05, 0.5])
     assert text == "solving: 1% done, about 50 min left\nsolving: 50% done, about 60 min left\n"
+
+
+# --- from the session-30 mutation review: each fails on a plausible bug the others missed
+
+
+def test_target_50_with_hot_dice_that_must_be_rolled() -> None:
+    # Every scoring roll reaches 50, but hot dice (three pairs, six of a kind...: no keep
+    # leaves a die) must be rolled again until a roll leaves dice in hand or busts; a bust
+    # hands the same spot over, so P = 1 / (1 + p), p the bust chance of rolling until then
+    rules = load_rules(
+        {"base": "farkle", "hot_dice_must_roll": True, "finish": "first-to-target"}, target=50
+    )
+    again = 0
+    for roll, weight in distinct_rolls(6):
+        options = keep_options(rules, roll, Held(turn_total=50, first_roll=False))
+        if options and all(len(k.dice) == 6 for k in options):
+            again += weight
+    assert again > 0
+    p = float(bust_fraction(rules, 6)) * 6**6 / (6**6 - again)
+    assert solve_game(rules).first_player == pytest.approx(1 / (1 + p), abs=1e-12)
+
+
+def test_bank_ranges_are_maximal_runs_of_the_totals_to_bank() -> None:
+    game = solve_game(farkle(1000))
+    values = game.turn(0, 0)
+    index = {k: n for n, k in enumerate(values.keys)}
+    from companion.strategy import turn_model
+
+    plain = turn_model(game.rules).hot[1]
+    for dice, ranges in bank_ranges(game, 0, 0).items():
+        for (_, hi), (lo, _) in zip(ranges, ranges[1:], strict=False):
+            assert lo > hi + UNIT  # adjacent runs are one range
+        k = index[(dice, plain)]
+        banked = [
+            t * UNIT
+            for t in range(1, values.goal)
+            if values.bank[t] is not None and values.bank[t] >= values.roll[k][t]
+        ]
+        assert [t for lo, hi in ranges for t in range(lo, hi + 1, UNIT)] == banked
+    assert bank_ranges(game, 0, 0)[2] == [(300, 900)]
+
+
+def test_situations_keep_0_0_under_an_entry_threshold() -> None:
+    assert situations(2000, 1000) == [(0, 0), (1000, 1000)]
+    assert situations(2000) == [(0, 0), (1000, 1000), (600, 1700), (1700, 600)]
+
+
+def test_a_score_at_the_target_is_refused() -> None:
+    game = solve_game(farkle(300))
+    with pytest.raises(ParseError, match="below the target"):
+        game.win_chance(300, 0)
+    with pytest.raises(ParseError, match="below the target"):
+        game.turn(0, 300)
+
+
+def test_the_last_turn_under_free_rerolls_tells_the_entry_threshold_apart(monkeypatch) -> None:
+    # a rule set the one pass over points still needed does not fit (hard-six) takes a
+    # turn solve per (least bank, total to pass): on the board and not are not the same
+    from companion import winprob
+
+    monkeypatch.setattr(winprob, "tie_break_chance", lambda rules: 0.0)
+    rules = load_rules("farkle+greed+hard-six")
+    plan = winprob._plan(rules)
+    assert not winprob._StillNeeded.fits(plan)
+    final = _FinalRound(rules, plan)
+    for need in (3, 10, 25):
+        on = final.chance(4, need)
+        off = final.chance(0, need)
+        assert on == pytest.approx(chance_to_make(rules, need * UNIT), abs=1e-12)
+        assert off == pytest.approx(chance_to_make(rules, need * UNIT, on_board=False), abs=1e-12)
+
+
+def test_the_race_ignores_the_end_rule_even_an_exact_one() -> None:
+    exact = load_rules("exact-10000")
+    final = load_rules({"base": "exact-10000", "finish": "final-round"})
+    assert tie_break_race(exact) == tie_break_race(final)
+    assert tie_break_chance(exact) == tie_break_chance(final)
+
+
+def test_report_ranges_run_forwards_below_the_target() -> None:
+    # at 250 of 500 the points play banks 2 dice from 250: that reaches the target, so
+    # it is no bank below it to compare
+    for rules in (farkle(500), load_rules("farkle", target=500)):
+        for diff in win_report(rules)["differences"]:
+            reach = rules.target - diff["score"]
+            for key in ("bank_when_playing_to_win", "bank_when_playing_for_points"):
+                assert all(lo <= hi < reach for lo, hi in diff[key]), diff
+
+
+def test_newton_starts_close_enough_to_settle_a_pair_in_few_solves() -> None:
+    game = solve_game(load_rules("farkle", target=1000))
+    assert game.turn_solves < 3 * (1000 // UNIT) ** 2  # about 2.5 a state
