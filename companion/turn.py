@@ -33,6 +33,11 @@ from companion.scoring import (
     parse_dice,
 )
 
+MAX_TURN_TOTAL = 10**15
+"""A turn total no dice make: doublings of six 2s multiply a total by about eight a roll,
+and with no bound a recorded game ran on until its numbers no longer printed (4,300
+digits). Under 2**53, so a phone's JavaScript reads every total exactly."""
+
 
 class Phase(enum.Enum):
     """Where a turn stands."""
@@ -200,8 +205,8 @@ class Turn:
     def options(self) -> tuple[Keep, ...]:
         """The legal keeps of the last roll in this turn's context, best first."""
         scoring = self._scoring()
-        if scoring and self.total + max(k.points for k in scoring) > MAX_TARGET:
-            return tuple(k for k in scoring if self.total + k.points <= MAX_TARGET)
+        if scoring and self.total + max(k.points for k in scoring) > MAX_TURN_TOTAL:
+            return tuple(k for k in scoring if self.total + k.points <= MAX_TURN_TOTAL)
         return scoring
 
     def _scoring(self) -> tuple[Keep, ...]:
@@ -217,7 +222,7 @@ class Turn:
         if least is None:
             return None
         return (
-            f"a turn total of {self.total + least:,} is past {MAX_TARGET:,}, more than any "
+            f"a turn total of {self.total + least:,} is past {MAX_TURN_TOTAL:,}, more than any "
             "real turn makes: check the dice entered"
         )
 
@@ -258,11 +263,8 @@ class Turn:
                 f"({format_dice(dice)})"
             )
         rolled = replace(self, phase=Phase.KEEP, last_roll=dice, hot_dice=False, must_roll=False)
-        options = rolled.options()
-        if not options:
-            past = rolled._past_the_cap(rolled._scoring())
-            if past:
-                raise IllegalMove(past)
+        scoring = rolled._scoring()
+        if not scoring:
             if self.free_reroll(dice):
                 note = (
                     "the 420: roll the 2 again"
@@ -273,13 +275,16 @@ class Turn:
                 return replace(self, steps=(*self.steps, step))
             return rolled._bust("nothing to keep")
         if self.rules.finish is Finish.EXACT:
-            most = max(options, key=lambda k: (len(k.dice), k.points))
+            most = max(scoring, key=lambda k: (len(k.dice), k.points))
             if self.score + self.total + most.points > self.rules.target:
                 reason = (
                     f"keeping every scoring die ({' '.join(map(str, most.dice))}) would pass "
                     f"{self.rules.target:,}"
                 )
                 return rolled._bust(reason)
+        past = None if rolled.options() else rolled._past_the_cap(scoring)
+        if past:
+            raise IllegalMove(past)
         return rolled
 
     def _bust(self, reason: str) -> Turn:

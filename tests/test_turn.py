@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalMove, ParseError
 from companion.rules import load_rules
-from companion.turn import Phase, Turn
+from companion.turn import MAX_TURN_TOTAL, Phase, Turn
 from strategies import rule_sets
 
 
@@ -34,23 +34,36 @@ def test_hot_dice_seed_other_endings() -> None:
     assert play("hot-dice", "142445>14445", "3").phase is Phase.BUST
 
 
-def test_doublings_stop_at_a_million_so_every_total_still_prints() -> None:
-    # six 2s again and again: each doubles the total and adds; left alone the number grows
+def test_doublings_stop_before_a_total_no_longer_prints() -> None:
+    # six 1s again and again: each doubles the total and adds; left alone the number grows
     # past what Python prints (4,300 digits) and a recorded game could no longer be read
-    turn = play("hot-dice", *["222222>222222"] * 4)
-    assert turn.total == 936_000
-    again = turn.roll([2] * 6)
-    with pytest.raises(IllegalMove, match=r"7,489,600 is past 1,000,000.*check the dice"):
-        again.keep([2] * 6)
-    assert again.keep([2, 2, 2]).total == 936_000 + 200  # (three 2s alone: under the cap)
-    assert [2] * 6 not in [list(k.dice) for k in again.options()]  # (not offered either)
+    turn = play("hot-dice")
+    while turn.total <= MAX_TURN_TOTAL // 2:
+        turn = turn.roll([1] * 6).keep([1] * 6)
+    assert turn.total <= MAX_TURN_TOTAL  # (eightfold a roll: 13 rolls, 6.3e14)
+    again = turn.roll([1] * 6)
+    assert (1, 1, 1, 1, 1, 1) not in [k.dice for k in again.options()]  # (not offered)
+    with pytest.raises(IllegalMove, match=r"is past 1,000,000,000,000,000.*check the dice"):
+        again.keep([1] * 6)
+    assert again.keep([1]).total == turn.total + 100  # (a single 1: under the cap)
     # where every keep would pass it, the roll itself is refused, and the turn can still
-    # bank: a 2 rolled to a held set of 2s doubles 584,200
-    held = play("hot-dice", *["111111>111111"] * 3, "222346>222")
-    assert (held.total, held.dice_left) == (584_200, 3)
-    with pytest.raises(IllegalMove, match=r"1,168,400 is past 1,000,000.*check the dice"):
+    # bank: a 2 rolled to a held set of 2s doubles the total
+    held = turn.roll([2, 2, 2, 3, 4, 6]).keep([2, 2, 2])
+    with pytest.raises(IllegalMove, match=r"is past 1,000,000,000,000,000.*check the dice"):
         held.roll([2, 3, 4])
-    assert held.roll([5, 3, 4]).keep([5]).total == 584_250 and held.can_bank
+    assert held.roll([5, 3, 4]).keep([5]).total == held.total + 50 and held.can_bank
+
+
+def test_an_exact_finish_busts_a_roll_past_the_target_before_any_cap() -> None:
+    # exact-10000's forced keep of every scoring die: a roll whose full keep would pass
+    # the target busts, whatever else the turn's cap would say of it
+    rules = {"base": "exact-10000", "multiples": "double-turn"}
+    turn = Turn.start(load_rules(rules, target=1_000_000), score=0, on_board=True)
+    for _ in range(3):
+        turn = turn.roll([1, 1, 1, 1, 1, 1]).keep([1, 1, 1, 1, 1, 1])
+    assert turn.total == 584_000
+    busted = turn.roll([1, 1, 1, 1, 1, 1])
+    assert busted.phase is Phase.BUST and "would pass 1,000,000" in busted.bust_reason
 
 
 def test_double_turn_set_is_gone_after_hot_dice() -> None:
@@ -240,11 +253,7 @@ def test_random_turns_keep_their_invariants(rules, data) -> None:  # type: ignor
         roll = tuple(
             data.draw(st.lists(st.integers(1, 6), min_size=turn.dice_left, max_size=turn.dice_left))
         )
-        try:
-            turn = turn.roll(roll)
-        except IllegalMove as refused:  # (doublings: every keep would pass a million)
-            assert "is past 1,000,000" in str(refused) and before.total > 0
-            break
+        turn = turn.roll(roll)
         if turn.phase is Phase.KEEP:
             options = turn.options()
             assert options, "a roll that is not a bust has a keep"

@@ -112,7 +112,9 @@ def video_frames(source: str | int) -> Iterator[np.ndarray]:
     except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
         cap = None
     if cap is None or not cap.isOpened():
-        raise OSError(f"cannot open camera or video {source!r}")
+        text = str(source)  # (a path past 100 characters is cut: the error is one line)
+        shown = repr(source) if len(text) <= 100 else f"{text[:40]!r}… ({len(text):,} characters)"
+        raise OSError(f"cannot open camera or video {shown}")
     try:
         while True:
             ok, frame = cap.read()

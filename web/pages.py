@@ -85,16 +85,18 @@ def _netloc(url: str) -> str | None:
 
 
 def session_token(game: store.Game) -> str | None:
-    """The join token this browser holds for the game, if it is still valid. A rematch
-    has its first game's code: a browser that played that one plays this one."""
+    """The join token this browser holds for the game, if it is still valid. A rematch's
+    is derived from its finished game's (`store.rematch_token`): a browser that played that
+    one plays this one."""
     tokens = session.get("tokens", {})
     token = tokens.get(game.id)
     if token and store.check_token(game, token):
         return token
     for held in reversed(tokens.values()):
-        if store.check_token(game, held):
-            remember_token(game.id, held)
-            return held
+        derived = store.rematch_token(held, game.id)
+        if store.check_token(game, derived):
+            remember_token(game.id, derived)
+            return derived
     return None
 
 
@@ -172,13 +174,17 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
-    finished = _finished_here(_load_or_none(request.form.get("again", "")))
+    again = _load_or_none(request.form.get("again", ""))
+    finished = _finished_here(again)
     if finished is not None and finished.rematch:  # (another phone was first)
         return redirect(url_for("pages.game", game_id=finished.rematch))
+    if again is not None and finished is None:  # (taken back since the form was opened)
+        flash(f"Game {again.game.id} is no longer finished (taken back?): no rematch was made.")
+        return redirect(url_for("pages.game", game_id=again.game.id))
     try:
         target = int(target_text) if target_text else None
         held = session_token(finished.game) if finished else None
-        snap, token = store.create_game(spec, target, players, token=held)
+        snap, token = store.create_game(spec, target, players, follows=held)
     except (ValueError, store.Rejected) as exc:
         message = (
             "the target must be a whole number" if not isinstance(exc, store.Rejected) else str(exc)
@@ -191,14 +197,20 @@ def new() -> WResponse | tuple[str, int]:
             form=request.form,
             again=finished.game.id if finished else None,
         ), 422
-    remember_token(snap.game.id, token)
-    game_id = snap.game.id
     if finished is not None:
         try:
-            game_id = store.record_rematch(finished.game, snap.game.id)
-        except store.Rejected:  # (taken back meanwhile: no longer finished, so not linked)
-            pass
-    return redirect(url_for("pages.game", game_id=game_id))
+            linked = store.record_rematch(finished.game, snap.game.id)
+        except store.Rejected:  # (taken back meanwhile: its phones still play it)
+            store.drop_unplayed(snap.game.id)
+            flash(
+                f"Game {finished.game.id} is no longer finished (taken back?): no rematch was made."
+            )
+            return redirect(url_for("pages.game", game_id=finished.game.id))
+        if linked != snap.game.id:  # (another phone's rematch came first: one game)
+            store.drop_unplayed(snap.game.id)
+            return redirect(url_for("pages.game", game_id=linked))
+    remember_token(snap.game.id, token)
+    return redirect(url_for("pages.game", game_id=snap.game.id))
 
 
 @bp.post("/join")

@@ -3,8 +3,9 @@
 The ``events`` table is the source of truth. Each row is one of:
 ``game`` (an event of the game log), ``undo`` (cancels the last row that still counts),
 ``join`` (a player added before the first turn), ``tie`` (a roll for first player that left
-players tied: the rounds so far, so that every phone sees who rolls again) and ``seat`` (the
-seating order after the roll for first player). The version of a game is the number of
+players tied: the rounds so far, so that every phone sees who rolls again), ``seat`` (the
+seating order after the roll for first player) and ``rematch`` (a finished game's link to
+the table's next game; no action, so no undo takes it back). The version of a game is the number of
 rows, so it only grows and an ETag never comes back with other content. States are cached
 per game, keyed by version, so that a poll does not refold the log.
 """
@@ -264,6 +265,11 @@ class Cache:
         with self.lock:
             return self.games.get(game_id)
 
+    def forget(self, game_id: str) -> None:
+        with self.lock:
+            self.snapshots.pop(game_id, None)
+            self.games.pop(game_id, None)
+
     def put_game(self, game: Game) -> None:
         with self.lock:
             self.games[game.id] = game
@@ -330,10 +336,11 @@ def clean_players(players: Any) -> list[str]:
 
 
 def create_game(
-    rules: str, target: int | None, players: list[str], token: str | None = None
+    rules: str, target: int | None, players: list[str], follows: str | None = None
 ) -> tuple[Snapshot, str]:
     """Validate the rules with the engine, store a new game; return it and its join token
-    (``token``: a rematch's, its first game's, so that the same phones play it)."""
+    (``follows``: the join token of the finished game this is a rematch of, from which its
+    own is derived, `rematch_token`)."""
     names = clean_players(players)
     base, toggles = crules.split_spec(rules)
     rules = "+".join([base, *toggles])  # (as the engine reads it: not "farkle\n+greed")
@@ -343,10 +350,12 @@ def create_game(
             cgame.new_log(rules, names, target=target)
     except ValueError as exc:
         raise Rejected(str(exc)) from exc
-    token = token or _code(TOKEN_LEN)
+    token = _code(TOKEN_LEN)
     conn = get_db()
     for _ in range(20):
         game_id = _code(ID_LEN)
+        if follows:
+            token = rematch_token(follows, game_id)
         try:
             conn.execute(
                 "INSERT INTO games (id, token_hash, rules, target, players) VALUES (?,?,?,?,?)",
@@ -483,7 +492,7 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
         if sorted(payload["players"]) != sorted(snap.players):
             raise Rejected("the seating must list the same players")
     try:
-        return _make(snap.game, version, snap.stack + ((kind, payload),))
+        return _make(snap.game, version, snap.stack + ((kind, payload),), rematch=snap.rematch)
     except ValueError as exc:  # pragma: no cover - setup errors are kept, not raised
         raise Rejected(str(exc)) from exc
 
@@ -595,10 +604,25 @@ def record_roll_off(
     return winner, [], append(game.id, version, "seat", seating)
 
 
+def rematch_token(token: str, game_id: str) -> str:
+    """The join token of the rematch ``game_id`` of a game whose token is ``token``: derived
+    one way, so that a browser that played the finished game plays its rematch (it can
+    derive the code, `pages.session_token`), while a newcomer to the rematch, who holds only
+    the rematch's code, cannot write the finished game."""
+    normal = token.upper().replace("-", "")
+    n = int.from_bytes(hashlib.sha256(f"rematch:{normal}:{game_id}".encode()).digest(), "big")
+    letters = []
+    for _ in range(TOKEN_LEN):
+        n, i = divmod(n, len(ALPHABET))
+        letters.append(ALPHABET[i])
+    return "".join(letters)
+
+
 def record_rematch(game: Game, rematch: str) -> str:
     """Link a finished game to the table's next one, so that every phone's winner screen
-    opens it; returns the game linked (another phone's, if its rematch was linked first)."""
-    for _ in range(5):  # (a write on the old game meanwhile: an undo, another rematch)
+    opens it; returns the game linked (another phone's, if its rematch was linked first).
+    Rejected when the game is no longer finished (taken back meanwhile)."""
+    for _ in range(5):  # (a write on the old game meanwhile: another rematch, an undo)
         snap = load(game.id)
         if snap.rematch:
             return snap.rematch
@@ -607,7 +631,17 @@ def record_rematch(game: Game, rematch: str) -> str:
         except Conflict:
             continue
         return rematch
-    return rematch
+    raise Rejected("the game kept changing meanwhile: no rematch was set up")
+
+
+def drop_unplayed(game_id: str) -> None:
+    """Remove a game made a moment ago that no phone has written to: a rematch that lost
+    the race to another phone's, or whose game was taken back meanwhile."""
+    get_db().execute(
+        "DELETE FROM games WHERE id = ? AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = ?)",
+        (game_id, game_id),
+    )
+    _cache().forget(game_id)
 
 
 def seating_from(players: tuple[str, ...], first: str) -> list[str]:

@@ -110,6 +110,7 @@ def test_a_camera_number_past_a_c_int_is_no_camera(capsys):
     assert (
         err.startswith("hotdice: error: cannot open camera or video '999") and err.count("\n") == 1
     )
+    assert err.endswith("… (5,001 characters)\n")
 
 
 def test_an_empty_path_is_an_error_not_the_current_folder(samples_dir, capsys):

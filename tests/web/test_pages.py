@@ -600,28 +600,58 @@ def test_a_join_that_ends_a_tie_for_first_player_says_so(
     assert "joined during the tie" not in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
 
 
+def token_of(client: FlaskClient, game_id: str) -> str:
+    """The join code a browser's game page holds for this game (its script's)."""
+    match = re.search(r'data-token="([^"]*)"', client.get(f"/g/{game_id}").get_data(as_text=True))
+    assert match and match.group(1)
+    return match.group(1)
+
+
+def _won_with_rematch_form(app: Flask, game: GameActions, phones: int) -> list[FlaskClient]:
+    """Browsers holding the join code of a ten-thousand game to 1,000 that Ann has won; the
+    first has the Rematch form open, filled with the game (and which game it follows)."""
+    out = game.create("ten-thousand", ["Ann", "Bob"], target=1000)
+    clients = [app.test_client() for _ in range(phones)]
+    for client in clients:
+        client.get(out["join_url"])
+    game.score("Ann", 1000)
+    game.score("Bob", 0)
+    form = clients[0].get(f"/?again={game.id}").get_data(as_text=True)
+    assert f'name="again" value="{game.id}"' in form and "Ann\nBob\n</textarea>" in form
+    return clients
+
+
+def _send_rematch(client: FlaskClient, game_id: str, **fields: str) -> Any:
+    """The Rematch form sent (``fields`` in place of the finished game's)."""
+    data = {"preset": "ten-thousand", "target": "1000", "players": "Ann\nBob", **fields}
+    return client.post("/new", data={"csrf_token": csrf(client), "again": game_id, **data})
+
+
+def test_a_rematch_made_while_its_game_is_taken_back_is_not_made(
+    app: Flask, game: GameActions
+) -> None:
+    """Phones sending Rematch while another's Undo took the last turn back each made a game
+    of their own: now none is made, and each is told why."""
+    (host,) = _won_with_rematch_form(app, game, phones=1)
+    game.undo()  # meanwhile, on another phone
+    sent = _send_rematch(host, game.id)
+    assert sent.location == f"/g/{game.id}"
+    assert "no longer finished (taken back?): no rematch was made" in host.get(
+        sent.location
+    ).get_data(as_text=True)
+    with app.app_context():
+        from web.db import get_db
+
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
 def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions) -> None:
     """Rematch on one phone used to leave the others on the old winner screen, each with a
     Rematch of its own that made another game: now the winner screen of every phone links
     to the one rematch, which the same phones play with the same join code."""
-    out = game.create("ten-thousand", ["Ann", "Bob"], target=1000)
-    host, guest, spectator = app.test_client(), app.test_client(), app.test_client()
-    host.get(out["join_url"])
-    guest.get(out["join_url"])
-    game.score("Ann", 1000)
-    game.score("Bob", 0)  # Ann wins
-    form = host.get(f"/?again={game.id}").get_data(as_text=True)
-    assert f'name="again" value="{game.id}"' in form and "Ann\nBob\n</textarea>" in form
-    made = host.post(
-        "/new",
-        data={
-            "csrf_token": csrf(host),
-            "again": game.id,
-            "preset": "ten-thousand",
-            "target": "1000",
-            "players": "Bob\nAnn",
-        },
-    )
+    host, guest = _won_with_rematch_form(app, game, phones=2)
+    spectator = app.test_client()
+    made = _send_rematch(host, game.id, players="Bob\nAnn")
     assert made.status_code == 302
     rematch = made.location.rsplit("/", 1)[-1]
     assert rematch != game.id
@@ -634,19 +664,28 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     assert 'id="quick"' not in spectator.get(f"/g/{rematch}/sheet").get_data(as_text=True)
     # a second Rematch, or its form sent late, opens the same game instead of another
     assert guest.get(f"/?again={game.id}").location == f"/g/{rematch}"
-    late = guest.post(
-        "/new",
-        data={"csrf_token": csrf(guest), "again": game.id, "preset": "farkle", "players": "X"},
-    )
+    late = _send_rematch(guest, game.id, preset="farkle", players="X")
     assert late.location == f"/g/{rematch}"
     with app.app_context():
         from web.db import get_db
 
         assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    # a newcomer to the rematch, who holds only its code, is no player of the old game
+    newcomer = app.test_client()
+    newcomer.get(f"/g/{rematch}?t={token_of(host, rematch)}")
+    assert 'id="quick"' in newcomer.get(f"/g/{rematch}/sheet").get_data(as_text=True)
+    assert "data-undo" not in newcomer.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     # the link is no action: Undo on the old game takes back its last turn, not the link
     game.version = game.get()["version"]  # (the link is a row of its own)
     game.undo()
     assert game.state["phase"] == "final_round"
+    game.undo()
+    joined = game.client.post(  # (a row of another kind on the cached snapshot keeps it)
+        f"/api/games/{game.id}/players",
+        headers=game.auth,
+        json={"version": game.version, "name": "Cid"},
+    )
+    assert joined.status_code == 200 and joined.get_json()["rematch"] == rematch
     restarted = create_app(
         {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
     )
