@@ -435,16 +435,24 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
 
 def _to_pass(state: dict[str, Any], columns: list[dict[str, Any]]) -> dict[str, int]:
     """In a final round, what each player still to play needs to pass the top score (all
-    but a lone leader): the sum a table works out at every turn."""
-    final = state.get("final_round")
-    if not final or not columns:
-        return {}
+    but a lone leader): the sum a table works out at every turn. In tie-break turns the
+    same among the tied players, once one of them has set a mark this round."""
+    final, race = state.get("final_round"), state.get("tie_break")
     scores = {c["name"]: c["score"] for c in columns}
+    if final:
+        to_play = final.get("to_play", [])
+    elif race and len(race.get("to_play", [])) < len(race.get("players", [])):
+        to_play = race["to_play"]
+        scores = {name: score for name, score in scores.items() if name in race["players"]}
+    else:
+        return {}
+    if not scores:
+        return {}
     top = max(scores.values())
     leaders = [name for name, score in scores.items() if score == top]
     return {
         name: top - scores[name] + crules.SCORE_STEP
-        for name in final.get("to_play", [])
+        for name in to_play
         if name in scores and leaders != [name]
     }
 

@@ -201,8 +201,13 @@ def test_banners_for_final_round_tie_break_and_winner(
     assert "Tie-break" in html and "Ann vs Bob" in html
     assert 'id="phase-note">Tie-break turn</p>' in player.get(f"/g/{game.id}/sheet").get_data(
         as_text=True
-    )
-    game.score("Ann", 100)
+    )  # (level: no mark set yet, so no sum to pass)
+    game.score("Ann", 100)  # Ann sets the mark: Bob needs 150 to pass it (Cid is out)
+    html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
+    assert "Ann vs Bob</b> · still to play: Bob (150 to pass)</p>" in html
+    assert 'id="phase-note">Tie-break turn: Bob needs 150 to pass</p>' in player.get(
+        f"/g/{game.id}/sheet"
+    ).get_data(as_text=True)
     game.score("Bob", 0)
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="winner"' in html and "Ann wins" in html
