@@ -142,6 +142,13 @@ class Snapshot:
         rounds = self.tie_rounds
         return cgame.roll_off_rounds(self.players, rounds)[1] if rounds else []
 
+    def undo_words(self) -> str | None:
+        """What Undo would take back now, in the words it then says ("Ann's 500"), so that
+        the button names it: a phone sees that the action is another phone's (None: none)."""
+        if not self.stack:
+            return None
+        return undone_words(self, _make(self.game, self.version + 1, self.stack[:-1]))
+
     def log(self) -> dict[str, Any]:
         """The game log in the format ``hotdice replay`` reads."""
         log: dict[str, Any] = {
