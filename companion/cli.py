@@ -355,7 +355,7 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         out.write("History:\n")
         for number, record in enumerate(state.history, 1):
             what = "bust" if record.bust else f"+{record.points:,}"
-            extra = f" (strike-out -{record.penalty:,})" if record.penalty else ""
+            extra = f" (strike-out -{record.penalty:,})" if record.strike else ""
             extra += " (took over)" if record.takeover else ""
             extra += " (bonus roll)" if record.kind == "bonus" else ""
             extra += {"final_round": " (final round)", "tie_break": " (tie-break)"}.get(

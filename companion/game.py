@@ -77,6 +77,9 @@ class TurnRecord:
     phase: str = "playing"
     """The game's phase the turn was played in (``GamePhase``'s value): the sheet marks a
     final round's and a tie-break's turns, as a player marks them on paper."""
+    strike: bool = False
+    """A bust that completed a run the strike-out penalty counts: its marks start again,
+    even where the penalty took nothing (a score of 0), which the sheet then says."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,6 +93,7 @@ class TurnRecord:
             "wins": self.wins,
             "reason": self.reason,
             "phase": self.phase,
+            "strike": self.strike,
         }
 
 
@@ -524,12 +528,14 @@ def _finish_turn(
     player = state.players[p]
     turn = state.turn
     penalty = 0
+    strike = False
     bonus = state.phase is GamePhase.BONUS
     if bust:
         busts = player.busts_in_row + (0 if bonus else 1)
         if rules.strike_penalty and busts >= rules.strike_after:
             penalty = min(rules.strike_penalty, player.score)
             busts = 0
+            strike = True
         player = replace(player, score=player.score - penalty, busts_in_row=busts)
     else:
         player = replace(player, score=player.score + points, on_board=True, busts_in_row=0)
@@ -550,6 +556,7 @@ def _finish_turn(
         wins=wins,
         reason=turn.bust_reason if bust and turn is not None else "",
         phase=state.phase.value,
+        strike=strike,
     )
     state = replace(state, players=players, turn=None, offer=None, history=(*state.history, record))
     if wins:

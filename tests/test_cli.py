@@ -538,3 +538,17 @@ def test_the_readme_game_log_replays(capsys: pytest.CaptureFixture[str], tmp_pat
     state = json.loads(out)
     assert [(p["name"], p["score"]) for p in state["players"]] == [("Ann", 2350), ("Bob", 1050)]
     assert state["current_player"] == "Bob"
+
+
+def test_replay_marks_a_strike_out_from_zero_as_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Three busts in a row at 0 strike as any do (the marks start again), but took nothing:
+    the history said nothing of it before."""
+    events = [{"type": "score", "player": p, "points": 0} for p in ["Ann", "Bob"] * 3]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"rules": "zilch", "players": ["Ann", "Bob"], "events": events}))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    lines = [line for line in out.splitlines() if "bust" in line]
+    assert ["strike-out -0" in line for line in lines] == [False] * 4 + [True] * 2, out

@@ -254,6 +254,15 @@ def test_strike_out_costs_500_never_below_zero() -> None:
     state = apply(state, quick("Ann", 0))
     assert (state.players[0].score, state.players[0].busts_in_row) == (200, 0)
     assert state.history[-1].penalty == 500 and state.history[-3].penalty == 0
+    # Bob's third bust struck too, from 0: nothing taken, but the run is marked as struck
+    assert [(r.player, r.strike) for r in state.history if r.bust] == [
+        ("Bob", False),
+        ("Ann", False),
+        ("Bob", False),
+        ("Ann", False),
+        ("Bob", True),
+        ("Ann", True),
+    ]
 
 
 def test_a_scoring_turn_ends_a_run_of_busts() -> None:

@@ -1126,6 +1126,13 @@ def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
             wait_text(page, "#turn-line", f"{player}'s turn")
             page.click('#quick [data-quick="bust"]')  # (each waits out the settling)
             page.wait_for_selector(f'#sheet[data-version="{version}"]')
+            if version == 6:  # Bob's third, from 0: struck, and nothing to take
+                wait_text(
+                    page,
+                    "#toast",
+                    "Bob busted: 0 this turn, and the penalty for busting again and again "
+                    "takes nothing from 0: the ✗ marks start again.",
+                )
         wait_text(
             page,
             "#toast",

@@ -444,6 +444,14 @@ def test_busts_in_a_row_are_marked_only_where_they_cost(
             game.score(player, 0)
         html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
         assert ('aria-label="busts in a row: 2"' in html) is marked, rules
+        game.score("Bob", 0)
+        game.score("Ann", 0)  # Ann's third: struck, from 0 (zilch), so nothing is taken
+        html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        said = "Ann: bust (strike-out penalty: nothing to take from 0) → 0" in html
+        assert (
+            said is marked
+            and ('title="the strike-out penalty, from a score of 0"' in html) is marked
+        )
 
 
 def test_a_roll_for_first_player_is_finished_first_and_then_shows_its_seating(

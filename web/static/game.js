@@ -52,7 +52,8 @@
   function bustWords(h, lost = 0) {
     const why = h.reason && h.reason !== "nothing to keep" ? ` (${h.reason})` : "";
     const cost = lost ? `, losing the ${lost.toLocaleString("en")} of the turn` : "";
-    const penalty = h.penalty ? `, and loses ${h.penalty.toLocaleString("en")}: the penalty for busting again and again` : "";
+    const penalty = h.penalty ? `, and loses ${h.penalty.toLocaleString("en")}: the penalty for busting again and again`
+      : h.strike ? ", and the penalty for busting again and again takes nothing from 0: the ✗ marks start again" : "";
     return `${h.player} busted${why}${cost}: 0 this turn${penalty}.`;
   }
 
