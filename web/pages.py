@@ -121,7 +121,7 @@ def index() -> WResponse | str:
     again = _load_or_none(request.args.get("again", ""))
     finished = _finished_here(again)
     if finished is not None and finished.rematch:
-        return redirect(url_for("pages.game", game_id=finished.rematch))
+        return redirect(url_for("pages.game", game_id=finished.rematch, joined=1))
     return render_template(
         "index.html",
         presets=preset_choices(),
@@ -177,7 +177,7 @@ def new() -> WResponse | tuple[str, int]:
     again = _load_or_none(request.form.get("again", ""))
     finished = _finished_here(again)
     if finished is not None and finished.rematch:  # (another phone was first)
-        return redirect(url_for("pages.game", game_id=finished.rematch))
+        return redirect(url_for("pages.game", game_id=finished.rematch, joined=1))
     if again is not None and finished is None:  # (taken back since the form was opened)
         flash(f"Game {again.game.id} is no longer finished (taken back?): no rematch was made.")
         return redirect(url_for("pages.game", game_id=again.game.id))
@@ -208,7 +208,7 @@ def new() -> WResponse | tuple[str, int]:
             return redirect(url_for("pages.game", game_id=finished.game.id))
         if linked != snap.game.id:  # (another phone's rematch came first: one game)
             store.drop_unplayed(snap.game.id)
-            return redirect(url_for("pages.game", game_id=linked))
+            return redirect(url_for("pages.game", game_id=linked, joined=1))
     remember_token(snap.game.id, token)
     return redirect(url_for("pages.game", game_id=snap.game.id))
 

@@ -677,17 +677,19 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     assert made.status_code == 302
     rematch = made.location.rsplit("/", 1)[-1]
     assert rematch != game.id
-    link = f'id="rematch-open" href="/g/{rematch}"'
+    opened = f"/g/{rematch}?joined=1"  # (the sheet first, the invite folded: as invited)
     for phone in (guest, spectator):  # every phone's winner screen, the spectator's too
         sheet = phone.get(f"/g/{game.id}/sheet").get_data(as_text=True)
-        assert link in sheet and 'id="rematch"' not in sheet
+        assert f'id="rematch-open" href="{opened}"' in sheet and 'id="rematch"' not in sheet
     assert game.get()["rematch"] == rematch  # (and in the API's answer)
+    page = guest.get(opened).get_data(as_text=True)
+    assert page.index('id="sheet"') < page.index('<details class="card share"')
     assert 'id="quick"' in guest.get(f"/g/{rematch}/sheet").get_data(as_text=True)
     assert 'id="quick"' not in spectator.get(f"/g/{rematch}/sheet").get_data(as_text=True)
     # a second Rematch, or its form sent late, opens the same game instead of another
-    assert guest.get(f"/?again={game.id}").location == f"/g/{rematch}"
+    assert guest.get(f"/?again={game.id}").location == opened
     late = _send_rematch(guest, game.id, preset="farkle", players="X")
-    assert late.location == f"/g/{rematch}"
+    assert late.location == opened
     with app.app_context():
         from web.db import get_db
 
