@@ -504,7 +504,8 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
                 "that turn is a bust (record 0 points)"
             )
     state = replace(state, offer=None)
-    return _finish_turn(state, points=points, bust=points == 0, kind="quick")
+    bonus = state.phase is GamePhase.BONUS  # (the 5150's roll, entered as its points)
+    return _finish_turn(state, points=points, bust=points == 0, kind="bonus" if bonus else "quick")
 
 
 def _bonus_roll(state: GameState, dice: tuple[int, ...]) -> GameState:

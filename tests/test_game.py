@@ -286,6 +286,8 @@ def test_a_bonus_roll_that_scores_nothing_is_no_strike() -> None:
     state = apply(state, quick("Ann", 0))
     assert state.phase is GamePhase.OVER and state.players[0].score == 5150
     assert state.history[-1].penalty == 0
+    # entered as its points, the bonus roll is recorded as one, as when rolled
+    assert (state.history[-1].kind, state.history[-2].kind) == ("bonus", "quick")
 
 
 def test_an_instant_win_ends_the_game_before_any_bonus_roll() -> None:

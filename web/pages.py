@@ -162,6 +162,9 @@ def _rematch(snap: store.Snapshot) -> MultiDict[str, str] | None:
     )
 
 
+REMATCH_TAKEN = "Another phone had set up the rematch first: this is it (yours was not made)."
+
+
 @bp.post("/new")
 def new() -> WResponse | tuple[str, int]:
     """The create form: preset, house rules, target, players in seating order."""
@@ -177,6 +180,7 @@ def new() -> WResponse | tuple[str, int]:
     again = _load_or_none(request.form.get("again", ""))
     finished = _finished_here(again)
     if finished is not None and finished.rematch:  # (another phone was first)
+        flash(REMATCH_TAKEN)
         return redirect(url_for("pages.game", game_id=finished.rematch, joined=1))
     if again is not None and finished is None:  # (taken back since the form was opened)
         flash(f"Game {again.game.id} is no longer finished (taken back?): no rematch was made.")
@@ -208,29 +212,40 @@ def new() -> WResponse | tuple[str, int]:
             return redirect(url_for("pages.game", game_id=finished.game.id))
         if linked != snap.game.id:  # (another phone's rematch came first: one game)
             store.drop_unplayed(snap.game.id)
+            flash(REMATCH_TAKEN)
             return redirect(url_for("pages.game", game_id=linked, joined=1))
     remember_token(snap.game.id, token)
     return redirect(url_for("pages.game", game_id=snap.game.id))
 
 
 @bp.post("/join")
-def join() -> WResponse:
+def join() -> WResponse | tuple[str, int]:
     """Typed codes instead of the QR: game code, and the join code to play (not to watch)."""
     check_form()
     game_id = store.normalise_code(request.form.get("game", ""))
     code = store.normalise_code(request.form.get("code", ""))
-    if not game_id:
-        flash("type the game code")
-        return redirect(url_for("pages.index"))
     try:
+        if not game_id:
+            raise store.NotFound("type the game code")
         store.get_game(game_id)
-    except store.NotFound:  # (back to the form, not a dead end)
-        flash(
-            f"{game_id} is the join code: type the {store.ID_LEN}-letter game code above it too"
-            if len(game_id) == store.TOKEN_LEN
-            else f"no game {game_id[:20]}: check the game code ({store.ID_LEN} letters)"
-        )
-        return redirect(url_for("pages.index"))
+    except store.NotFound as missing:  # (back to the form, what was typed kept: no dead end)
+        typed = {"game": request.form.get("game", ""), "code": request.form.get("code", "")}
+        if len(game_id) == store.TOKEN_LEN and not code:  # (the join code, in the wrong box)
+            typed = {"game": "", "code": store.format_token(game_id)}
+            message = f"That is the join code: type the {store.ID_LEN}-letter game code too"
+        else:
+            message = (
+                f"no game {game_id[:20]}: check the game code ({store.ID_LEN} letters)"
+                if game_id
+                else str(missing)
+            )
+        return render_template(  # (the message by the Join form, not at the page's top)
+            "index.html",
+            presets=preset_choices(),
+            toggles=toggle_choices(),
+            form=None,
+            joining={**typed, "error": message},
+        ), 422
     return redirect(url_for("pages.game", game_id=game_id, t=code or None))
 
 
@@ -412,7 +427,7 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     takeover = state.get("takeover")
     return {
         "mark": _final_round_mark(state, ordered),
-        "to_pass": _to_pass(state, ordered),
+        "to_pass": _to_pass(state, ordered, rules),
         "players": players,
         "columns": ordered,
         "rows": rows,
@@ -433,10 +448,13 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     }
 
 
-def _to_pass(state: dict[str, Any], columns: list[dict[str, Any]]) -> dict[str, int]:
+def _to_pass(
+    state: dict[str, Any], columns: list[dict[str, Any]], rules: crules.Rules
+) -> dict[str, int]:
     """In a final round, what each player still to play needs to pass the top score (all
-    but a lone leader): the sum a table works out at every turn. In tie-break turns the
-    same among the tied players, once one of them has set a mark this round."""
+    but a lone leader): the sum a table works out at every turn, and no less than the
+    rules' least bank for that player (`zilch`'s 300). In tie-break turns the same among
+    the tied players, once one of them has set a mark this round."""
     final, race = state.get("final_round"), state.get("tie_break")
     scores = {c["name"]: c["score"] for c in columns}
     if final:
@@ -450,8 +468,9 @@ def _to_pass(state: dict[str, Any], columns: list[dict[str, Any]]) -> dict[str, 
         return {}
     top = max(scores.values())
     leaders = [name for name, score in scores.items() if score == top]
+    least = {c["name"]: max(rules.min_bank, 0 if c["on_board"] else rules.entry) for c in columns}
     return {
-        name: top - scores[name] + crules.SCORE_STEP
+        name: max(top - scores[name] + crules.SCORE_STEP, least[name])
         for name in to_play
         if name in scores and leaders != [name]
     }

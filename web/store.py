@@ -582,6 +582,8 @@ def undone_words(before: Snapshot, after: Snapshot) -> str:
     history = (before.state_json or {}).get("history", [])
     if len(history) > len((after.state_json or {}).get("history", [])):  # (a turn it ended)
         turn = history[-1]
+        if turn.get("kind") == "bonus":
+            return f"{turn['player']}'s 5150 bonus roll"
         return f"{turn['player']}'s {'bust' if turn['bust'] else format(turn['points'], ',')}"
     who = (after.state_json or {}).get("current_player") or "the player"
     if payload.get("type") in ("roll", "keep"):

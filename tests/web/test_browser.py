@@ -1149,6 +1149,26 @@ def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
         wait_text(page, "#toast", "Bust! Bob busted, losing the 100 of the turn: 0 this turn.")
 
 
+def test_a_5150_bonus_entered_as_points_is_said_as_one(browser: Any, server: Server) -> None:
+    """The bonus roll's points typed in (not rolled on the pad) were said and marked as an
+    ordinary turn, "Ann busted ... Undo if that was a slip" for a roll that scored nothing."""
+    with phone(browser) as ctx:
+        page = _new_game(ctx, server, "minnesota", "Ann\nBob", toggle="the-5150")
+        page.fill("#quick-points", "5150")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#turn-line", "Bob's turn")
+        page.fill("#quick-points", "10000")
+        bank_past_the_target(page)
+        wait_text(page, "#turn-line", "Ann's turn")
+        page.click('#quick [data-quick="bust"]')  # her final-round turn
+        wait_text(page, "#quick h2", "Ann's 5150 bonus roll")
+        page.fill("#quick-points", "250")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#toast", "Ann's 5150 bonus roll: +250.")
+        page.click("#history summary")
+        wait_text(page, "#history li", "Ann: +250 (5150 bonus roll) → 5,400")
+
+
 def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Server) -> None:
     """The turn line, the quick entry's heading and who-goes-first break such a name where
     they must; the page never scrolls sideways (the score table cuts names with "…")."""

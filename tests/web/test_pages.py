@@ -149,14 +149,18 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     )
     assert 'id="quick"' in resp.get_data(as_text=True)
     # the join code typed as the game code, or a code that names no game: back to the
-    # form with what to type, not a dead end
-    for typed_game, said in (
-        (code, "is the join code: type the 6-letter game code"),
-        ("zzzzzz", "no game ZZZZZZ: check the game code"),
+    # form, by it what to type, and what was typed kept (the join code in its own box)
+    formatted = "-".join(out["token"][i : i + 4] for i in range(0, 12, 4))
+    for sent, said, kept in (
+        ({"game": code}, "That is the join code: type the 6-letter game code too", ("", formatted)),
+        ({"game": "zzzzzz", "code": code}, "no game ZZZZZZ: check the game code", ("zzzzzz", code)),
+        ({"game": " "}, "type the game code", (" ", "")),
     ):
-        resp = typed.post("/join", data={"csrf_token": token, "game": typed_game})
-        assert resp.status_code == 302 and resp.location.endswith("/")
-        assert said in typed.get("/").get_data(as_text=True)
+        resp = typed.post("/join", data={"csrf_token": token, **sent})
+        page = resp.get_data(as_text=True)
+        assert resp.status_code == 422 and f'id="join-error">{said}' in page
+        game_box, code_box = re.findall(r'name="(?:game|code)"[^>]*value="([^"]*)"', page)
+        assert (game_box, code_box) == kept
 
 
 def test_sheet_fragment_etag_and_content(
@@ -421,6 +425,7 @@ def test_the_sheet_says_what_the_rules_did_where_no_button_would(
     game.event({"type": "roll", "dice": [1, 1, 1, 1, 1]})
     html = sheet()
     assert "(5150 bonus roll)" in html and ">5150 bonus roll</span>" in html
+    assert undo_label() == "Ann's 5150 bonus roll"  # (not "Ann's bust")
 
 
 def test_a_bank_under_the_minimum_is_refused_in_words(
@@ -487,6 +492,17 @@ def test_a_roll_for_first_player_is_finished_first_and_then_shows_its_seating(
     game.undo()  # taken back: the form again
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="first"' in html and 'id="first-decided"' not in html
+
+
+def test_what_a_player_needs_to_pass_is_never_under_the_least_bank(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """zilch to 2,000: Bob, 50 behind, cannot bank 100; he needs the 300 a bank takes."""
+    game.create("zilch", ["Ann", "Bob"], target=2000)
+    for player, points in (("Ann", 300), ("Bob", 1950), ("Ann", 1700)):
+        game.score(player, points)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert "<b>Bob</b> (300 to pass)" in html
 
 
 def test_the_final_round_banner_says_who_set_the_mark(
@@ -678,9 +694,13 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     rematch = made.location.rsplit("/", 1)[-1]
     assert rematch != game.id
     opened = f"/g/{rematch}?joined=1"  # (the sheet first, the invite folded: as invited)
-    for phone in (guest, spectator):  # every phone's winner screen, the spectator's too
+    # every phone's winner screen, the spectator's too, which stays a spectator's (a wall
+    # screen opened by the host's spectator link holds the code, and would play)
+    for phone, link in ((guest, opened), (spectator, f"/g/{rematch}?watch=1")):
         sheet = phone.get(f"/g/{game.id}/sheet").get_data(as_text=True)
-        assert f'id="rematch-open" href="{opened}"' in sheet and 'id="rematch"' not in sheet
+        assert f'id="rematch-open" href="{link}"' in sheet and 'id="rematch"' not in sheet
+    wall = host.get(f"/g/{game.id}/sheet?watch=1").get_data(as_text=True)
+    assert f'id="rematch-open" href="/g/{rematch}?watch=1"' in wall
     assert game.get()["rematch"] == rematch  # (and in the API's answer)
     page = guest.get(opened).get_data(as_text=True)
     assert page.index('id="sheet"') < page.index('<details class="card share"')
@@ -690,6 +710,7 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     assert guest.get(f"/?again={game.id}").location == opened
     late = _send_rematch(guest, game.id, preset="farkle", players="X")
     assert late.location == opened
+    assert "Another phone had set up the rematch first" in guest.get(opened).get_data(as_text=True)
     with app.app_context():
         from web.db import get_db
 

@@ -57,6 +57,11 @@
     return `${h.player} busted${why}${cost}: 0 this turn${penalty}.`;
   }
 
+  function bonusWords(h) {
+    return h.bust ? `${h.player}'s 5150 bonus roll scores nothing: ${h.score.toLocaleString("en")} stays.`
+      : `${h.player}'s 5150 bonus roll: +${h.points.toLocaleString("en")}.`;
+  }
+
   function turnKey(sheet) { return `${sheet.dataset.turns}|${sheet.dataset.current}|${sheet.dataset.phase}`; }
 
   // What this phone may have typed or picked and not sent, keyed by what it is for: a
@@ -270,8 +275,7 @@
     const hist = out && out.state ? out.state.history : [];
     const last = hist.length > before ? hist[hist.length - 1] : null;
     if (ev.type === "roll" && last && last.kind === "bonus") {
-      say(last.bust ? `${last.player}'s 5150 bonus roll scores nothing: ${last.score.toLocaleString("en")} stays.`
-        : `${last.player}'s 5150 bonus roll: +${last.points.toLocaleString("en")}.`);
+      say(bonusWords(last));
     } else if (ev.type === "roll" && last && last.bust) {
       say("Bust! " + bustWords(last, total), true);
     }
@@ -347,7 +351,9 @@
   async function quickScore(quick, points) {
     const out = await event({type: "score", player: quick.dataset.player, points},
       sent(quick.querySelector("input[name=points]")));
-    if (out && points === 0) say(bustWords(out.state.history[out.state.history.length - 1]) + " Undo if that was a slip.");
+    const last = out && out.state.history[out.state.history.length - 1];
+    if (last && last.kind === "bonus") say(bonusWords(last));  // (the 5150's roll, as its points)
+    else if (out && points === 0) say(bustWords(last) + " Undo if that was a slip.");
     return out;
   }
   function quickProblem(quick, message) {
