@@ -165,6 +165,12 @@ def _rematch(snap: store.Snapshot) -> MultiDict[str, str] | None:
 REMATCH_TAKEN = "Another phone had set up the rematch first: this is it (yours was not made)."
 
 
+def _no_rematch(game_id: str) -> WResponse:
+    """Back to a game that is no longer finished, saying why no rematch was made."""
+    flash(f"Game {game_id} is no longer finished (taken back?): no rematch was made.")
+    return redirect(url_for("pages.game", game_id=game_id))
+
+
 @bp.post("/new")
 def new() -> WResponse | tuple[str, int]:
     """The create form: preset, house rules, target, players in seating order."""
@@ -183,8 +189,7 @@ def new() -> WResponse | tuple[str, int]:
         flash(REMATCH_TAKEN)
         return redirect(url_for("pages.game", game_id=finished.rematch, joined=1))
     if again is not None and finished is None:  # (taken back since the form was opened)
-        flash(f"Game {again.game.id} is no longer finished (taken back?): no rematch was made.")
-        return redirect(url_for("pages.game", game_id=again.game.id))
+        return _no_rematch(again.game.id)
     try:
         target = int(target_text) if target_text else None
         held = session_token(finished.game) if finished else None
@@ -206,10 +211,7 @@ def new() -> WResponse | tuple[str, int]:
             linked = store.record_rematch(finished.game, snap.game.id)
         except store.Rejected:  # (taken back meanwhile: its phones still play it)
             store.drop_unplayed(snap.game.id)
-            flash(
-                f"Game {finished.game.id} is no longer finished (taken back?): no rematch was made."
-            )
-            return redirect(url_for("pages.game", game_id=finished.game.id))
+            return _no_rematch(finished.game.id)
         if linked != snap.game.id:  # (another phone's rematch came first: one game)
             store.drop_unplayed(snap.game.id)
             flash(REMATCH_TAKEN)
