@@ -15,7 +15,7 @@ threshold and bank minimum, and the exact-10,000 forced keep. Each action return
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -215,12 +215,10 @@ class Turn:
             return ()
         return keep_options(self.rules, self.last_roll, self.held)
 
-    def _past_the_cap(self, keeps: Iterable[Keep]) -> str | None:
-        """Why these scoring keeps are refused (None: there are none): each takes the total
-        past what a turn may make, where doublings would run it on until it no longer prints."""
-        least = min((k.points for k in keeps), default=None)
-        if least is None:
-            return None
+    def _past_the_cap(self, keeps: Sequence[Keep]) -> str:
+        """Why these scoring keeps are refused: each takes the total past what a turn may
+        make, where doublings would run it on until it no longer prints."""
+        least = min(k.points for k in keeps)
         return (
             f"a turn total of {self.total + least:,} is past {MAX_TURN_TOTAL:,}, more than any "
             "real turn makes: check the dice entered"
@@ -282,9 +280,8 @@ class Turn:
                     f"{self.rules.target:,}"
                 )
                 return rolled._bust(reason)
-        past = None if rolled.options() else rolled._past_the_cap(scoring)
-        if past:
-            raise IllegalMove(past)
+        if not rolled.options():  # (every keep would pass the cap)
+            raise IllegalMove(rolled._past_the_cap(scoring))
         return rolled
 
     def _bust(self, reason: str) -> Turn:
@@ -316,9 +313,9 @@ class Turn:
             raise IllegalMove(f"keep {format_dice(chosen)} is not in the roll {format_dice(roll)}")
         keep = next((k for k in self.options() if k.dice == chosen), None)
         if keep is None:
-            past = self._past_the_cap(k for k in self._scoring() if k.dice == chosen)
-            if past:
-                raise IllegalMove(past)
+            capped = [k for k in self._scoring() if k.dice == chosen]
+            if capped:
+                raise IllegalMove(self._past_the_cap(capped))
             raise IllegalMove(
                 f"keep {format_dice(chosen)} from {format_dice(roll)} includes a "
                 "die that does not score"

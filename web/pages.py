@@ -142,8 +142,7 @@ def _load_or_none(game_id: str) -> store.Snapshot | None:
 def _finished_here(snap: store.Snapshot | None) -> store.Snapshot | None:
     """``snap`` if it is over and this browser plays in it (holds its join code): its
     rematch is played with the same code, and every phone's winner screen links to it."""
-    over = snap is not None and (snap.state_json or {}).get("phase") == "over"
-    return snap if over and snap is not None and session_token(snap.game) else None
+    return snap if snap is not None and snap.over and session_token(snap.game) else None
 
 
 def _rematch(snap: store.Snapshot) -> MultiDict[str, str] | None:

@@ -122,8 +122,15 @@ class Snapshot:
         words repeat from round to round) and the version the last tie or seating was
         recorded on (one taken back and recorded again is another round)."""
         seats = sum(kind == "seat" for kind, _ in self.stack)
-        last = next((p for k, p in reversed(self.stack) if k in ("tie", "seat")), {})
+        last: dict[str, Any] = next(
+            (p for k, p in reversed(self.stack) if k in ("tie", "seat")), {}
+        )
         return f"{seats}-{len(self.tie_rounds)}-{last.get('on', '')}"
+
+    @property
+    def over(self) -> bool:
+        """The game has a winner (a rematch may follow it)."""
+        return (self.state_json or {}).get("phase") == "over"
 
     @property
     def seated(self) -> list[str] | None:
@@ -304,7 +311,12 @@ def _code(n: int) -> str:
 
 def hash_token(token: str) -> str:
     """Tokens are stored hashed; a leaked database does not give write access."""
-    return hashlib.sha256(token.upper().replace("-", "").encode()).hexdigest()
+    return hashlib.sha256(_plain_token(token).encode()).hexdigest()
+
+
+def _plain_token(token: str) -> str:
+    """A join token as stored and derived from: read out in groups, typed in any case."""
+    return token.upper().replace("-", "")
 
 
 def normalise_code(typed: str) -> str:
@@ -332,11 +344,12 @@ def clean_players(players: Any) -> list[str]:
         raise Rejected(f"a player name is longer than {MAX_NAME} characters: {long[0][:24]}…")
     seen: dict[str, str] = {}
     for name in names:
-        twin = seen.get(cgame.name_key(name))
+        key = cgame.name_key(name)
+        twin = seen.get(key)
         if twin is not None:  # (the second of two: say which, as the phone shows it)
             looks = f"{name} is" if name == twin else f"{name} looks like {twin}, who is"
             raise Rejected(f"{looks} already a player: two players cannot have the same name")
-        seen[cgame.name_key(name)] = name
+        seen[key] = name
     if len(names) > MAX_PLAYERS:
         raise Rejected(f"at most {MAX_PLAYERS} players")
     return names
@@ -459,7 +472,7 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
     """The snapshot after one more row, or Rejected with the reason."""
     version = snap.version + 1
     if kind == "rematch":
-        if (snap.state_json or {}).get("phase") != "over":
+        if not snap.over:
             raise Rejected("a rematch is set up from a finished game")
         if snap.rematch:
             raise Rejected(f"this game's rematch is already set up: game {snap.rematch}")
@@ -618,8 +631,8 @@ def rematch_token(token: str, game_id: str) -> str:
     one way, so that a browser that played the finished game plays its rematch (it can
     derive the code, `pages.session_token`), while a newcomer to the rematch, who holds only
     the rematch's code, cannot write the finished game."""
-    normal = token.upper().replace("-", "")
-    n = int.from_bytes(hashlib.sha256(f"rematch:{normal}:{game_id}".encode()).digest(), "big")
+    seed = f"rematch:{_plain_token(token)}:{game_id}"
+    n = int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big")
     letters = []
     for _ in range(TOKEN_LEN):
         n, i = divmod(n, len(ALPHABET))
