@@ -25,7 +25,7 @@ from typing import Any
 from companion.errors import IllegalEvent, IllegalMove, ParseError
 from companion.rules import MAX_TARGET, SCORE_STEP, Finish, Rules, check_winnable, load_rules
 from companion.scoring import distinct_rolls, parse_dice, score_roll
-from companion.turn import Phase, Turn
+from companion.turn import Phase, Turn, bank_short_of
 
 MAX_PLAYERS = 12
 MAX_NAME = 40
@@ -491,13 +491,9 @@ def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
             f"{points:,} is not what one roll can score"
         )
     if points and state.phase is not GamePhase.BONUS:
-        if not player.on_board and points < rules.entry:
-            raise IllegalMove(
-                f"{player.name} is not on the board yet: needs {rules.entry:,} "
-                f"in one turn, not {points:,}"
-            )
-        if points < rules.min_bank:
-            raise IllegalMove(f"a bank needs at least {rules.min_bank:,}, not {points:,}")
+        short = bank_short_of(rules, points, on_board=player.on_board)
+        if short:
+            raise IllegalMove(f"{player.name}: {short}")
         if rules.past_exact_target(player.score + points):
             raise IllegalMove(
                 f"{player.score:,} + {points:,} would pass {rules.target:,}: "

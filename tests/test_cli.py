@@ -355,7 +355,7 @@ def test_replay_illegal_event_names_its_position(
     )
     code, out, err = run(capsys, "replay", str(path))
     assert code == 2 and out == ""
-    assert err.startswith("hotdice: error: event 2: Bob is not on the board yet")
+    assert err.startswith("hotdice: error: event 2: Bob: not on the board yet: needs")
     assert err.count("\n") == 1
 
 

@@ -188,7 +188,9 @@ def test_entry_threshold_blocks_a_small_bank() -> None:
     log["events"] = [roll(1, 4, 2, 4, 4, 5), keep(1, 4, 4, 4, 5), BANK]
     with pytest.raises(IllegalEvent, match=r"event 3: cannot bank: not on the board"):
         replay(log)
-    with pytest.raises(IllegalEvent, match="needs 1,000 in one turn"):
+    with pytest.raises(
+        IllegalEvent, match="Ann: not on the board yet: needs 1,000 in one turn, has 550"
+    ):
         play("hot-dice", ["Ann"], [quick("Ann", 550)])
 
 
@@ -301,7 +303,7 @@ def test_an_instant_win_ends_the_game_before_any_bonus_roll() -> None:
 
 
 def test_zilch_bank_minimum_every_turn() -> None:
-    with pytest.raises(IllegalEvent, match="at least 300"):
+    with pytest.raises(IllegalEvent, match="Ann: a bank needs at least 300, has 250"):
         play("zilch", ["Ann"], [quick("Ann", 300), quick("Ann", 250)])
 
 
