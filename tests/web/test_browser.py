@@ -313,6 +313,26 @@ def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Any, server: Se
         assert guest.url.split("?")[0] == host.url  # (the same game, as a player)
 
 
+def test_the_late_join_banner_greets_an_arrival_once(browser: Any, server: Server) -> None:
+    """A phone that arrives after play started is told why it cannot add a player; reloading
+    that page is no new arrival, so the banner is not shown again."""
+    with phone(browser) as host_ctx, phone(browser) as late_ctx:
+        host, _ = farkle_game(host_ctx, server, "Ann\nBob")
+        link = str(host.get_attribute("#join-link", "href"))
+        before = _version(host, server)
+        host.click('#quick [data-quick="bust"]')
+        host.wait_for_function(f"() => document.getElementById('sheet').dataset.version > {before}")
+        late = late_ctx.new_page()
+        late.goto(link)
+        late.wait_for_selector("body[data-ready]")
+        assert late.locator("#late-join").is_visible()
+        assert "joined=1" in late.url and "late" not in late.url
+        late.reload()
+        late.wait_for_selector("body[data-ready]")
+        assert late.locator("#late-join").count() == 0
+        assert late.locator("#quick").is_visible()  # (still a player's sheet)
+
+
 def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Path) -> None:
     with phone(browser) as ctx:
         page = ctx.new_page()

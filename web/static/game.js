@@ -7,6 +7,12 @@
   const token = root.dataset.token;
   const pollMs = parseInt(root.dataset.poll || "1000", 10);
   const toast = document.getElementById("toast");
+  // the late-join banner greets an arrival once: a reload of the same address is no arrival
+  const here = new URL(location.href);
+  if (here.searchParams.get("joined") === "late") {
+    here.searchParams.set("joined", "1");
+    history.replaceState(history.state, "", here.href);
+  }
   let etag = null;
   let busy = false;
   // when this phone's action passes the turn (or undoes one), a second tap meant for the
