@@ -27,6 +27,7 @@ from companion.rules import (
     TOGGLES,
     Rules,
     describe,
+    is_plain_line,
     load_rules,
     named_preset,
     rules_to_json,
@@ -55,6 +56,11 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
     except OSError as error:
         raise OSError(f"cannot read rule file {spec}: {error.strerror}") from None
     stem = Path(spec).stem
+    if "name" not in table and not is_plain_line(stem):
+        raise ParseError(
+            f"{spec!r}: a rule file's name names its rules, so it must be one line of plain "
+            'text: rename the file, or give it a name = "..." line'
+        )
     # (a file named after a preset is not that preset: "zilch.toml" may hold farkle's rules)
     table.setdefault("name", f"{stem}.toml" if named_preset(stem) else stem)
     return table

@@ -425,7 +425,7 @@ def load_rules(
             if not isinstance(label, str):
                 raise ParseError("'name' must be text")
             if any(unicodedata.category(c) == "Cc" for c in label) or (
-                strict and any(unicodedata.bidirectional(c) in _TURNING for c in label)
+                strict and not is_plain_line(label)
             ):
                 raise ParseError(f"'name' must be one line of plain text, not {label!r}")
             if strict and named_preset(label) not in (None, base):
@@ -463,6 +463,14 @@ def check_winnable(rules: Rules) -> None:
 _TURNING = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 """Bidirectional classes of the invisible embeddings, overrides and isolates, which would
 turn the rest of every line that prints a rule set's name backwards."""
+
+
+def is_plain_line(text: str) -> bool:
+    """Whether a rule set's name prints as one line, left to right: no control character,
+    no invisible embedding, override or isolate."""
+    return not any(
+        unicodedata.category(c) == "Cc" or unicodedata.bidirectional(c) in _TURNING for c in text
+    )
 
 
 # Equal rule sets are handed out as one object, so the scoring tables keyed by them are found

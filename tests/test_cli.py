@@ -461,6 +461,15 @@ def test_odd_rule_files_and_logs_are_one_line_errors_or_read(
     named.write_text('base = "farkle"\nname = "a\\nb"\n')
     code, _, err = run(capsys, "rules", str(named))
     assert code == 2 and "'name' must be one line of plain text" in err
+    # a file's name that would print backwards is refused as the file's, and is shown escaped
+    turned = tmp_path / "ours\u202eelbat.toml"
+    turned.write_text('base = "farkle"\n')
+    code, _, err = run(capsys, "rules", str(turned))
+    assert code == 2 and "a rule file's name names its rules" in err and "rename the file" in err
+    assert "\u202e" not in err and "'name'" not in err
+    turned.write_text('base = "farkle"\nname = "our table"\n')  # (named inside: fine)
+    code, out, _ = run(capsys, "rules", str(turned))
+    assert code == 0 and out.startswith("our table: 6 dice")
     log = tmp_path / "game.json"
     log.write_bytes(b'\xef\xbb\xbf{"rules": "farkle", "players": ["Ann", "Bob"], "events": []}')
     code, out, _ = run(capsys, "replay", str(log))
