@@ -271,7 +271,10 @@ def game(game_id: str) -> WResponse | str:
         joined = "late" if snap.started else 1
         return redirect(url_for("pages.game", game_id=snap.game.id, joined=joined))
     if game_id != snap.game.id:
-        return redirect(url_for("pages.game", game_id=snap.game.id, watch=watching() or None))
+        # (watch=1 as typed: True would be written "watch=True", which is no ?watch=1)
+        return redirect(
+            url_for("pages.game", game_id=snap.game.id, watch=1 if watching() else None)
+        )
     held = session_token(snap.game)
     token = None if watching() else held
     view = view_model(snap)

@@ -862,3 +862,65 @@ def test_an_undo_says_what_it_took_back(client: FlaskClient, game: GameActions) 
         game.version = resp.get_json()["version"]
         assert game.undo().get_json()["undone"] == undone
     assert game.undo().get_json()["undone"] == "Cid joining"
+
+
+def test_every_write_needs_the_token(client: FlaskClient, game: GameActions) -> None:
+    """Spectators only read: the roll for first player and a join are writes too, and
+    without the join token (or with another game's) change nothing."""
+    game.create("farkle", ["Ann", "Bob"])
+    other = client.post("/api/games", json={"rules": "farkle", "players": ["Cid"]}).get_json()
+    for path, body in (
+        ("first", {"version": 0, "rolls": {"Ann": 2, "Bob": 6}}),
+        ("players", {"version": 0, "name": "Cid"}),
+    ):
+        for headers in ({}, {"Authorization": f"Bearer {other['token']}"}):
+            resp = client.post(f"/api/games/{game.id}/{path}", json=body, headers=headers)
+            assert resp.status_code == 403 and "token" in resp.get_json()["error"], path
+    after = game.get()
+    assert after["version"] == 0 and [p["name"] for p in after["state"]["players"]] == [
+        "Ann",
+        "Bob",
+    ]
+
+
+def test_a_body_not_sent_as_json_is_refused_as_such(client: FlaskClient) -> None:
+    """JSON text sent as a plain-text body (what another site's form can send without
+    asking) is not read as JSON: 400, saying which Content-Type to use."""
+    resp = client.post(
+        "/api/games",
+        data=json.dumps({"rules": "farkle", "players": ["Ann"]}),
+        content_type="text/plain",
+    )
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == "expected a JSON body (Content-Type: application/json)"
+
+
+def test_api_errors_are_json_for_a_browser_too(client: FlaskClient) -> None:
+    """A phone's fetch() accepts HTML as well: an API error is still ``{"error": ...}``."""
+    accept = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    for resp in (
+        client.get("/api/games/ZZZZZZ", headers=accept),
+        client.get("/api/nope", headers=accept),
+    ):
+        assert resp.status_code == 404 and resp.mimetype == "application/json"
+        assert resp.get_json()["error"]
+
+
+def test_the_log_is_a_download_only_when_asked(client: FlaskClient, game: GameActions) -> None:
+    game.create()
+    assert "Content-Disposition" not in client.get(f"/api/games/{game.id}/log").headers
+    dl = client.get(f"/api/games/{game.id}/log?download=1")
+    assert dl.headers["Content-Disposition"] == (f'attachment; filename="hotdice-{game.id}.json"')
+
+
+def test_links_made_on_a_loopback_address_point_to_the_lan_address(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Any 127.x address is the server itself, as localhost is: no other phone reaches it."""
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:8000"
+    body = client.post(
+        "/api/games",
+        json={"rules": "farkle", "players": ["Ann"]},
+        base_url="http://127.0.1.1:8000",  # (what a Debian host name resolves to)
+    ).get_json()
+    assert body["view_url"] == f"http://192.168.1.20:8000/g/{body['id']}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -239,3 +240,65 @@ def test_read_api_adds_ranked_keeps_with_coach(
         "/api/read?rules=minnesota&coach=1", data=b"img", content_type="image/png"
     ).get_json()
     assert too_many["advice"] is None and "advice_error" in too_many
+
+
+def test_the_coach_switched_off_adds_no_advice(client: FlaskClient) -> None:
+    """``"coach": false`` (and ``?coach=0``) is a no: the plain report, no ranking asked."""
+    roll = {"rules": "farkle", "dice": [1, 1, 2, 3, 4, 6]}
+    for resp in (
+        client.post("/api/score", json={**roll, "coach": False}),
+        client.post("/api/score?coach=0", json=roll),
+    ):
+        assert resp.status_code == 200 and "advice" not in resp.get_json()
+
+
+def test_a_photo_read_without_rules_or_dice_gets_no_ranking(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The coach ranks keeps under the rules asked for: without ``rules`` there is none to
+    rank under (the dice alone come back), and a photo without dice has no keep to rank
+    (``advice`` null, and no error: nothing went wrong)."""
+    read: list[int] = [5, 5, 5, 2, 3, 4]
+
+    def fake_read(data: bytes, rules: str | None, *, max_pixels: int) -> dict[str, Any]:
+        return {"dice": read, "detections": [], "rules": rules}
+
+    monkeypatch.setattr(photos, "read_photo", fake_read)
+    resp = client.post("/api/read?coach=1", data=b"img", content_type="image/png")
+    assert resp.status_code == 200 and "advice" not in resp.get_json()
+    read = []
+    resp = client.post("/api/read?rules=farkle&coach=1", data=b"img", content_type="image/png")
+    body = resp.get_json()
+    assert resp.status_code == 200 and body["advice"] is None and "advice_error" not in body
+
+
+def test_a_tie_or_beat_games_first_advice_starts_solving_its_tie_break(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """minnesota ends in a tie-or-beat final round, which may end in a tie-break too."""
+    monkeypatch.setattr(coach, "_races", {})
+    game.create("minnesota", ["Ann", "Bob"])
+    advice(game)
+    assert tie_break_race(load_rules("minnesota")) in coach._races
+
+
+def test_advice_waits_for_no_race_still_being_solved(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race queued but not yet solved is not solved inside the request: the advice that
+    rests on it is pending until the background solver is done."""
+    release = threading.Event()
+
+    def slow(rules: Any) -> None:
+        release.wait(30)
+
+    monkeypatch.setattr(coach, "tie_break_first_turn", slow)
+    monkeypatch.setattr(coach, "_races", {})
+    try:
+        game.create("farkle", ["Ann", "Bob"], target=1000)
+        game.score("Ann", 1000)
+        a = advice(game, wait=0)
+        assert (a["situation"], a["player"]) == ("pending", "Bob")
+        assert list(coach._races.values())[0].is_set() is False
+    finally:
+        release.set()

@@ -6,6 +6,7 @@ import re
 from html import unescape
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -736,3 +737,128 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     )
     with restarted.app_context():  # (folded from the stored rows: no cache)
         assert store.load(game.id).rematch == rematch
+
+
+def test_a_form_post_from_another_port_is_cross_site(client: FlaskClient) -> None:
+    """An origin is scheme, host and port: another server on the same machine (a page on
+    localhost:5000) is another site, whatever cookie it rides on."""
+    token = csrf(client)
+    resp = client.post(
+        "/new",
+        data={"csrf_token": token, "preset": "farkle", "players": "Ann"},
+        headers={"Origin": "http://localhost:5000"},
+    )
+    assert resp.status_code == 403 and b"cross-site" in resp.data
+
+
+def test_pages_allow_scripts_and_forms_from_this_origin_only(client: FlaskClient) -> None:
+    policy = client.get("/").headers["Content-Security-Policy"]
+    directives = [d.strip() for d in policy.split(";")]
+    assert "default-src 'self'" in directives and "form-action 'self'" in directives
+
+
+def test_the_sheet_of_a_player_and_of_a_spectator_are_cached_apart(
+    app: Flask, game: GameActions
+) -> None:
+    """At one version, a player's sheet (with its buttons) and the spectator's are two
+    answers: a phone switching to its spectator link is not told its player's sheet is
+    current, and no shared cache may hand one browser's sheet to another."""
+    out = game.create("farkle", ["Ann", "Bob"])
+    phone = app.test_client()
+    phone.get(out["join_url"])
+    played = phone.get(f"/g/{game.id}/sheet")
+    assert b'id="quick"' in played.data
+    assert "private" in played.headers["Cache-Control"] and "cookie" in played.vary
+    watched = phone.get(
+        f"/g/{game.id}/sheet?watch=1", headers={"If-None-Match": played.headers["ETag"]}
+    )
+    assert watched.status_code == 200 and b'id="quick"' not in watched.data
+    spectator = app.test_client().get(f"/g/{game.id}/sheet")
+    assert spectator.headers["ETag"] == watched.headers["ETag"] != played.headers["ETag"]
+
+
+def test_the_qr_code_carries_the_join_code_only_where_asked(
+    app: Flask, game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player's QR is the join link; the spectator QR (``?link=view``), and any QR a
+    spectator opens, is the read-only link: a code on the wall must not let anyone play.
+    Neither is kept by any cache."""
+    drawn: list[str] = []
+    monkeypatch.setattr(chart, "qr_svg", lambda url: drawn.append(url) or "<svg/>")
+    out = game.create("farkle", ["Ann", "Bob"])
+    phone = app.test_client()
+    phone.get(out["join_url"])
+    resp = phone.get(f"/g/{game.id}/qr.svg")
+    assert "no-store" in resp.headers["Cache-Control"]
+    phone.get(f"/g/{game.id}/qr.svg?link=view")
+    app.test_client().get(f"/g/{game.id}/qr.svg")
+    assert drawn == [out["join_url"], out["view_url"], out["view_url"]]
+
+
+def test_the_chart_is_not_sent_again_while_the_game_stands(
+    client: FlaskClient, game: GameActions
+) -> None:
+    game.create()
+    first = client.get(f"/g/{game.id}/chart.svg")
+    tag = first.headers["ETag"]
+    again = client.get(f"/g/{game.id}/chart.svg", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and not again.data
+    game.score("Ann", 500)
+    moved = client.get(f"/g/{game.id}/chart.svg", headers={"If-None-Match": tag})
+    assert moved.status_code == 200 and b"Ann 500" in moved.data
+
+
+def test_a_bust_sets_no_mark_in_the_final_round(client: FlaskClient, game: GameActions) -> None:
+    """minnesota: Lee reached 3,000 and Kim tied him; Lee, owed a turn by the tie, busts. The
+    mark is still Kim's tie (a bust ties no one), and Mo needs 3,050 to pass."""
+    game.create("minnesota", ["Kim", "Lee", "Mo"], target=3000)
+    for player, points in (("Kim", 1000), ("Lee", 3000), ("Mo", 0), ("Kim", 2000), ("Lee", 0)):
+        game.score(player, points)
+    html = " ".join(client.get(f"/g/{game.id}/sheet").get_data(as_text=True).split())
+    assert (
+        "Lee reached the target. Kim tied the lead at 3,000. "
+        "Still to play: <b>Mo</b> (3,050 to pass)" in html
+    )
+
+
+def test_the_quick_entry_knows_an_exact_finish(client: FlaskClient, game: GameActions) -> None:
+    """Under an exact finish the pad is told so (``data-exact``), to warn of a score past
+    the target before it is sent; under a plain finish it is not."""
+    for rules, exact in (("exact-10000", True), ("ten-thousand", False)):
+        game.create(rules, ["Ann", "Bob"])
+        client.get(f"/g/{game.id}?t={game.token}")
+        form = re.search(
+            r'<form class="quick" id="quick"[^>]*>',
+            client.get(f"/g/{game.id}/sheet").get_data(as_text=True),
+        )
+        assert form and ('data-exact="1"' in form.group(0)) is exact, rules
+
+
+def test_a_spectator_cannot_set_up_the_tables_rematch(app: Flask, game: GameActions) -> None:
+    """The rematch is played with a code derived from the finished game's: one set up by a
+    browser without that code would leave every player a spectator of it. A spectator's
+    Rematch form does not name the game, and one sent naming it makes and links nothing."""
+    _won_with_rematch_form(app, game, phones=1)
+    spectator = app.test_client()
+    form = spectator.get(f"/?again={game.id}").get_data(as_text=True)
+    assert 'name="again"' not in form
+    sent = _send_rematch(spectator, game.id)
+    assert sent.status_code == 302 and sent.location == f"/g/{game.id}"
+    assert game.get().get("rematch") is None
+    with app.app_context():
+        from web.db import get_db
+
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+def test_a_spectator_link_typed_in_lower_case_stays_read_only(
+    app: Flask, game: GameActions
+) -> None:
+    """The game code is case-blind; the redirect to its canonical form keeps ``watch=1``
+    (a wall screen opened by the host's own browser would otherwise play)."""
+    out = game.create()
+    host = app.test_client()
+    host.get(out["join_url"])
+    resp = host.get(f"/g/{game.id.lower()}?watch=1")
+    assert resp.status_code == 302 and resp.location == f"/g/{game.id}?watch=1"
+    assert 'id="quick"' not in host.get(resp.location).get_data(as_text=True)

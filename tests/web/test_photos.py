@@ -276,3 +276,82 @@ def test_heavy_requests_past_the_cap_are_told_to_try_again(app: Flask, client: F
     resp = client.post("/api/read", data=photo, content_type="image/jpeg")
     assert resp.status_code == 200 and sorted(resp.get_json()["dice"]) == [1, 2, 3, 4]
     assert client.post("/api/score", json={**roll, "coach": True}).status_code == 200
+
+
+def test_rules_typed_with_a_plus_in_the_url_are_read_as_typed(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``?rules=farkle+greed`` arrives as "farkle greed" (a query's "+" is a space): read
+    back as the "+" it was, as ``/api/rules/describe`` does, not refused as unknown."""
+    asked: list[str | None] = []
+
+    def fake_read(data: bytes, rules: str | None, *, max_pixels: int) -> dict[str, object]:
+        asked.append(rules)
+        return {"dice": [], "detections": [], "rules": rules, "score": None}
+
+    monkeypatch.setattr(photos, "read_photo", fake_read)
+    resp = client.post("/api/read?rules=farkle+greed", data=b"img", content_type="image/png")
+    assert resp.status_code == 200, resp.get_json()
+    assert asked == ["farkle+greed"]
+
+
+def _fake_reading(monkeypatch: pytest.MonkeyPatch, dice: list[tuple[int, float]]) -> bytes:
+    """A PNG whose reading is ``dice`` (value, confidence), left to right: what the camera
+    would find, without the networks."""
+    import cv2
+    import numpy as np
+
+    import vision
+    from vision.detections import Detections, DieDetection
+    from vision.photo import PhotoReading
+
+    image = np.full((100, 200, 3), 200, np.uint8)
+    found = Detections(
+        tuple(
+            DieDetection(value, confidence, (10 + 40 * k, 30, 30, 30), (25.0 + 40 * k, 45.0))
+            for k, (value, confidence) in enumerate(dice)
+        ),
+        (200, 100),
+    )
+    monkeypatch.setattr(vision, "read_photo_data", lambda data, **kw: PhotoReading(found, image))
+    return cv2.imencode(".png", image)[1].tobytes()
+
+
+def test_a_die_read_unsurely_is_marked_for_the_player_to_confirm(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dice read under ``vision``'s confidence to ask below (0.6) are ``unsure``: the phone
+    asks the player about those, and only those."""
+    png = _fake_reading(monkeypatch, [(5, 0.95), (3, 0.52), (1, 0.9)])
+    resp = client.post("/api/read?rules=farkle", data=png, content_type="image/png")
+    body = resp.get_json()
+    assert resp.status_code == 200 and body["dice"] == [5, 3, 1]
+    assert [d["unsure"] for d in body["detections"]] == [False, True, False]
+    assert body["detections"][1]["box_xywh"] == [50, 30, 30, 30]
+    assert body["score"]["best"]["points"] == 150  # the 1 and the 5
+
+
+def test_a_photo_without_dice_has_no_score_and_no_error(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No dice found is a reading (the phone says none were seen), not a roll to score."""
+    png = _fake_reading(monkeypatch, [])
+    body = client.post("/api/read?rules=farkle", data=png, content_type="image/png").get_json()
+    assert body["dice"] == [] and body["score"] is None and "score_error" not in body
+
+
+def test_a_server_that_cannot_read_photos_says_so_with_503(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A missing network file is the server's state, not the photo's fault: 503, why."""
+    import vision
+
+    def missing(data: bytes, **kwargs: object) -> None:
+        raise FileNotFoundError("dice.onnx not found")
+
+    monkeypatch.setattr(vision, "read_photo_data", missing)
+    resp = client.post("/api/read", data=png_header(640, 480), content_type="image/png")
+    assert resp.status_code == 503
+    assert resp.get_json()["error"] == (
+        "photo reading is not available on this server (dice.onnx not found)"
+    )
