@@ -67,3 +67,38 @@ def test_labels_of_dice_touching_one_above_the_other_stay_apart_and_on_their_own
             ox, oy, ow, oh = other
             assert not (x < ox + ow and ox < x + w and y < oy + oh and oy < y + h), (i, j, spots)
     assert spots[3][1] < 108  # (room above the fourth: the usual place)
+
+
+def test_a_grey_photo_is_drawn_on_in_colour() -> None:
+    image = np.full((200, 320), 128, np.uint8)
+    drawn = annotate(image, _reading(), thickness=2)
+    assert drawn.shape == (200, 320, 3)
+    assert tuple(drawn[85, 40]) == SURE and tuple(drawn[85, 200]) == UNSURE
+
+
+def test_lines_thicken_with_the_photo_s_long_side() -> None:
+    """One pixel per 600 of the long side: 3 for a 1800x300 strip, whose short side alone
+    would give under 1."""
+    image = np.full((300, 1800, 3), 128, np.uint8)
+    reading = Detections((DieDetection(3, 0.97, (400, 100, 80, 80), (440.0, 140.0)),))
+    drawn = annotate(image, reading)
+    assert (drawn == annotate(image, reading, thickness=3)).all()
+    assert not (drawn == annotate(image, reading, thickness=1)).all()
+
+
+def test_a_label_of_a_die_at_the_right_edge_stays_in_the_image() -> None:
+    """A label wider than what is right of its box moves left to end at the edge."""
+    spots = label_spots([(290, 100, 30, 30)], [(60, 14)], (320, 240))
+    assert spots == [(260, 100 - 14 - 1, 60, 14)]
+
+
+def test_a_label_that_just_fits_below_its_box_goes_there() -> None:
+    """No room above a die at the top; below, the label ends on the image's last row."""
+    spots = label_spots([(10, 5, 20, 20)], [(30, 14)], (100, 5 + 20 + 1 + 14))
+    assert spots == [(10, 26, 30, 14)]
+
+
+def test_labels_of_dice_side_by_side_sit_side_by_side_above_them() -> None:
+    """Labels that only meet edge to edge cover nothing: neither moves."""
+    spots = label_spots([(0, 50, 60, 30), (60, 50, 60, 30)], [(60, 14)] * 2, (320, 240))
+    assert spots == [(0, 35, 60, 14), (60, 35, 60, 14)]

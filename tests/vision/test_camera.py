@@ -3,7 +3,7 @@
 import numpy as np
 
 from vision import camera
-from vision.camera import settled_rolls
+from vision.camera import changed_share, light, settled_rolls, thumbnail
 from vision.detections import Detections
 
 
@@ -116,3 +116,43 @@ def test_the_camera_turning_its_gain_up_does_not_read_a_roll_again():
 
 def _empty_reader(frame):
     return Detections.empty((frame.shape[1], frame.shape[0]))
+
+
+def test_a_die_creeping_a_pixel_a_frame_is_read_only_once_it_stops() -> None:
+    """One pixel a frame changes no thumbnail pixel past the level from one frame to the
+    next: compared with the frame before, the creeping die would pass for still. The die
+    moves until frame 30."""
+    frames = [_table([(300 + min(k, 30), 300)]) for k in range(45)]
+    reads = _reads(frames)
+    assert len(reads) == 1 and reads[0] >= 30
+
+
+def test_a_change_of_frame_size_is_a_new_scene_not_a_crash() -> None:
+    """A camera switching resolution mid-stream: the new frames are a new still scene."""
+    small = np.full((120, 160, 3), 90, np.uint8)
+    large = np.full((240, 320, 3), 90, np.uint8)
+    assert _reads([small] * 6 + [large] * 6) == [4, 10]
+
+
+def test_changed_share_counts_pixels_changed_by_more_than_the_level() -> None:
+    before = np.full((40, 40), 100, np.uint8)
+    by_level, past_level = before.copy(), before.copy()
+    by_level[:10] += 12  # a quarter of the pixels, exactly the level
+    past_level[:10] += 13
+    assert changed_share(before, by_level, 12.0) == 0.0
+    assert changed_share(before, past_level, 12.0) == 0.25
+    assert changed_share(None, before, 12.0) == 1.0
+
+
+def test_light_is_the_brightest_pixels_against_the_dark_level_from_a_half_to_one() -> None:
+    """DARK_LEVEL is 64: a frame at 48 shows three quarters of daylight; a black one is
+    held at a half, a bright one at one."""
+    assert light(np.full((20, 20), 48, np.uint8)) == 0.75
+    assert light(np.zeros((20, 20), np.uint8)) == 0.5
+    assert light(np.full((20, 20), 200, np.uint8)) == 1.0
+
+
+def test_thumbnail_is_320_wide_grey_and_never_enlarged() -> None:
+    assert thumbnail(np.zeros((720, 1280, 3), np.uint8)).shape == (180, 320)
+    assert thumbnail(np.zeros((120, 160, 4), np.uint8)).shape == (120, 160)
+    assert thumbnail(np.zeros((120, 160, 1), np.uint8)).shape == (120, 160)

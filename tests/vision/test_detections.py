@@ -2,7 +2,7 @@
 
 import pytest
 
-from vision.detections import Detections, DieDetection
+from vision.detections import ASK_BELOW, Detections, DieDetection
 
 
 def test_valid_die_round_trips_to_json():
@@ -18,6 +18,7 @@ def test_valid_die_round_trips_to_json():
         {"confidence": 1.5},
         {"confidence": -0.1},
         {"box_xywh": (0, 0, 0, 10)},
+        {"box_xywh": (0, 0, 10, 0)},
         {"center_xy": (float("nan"), 1.0)},
     ],
 )
@@ -50,3 +51,31 @@ def test_scaled_moves_boxes_and_centres_with_the_image():
     tiny = dets.scaled(0.01, (1, 1))  # a box never shrinks to nothing
     assert tiny.dice[0].box_xywh[2:] == (1, 1)
     assert dets.scaled(1, (100, 50)) == dets
+
+
+@pytest.mark.parametrize("confidence", [0.0, 1.0])
+def test_confidence_may_be_either_end_of_0_to_1(confidence: float) -> None:
+    """A reader sure a die is unreadable says 0; one certain says 1."""
+    assert DieDetection(2, confidence, (0, 0, 5, 5), (2.5, 2.5)).confidence == confidence
+
+
+def test_a_die_read_at_the_ask_level_is_not_asked_about() -> None:
+    """Below `ASK_BELOW` is asked, as `annotate` draws a die at it green."""
+    dets = Detections(
+        (
+            DieDetection(1, ASK_BELOW, (0, 0, 5, 5), (2.5, 2.5)),
+            DieDetection(2, ASK_BELOW - 0.01, (9, 0, 5, 5), (11.5, 2.5)),
+        )
+    )
+    assert [d.value for d in dets.uncertain()] == [2]
+
+
+def test_scaled_by_one_still_takes_the_new_size() -> None:
+    dets = Detections((DieDetection(2, 0.8, (10, 20, 30, 30), (25.0, 35.0)),), (100, 50))
+    same = dets.scaled(1, (640, 480))
+    assert same.size_wh == (640, 480) and same.dice == dets.dice
+
+
+def test_detections_hold_only_dice() -> None:
+    with pytest.raises(ValueError, match="DieDetection"):
+        Detections(({"value": 3},))

@@ -1,6 +1,8 @@
 """Scoring helpers of `hotdice eval` that need no networks."""
 
 import itertools
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,7 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.detections import Detections, DieDetection
-from vision.evaluate import close_up, score_image, summarize
+from vision.evaluate import (
+    CLOSE_UP_FRACTIONS,
+    ImageResult,
+    close_up,
+    close_ups,
+    evaluate,
+    failure_lines,
+    score_image,
+    summarize,
+)
 
 
 def _die(value: int, x: float, y: float = 50.0) -> DieDetection:
@@ -107,3 +118,183 @@ def test_a_box_of_numbers_no_float_holds_is_a_label_problem_not_a_crash():
         assert "not [x, y, w, h]" in _label_problem(entry)
         assert "not a list of [x, y, w, h]" in _label_problem({"file": "a.jpg", "ignore": [box]})
     assert _label_problem({"file": "a.jpg", "dice": [{"value": 3, "box": [1, 2, 30, 30]}]}) is None
+
+
+def test_a_die_is_ignored_by_its_box_centre_not_its_corner():
+    """The ignore box holds this die's centre (110, 10) but not its top-left corner."""
+    entry = {
+        "file": "x.jpg",
+        "dice": [{"value": 3, "box": [0, 0, 20, 20]}, {"value": 5, "box": [100, 0, 20, 20]}],
+        "ignore": [[105, 5, 10, 10]],
+    }
+    result = score_image(entry, Detections((_die(3, 10, 10),)), 1.0)
+    assert (result.labelled, result.matched) == (1, 1) and result.roll_ok
+
+
+def test_a_symbol_die_must_be_found_but_its_face_is_not_scored():
+    """A printed logo has no pips: any value read for it is fine, a miss is not."""
+    entry = {
+        "file": "x.jpg",
+        "dice": [
+            {"value": 2, "box": [0, 0, 20, 20]},
+            {"value": 6, "box": [40, 0, 20, 20], "face": "symbol"},
+        ],
+    }
+    found = score_image(entry, Detections((_die(2, 10, 10), _die(1, 50, 10))), 1.0)
+    assert found.roll_ok and found.matched == 2
+    assert (found.face_correct, found.face_scored) == (1, 1)
+    missed = score_image(entry, Detections((_die(2, 10, 10),)), 1.0)
+    assert not missed.roll_ok and missed.matched == 1 and missed.face_scored == 1
+
+
+def test_an_extra_die_spoils_the_roll():
+    """Every labelled die read right, plus one found on the bare table: the roll as read
+    has a die too many, so it is not right."""
+    entry = {"file": "x.jpg", "dice": [{"value": 4, "box": [0, 0, 20, 20]}]}
+    result = score_image(entry, Detections((_die(4, 10, 10), _die(2, 80, 80))), 1.0)
+    assert (result.labelled, result.detected, result.matched) == (1, 2, 1)
+    assert result.face_correct == result.face_scored == 1
+    assert not result.roll_ok and any(p.startswith("extra 2") for p in result.problems)
+
+
+def test_without_boxes_an_extra_die_spoils_the_roll():
+    entry = {"file": "x.jpg", "dice": [{"value": 2}, {"value": 5}]}
+    result = score_image(entry, Detections((_die(2, 10), _die(5, 30), _die(3, 50))), 1.0)
+    assert result.matched == 2 and result.detected == 3 and not result.roll_ok
+
+
+def test_without_boxes_a_symbol_die_matches_one_die_at_most():
+    """A symbol die takes one leftover value: two sixes for one logo die are one match and
+    one extra; a symbol die with nothing left over for it is missed."""
+    logo = {"value": 6, "face": "symbol"}
+    two_sixes = score_image(
+        {"file": "x.jpg", "dice": [logo]}, Detections((_die(6, 10), _die(6, 30))), 1.0
+    )
+    assert two_sixes.matched == 1 and not two_sixes.roll_ok
+    entry = {"file": "x.jpg", "dice": [{"value": 2}, logo]}
+    short = score_image(entry, Detections((_die(2, 10),)), 1.0)
+    assert short.matched == 1 and not short.roll_ok
+
+
+def _results() -> list[ImageResult]:
+    # file, labelled, detected, matched, face_correct, face_scored, roll_ok, ms
+    return [
+        ImageResult("a.jpg", 4, 6, 3, 2, 3, False, 10.0, ["missed 1 at [0, 0, 9, 9]"]),
+        ImageResult("b.jpg", 2, 2, 2, 1, 2, False, 40.0, ["read 3 (0.90) for 5 at [1, 1, 9, 9]"]),
+        ImageResult("c.jpg", 2, 1, 1, 1, 1, False, 20.0, ["missed 2 at [2, 2, 9, 9]"]),
+        ImageResult("d.jpg", 1, 1, 1, 1, 1, True, 30.0),
+    ]
+
+
+def test_summary_figures_are_worked_out_over_all_images():
+    """Worked by hand: 7 matched of 10 detected and 9 labelled, 5 of 7 faces, 1 roll of 4;
+    times 10, 20, 30, 40 ms: median 25, 95th percentile 30 + 0.85 * 10 (linear)."""
+    figures = summarize(_results())
+    assert figures == {
+        "images": 4,
+        "dice_labelled": 9,
+        "dice_detected": 10,
+        "dice_matched": 7,
+        "precision": 0.7,
+        "recall": 0.7778,
+        "face_accuracy": 0.7143,
+        "roll_accuracy": 0.25,
+        "ms_median": 25.0,
+        "ms_p95": 38.5,
+    }
+    assert summarize([])["ms_p95"] == 0.0
+
+
+def test_failure_lines_list_every_image_not_read_exactly_right():
+    """b.jpg found every die but misread one: a failure too."""
+    lines = list(failure_lines(_results()))
+    assert [line.split(":")[0] for line in lines] == ["a.jpg", "b.jpg", "c.jpg"]
+    assert lines[1] == "b.jpg: read 3 (0.90) for 5 at [1, 1, 9, 9]"
+
+
+@pytest.mark.parametrize("value", [0, 7, True, 3.0])
+def test_a_die_value_outside_1_to_6_is_a_label_problem(value: object) -> None:
+    from vision.evaluate import _label_problem
+
+    entry = {"file": "a.jpg", "dice": [{"value": value, "box": [1, 2, 30, 30]}]}
+    assert '"value" of 1-6' in _label_problem(entry)
+
+
+def test_close_up_of_an_oblong_box_fits_its_long_side_at_its_centre():
+    """A box twice as tall as wide: its height spans the fraction, and its centre, not a
+    centre from a square box, lands in the middle of the frame."""
+    photo = np.zeros((200, 300, 3), np.uint8)
+    photo[60:100, 50:70] = 255  # box [50, 60, 20, 40]
+    frame = close_up(photo, [50, 60, 20, 40], 0.5)
+    ys, xs = np.nonzero(frame[..., 0] > 127)
+    tol = 0.5 * 240 / 40 + 2  # half a photo pixel, 6 frame pixels a photo pixel
+    assert abs(xs.mean() - 320) < tol and abs(ys.mean() - 240) < tol
+    assert abs((ys.max() - ys.min() + 1) - 240) < tol
+    assert abs((xs.max() - xs.min() + 1) - 120) < tol
+
+
+def _labels(directory: Path, images: list[dict]) -> None:
+    (directory / "labels.json").write_text(json.dumps({"images": images}))
+    for entry in images:
+        (directory / entry["file"]).write_bytes(b"stand-in: the reader here is a stub")
+
+
+def test_close_ups_score_one_die_read_right_on_the_labelled_one(tmp_path: Path) -> None:
+    """A stub reader finds a 3 at the frame's centre and a 4 in a corner: the labelled 3 is
+    read right and the 4 is a find elsewhere; the symbol die before it is skipped, and two
+    finds on the die are not a right reading."""
+    _labels(
+        tmp_path,
+        [
+            {
+                "file": "a.jpg",
+                "dice": [
+                    {"value": 6, "box": [0, 0, 20, 20], "face": "symbol"},
+                    {"value": 3, "box": [40, 0, 20, 20]},
+                ],
+            }
+        ],
+    )
+    centre = DieDetection(3, 0.9, (310, 230, 20, 20), (320.0, 240.0))
+    corner = DieDetection(4, 0.9, (0, 0, 10, 10), (5.0, 5.0))
+    near = DieDetection(3, 0.9, (320, 240, 20, 20), (330.0, 250.0))
+
+    def load(path: Path) -> np.ndarray:
+        return np.zeros((100, 100, 3), np.uint8)
+
+    one = close_ups(tmp_path, load, lambda f: Detections((centre, corner)), dice_per_image=1)
+    assert sorted(one) == sorted(CLOSE_UP_FRACTIONS)
+    for fig in one.values():
+        assert fig == {"dice": 1, "read_right": 1, "other_finds": 1, "share": 1.0}
+    two = close_ups(tmp_path, load, lambda f: Detections((centre, near)), fractions=[0.5])
+    assert two[0.5] == {"dice": 1, "read_right": 0, "other_finds": 0, "share": 0.0}
+
+
+def test_evaluate_reads_each_labelled_photo_once_and_counts_progress(tmp_path: Path) -> None:
+    _labels(
+        tmp_path,
+        [
+            {"file": "a.jpg", "dice": [{"value": 2, "box": [0, 0, 20, 20]}]},
+            {"file": "b.jpg", "dice": []},
+        ],
+    )
+    read, calls = [], []
+
+    def read_file(path: Path) -> tuple[Detections, float]:
+        read.append(path.name)
+        return Detections((_die(2, 10, 10),)), 5.0
+
+    results = evaluate(tmp_path, read_file, progress=lambda k, n: calls.append((k, n)))
+    assert read == ["a.jpg", "b.jpg"] and calls == [(1, 2), (2, 2)]
+    assert [r.roll_ok for r in results] == [True, False]  # b.jpg: a die on a bare table
+
+
+def test_evaluate_names_a_missing_photo_before_reading_any(tmp_path: Path) -> None:
+    _labels(tmp_path, [{"file": "a.jpg", "dice": []}])
+    (tmp_path / "labels.json").write_text(
+        json.dumps({"images": [{"file": "a.jpg"}, {"file": "gone.jpg"}]})
+    )
+    read: list[Path] = []
+    with pytest.raises(OSError, match="gone.jpg: labelled, but no such file"):
+        evaluate(tmp_path, lambda p: (read.append(p), (Detections(), 1.0))[1])
+    assert read == []

@@ -61,3 +61,44 @@ def test_too_many_pixels():
     with pytest.raises(ValueError) as err:
         decode_image(b"not an image", max_pixels=5000)
     assert not isinstance(err.value, ImageTooLarge)
+
+
+def test_header_size_of_a_progressive_jpeg() -> None:
+    """Phones and web tools save progressive JPEGs (an SOF2 header), not only baseline."""
+    ok, enc = cv2.imencode(
+        ".jpg", np.zeros((30, 70, 3), np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]
+    )
+    assert ok and b"\xff\xc2" in enc.tobytes() and b"\xff\xc0" not in enc.tobytes()
+    assert image_size_wh(enc.tobytes()) == (70, 30)
+
+
+def test_reduction_keeps_sides_at_their_minimum_exactly() -> None:
+    """A side may come out equal to its minimum: 2000 / 2 = 1000, 128 / 2 = 64, and
+    8064 / 8 = 1008 (the largest reduction the decoder has)."""
+    assert reduction_for((2000, 1500), min_long_side=1000) == 2
+    assert reduction_for((4000, 128), min_long_side=1000) == 2
+    assert reduction_for((8064, 6048), min_long_side=1000) == 8
+    assert reduction_for((64000, 48000), min_long_side=1000) == 8
+    assert reduction_for(None) == 1
+
+
+def test_an_image_of_exactly_max_pixels_is_decoded() -> None:
+    ok, enc = cv2.imencode(".png", np.zeros((50, 100, 3), np.uint8))
+    assert decode_image(enc.tobytes(), max_pixels=5000).shape == (50, 100, 3)
+
+
+def test_load_image_decodes_a_large_jpeg_at_reduced_size(tmp_path) -> None:
+    """2400x1600 halved keeps a long side of 1200 >= 1000; quartered, 600 would not."""
+    path = tmp_path / "big.jpg"
+    cv2.imwrite(str(path), np.full((1600, 2400, 3), 100, np.uint8))
+    assert load_image(path).shape == (1600, 2400, 3)
+    assert load_image(path, min_long_side=1000).shape == (800, 1200, 3)
+
+
+def test_a_folder_or_a_path_through_a_file_is_a_one_line_error(tmp_path) -> None:
+    with pytest.raises(OSError, match="not a file"):
+        load_image(tmp_path)
+    note = tmp_path / "note.txt"
+    note.write_text("x")
+    with pytest.raises(OSError, match="note.txt/a.jpg: no such file"):
+        load_image(note / "a.jpg")
