@@ -544,6 +544,8 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
         ):
             raise Conflict(snap)
         new = _next(snap, kind, payload)
+        if kind == "join":  # (the name as cleaned: a restart or another server folds the same)
+            payload = new.stack[-1][1]
         conn.execute(
             "INSERT INTO events (game_id, seq, kind, event) VALUES (?,?,?,?)",
             (game.id, new.version, kind, json.dumps(payload)),

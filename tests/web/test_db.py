@@ -48,6 +48,24 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
     assert not db.with_name("other.sqlite-wal").exists()
 
 
+def test_a_table_of_our_name_with_only_some_of_our_columns_is_refused(tmp_path: Path) -> None:
+    """Another program's table may share some column names: every one of ours must be there
+    (more are fine, as in a file a later version of hotdice has written to)."""
+    db = tmp_path / "other.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE events (game_id TEXT, seq INTEGER)")
+    with pytest.raises(sqlite3.DatabaseError, match="its events table has no created, event, kind"):
+        _app(db)
+    ours = tmp_path / "later.sqlite"
+    with sqlite3.connect(ours) as conn:
+        conn.execute(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, token_hash TEXT, rules TEXT, "
+            "target INTEGER, players TEXT, created TEXT, note TEXT)"
+        )
+    client = _app(ours).test_client()
+    assert client.post("/api/games", json={"rules": "farkle"}).status_code == 201
+
+
 def test_serve_names_the_file_it_refuses(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     from web.cli import main
 

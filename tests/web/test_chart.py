@@ -1,0 +1,39 @@
+"""The score chart on the history card: an SVG drawn from the game's turns."""
+
+from __future__ import annotations
+
+import re
+
+from web import chart
+
+
+def _lines(svg: str) -> list[list[tuple[float, float]]]:
+    """Each polyline's points, in the order of the players."""
+    return [
+        [tuple(map(float, xy.split(","))) for xy in points.split()]  # type: ignore[misc]
+        for points in re.findall(r'<polyline[^>]* points="([^"]*)"', svg)
+    ]
+
+
+def test_the_chart_rises_with_the_score_up_to_the_target_and_the_last_turn() -> None:
+    """Higher scores are drawn higher, the axis reaches the target even while every score is
+    far below it, and the last turn is at the right edge."""
+    history = [
+        {"player": "Ann", "score": 500},
+        {"player": "Bob", "score": 0},
+        {"player": "Ann", "score": 1_500},
+    ]
+    svg = chart.score_chart({"history": history, "target": 10_000}, ["Ann", "Bob"])
+    labels = re.findall(r'text-anchor="end">([\d,]+)</text>', svg)
+    assert labels == ["0", "2,000", "4,000", "6,000", "8,000", "10,000"]
+    assert "turns (0 to 2)" in svg
+    ann, bob = _lines(svg)
+    assert ann[0][1] > ann[1][1] > ann[2][1]  # (SVG's y grows downwards)
+    assert {y for _x, y in bob} == {ann[0][1]}
+    assert ann[-1][0] == 360 - 8  # (the width less the right margin)
+
+
+def test_the_chart_escapes_names() -> None:
+    """A name is text in the SVG, never markup."""
+    svg = chart.score_chart(None, ["<b>Ann</b> & Co"])
+    assert "&lt;b&gt;Ann&lt;/b&gt; &amp; Co 0" in svg and "<b>" not in svg

@@ -1,0 +1,224 @@
+"""The store's own promises, below the routes: the snapshot cache, which writes may come late,
+join codes as typed, the rematch link and the game a lost rematch race leaves behind."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web import create_app, store
+from web.db import get_db
+
+if TYPE_CHECKING:
+    from conftest import GameActions
+
+
+def _scores(body: dict[str, Any]) -> list[int]:
+    return [p["score"] for p in body["state"]["players"]]
+
+
+def _first(client: FlaskClient, game: GameActions, rolls: dict[str, int]) -> Any:
+    """A roll for first player sent on the game's version (the version kept on success)."""
+    resp = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": rolls},
+    )
+    if resp.status_code == 200:
+        game.version = resp.get_json()["version"]
+    return resp
+
+
+def test_another_servers_rows_are_applied_on_top_of_the_cached_snapshot(
+    app: Flask, game: GameActions
+) -> None:
+    """A server whose cached snapshot is behind (another server wrote) advances it by the
+    new rows only: each applied once, and an undo among them is folded, not applied."""
+    other = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": app.config["DATABASE"],
+            "SECRET_KEY": "test",
+            "INSTANCE_PATH": app.instance_path,
+        }
+    ).test_client()
+    game.create("farkle", ["Ann", "Bob"])
+    game.score("Ann", 500)
+    assert _scores(other.get(f"/api/games/{game.id}").get_json()) == [500, 0]  # (cached at 1)
+    game.score("Bob", 300)
+    game.score("Ann", 200)
+    seen = other.get(f"/api/games/{game.id}").get_json()
+    assert (seen["version"], _scores(seen)) == (3, [700, 300])
+    game.undo()  # Ann's 200
+    game.score("Ann", 50)
+    seen = other.get(f"/api/games/{game.id}").get_json()
+    assert (seen["version"], _scores(seen)) == (5, [550, 300])
+    assert seen["state"]["current_player"] == "Bob"
+
+
+def _snapshot(game_id: str, version: int) -> store.Snapshot:
+    game = store.Game(game_id, "", "farkle", None, ("Ann",), "")
+    return store.Snapshot(game, version, (), ("Ann",), ())
+
+
+def test_the_cache_drops_the_game_put_least_recently() -> None:
+    """A full cache makes room by dropping the game longest without a write, never the one
+    just put (which every phone of that table is about to poll)."""
+    cache = store.Cache(size=2)
+    for game_id, version in (("AAAAAA", 1), ("BBBBBB", 1), ("AAAAAA", 2), ("CCCCCC", 1)):
+        cache.put(_snapshot(game_id, version))
+    assert cache.get("BBBBBB") is None
+    assert cache.get("AAAAAA").version == 2  # type: ignore[union-attr]
+    assert cache.get("CCCCCC") is not None
+
+
+def test_only_joins_may_be_sent_on_an_older_version(client: FlaskClient, game: GameActions) -> None:
+    """A join since is no reason to refuse another join, but a turn or an undo sent by a
+    phone that has not seen it is stale (409)."""
+    game.create("farkle", ["Ann", "Bob"])
+    joined = client.post(
+        f"/api/games/{game.id}/players", headers=game.auth, json={"version": 0, "name": "Cid"}
+    )
+    assert joined.status_code == 200 and joined.get_json()["version"] == 1
+    game.score("Ann", 500, expect=409)
+    game.undo(expect=409)
+    game.version = 1
+    game.score("Ann", 500)
+    assert _scores(game.get()) == [500, 0, 0]
+
+
+def test_a_late_name_is_stored_as_the_sheet_shows_it(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    """A joining name is cleaned like a name given at creation (white space folded), and
+    stored so: a restart folds the same name."""
+    game.create("farkle", ["Ann", "Bob"])
+    joined = client.post(
+        f"/api/games/{game.id}/players",
+        headers=game.auth,
+        json={"version": 0, "name": "  Cid \t van  Dam "},
+    )
+    assert joined.status_code == 200
+    names = ["Ann", "Bob", "Cid van Dam"]
+    assert [p["name"] for p in joined.get_json()["state"]["players"]] == names
+    restarted = {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
+    with create_app(restarted).app_context():
+        assert list(store.load(game.id).players) == names  # (no cache: the stored rows)
+
+
+def test_the_limits_on_players_and_names_are_inclusive() -> None:
+    """Twelve players and names of twenty characters are allowed; one more is not."""
+    twelve = [f"P{i}" for i in range(store.MAX_PLAYERS)]
+    assert store.clean_players(twelve) == twelve
+    with pytest.raises(store.Rejected, match="at most 12 players"):
+        store.clean_players([*twelve, "One more"])
+    assert store.clean_players(["A" * store.MAX_NAME]) == ["A" * store.MAX_NAME]
+    with pytest.raises(store.Rejected, match="longer than 20 characters"):
+        store.clean_players(["A" * (store.MAX_NAME + 1)])
+
+
+def test_a_join_code_is_read_in_any_case_and_grouping(app: Flask, game: GameActions) -> None:
+    """The code is read out in groups of four and typed in any case: it opens the game as
+    the plain code does, and derives the same rematch code."""
+    game.create()
+    typed = store.format_token(game.token).lower()
+    assert typed != game.token and "-" in typed
+    with app.app_context():
+        row = store.get_game(game.id)
+        assert store.check_token(row, game.token) and store.check_token(row, typed)
+        assert not store.check_token(row, game.token[:-1])
+        assert store.rematch_token(typed, "ABCDEF") == store.rematch_token(game.token, "ABCDEF")
+
+
+def test_a_rematch_code_is_its_own() -> None:
+    """A rematch's code depends on its game too (the code of one game opens no other), and
+    is not the finished game's code (a newcomer to the rematch cannot write that one)."""
+    token = "ABCDEFGHJKMN"
+    first, second = store.rematch_token(token, "AAAAAA"), store.rematch_token(token, "BBBBBB")
+    assert first != second and token not in (first, second)
+    assert len(first) == store.TOKEN_LEN and set(first) <= set(store.ALPHABET)
+
+
+def test_a_rematch_links_a_finished_game_once(app: Flask, game: GameActions) -> None:
+    """The link is set from a finished game only, and once: a second rematch is told the
+    first one's game, and a direct second link is refused."""
+    game.create("dice-10000", ["Ann", "Bob"], target=1000)
+    with app.app_context():
+        row = store.get_game(game.id)
+        with pytest.raises(store.Rejected, match="no rematch was set up|finished game"):
+            store.record_rematch(row, "AAAAAA")
+        assert store.load(game.id).rematch is None
+    game.score("Ann", 600)
+    game.score("Bob", 950)
+    game.score("Ann", 400)
+    with app.app_context():
+        row = store.get_game(game.id)
+        assert store.record_rematch(row, "AAAAAA") == "AAAAAA"
+        assert store.record_rematch(row, "BBBBBB") == "AAAAAA"
+        snap = store.load(game.id)
+        with pytest.raises(store.Rejected, match="already set up: game AAAAAA"):
+            store.append(game.id, snap.version, "rematch", {"game": "CCCCCC"})
+        assert store.load(game.id).rematch == "AAAAAA"
+    assert game.get()["rematch"] == "AAAAAA"
+
+
+def test_only_an_unplayed_game_is_dropped(app: Flask, game: GameActions) -> None:
+    """A rematch that lost the race is gone, from the cache too (its link would otherwise
+    still open); a game a phone has written to is never dropped."""
+    game.create()
+    game.score("Ann", 500)
+    with app.app_context():
+        lost, _token = store.create_game("farkle", None, ["Ann", "Bob"])
+        store.drop_unplayed(lost.game.id)
+        with pytest.raises(store.NotFound):
+            store.get_game(lost.game.id)
+        store.drop_unplayed(game.id)
+    assert _scores(game.get()) == [500, 0]
+
+
+def test_a_refused_write_leaves_no_transaction_open(app: Flask, game: GameActions) -> None:
+    """A stale or refused write rolls its transaction back, so the same connection writes
+    again at once (as `record_rematch` does after a Conflict) and holds no write lock."""
+    game.create("farkle", ["Ann", "Bob"])
+    score = {"type": "score", "player": "Ann", "points": 500}
+    with app.app_context():
+        with pytest.raises(store.Conflict):
+            store.append(game.id, 3, "game", score)
+        with pytest.raises(store.Rejected, match="nothing to undo"):
+            store.append(game.id, 0, "undo", {})
+        assert not get_db().in_transaction
+        assert store.append(game.id, 0, "game", score).version == 1
+
+
+def test_a_new_roll_for_first_player_after_a_seating_unseats_it(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    """Rolled again after a seating and tied, the table has no seating until the tie is
+    settled: the seating decided before no longer stands."""
+    game.create("farkle", ["Ann", "Bob", "Cid"])
+    seated = _first(client, game, {"Ann": 2, "Bob": 6, "Cid": 4})
+    assert seated.get_json()["winner"] == "Bob"
+    with app.app_context():
+        assert store.load(game.id).seated == ["Bob", "Cid", "Ann"]
+    tie = _first(client, game, {"Ann": 5, "Bob": 5, "Cid": 1})
+    assert tie.status_code == 200 and sorted(tie.get_json()["roll_again"]) == ["Ann", "Bob"]
+    with app.app_context():
+        assert store.load(game.id).seated is None
+
+
+def test_a_roll_for_first_player_is_refused_in_its_own_words(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A roll naming someone who is not in the game says so; once the first turn is
+    recorded any roll for first player is refused because the seating is fixed."""
+    game.create("farkle", ["Ann", "Bob"])
+    stranger = _first(client, game, {"Ann": 3, "Bob": 2, "Zed": 6})
+    assert stranger.status_code == 422
+    assert "someone who is not in this game" in stranger.get_json()["error"]
+    game.score("Ann", 500)
+    for rolls in ({"Ann": 3, "Bob": 3}, {"Ann": 3, "Zed": 2}):
+        late = _first(client, game, rolls)
+        assert late.status_code == 422 and late.get_json()["error"] == store.SEATING_FIXED
