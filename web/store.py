@@ -197,8 +197,8 @@ def _make(
         plist = list(game.players)
         evs: list[dict[str, Any]] = []
         for kind, payload in stack:
-            if kind == "join":
-                plist.append(payload["player"])
+            if kind == "join":  # (folded again: rows stored before session 31 kept it as typed)
+                plist.append(folded_name(payload["player"]))
             elif kind == "seat":
                 plist = list(payload["players"])
             elif kind == "game":
@@ -329,12 +329,17 @@ def format_token(token: str) -> str:
     return "-".join(token[i : i + 4] for i in range(0, len(token), 4))
 
 
+def folded_name(name: str) -> str:
+    """A name as the sheet shows it: white space folded, direction controls dropped."""
+    return " ".join(name.translate(cgame.BIDI_CONTROLS).split())
+
+
 def clean_players(players: Any) -> list[str]:
     """Player names: a list of distinct, non-empty, short strings (white space folded,
     direction controls dropped)."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise Rejected("players must be a list of names")
-    names = [" ".join(p.translate(cgame.BIDI_CONTROLS).split()) for p in players]
+    names = [folded_name(p) for p in players]
     if any(not n for n in names):
         raise Rejected("a player name is empty")
     if not all(cgame.plain_text(n) for n in names):

@@ -3,6 +3,7 @@ join codes as typed, the rematch link and the game a lost rematch race leaves be
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -107,6 +108,24 @@ def test_a_late_name_is_stored_as_the_sheet_shows_it(
     restarted = {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
     with create_app(restarted).app_context():
         assert list(store.load(game.id).players) == names  # (no cache: the stored rows)
+        (row,) = get_db().execute("SELECT event FROM events WHERE kind = 'join'").fetchall()
+        assert json.loads(row[0]) == {"player": "Cid van Dam"}
+
+
+def test_a_name_stored_as_typed_folds_as_the_sheet_showed_it(app: Flask, game: GameActions) -> None:
+    """Joins recorded before names were stored cleaned hold the name as typed: the fold
+    cleans it again, so an old game shows (and replays with) the name its sheet showed."""
+    game.create("farkle", ["Ann"])
+    typed = json.dumps({"player": "  Cid \u202e van  Dam "})
+    restarted = {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
+    with create_app(restarted).app_context():
+        db = get_db()
+        with db:
+            db.execute(
+                "INSERT INTO events (game_id, seq, kind, event) VALUES (?, 1, 'join', ?)",
+                (game.id, typed),
+            )
+        assert list(store.load(game.id).players) == ["Ann", "Cid van Dam"]
 
 
 def test_the_limits_on_players_and_names_are_inclusive() -> None:
