@@ -11,7 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.annotate import SURE
+from vision import cli, model
+from vision.annotate import SURE, annotate
 from vision.cli import _NoRules, _print_text, _Progress, main, read_photo
 from vision.detections import Detections, DieDetection
 from vision.evaluate import score_image
@@ -513,7 +514,8 @@ def test_eval_matching_rules():
         score_image({"dice": []}, Detections(), 1.0)
 
 
-def test_camera_on_a_video_file_reads_each_settled_roll(samples_dir, tmp_path, capsys):
+def _two_rolls_video(samples_dir: Path, tmp_path: Path) -> Path:
+    """A video of two rolls: 12 still frames of one, 6 shaken, 12 still of another."""
     first = cv2.resize(cv2.imread(str(samples_dir / "WIN_20221210_14_48_22.jpg")), (640, 360))
     second = cv2.resize(cv2.imread(str(samples_dir / "WIN_20221210_14_48_10.jpg")), (640, 360))
     video = tmp_path / "rolls.avi"
@@ -524,6 +526,11 @@ def test_camera_on_a_video_file_reads_each_settled_roll(samples_dir, tmp_path, c
     for frame in [first] * 12 + moving + [second] * 12:
         writer.write(frame)
     writer.release()
+    return video
+
+
+def test_camera_on_a_video_file_reads_each_settled_roll(samples_dir, tmp_path, capsys):
+    video = _two_rolls_video(samples_dir, tmp_path)
     assert main(["read", "--json", "--camera", str(video)]) == 0
     rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     assert len(rolls) == 2
@@ -585,3 +592,166 @@ def test_a_photo_named_like_an_option_after_a_double_dash(
     assert hotdice(["read", str(a), "--rules", "farkle", "--json", "--", "-b.jpg"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(line)["file"] for line in lines] == [str(a), "-b.jpg"]
+
+
+def test_camera_stops_after_max_rolls(samples_dir, tmp_path, capsys):
+    """`--max-rolls 1` prints the first settled roll and stops: the eighth still frame
+    (frame 7, counted from 0) is the one read, and its `ms` is that read's time."""
+    video = _two_rolls_video(samples_dir, tmp_path)
+    assert main(["read", "--json", "--camera", str(video), "--max-rolls", "1"]) == 0
+    rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert len(rolls) == 1 and rolls[0]["frame"] == 7 and rolls[0]["file"] == str(video)
+    assert len(rolls[0]["dice"]) == 2 and rolls[0]["ms"] > 0
+
+
+def test_one_missing_photo_with_json_is_the_commands_error(tmp_path, capsys):
+    """Alone, a missing photo is an error of the command (exit 2, one line on stderr), with
+    no JSON line: only in a batch does the bad photo keep a line of its own."""
+    missing = tmp_path / "nope.jpg"
+    assert main(["read", "--json", str(missing)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"hotdice: error: {missing}: no such file\n"
+
+
+def test_annotate_outlines_and_labels_each_die_of_a_wide_photo(samples_dir, tmp_path, capsys):
+    """A 1280x720 photo's copy has each die outlined where `--json` puts its box, and
+    labelled "value confidence" as `vision.annotate` draws it, not with the value alone."""
+    photo = samples_dir / "WIN_20221210_14_48_10.jpg"
+    out = tmp_path / "wide.png"
+    assert main(["read", "--json", str(photo), "--annotate", str(out)]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    drawn, pixels = cv2.imread(str(out)), cv2.imread(str(photo))
+    assert drawn.shape == pixels.shape == (720, 1280, 3) and len(dice) == 2
+    for d in dice:
+        x, y, w, h = d["box_xywh"]
+        for px, py in ((x, y + h // 2), (x + w, y + h // 2), (x + w // 2, y), (x + w // 2, y + h)):
+            assert tuple(drawn[py, px]) == SURE, (d, px, py)
+    dets = read_photo(photo)[0]
+    assert np.array_equal(drawn, annotate(pixels, dets))
+    assert not np.array_equal(drawn, annotate(pixels, dets, confidence=False))
+
+
+def test_annotate_names_three_photos_of_the_same_name_apart(tmp_path, capsys):
+    photos = []
+    for folder in "abc":
+        (tmp_path / folder).mkdir()
+        photos.append(str(tmp_path / folder / "x.png"))
+        cv2.imwrite(photos[-1], np.full((64, 64, 3), 128, np.uint8))
+    assert main(["read", "--annotate", str(tmp_path / "ann.png"), *photos]) == 0
+    assert sorted(p.name for p in tmp_path.glob("ann-*.png")) == [
+        "ann-x-2.png",
+        "ann-x-3.png",
+        "ann-x.png",
+    ]
+
+
+def test_rules_on_a_photo_without_dice_give_a_null_score_and_advice(drawn, tmp_path, capsys):
+    """README: `score` is null without dice (and `advice` with `--coach`), not left out."""
+    from companion.cli import main as hotdice
+
+    _, table = drawn
+    blank = tmp_path / "table.png"
+    cv2.imwrite(str(blank), table((60, 110, 40)))
+    assert hotdice(["read", "--json", "--rules", "farkle", "--coach", str(blank)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["dice"] == [] and obj["score"] is None and obj["advice"] is None
+    assert "score_error" not in obj and "advice_error" not in obj
+
+
+def test_coach_plays_to_the_target_given(samples_dir, capsys):
+    """`--target` is the rules' for `--coach` too: under an exact finish at 300 the roll
+    1 3 5 6 6 6 is advised as `hotdice advise --target 300 --roll` advises it (a bust:
+    its scoring dice pass 300), not as under the preset's own target of 10,000."""
+    from companion.cli import main as hotdice
+
+    rules = ["--rules", "exact-10000", "--target", "300"]
+    photo = str(samples_dir / "IMG_20191208_112143.jpg")
+    assert hotdice(["read", "--json", "--coach", *rules, photo]) == 0
+    advice = json.loads(capsys.readouterr().out)["advice"]
+    assert hotdice(["advise", "--json", *rules, "--roll", "1", "3", "5", "6", "6", "6"]) == 0
+    assert advice == json.loads(capsys.readouterr().out)
+    assert advice["bust"] and advice["options"] == []
+
+
+def _blank_eval_folder(folder: Path, n: int) -> None:
+    """`n` small grey images, labelled with no dice."""
+    for k in range(n):
+        cv2.imwrite(str(folder / f"{k}.png"), np.full((64, 64, 3), 128, np.uint8))
+    images = [{"file": f"{k}.png", "dice": []} for k in range(n)]
+    (folder / "labels.json").write_text(json.dumps({"images": images}))
+
+
+def test_eval_draws_its_progress_bar_on_a_terminal_only(tmp_path, capsys, monkeypatch):
+    """No bar (and its \\r) in a log file; on a terminal, one for 10 images or more."""
+    _blank_eval_folder(tmp_path, 12)
+    assert main(["eval", "--json", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and json.loads(captured.out)["images"] == 12
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["eval", "--json", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("\r[") and err.endswith(" img/s\n") and " 12/12 " in err
+    assert main(["eval", "--json", "--no-progress", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_progress_bar_waits_for_ten_images(capsys):
+    short = _Progress(True)
+    for done in range(1, 10):
+        short(done, 9)
+    short.close()
+    assert capsys.readouterr().err == ""
+    _Progress(True)(1, 10)
+    assert capsys.readouterr().err.startswith("\r[###...")
+
+
+def test_eval_text_gives_its_figures_as_percentages(tmp_path, capsys, monkeypatch):
+    """Four images of two labelled dice each, read so: two right; one die misread; one die
+    missed and two extras. Detected 9, labelled 8, matched 7: precision 7/9, recall 7/8,
+    faces 6/7, rolls 2/4; ms 10, 20, 30, 100: median 25, 95th percentile 89.5 (between
+    the 3rd and 4th, 0.85 of the way). The two images not read right are listed."""
+    boxes = [[0, 0, 20, 20], [30, 30, 20, 20]]
+    for name in "abcd":
+        cv2.imwrite(str(tmp_path / f"{name}.png"), np.full((64, 64, 3), 128, np.uint8))
+    images = [
+        {"file": f"{n}.png", "dice": [{"value": 2, "box": boxes[0]}, {"value": 5, "box": boxes[1]}]}
+        for n in "abcd"
+    ]
+    (tmp_path / "labels.json").write_text(json.dumps({"images": images}))
+
+    def die(value: int, x: int) -> DieDetection:
+        return DieDetection(value, 0.9, (x - 5, x - 5, 10, 10), (float(x), float(x)))
+
+    reads = {
+        "a.png": ([die(2, 10), die(5, 40)], 10.0),
+        "b.png": ([die(2, 10), die(5, 40)], 20.0),
+        "c.png": ([die(2, 10), die(3, 40)], 30.0),
+        "d.png": ([die(2, 10), die(4, 58), die(6, 58)], 100.0),
+    }
+
+    def fake_read_photo(path):
+        dice, ms = reads[Path(path).name]
+        return Detections(tuple(dice), (64, 64)), None, ms
+
+    monkeypatch.setattr(cli, "read_photo", fake_read_photo)
+    assert main(["eval", "--no-progress", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:6] == [
+        f"{tmp_path}: 4 images",
+        "  dice labelled 8, detected 9, matched 7",
+        "  precision 77.78%  recall 87.50%",
+        "  face accuracy 85.71% (matched dice, printed symbols left out)",
+        "  roll accuracy 50.00% (whole roll exactly right)",
+        f"  ms per image: median 25.0, 95th percentile 89.5 (networks run by {model.engine()})",
+    ]
+    assert lines[6] == "  failures (2 images):" and len(lines) == 9
+    assert lines[7].startswith("    c.png: ") and lines[8].startswith("    d.png: ")
+    assert main(["eval", "--json", "--no-progress", str(tmp_path)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert (figures["precision"], figures["recall"], figures["roll_accuracy"]) == (
+        0.7778,
+        0.875,
+        0.5,
+    )
+    assert (figures["ms_median"], figures["ms_p95"]) == (25.0, 89.5)

@@ -98,3 +98,65 @@ def test_crowd_tells_a_pile_of_dice_from_a_die_and_its_pips():
     assert closeup.crowd(big, reads(6), apart, reads(4, 2), confirmed)
     far = dozen + np.float32([300, 0, 0, 0])  # dice beside the big one, not in it
     assert not closeup.crowd(big, reads(6), far, reads(3, 12), confirmed)
+
+
+def _reads(value: int, n: int = 1, share: float = 0.94) -> np.ndarray:
+    """Readers' scores of `n` finds all read as `value` with probability `share`."""
+    probs = np.full((n, 7), (1 - share) / 6, np.float32)
+    probs[:, value] = share
+    return probs
+
+
+def _confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    return confirmed_dice(found[:, 3], probs, 0.7, 0.5)
+
+
+def test_a_die_read_at_even_odds_is_no_pip():
+    """Only a die read under 0.5 is unsure (the readers' own line for a face read): two
+    dice read at 0.5 exactly, as 4 and 5, are a roll, not pips."""
+    assert not closeup.look_like_pips(np.array([4, 5]), np.array([0.5, 0.5]))
+
+
+def test_holds_takes_both_ends_of_its_ratio():
+    """`ratio` to `max_ratio` times the find's size, both included: a find 2.5 times and
+    one 12 times smaller than the die are its pips."""
+    big = np.array([[100.0, 100.0, 120.0, 0.8]])
+    small = np.array([[90.0, 90.0, 48.0, 0.5], [110.0, 110.0, 10.0, 0.5]])
+    assert closeup.holds(big, small).tolist() == [[True, True]]
+
+
+def test_explains_needs_half_the_pips_in_readable_confirmed_dice():
+    pips = np.array([[100, 100, 20, 0.8], [130, 100, 20, 0.8], [100, 130, 20, 0.8]], np.float32)
+    die = np.array([[115, 115, 100, 0.9]], np.float32)
+    assert closeup.explains(die, _reads(3), pips, _confirmed)  # a 3 and its three pips
+    assert closeup.explains(die, _reads(2), pips, _confirmed)  # a pip found twice
+    assert not closeup.explains(die, _reads(1), pips, _confirmed)  # a 1 cannot hold three
+
+    def nothing(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        return np.zeros(len(found), bool)
+
+    assert not closeup.explains(die, _reads(3), pips, nothing)  # no die confirmed
+    assert not closeup.explains(die, _reads(3, share=0.3), pips, _confirmed)  # read no value
+    # two of four pips inside a die are half of them: enough; one of three is not
+    outside = np.array([[600, 100, 20, 0.8]], np.float32)
+    assert closeup.explains(die, _reads(3), np.vstack([pips[:2], outside, outside]), _confirmed)
+    assert not closeup.explains(die, _reads(3), np.vstack([pips[:1], outside, outside]), _confirmed)
+    assert not closeup.explains(die, _reads(3), pips[:0], _confirmed)  # no pips at all
+
+
+def test_stands_counts_a_find_at_even_odds_as_maybe_a_die():
+    """A find the readers give exactly even odds of being a die is a piece of a pile."""
+    pips = np.array([[100, 100, 20, 0.8], [130, 100, 20, 0.8], [100, 130, 20, 0.8]], np.float32)
+    found = np.array([[115, 115, 100, 0.9], [600, 115, 100, 0.9]], np.float32)
+    probs = np.vstack([_reads(1), _reads(3)])
+    probs[0] = [0.5, 0.5, 0, 0, 0, 0, 0]  # a 1 holding three pips, at even odds a die
+    assert not closeup.stands(found, probs, pips, _confirmed)
+
+
+def test_crowd_when_a_die_holds_more_dice_than_its_value_plus_one():
+    """A 2 holding four finds read as 1s (pip-sized, so neither too small nor read as
+    several pips) is a pile; three are a 2's pips, one found twice."""
+    big = np.array([[100, 100, 60, 0.9]], np.float32)
+    finds = np.array([[82 + 9 * k, 95, 10, 0.8] for k in range(4)], np.float32)
+    assert closeup.crowd(big, _reads(2), finds, _reads(1, 4), _confirmed)
+    assert not closeup.crowd(big, _reads(2), finds[:3], _reads(1, 3), _confirmed)

@@ -18,11 +18,12 @@ def test_too_few_dice_or_none_at_a_slant_give_no_plane():
     assert fit_sizes(flat) is None  # from above: sizes differ by chance, under MIN_SLANT
 
 
-@pytest.mark.parametrize("jitter", [0.0, 3.0])
+@pytest.mark.parametrize("jitter", [0.0, 3.0, 30.0])
 def test_dice_in_a_line_give_no_plane(jitter):
-    """Dice along a row (a few pixels off it): their size grows along the row, but nothing
-    tells how it changes across it, which a fit would make up (and then keep a chair foot
-    or a speck off the row as the size it made up there)."""
+    """Dice along a row (a few pixels off it, or up to 30 px, still under their median side
+    of 54): their size grows along the row, but nothing tells how it changes across it,
+    which a fit would make up (and then keep a chair foot or a speck off the row as the
+    size it made up there)."""
     rows = [(100 + 150 * k, 500 + jitter * (-1) ** k, 30 + 8 * k) for k in range(7)]
     assert fit_sizes(_finds(rows)) is None
 
@@ -88,3 +89,58 @@ def test_dice_on_a_plane_are_all_the_size_it_expects(a, b, c, points):
     if plane is not None:
         assert relative_sides(found, plane) == pytest.approx(1.0, rel=1e-3)
         assert plane.coef == pytest.approx((a, b, c), rel=1e-3, abs=1e-3)
+
+
+def _slanted(xy: list[tuple[float, float]]) -> list[tuple[float, float, float]]:
+    """Dice at these places on a table seen at a slant: side 30 + 0.02 x + 0.06 y."""
+    return [(x, y, 30 + 0.02 * x + 0.06 * y) for x, y in xy]
+
+
+SPREAD = [(100, 100), (900, 150), (500, 500), (150, 850), (850, 900), (400, 700)]
+
+
+def test_too_few_surely_read_dice_are_not_fitted_on_alone():
+    """Three dice read surely are fewer than MIN_DICE: the fit takes all the finds, as
+    without `sure`, rather than giving up on the slant."""
+    found = _finds(_slanted(SPREAD))
+    plane = fit_sizes(found, sure=np.array([True] * 3 + [False] * 3))
+    assert plane is not None
+    assert plane.coef == pytest.approx((30, 0.02, 0.06), rel=1e-3, abs=1e-4)
+
+
+def test_a_stray_within_the_band_is_left_out_when_fitted_again():
+    """A find 1.8 times the side expected at its place among twelve dice is within the
+    first fit's band of the median (0.6-2.0), so it tilts that fit; fitted again on the finds within
+    FIT_TOLERANCE, the plane is the dice's own."""
+    rng = np.random.default_rng(3)
+    rows = _slanted([tuple(p) for p in rng.uniform(0, 1000, (12, 2))])
+    rows.append((500.0, 150.0, 1.8 * (30 + 0.02 * 500 + 0.06 * 150)))
+    plane = fit_sizes(_finds(rows))
+    assert plane is not None
+    assert plane.coef == pytest.approx((30, 0.02, 0.06), rel=1e-3, abs=1e-4)
+
+
+def test_chair_feet_outside_the_band_do_not_tilt_the_first_fit():
+    """Three chair feet ten times a die's side are left out of the first fit by the band
+    around the median side, so they cannot drag the plane away from the dice."""
+    rows = _slanted(SPREAD) + [(200.0, 300.0, 500.0), (700.0, 300.0, 520.0), (450, 600, 480.0)]
+    plane = fit_sizes(_finds(rows))
+    assert plane is not None
+    assert plane.coef == pytest.approx((30, 0.02, 0.06), rel=1e-3, abs=1e-4)
+
+
+def test_a_speck_far_off_does_not_stretch_what_the_plane_believes():
+    """The plane is believed REACH past the finds within `band` of it: a speck far down
+    the table, a twentieth of the side expected there, does not widen that range."""
+    rows = [(x, y, 40 + 0.1 * y) for x in (100, 300, 500) for y in (100, 300)]
+    plane = fit_sizes(_finds([*rows, (300.0, 3000.0, 17.0)]))
+    assert plane is not None
+    assert (plane.low, plane.high) == pytest.approx((50 / REACH, 70 * REACH))
+
+
+def test_the_slant_is_judged_on_the_finds_the_plane_fits():
+    """Dice 40 to 48 px (under MIN_SLANT apart) are a photo from above, even with a find
+    within the band but off the plane far down the table, where the plane expects 80."""
+    rows = [(x, y, 40 + 0.02 * y) for x in (100, 500, 900) for y in (0, 200, 400)]
+    plane = fit_sizes(_finds([*rows, (500.0, 2000.0, 1.8 * 80)]))
+    assert plane is None

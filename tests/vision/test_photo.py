@@ -174,3 +174,67 @@ def test_bytes_that_are_no_image_are_a_one_line_error(data):
     with pytest.raises(ValueError) as err:
         read_photo_data(data)
     assert "\n" not in str(err.value)
+
+
+def test_on_image_scales_a_wide_photo_by_its_width():
+    """The dice of a 4032x3024 photo decoded at 2016x1512 are drawn at half their full-size
+    places, across and down alike (not by the height over the width)."""
+    full = Detections(
+        (DieDetection(3, 0.9, (1000, 2000, 200, 200), (1100.0, 2100.0)),), (4032, 3024)
+    )
+    small = photo.PhotoReading(full, np.zeros((1512, 2016, 3), np.uint8)).on_image()
+    assert small.size_wh == (2016, 1512)
+    assert small.dice[0].box_xywh == (500, 1000, 100, 100)
+    assert small.dice[0].center_xy == (550.0, 1050.0)
+    same = photo.PhotoReading(full, np.zeros((3024, 4032, 3), np.uint8)).on_image()
+    assert same.dice == full.dice
+
+
+def _recording_reads(monkeypatch, dets: Detections) -> list[tuple[tuple[int, ...], object]]:
+    """Replace the reader by one that gives `dets` and records each image's shape and the
+    `photo` it is asked to look as."""
+    calls: list[tuple[tuple[int, ...], object]] = []
+
+    def fake(image: np.ndarray, photo: object = None) -> Detections:
+        calls.append((image.shape[:2], photo))
+        return dets
+
+    monkeypatch.setattr(photo, "read", fake)
+    return calls
+
+
+def test_a_huge_photo_is_decoded_larger_step_by_step(monkeypatch):
+    """An 8064x6048 JPEG (48 MP) is decoded at a quarter (2016 px, not under
+    MIN_LONG_SIDE); while the reading may miss small dice it is decoded at twice the size
+    each time, a half and then the whole, and its dice are in its own pixels."""
+    data = cv2.imencode(".jpg", np.full((6048, 8064, 3), 90, np.uint8))[1].tobytes()
+    calls = _recording_reads(monkeypatch, _dice((30, 0.5)))  # a lone die in doubt, always
+    reading = read_photo_data(data)
+    assert [shape for shape, _ in calls] == [(1512, 2016), (3024, 4032), (6048, 8064)]
+    assert reading.image.shape[:2] == (6048, 8064)
+    assert reading.detections.size_wh == (8064, 6048)
+    assert reading.detections.dice[0].box_xywh == (0, 0, 30, 30)
+
+
+def test_a_photo_over_a_frames_side_is_looked_at_as_a_photo_at_any_reduction(monkeypatch):
+    """A 4K JPEG (3840x2160) is decoded at half size, 1920 px, a camera frame's side, but is
+    still read as a photo; a 1280x720 one, decoded whole, as a frame."""
+    calls = _recording_reads(monkeypatch, _dice((30, 0.95)))
+    for (w, h), decoded, is_photo in (
+        ((3840, 2160), (1080, 1920), True),
+        ((1280, 720), (720, 1280), False),
+    ):
+        calls.clear()
+        read_photo_data(cv2.imencode(".jpg", np.full((h, w, 3), 90, np.uint8))[1].tobytes())
+        assert calls == [(decoded, is_photo)]
+
+
+def test_an_odd_sized_photo_decoded_small_keeps_its_own_size(monkeypatch):
+    """A 4033x3023 JPEG decodes at half size to 2017x1512 (rounded up): its dice and size
+    are the photo's own, 4033x3023, not twice the decoded image's."""
+    _recording_reads(monkeypatch, _dice((2017, 0.95)))
+    data = cv2.imencode(".jpg", np.full((3023, 4033, 3), 90, np.uint8))[1].tobytes()
+    reading = read_photo_data(data)
+    assert reading.image.shape[:2] == (1512, 2017)
+    assert reading.detections.size_wh == (4033, 3023)
+    assert reading.detections.dice[0].box_xywh == (0, 0, 4033, 4033)
