@@ -586,10 +586,33 @@ def test_rule_check_page(browser: Any, server: Server, shots: Path) -> None:
         assert "Tap the 5 dice" in page.locator("#check .pad-help").inner_text()
         wait_text(page, "#check .extra-help", "1 too many")
         assert page.locator('[data-pad="go"]').is_disabled()
+        page.click('[data-pad="back"]')  # Remove: the last die tapped goes
+        assert _tray(page, "#check") == [3, 4, 4, 3, 4]
+        page.locator("#check .tray-die").nth(1).click()  # a die tapped first: that one goes
         page.click('[data-pad="back"]')
+        assert _tray(page, "#check") == [3, 4, 3, 4]
+        page.locator('.face[data-face="4"]').click()
         page.click('[data-pad="go"]')
-        page.locator("#best-points").filter(has_text="400").wait_for()  # 3 4 4 3 4: three 4s
+        page.locator("#best-points").filter(has_text="400").wait_for()  # 3 4 3 4 4: three 4s
         assert page.locator("#result-roll .die").count() == 5
+        # the house rules ticked are the rules checked: extra-combos' three pairs, 500
+        page.select_option("#preset", "farkle")
+        page.click("#check summary:has-text('House rules')")
+        page.check('input[name=toggle][value="extra-combos"]')
+        page.click('[data-pad="clear"]')
+        for v in [2, 2, 3, 3, 4, 4]:
+            page.locator(f'.face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        wait_text(page, "#result h2", "extra-combos")
+        assert page.locator("#best-points").inner_text() == "500"  # (farkle's own: 1,500)
+
+
+def _tray(page: Any, where: str) -> list[int]:
+    """The dice on the pad in ``where``, in the order they show."""
+    labels = page.eval_on_selector_all(
+        f"{where} .tray .tray-die svg", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    return [int(v) for v in labels]
 
 
 def _sample_photo() -> Path:
@@ -750,6 +773,93 @@ def test_photo_flow_with_an_unsure_die(
         assert "three 3s" in page.locator("#controls .options").inner_text()
 
 
+def test_looks_right_accepts_the_dice_the_camera_was_unsure_of(
+    browser: Any, server: Server
+) -> None:
+    """An unsure die holds the roll back until the player corrects it or presses *Looks
+    right*, which takes the dice as read."""
+    dice = [1, 5, 2, 3, 4, 6]  # (the 2 read unsure: it is right)
+    one = ONE_DIE_READ["detections"][0]
+    detections = [{**one, "value": v, "unsure": i == 2} for i, v in enumerate(dice)]
+    answer = {**ONE_DIE_READ, "dice": dice, "detections": detections}
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.route(
+            "**/api/read*",
+            lambda route: route.fulfill(
+                status=200, content_type="application/json", body=json.dumps(answer)
+            ),
+        )
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        page.set_input_files(
+            "#check input.photo", files=[{"name": "r.png", "mimeType": "image/png", "buffer": b"x"}]
+        )
+        page.locator("#check .tray-die.unsure").wait_for()
+        assert page.locator('#check [data-pad="go"]').is_disabled()
+        page.click('#check [data-pad="confirm"]')
+        assert page.locator("#check .tray-die.unsure").count() == 0
+        assert page.locator("#check .unsure-help").is_hidden()
+        assert _tray(page, "#check") == [1, 5, 2, 3, 4, 6]
+        page.click('#check [data-pad="go"]')
+        page.locator("#best-points").filter(has_text="1,500").wait_for()  # farkle's 1-6 run
+
+
+def test_a_tap_while_the_last_is_on_its_way_is_not_sent_and_polls_are_cheap(
+    browser: Any, server: Server
+) -> None:
+    """A sheet unchanged since the last poll comes back as a bodiless 304; a second tap on
+    Busted while the first is still on its way (a slow network) sends nothing more: Ann
+    busts once, and no "Another phone was quicker" for her own tap."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        game_id = page.get_attribute("#game", "data-id")
+        with page.expect_response(
+            lambda r: r.url.endswith(f"/api/games/{game_id}") and r.status == 304, timeout=5000
+        ):
+            pass
+        sent: list[str] = []
+        page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/events") else None)
+        held: dict[str, Any] = {}
+        page.route(
+            "**/api/games/*/events",
+            lambda route: route.continue_() if "bust" in held else held.update(bust=route),
+        )
+        bust = page.locator('#quick [data-quick="bust"]')
+        bust.click()
+        wait_held(page, held, "bust")
+        bust.click()  # (not greyed: the sheet has not changed yet)
+        held["bust"].continue_()
+        wait_text(page, "#turn-line", "Bob's turn")
+        wait_text(page, "#toast", "Ann busted: 0 this turn.")
+        assert len(sent) == 1, sent
+        assert _version(page, server) == 1
+        assert not errors, errors
+
+
+def test_messages_go_by_themselves_or_with_a_tap_and_the_history_stays_open(
+    browser: Any, server: Server
+) -> None:
+    """A message at the top goes after a few seconds, or at once when tapped (it covers the
+    page); the history opened stays open when the sheet changes."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        page.click("#history summary")
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#turn-line", "Bob's turn")
+        assert page.locator("#history").evaluate("d => d.open")
+        wait_text(page, "#history li", "Ann: bust")
+        toast = page.locator("#toast")
+        wait_text(page, "#toast", "Ann busted")
+        toast.click()
+        assert toast.is_hidden()
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#toast", "Bob busted")
+        toast.wait_for(state="hidden", timeout=6000)  # (untouched)
+        assert not errors, errors
+
+
 def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
     """Bob's phone misses Ann's turn (its polls are held back) and then acts on the old
     version: the server answers 409, the phone says so and shows the current sheet."""
@@ -798,6 +908,7 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
         assert page.locator("#coach").is_hidden()
         page.click("#coach-on")
         wait_text(page, "#coach-line", "expect 542", 5.0)
+        assert page.locator("#coach h2").inner_text() == "Coach for Ann"  # (whose turn it is)
         tap_dice(page, [4, 4, 4, 4, 2, 3])
         page.click('#controls [data-pad="go"]')
         page.locator("#coach .coach-keeps li.best").filter(has_text="then bank").wait_for()
@@ -904,6 +1015,7 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         page.click("#coach-on")
         tap_dice(page, [1, 5])  # a roll of six: the pad says how many are still to enter
         wait_text(page, "#controls .extra-help", "4 more to enter")
+        assert page.locator('#controls [data-pad="go"]').is_disabled()  # (a roll of all six)
         tap_dice(page, [2, 2, 3, 6])
         assert page.locator("#controls .extra-help").is_hidden()
         page.click('#controls [data-pad="go"]')
