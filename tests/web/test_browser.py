@@ -60,6 +60,16 @@ def answer_one_die(route: Any) -> None:
     route.fulfill(status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ))
 
 
+def answer_reads(page: Any, body: dict[str, Any], status: int = 200) -> None:
+    """Have every photo this page sends answered with `body`, as a server would."""
+    page.route(
+        "**/api/read*",
+        lambda route: route.fulfill(
+            status=status, content_type="application/json", body=json.dumps(body)
+        ),
+    )
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
@@ -255,6 +265,11 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
         ann.click('#quick [data-quick="bank"]')
         wait_text(ann, "#quick-error", "That takes Ann to 1,050, past the 1,000 target: press")
         assert _version(ann, server) == version  # (nothing sent yet)
+        ann.fill("#quick-points", "750")  # (typed again: the question went, so it is asked)
+        assert ann.locator("#quick-error").is_hidden()
+        ann.click('#quick [data-quick="bank"]')
+        wait_text(ann, "#quick-error", "That takes Ann to 1,050, past the 1,000 target: press")
+        assert _version(ann, server) == version
         ann.fill("#quick-points", "700")
         bank_past_the_target(ann)
         wait_text(bob, "#final-banner", "Bob")
@@ -635,6 +650,35 @@ def _read_photo(page: Any, where: str, photo: Path) -> str:
     return str(status.inner_text())
 
 
+def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
+    browser: Any, server: Server
+) -> None:
+    """Ticking a house rule asks the server for the rules' words; an answer that comes
+    back after the player has ticked again is dropped, not shown over the newer words."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        page.select_option("#preset", "farkle")
+        page.click("details.describe summary")
+        described = page.locator('pre[data-preset="farkle"]')
+        plain = described.inner_text()
+        held: list[Any] = []
+        page.route("**/api/rules/describe*", lambda route: held.append(route))
+        page.check('input[value="extra-combos"]')
+        while not held:  # (the route's callback runs while Playwright waits)
+            page.wait_for_timeout(20)
+        page.uncheck('input[value="extra-combos"]')  # no house rules: farkle's own words
+        assert described.inner_text() == plain
+        with page.expect_response("**/api/rules/describe*"):
+            held[0].fulfill(
+                status=200,
+                content_type="application/json",
+                body=json.dumps({"description": "farkle + extra-combos (a late answer)"}),
+            )
+        page.wait_for_timeout(300)  # (time for the page to act on it, were it to)
+        assert described.inner_text() == plain
+
+
 def test_photo_of_a_roll(browser: Any, server: Server, shots: Path) -> None:
     photo = _sample_photo()
     with phone(browser) as ctx:
@@ -745,12 +789,7 @@ def test_photo_flow_with_an_unsure_die(
     }
     with phone(browser) as ctx:
         page = ctx.new_page()
-        page.route(
-            "**/api/read*",
-            lambda route: route.fulfill(
-                status=200, content_type="application/json", body=json.dumps(answer)
-            ),
-        )
+        answer_reads(page, answer)
         page.goto(server.url + "/")
         page.select_option("#preset", "farkle")
         page.fill("#players", "Ann\nBob")
@@ -784,12 +823,7 @@ def test_looks_right_accepts_the_dice_the_camera_was_unsure_of(
     answer = {**ONE_DIE_READ, "dice": dice, "detections": detections}
     with phone(browser) as ctx:
         page = ctx.new_page()
-        page.route(
-            "**/api/read*",
-            lambda route: route.fulfill(
-                status=200, content_type="application/json", body=json.dumps(answer)
-            ),
-        )
+        answer_reads(page, answer)
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")
         page.select_option("#preset", "farkle")
@@ -1075,16 +1109,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         assert "Found" in _read_photo(page, "#controls", _sample_photo())
         found = page.locator("#controls .tray .tray-die").count()
         # the server busy with others' photos: this one's dice and picture stay as they were
-        page.route(
-            "**/api/read*",
-            lambda route: route.fulfill(
-                status=503,
-                content_type="application/json",
-                body=json.dumps(
-                    {"error": "the server is busy reading photos for others; try again in a moment"}
-                ),
-            ),
-        )
+        busy = "the server is busy reading photos for others; try again in a moment"
+        answer_reads(page, {"error": busy}, status=503)
         page.set_input_files("#controls input.photo", files=[not_a_photo])
         wait_text(page, "#controls .photo-status", "the dice above are as they were")
         assert page.locator("#controls .tray .tray-die").count() == found

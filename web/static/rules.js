@@ -6,6 +6,7 @@
   if (!select) return;
   let asked = 0;
   async function show() {
+    const mine = ++asked;  // (answers to earlier choices are dropped, even with no tick left)
     const ticked = [...document.querySelectorAll('input[name="toggle"]:checked')].map((t) => t.value);
     const pre = document.querySelector(`pre[data-preset="${select.value}"]`);
     document.querySelectorAll("pre[data-preset]").forEach((p) => { p.hidden = p !== pre; });
@@ -14,7 +15,6 @@
     if (!pre) return;
     if (pre.dataset.plain === undefined) pre.dataset.plain = pre.textContent;
     if (!ticked.length) { pre.textContent = pre.dataset.plain; return; }
-    const mine = ++asked;  // (answers to earlier ticks are dropped)
     try {
       const spec = [select.value, ...ticked].join("+");
       const resp = await fetch(`/api/rules/describe?rules=${encodeURIComponent(spec)}`);
