@@ -969,6 +969,13 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
         wait_text(page, "#tie-banner", "Tie-break")
         wait_text(page, "#coach", "Ann plays after you, knowing your mark")
         wait_text(page, "#coach-line", "% chance")
+        game_id = page.locator("#game").get_attribute("data-id")
+        advice = page.request.get(f"{server.url}/api/games/{game_id}/advice").json()["advice"]
+        assert advice["playing_to_win"] and not advice["can_bank"], advice  # (a fresh turn)
+        assert page.locator("#coach-line").inner_text() == (  # (the server's figures)
+            f"Roll on: {round(100 * advice['bust_probability'])}% bust risk, "
+            f"{round(100 * advice['chance_if_roll'])}% chance ({advice['bank_refusal']})"
+        )
         # at the target already (a tie-break): points are sent at once, not asked about
         page.fill("#quick-points", "300")
         page.click('#quick [data-quick="bank"]')
