@@ -247,7 +247,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
         return 0
     print(
         f"{rules.name}, banked score before the turn {args.score:,}"
-        + ("" if turn.on_board else " (not on the board)")
+        + ("" if turn.on_board or not rules.entry else " (not on the board)")
     )
     print(f"  {'roll':<8} {'keep':<8} {'points':>7} {'total':>7} {'left':>4}")
     for step in turn.steps:

@@ -561,3 +561,145 @@ def test_replay_marks_a_strike_out_from_zero_as_one(
     assert code == 0
     lines = [line for line in out.splitlines() if "bust" in line]
     assert ["strike-out -0" in line for line in lines] == [False] * 4 + [True] * 2, out
+
+
+def test_rules_names_one_set_once_and_prints_its_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two different rule sets in one `rules` call is a mistake, and `--json` is honoured
+    for a named set and for the listing (scripts read those keys)."""
+    code, out, err = run(capsys, "rules", "farkle", "--rules", "zilch")
+    assert code == 2 and out == "" and "two rule sets named: 'farkle' and --rules 'zilch'" in err
+    code, out, _ = run(capsys, "rules", "farkle", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["name"] == "farkle" and data["dice"] == 6
+    code, out, _ = run(capsys, "rules", "--json")
+    listing = json.loads(out)
+    assert code == 0 and set(listing) == {"presets", "toggles"}
+    assert "farkle" in listing["presets"] and "strike-out" in listing["toggles"]
+    code, out, _ = run(capsys, "rules")
+    assert "\n  +strike-out " in out  # each toggle is listed as it is typed, with its +
+
+
+def test_score_and_rules_errors_say_what_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    """No dice, or an empty --rules, gets the hint for that mistake, not a parser's echo."""
+    code, out, err = run(capsys, "score", "--rules", "farkle")
+    assert code == 2 and out == ""
+    assert err.startswith("hotdice: error: give the dice of the roll, e.g. hotdice score")
+    code, _, err = run(capsys, "score", "--rules", "", "1")
+    assert code == 2 and "choose the table's rules with --rules NAME" in err
+
+
+def test_turn_text_marks_the_board_hot_dice_unkept_rolls_and_a_win(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The turn table's words: not on the board at 0 (where the rules have an entry
+    threshold), HOT DICE, '-' for a bust roll's keep, and a roll that wins outright said
+    as such."""
+    code, out, _ = run(capsys, "turn", "--rules", "hot-dice", "142445>14445", "4>4")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "hot-dice, banked score before the turn 0 (not on the board)"
+    assert lines[-2].endswith("  HOT DICE")
+    code, out, _ = run(capsys, "turn", "--rules", "hot-dice", "--score", "3000", "142445>14445")
+    assert out.splitlines()[0] == "hot-dice, banked score before the turn 3,000"
+    code, out, _ = run(capsys, "turn", "--rules", "farkle", "142445>1")  # (no entry threshold:
+    assert out.splitlines()[0] == "farkle, banked score before the turn 0"  # nothing to say)
+    code, out, _ = run(capsys, "turn", "--rules", "farkle", "142445>14445", "4")
+    assert code == 0 and "  4        -              0       0    0  bust: nothing to keep\n" in out
+    code, out, _ = run(capsys, "turn", "--rules", "farke", "111111>111111")
+    assert code == 0 and out.endswith("Turn total 8,000: that roll wins the game.\n")
+    code, out, err = run(capsys, "turn", "--rules", "farkle", "142445> ")
+    assert code == 2 and out == "" and "nothing after '>'" in err
+
+
+def test_replay_text_orders_marks_and_retargets(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Standings run highest first; the history marks a takeover and an outright win; a
+    table without an entry threshold has no "needs" badge; --target overrides the log's."""
+    path = tmp_path / "game.json"
+    scores = [("Ann", 500), ("Bob", 0), ("Ann", 0), ("Bob", 1000), ("Ann", 0)]
+    events = [{"type": "score", "player": p, "points": n} for p, n in scores]
+    path.write_text(
+        json.dumps({"rules": "farkle", "target": 1000, "players": ["Ann", "Bob"], "events": events})
+    )
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and out.splitlines()[1:4] == [
+        "  Bob                1,000",
+        "  Ann                  500",
+        "Winner: Bob",
+    ]
+    path.write_text(json.dumps({"rules": "farkle", "players": ["Ann", "Bob"], "events": []}))
+    code, out, _ = run(capsys, "replay", "--target", "5000", str(path))
+    assert code == 0 and out.startswith("farkle, game to 5,000: playing\n")
+    assert "needs" not in out  # (farkle has no entry threshold)
+    roll = [{"type": "roll", "dice": [1, 1, 1, 1, 1, 1]}, {"type": "keep", "dice": [1] * 6}]
+    path.write_text(json.dumps({"rules": "farke", "players": ["Ann", "Bob"], "events": roll}))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and out.endswith("1. Ann                +8,000 ->   8,000 WINS\n")
+    takeover = [
+        {"type": "score", "player": "Ann", "points": 1000},
+        {"type": "score", "player": "Bob", "points": 1000},
+        {"type": "roll", "dice": [1, 1, 1, 2, 3]},
+        {"type": "keep", "dice": [1, 1, 1]},
+        {"type": "bank"},
+        {"type": "takeover", "accept": True},
+        {"type": "roll", "dice": [5, 2]},
+        {"type": "keep", "dice": [5]},
+        {"type": "bank"},
+    ]
+    path.write_text(
+        json.dumps({"rules": "minnesota", "players": ["Ann", "Bob"], "events": takeover})
+    )
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and out.endswith("4. Bob                +1,050 ->   2,050 (took over)\n")
+    mid = [{"type": "roll", "dice": [1, 5, 2, 2, 3, 6]}, {"type": "keep", "dice": [1, 5]}]
+    path.write_text(json.dumps({"rules": "farkle", "players": ["Ann", "Bob"], "events": mid}))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "  turn so far: 150, to roll 4 dice or bank\n" in out
+
+
+def test_replay_errors_echo_the_event_and_name_a_binary_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An illegal event is shown as written, so it can be found in the file; a file that
+    is not text is said to be so (not a codec's message)."""
+    path = _write_log(
+        tmp_path,
+        [
+            {"type": "score", "player": "Ann", "points": 1050},
+            {"type": "score", "player": "Bob", "points": 400},
+        ],
+    )
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and err.endswith('{"type": "score", "player": "Bob", "points": 400}\n')
+    path.write_bytes(b"\xff\xfe\x00")
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and err == f"hotdice: error: {path} is not a text file\n"
+
+
+def test_replay_keeps_columns_after_fullwidth_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Fullwidth letters (east-asian width "F") take two cells, as CJK ones do."""
+    path = tmp_path / "game.json"
+    events = [{"type": "score", "player": p, "points": 500} for p in ("ＡＢ", "Bob")]
+    path.write_text(json.dumps({"rules": "farkle", "players": ["ＡＢ", "Bob"], "events": events}))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "  ＡＢ" + " " * 12 + "     500\n" in out
+
+
+def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A bare `hotdice` prints help but fails (2); a stray argument is a one-line usage
+    error, not a traceback; Ctrl+C ends with 130 as a shell expects."""
+    assert main([]) == 2 and "COMMAND" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exited:
+        main(["replay", str(tmp_path / "a.json"), "b.json"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "unrecognized arguments: b.json" in err
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("companion.cli.cmd_score", interrupted)
+    assert main(["score", "--rules", "farkle", "1"]) == 130

@@ -737,3 +737,47 @@ def test_report_ranges_run_forwards_below_the_target() -> None:
 def test_newton_starts_close_enough_to_settle_a_pair_in_few_solves() -> None:
     game = solve_game(load_rules("farkle", target=1000))
     assert game.turn_solves < 3 * (1000 // UNIT) ** 2  # about 2.5 a state
+
+
+def test_cli_win_probability_limits_and_note(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """20,000 itself is allowed and 3,000 is not yet slow: the refusal and the note on
+    standard error (not in the answer) start just past them. (The solve is stubbed: it
+    is interrupted, which is exit status 130.)"""
+    from companion.cli import main
+
+    def interrupted(*args: object) -> dict:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("companion.winprob.win_report", interrupted)
+    argv = ["strategy", "--rules", "farkle", "--win-probability", "--target"]
+    assert main([*argv, "20000"]) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and "takes minutes to hours" in err and "at most" not in err
+    assert main([*argv, "3000"]) == 130
+    assert capsys.readouterr() == ("", "")
+    assert main([*argv, "3050"]) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("hotdice: note: solving a game to 3,050 takes")
+
+
+def test_cli_win_probability_text_layout(capsys: pytest.CaptureFixture[str]) -> None:
+    """What the model leaves out comes right under the heading; a single bank total is
+    one number, not "450 to 450"."""
+    from companion.cli import main
+
+    assert (
+        main(["strategy", "--rules", "minnesota+the-5150", "--win-probability", "--target", "300"])
+        == 0
+    )
+    assert capsys.readouterr().out.splitlines()[1].startswith("  not modelled: tie-or-beat")
+    assert main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500"]) == 0
+    assert (
+        "\n       4 dice in hand: 450  (for points: never (roll on))\n" in capsys.readouterr().out
+    )
+
+
+def test_the_progress_line_gives_minutes_from_90_seconds() -> None:
+    """From 90 seconds left the estimate is in minutes ("2 min", not "90 s")."""
+    assert _progress_run(False, [0, 10], [0.1]) == "solving: 10% done, about 2 min left\n"

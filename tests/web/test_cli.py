@@ -141,3 +141,86 @@ def test_exported_log_replays_with_hotdice_replay(tmp_path: Path, game: GameActi
         check=True,
     )
     assert json.loads(out.stdout) == game.get()["state"]
+
+
+def test_serve_option_bounds_and_defaults() -> None:
+    """The ends of each range are allowed and just past them refused; threads default to 8."""
+    parser = argparse.ArgumentParser()
+    cli.register(parser.add_subparsers(dest="command"), None)
+    args = parser.parse_args(["serve", "--port", "1", "--threads", "1"])
+    assert (args.port, args.threads) == (1, 1)
+    args = parser.parse_args(["serve", "--port", "65535", "--threads", "256"])
+    assert (args.port, args.threads) == (65535, 256)
+    assert parser.parse_args(["serve"]).threads == 8
+    with pytest.raises(argparse.ArgumentTypeError, match="port must be 1 to 65535, not 65536"):
+        cli.port_number("65536")
+
+
+def test_a_blank_host_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """Spaces are no address either (getaddrinfo would give its own, unnamed error)."""
+    assert cli.main(["serve", "--host", "  "]) == 2
+    assert capsys.readouterr().err.startswith("hotdice: error: --host: the address is empty")
+
+
+def test_public_url_and_lan_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """IPv6's any-address is shown as the LAN address too; without a route the LAN address
+    falls back to the loopback one."""
+    assert not cli.public_url("::", 8000).startswith("http://::")
+    monkeypatch.setattr(socket.socket, "connect", lambda self, addr: None)
+    monkeypatch.setattr(socket.socket, "getsockname", lambda self: ("192.0.2.7", 5000))
+    assert cli.lan_address() == "192.0.2.7"
+
+    def unreachable(self: socket.socket, addr: object) -> None:
+        raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(socket.socket, "connect", unreachable)
+    assert cli.lan_address() == "127.0.0.1"
+
+
+def test_banner_without_unicode_says_so() -> None:
+    """A terminal that cannot encode the QR's blocks gets a line saying so, then the rest."""
+
+    class Ascii(io.StringIO):
+        def write(self, text: str) -> int:
+            text.encode("ascii")
+            return super().write(text)
+
+    out = Ascii()
+    cli.print_banner("http://10.0.0.2:8000/", out)
+    text = out.getvalue()
+    assert "(this terminal cannot draw the QR code)\n" in text
+    assert text.endswith("Press Ctrl+C to stop.\n")
+
+
+def test_serve_passes_its_options_to_waitress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--threads reaches waitress, a relative --db becomes an absolute path in a folder
+    made for it, and the banner goes to standard output. (waitress is stubbed.)"""
+    import waitress
+
+    seen: dict = {}
+
+    class Server:
+        def run(self) -> None:
+            seen["ran"] = True
+
+        def close(self) -> None:
+            seen["closed"] = True
+
+    def create_server(app: object, **options: object) -> Server:
+        seen["app"], seen["options"] = app, options
+        return Server()
+
+    monkeypatch.setattr(waitress, "create_server", create_server)
+    monkeypatch.chdir(tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = ["serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "3"]
+    assert cli.main([*argv, "--db", "new/x.sqlite"]) == 0
+    out, err = capsys.readouterr()
+    assert seen["options"]["threads"] == 3 and seen["ran"] and seen["closed"]
+    assert seen["app"].config["DATABASE"] == str(tmp_path / "new" / "x.sqlite")
+    assert (tmp_path / "new").is_dir() and err == ""
+    assert out.startswith(f"hotdice scoresheet: http://127.0.0.1:{port}/\n")
