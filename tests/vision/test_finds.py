@@ -2,6 +2,7 @@
 one die found twice. Plain arrays, no network."""
 
 import numpy as np
+import pytest
 
 from vision import finds
 
@@ -52,3 +53,62 @@ def test_same_finds_pairs_finds_at_about_the_same_place_and_size():
     )
     assert finds.same_finds(found, before).tolist() == [0, -1, -1]
     assert finds.same_finds(found, before[:0]).tolist() == [-1, -1, -1]
+
+
+def test_dedupe_judges_closeness_by_the_bigger_find() -> None:
+    """A pip found inside its die (30 px from a 100 px die's centre) is that die found
+    again, though it is far more than half its own side from it."""
+    found = np.array([[100, 100, 100, 0.9], [130, 100, 20, 0.5]], np.float32)
+    assert finds.dedupe(found, found[:, 3]).tolist() == [0]
+
+
+def test_same_finds_needs_both_coordinates_close() -> None:
+    """A find straight below another (same x, 30 px lower) is not the same find."""
+    before = np.array([[100, 100, 40, 0.9]], np.float32)
+    found = np.array([[100, 130, 40, 0.8], [130, 100, 40, 0.8]], np.float32)
+    assert finds.same_finds(found, before).tolist() == [-1, -1]
+
+
+def test_readings_scale_confidence_down_for_a_doubtful_die() -> None:
+    """The value is 1-6 (column k is value k); its confidence is its share of "a die",
+    halved again where the readers give under even odds of a die at all."""
+    probs = np.array(
+        [
+            [0.6, 0.02, 0.3, 0.02, 0.02, 0.02, 0.02],  # a 2, the readers doubting it is a die
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.1, 0.9],  # a 6, surely
+        ],
+        np.float32,
+    )
+    values, confidence = finds.readings(probs)
+    assert values.tolist() == [2, 6]
+    assert confidence[0] == pytest.approx(0.3 / 0.4 * 0.8, abs=1e-6)
+    assert confidence[1] == pytest.approx(0.9, abs=1e-6)
+
+
+def test_a_reading_of_exactly_half_is_sure() -> None:
+    """Sure means at least 0.5: a die read at exactly even odds between two values is not
+    asked about."""
+    probs = np.array([[0.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0]], np.float32)
+    assert finds.readings(probs)[1].tolist() == [0.5]
+    assert finds.surely_read(probs).tolist() == [True]
+
+
+def test_centre_inside_uses_half_the_side() -> None:
+    """A centre 15 px from a 40 px find's centre is inside its box; one 30 px away is not."""
+    big = np.array([[100, 100, 40, 0.9]], np.float32)
+    small = np.array([[115, 100, 10, 0.5], [100, 130, 10, 0.5], [130, 100, 10, 0.5]], np.float32)
+    assert finds.centre_inside(big, small).tolist() == [[True, False, False]]
+
+
+def test_near_pairs_measures_by_the_bigger_find() -> None:
+    """Closeness is in sides of the bigger find of a pair, so a pip near its die is near."""
+    a = np.array([[0, 0, 40, 0.9]], np.float32)
+    b = np.array([[15, 0, 10, 0.5], [0, 25, 10, 0.5]], np.float32)
+    assert finds.near_pairs(a, b, overlap=0.5).tolist() == [[True, False]]
+
+
+def test_confidence_never_exceeds_one() -> None:
+    """Averaged float32 scores can sum a hair over 1: the confidence stays at most 1 (a
+    `DieDetection` refuses more)."""
+    probs = np.array([[0.1, 0.90000004, 0.0, 0.0, 0.0, 0.0, 0.0]], np.float32)
+    assert finds.readings(probs)[1].tolist() == [1.0]

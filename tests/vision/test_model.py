@@ -291,3 +291,39 @@ def test_a_find_every_reader_takes_for_no_die_is_owed_no_vote(monkeypatch):
     probs, owed = model.glance(crops)
     np.testing.assert_array_equal(probs, first)
     assert owed.tolist() == [False, True, True, False]
+
+
+def test_finds_in_the_padding_are_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 160x40 image is padded to 160x48 for the finder: a centre it marks in the padded
+    rows (below the image) is no find, however far it is inside the image's width."""
+    out = np.zeros((1, 4, 6, 20), np.float32)
+    out[0, 0, 2, 3] = 0.9  # a die at (28, 20)
+    out[0, 0, 5, 10] = 0.9  # a "die" at (84, 44): in the padding
+    out[0, 1:3] = 0.5  # centres mid-cell; sides 32 (log 0)
+    monkeypatch.setattr(model, "DET_PAD", 16)
+    monkeypatch.setattr(model, "_run", lambda name, blob: out)
+    found = model.find_centres(np.zeros((40, 160, 3), np.uint8))
+    np.testing.assert_allclose(found, [[28, 20, model.DET_SIZE_REF, 0.9]])
+
+
+def test_the_vote_averages_not_a_die_over_its_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crop read 0.4 "no die" at a glance and surely a 3 by its three turned views is
+    0.1 "no die" (the mean of four views), and a 3 with the rest."""
+    turned = np.array([[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]], np.float32)
+    monkeypatch.setattr(
+        model, "_scores", lambda blob: (np.repeat(turned, len(blob), 0), np.ones(len(blob), bool))
+    )
+    first = np.array([[0.4, 0.0, 0.0, 0.6, 0.0, 0.0, 0.0]], np.float32)
+    crops = [np.zeros((model.CROP, model.CROP, 3), np.uint8)]
+    probs = model.vote(crops, first, np.array([True]), rotations=4)
+    np.testing.assert_allclose(probs, [[0.1, 0.0, 0.0, 0.9, 0.0, 0.0, 0.0]], atol=1e-6)
+
+
+def test_det_scale_upscales_small_images_up_to_twice() -> None:
+    """A small image is looked at up to twice its size (its dice come closer to the
+    finder's best size: a 320 px wide sample photo's reading changed without it), a big
+    one scaled down to `long_side`."""
+    assert model.det_scale((320, 240), long_side=640) == 2.0
+    assert model.det_scale((200, 100), long_side=640) == 2.0
+    assert model.det_scale((480, 360), long_side=640) == pytest.approx(640 / 480)
+    assert model.det_scale((1920, 1080), long_side=640) == pytest.approx(1 / 3)

@@ -709,3 +709,106 @@ def test_a_roll_no_glance_reads_is_voted_on_first(monkeypatch):
     """No die read surely at a glance: the vote may change which look comes next (small
     dice amid a 12 MP table), so it is taken at once, on every find it owes."""
     assert _first_look_events(monkeypatch, read_surely=False)[:2] == ["look 0.33", "vote 2"]
+
+
+def test_boxes_at_the_frame_edge_are_cut_to_it_and_dice_run_left_to_right() -> None:
+    """A die half out of a 640x480 frame's right edge gets a box cut there (narrower than
+    tall), one at the bottom edge a box cut there (wider than tall), and the roll is
+    ordered left to right whatever its rows."""
+    found = np.array([[630, 100, 40, 0.9], [100, 470, 40, 0.9]], np.float32)
+    probs = np.full((2, 7), 0.01, np.float32)
+    probs[:, 3] = 0.94
+    dets = reader._detections(found, probs, (640, 480), (0.6, 2.0))
+    assert [d.center_xy for d in dets] == [(100.0, 470.0), (630.0, 100.0)]
+    assert [d.box_xywh for d in dets] == [(80, 450, 40, 30), (610, 80, 30, 40)]
+    assert dets.values == [3, 3]
+
+
+def test_a_bgra_image_reads_as_its_bgr_channels() -> None:
+    """A PNG with an alpha channel is read as its colours, channels in OpenCV's order."""
+    bgra = np.zeros((4, 5, 4), np.uint8)
+    bgra[..., 0], bgra[..., 1], bgra[..., 2], bgra[..., 3] = 10, 20, 30, 255
+    np.testing.assert_array_equal(reader._as_bgr(bgra), bgra[..., :3])
+
+
+@pytest.mark.parametrize(
+    "size_wh, kwargs, first",
+    [
+        ((2560, 1440), {}, 960 / 2560),  # over 1920 long: a photo's first look, 960
+        ((1920, 1080), {}, 640 / 1920),  # a camera frame's: `long_side`
+        ((4000, 3000), {"long_side": 1280}, 1280 / 4000),  # a photo asked to look closer
+    ],
+)
+def test_the_first_look_is_at_the_long_side_asked_for(monkeypatch, size_wh, kwargs, first) -> None:
+    """A photo is an image over `FRAME_SIDE` pixels on its long side (a 1440p photo too),
+    and its first look is at the larger of `long_side` and `PHOTO_LOOK`."""
+    scales: list[float] = []
+
+    def centres_at(image, scale, min_score):
+        scales.append(scale)
+        return np.zeros((0, 4), np.float32)
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    w, h = size_wh
+    vision.read(np.full((h, w, 3), 180, np.uint8), **kwargs)
+    assert scales[0] == pytest.approx(first)
+
+
+def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(monkeypatch) -> None:
+    """The vote's wider view cuts the die 15% larger than the finder's side (`_WIDER`), to
+    see the edge pips of a die whose size the finder underestimated."""
+    sides: list[float] = []
+    crop = reader.crop_die
+
+    def spy(image, center_xy, side):
+        sides.append(side)
+        return crop(image, center_xy, side)
+
+    def vote(crops, probs, owed, *, rotations, wider, min_dieness):
+        wider(0)
+        return probs
+
+    monkeypatch.setattr(reader, "crop_die", spy)
+    monkeypatch.setattr(reader, "vote", vote)
+    found = np.array([[50, 50, 40, 0.9]], np.float32)
+    probs = np.zeros((1, 7), np.float32)
+    image = np.zeros((100, 100, 3), np.uint8)
+    reader._voted(image, found, probs, np.array([True]), 4, 0.7)
+    assert sides == [40.0, pytest.approx(46.0)]
+
+
+def test_a_doubtful_find_on_a_read_die_is_that_die_found_again(monkeypatch) -> None:
+    """A find the readers half believe, a quarter side from a die read clearly, is that die
+    found twice: it does not count as a die read unsure (no look at twice the scale)."""
+    finds = np.array([[900, 500, 40, 0.9], [910, 500, 40, 0.4]], np.float32)
+    probs = np.full((2, 7), 0.01, np.float32)
+    probs[0, 5] = 0.94
+    probs[1, 0], probs[1, 1:] = 0.4, 0.1
+    assert 0.667 not in _looks_at_first_finds(monkeypatch, finds, probs)
+
+
+def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(monkeypatch) -> None:
+    """A 1080p roll with its one die read surely but not clearly takes the look at twice
+    the scale; that look, reading no more dice surely (one, elsewhere), is not taken."""
+    looks = [
+        np.array([[900, 500, 90, 0.9]], np.float32),
+        np.array([[1300, 500, 90, 0.9]], np.float32),
+    ]
+    probs = np.full((1, 7), 0.02, np.float32)
+    probs[0, 0], probs[0, 4] = 0.1, 0.8  # a 4 at 0.89
+    scales: list[float] = []
+
+    def centres_at(image, scale, min_score):
+        scales.append(round(scale, 3))
+        return looks[len(scales) - 1] if len(scales) <= 2 else np.zeros((0, 4), np.float32)
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: probs[: len(found)])
+    monkeypatch.setattr(
+        reader,
+        "_glanced",
+        lambda image, found, *a, **k: (probs[: len(found)], np.zeros(len(found), bool)),
+    )
+    dets = vision.read(np.full((1080, 1920, 3), 180, np.uint8))
+    assert scales[:2] == [0.333, 0.667]
+    assert [d.center_xy for d in dets] == [(900.0, 500.0)] and dets.values == [4]
