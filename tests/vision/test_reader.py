@@ -665,10 +665,11 @@ def test_a_roll_with_no_die_read_clearly_takes_the_finer_look(monkeypatch, confi
     assert (0.667 in scales) == finer, scales
 
 
-def _first_look_events(monkeypatch, *, read_surely: bool) -> list[str]:
+def _first_look_events(monkeypatch, *, read_surely: bool, owed_anyway: bool = False) -> list[str]:
     """The looks and votes of a 1080p frame whose first look finds two dice of 40 px (13 px
     there, so a closer look follows): one the finder is sure of, read at a glance as a 5
-    (`read_surely`) or unsure and owed a vote, and one unsure die owed a vote."""
+    (`read_surely`; owed a vote all the same with `owed_anyway`) or unsure and owed a
+    vote, and one unsure die owed a vote."""
     finds = np.array([[900, 500, 40, 0.9], [1000, 500, 40, 0.9]], np.float32)
     five = np.array([0.01, 0.01, 0.01, 0.01, 0.01, 0.94, 0.01], np.float32)
     unsure = np.array([0.05, 0.15, 0.2, 0.2, 0.2, 0.1, 0.1], np.float32)
@@ -682,7 +683,7 @@ def _first_look_events(monkeypatch, *, read_surely: bool) -> list[str]:
         if known is not None:
             events.append(f"told {len(known[0])}")
         probs = np.array([five if read_surely else unsure, unsure])[: len(found)]
-        return probs, np.array([not read_surely, True])[: len(found)]
+        return probs, np.array([owed_anyway or not read_surely, True])[: len(found)]
 
     def voted(image, found, probs, owed, rotations, min_dieness):
         events.append(f"vote {int(owed.sum())}")
@@ -709,6 +710,13 @@ def test_a_roll_no_glance_reads_is_voted_on_first(monkeypatch):
     """No die read surely at a glance: the vote may change which look comes next (small
     dice amid a 12 MP table), so it is taken at once, on every find it owes."""
     assert _first_look_events(monkeypatch, read_surely=False)[:2] == ["look 0.33", "vote 2"]
+
+
+def test_a_die_read_surely_but_owed_a_vote_is_voted_on_first(monkeypatch):
+    """A glance that reads a die but still owes it a vote has not settled it: the roll has
+    no die read for good, so the vote comes before the closer look, as with none read."""
+    events = _first_look_events(monkeypatch, read_surely=True, owed_anyway=True)
+    assert events[:2] == ["look 0.33", "vote 2"]
 
 
 def test_boxes_at_the_frame_edge_are_cut_to_it_and_dice_run_left_to_right() -> None:
