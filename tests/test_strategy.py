@@ -675,48 +675,17 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
     """--need, --off-board and --kept each change the advice; kept dice at a turn total of
     0 are refused like held sets."""
     code, out, _ = _main(
-        capsys,
-        "advise",
-        "--rules",
-        "farkle",
-        "--turn-total",
-        "300",
-        "--dice",
-        "2",
-        "--need",
-        "1000",
+        capsys, *"advise --rules farkle --turn-total 300 --dice 2 --need 1000".split()
     )
     assert code == 0 and out.startswith(
         "farkle: turn total 300 with 2 dice in hand (playing to make 1,000 this turn): ROLL\n"
     )
     assert "  bank now: 300, 0.00% chance\n" in out
-    code, out, _ = _main(
-        capsys,
-        "advise",
-        "--rules",
-        "farkle",
-        "--turn-total",
-        "300",
-        "--roll",
-        "1",
-        "3",
-        "--need",
-        "1000",
-    )
+    argv = "advise --rules farkle --turn-total 300 --roll 1 3 --need 1000"
+    code, out, _ = _main(capsys, *argv.split())
     assert "keeps ranked by chance to make 1,000 this turn" in out and out.endswith("%\n")
-    code, out, _ = _main(
-        capsys,
-        "advise",
-        "--rules",
-        "minnesota",
-        "--turn-total",
-        "650",
-        "--dice",
-        "4",
-        "--score",
-        "2000",
-        "--off-board",
-    )
+    argv = "advise --rules minnesota --turn-total 650 --dice 4 --score 2000 --off-board"
+    code, out, _ = _main(capsys, *argv.split())
     assert code == 0 and "bank now: not allowed (not on the board yet" in out
     code, _, err = _main(
         capsys, "advise", "--rules", "ten-thousand+progressive", "--kept", "1", "--dice", "5"
@@ -734,18 +703,8 @@ def test_cli_advise_roll_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and lines[1].startswith("  1. keep 1 1 1 5 5 5 +2,500 -> 2,500, hot dice, ")
     code, out, _ = _main(capsys, "advise", "--rules", "farkle", "--roll", "2", "3")
     assert out == "farkle: roll 2 3 at turn total 0: bust (nothing to keep)\n"
-    code, out, _ = _main(
-        capsys,
-        "advise",
-        "--rules",
-        "minnesota+the-420",
-        "--turn-total",
-        "400",
-        "--roll",
-        "2",
-        "--score",
-        "2000",
-    )
+    argv = "advise --rules minnesota+the-420 --turn-total 400 --roll 2 --score 2000"
+    code, out, _ = _main(capsys, *argv.split())
     assert code == 0 and out.startswith(
         "minnesota+the-420: roll 2 at turn total 400: the 420: roll the 2 again\n"
         "minnesota+the-420: turn total 400 with 1 die in hand: BANK\n"

@@ -606,6 +606,17 @@ def _looks_at_with(monkeypatch, *, blot_score: float, two: float = 0.5) -> list[
     return _looks_at_first_finds(monkeypatch, blot, probs)
 
 
+def _read_as(monkeypatch, probs: np.ndarray) -> None:
+    """Have the readers read the finds as the first rows of `probs`, at a glance (no vote
+    owed) as at a closer look."""
+    monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: probs[: len(found)])
+    monkeypatch.setattr(
+        reader,
+        "_glanced",
+        lambda image, found, *a, **k: (probs[: len(found)], np.zeros(len(found), bool)),
+    )
+
+
 def _looks_at_first_finds(monkeypatch, finds: np.ndarray, probs: np.ndarray) -> list[float]:
     """The scales looked at in a blank 1080p frame whose first look finds `finds`, read as
     `probs` at a glance (no vote owed), and whose other looks find nothing."""
@@ -616,12 +627,7 @@ def _looks_at_first_finds(monkeypatch, finds: np.ndarray, probs: np.ndarray) -> 
         return finds.copy() if len(scales) == 1 else np.zeros((0, 4), np.float32)
 
     monkeypatch.setattr(reader, "_centres_at", centres_at)
-    monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: probs[: len(found)])
-    monkeypatch.setattr(
-        reader,
-        "_glanced",
-        lambda image, found, *a, **k: (probs[: len(found)], np.zeros(len(found), bool)),
-    )
+    _read_as(monkeypatch, probs)
     vision.read(np.full((1080, 1920, 3), 180, np.uint8))
     return scales
 
@@ -811,12 +817,7 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(monkeypatch) -> N
         return looks[len(scales) - 1] if len(scales) <= 2 else np.zeros((0, 4), np.float32)
 
     monkeypatch.setattr(reader, "_centres_at", centres_at)
-    monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: probs[: len(found)])
-    monkeypatch.setattr(
-        reader,
-        "_glanced",
-        lambda image, found, *a, **k: (probs[: len(found)], np.zeros(len(found), bool)),
-    )
+    _read_as(monkeypatch, probs)
     dets = vision.read(np.full((1080, 1920, 3), 180, np.uint8))
     assert scales[:2] == [0.333, 0.667]
     assert [d.center_xy for d in dets] == [(900.0, 500.0)] and dets.values == [4]
