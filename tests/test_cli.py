@@ -273,18 +273,20 @@ def quick_score(points: int) -> dict:
     return {"type": "score", "player": "Ann", "points": points}
 
 
-def _write_log(tmp_path: Path, events: list[dict]) -> Path:
+def _write_log(
+    tmp_path: Path,
+    events: list[dict],
+    *,
+    rules: str = "minnesota+the-420",
+    target: int | None = 2000,
+    players: tuple[str, ...] = ("Ann", "Bob"),
+) -> Path:
+    """A game log as `hotdice replay` reads it (no target: the rule set's own)."""
+    log: dict = {"rules": rules, "players": list(players), "events": events}
+    if target is not None:
+        log["target"] = target
     path = tmp_path / "game.json"
-    path.write_text(
-        json.dumps(
-            {
-                "rules": "minnesota+the-420",
-                "target": 2000,
-                "players": ["Ann", "Bob"],
-                "events": events,
-            }
-        )
-    )
+    path.write_text(json.dumps(log))
     return path
 
 
@@ -615,24 +617,21 @@ def test_replay_text_orders_marks_and_retargets(
 ) -> None:
     """Standings run highest first; the history marks a takeover and an outright win; a
     table without an entry threshold has no "needs" badge; --target overrides the log's."""
-    path = tmp_path / "game.json"
     scores = [("Ann", 500), ("Bob", 0), ("Ann", 0), ("Bob", 1000), ("Ann", 0)]
     events = [{"type": "score", "player": p, "points": n} for p, n in scores]
-    path.write_text(
-        json.dumps({"rules": "farkle", "target": 1000, "players": ["Ann", "Bob"], "events": events})
-    )
+    path = _write_log(tmp_path, events, rules="farkle", target=1000)
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and out.splitlines()[1:4] == [
         "  Bob                1,000",
         "  Ann                  500",
         "Winner: Bob",
     ]
-    path.write_text(json.dumps({"rules": "farkle", "players": ["Ann", "Bob"], "events": []}))
+    path = _write_log(tmp_path, [], rules="farkle", target=None)
     code, out, _ = run(capsys, "replay", "--target", "5000", str(path))
     assert code == 0 and out.startswith("farkle, game to 5,000: playing\n")
     assert "needs" not in out  # (farkle has no entry threshold)
     roll = [{"type": "roll", "dice": [1, 1, 1, 1, 1, 1]}, {"type": "keep", "dice": [1] * 6}]
-    path.write_text(json.dumps({"rules": "farke", "players": ["Ann", "Bob"], "events": roll}))
+    path = _write_log(tmp_path, roll, rules="farke", target=None)
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and out.endswith("1. Ann                +8,000 ->   8,000 WINS\n")
     takeover = [
@@ -646,13 +645,11 @@ def test_replay_text_orders_marks_and_retargets(
         {"type": "keep", "dice": [5]},
         {"type": "bank"},
     ]
-    path.write_text(
-        json.dumps({"rules": "minnesota", "players": ["Ann", "Bob"], "events": takeover})
-    )
+    path = _write_log(tmp_path, takeover, rules="minnesota", target=None)
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and out.endswith("4. Bob                +1,050 ->   2,050 (took over)\n")
     mid = [{"type": "roll", "dice": [1, 5, 2, 2, 3, 6]}, {"type": "keep", "dice": [1, 5]}]
-    path.write_text(json.dumps({"rules": "farkle", "players": ["Ann", "Bob"], "events": mid}))
+    path = _write_log(tmp_path, mid, rules="farkle", target=None)
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "  turn so far: 150, to roll 4 dice or bank\n" in out
 
@@ -680,9 +677,8 @@ def test_replay_keeps_columns_after_fullwidth_names(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Fullwidth letters (east-asian width "F") take two cells, as CJK ones do."""
-    path = tmp_path / "game.json"
     events = [{"type": "score", "player": p, "points": 500} for p in ("ＡＢ", "Bob")]
-    path.write_text(json.dumps({"rules": "farkle", "players": ["ＡＢ", "Bob"], "events": events}))
+    path = _write_log(tmp_path, events, rules="farkle", target=None, players=("ＡＢ", "Bob"))
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "  ＡＢ" + " " * 12 + "     500\n" in out
 

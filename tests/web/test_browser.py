@@ -55,19 +55,19 @@ ONE_DIE_READ = {
 }
 
 
+def fulfil(route: Any, body: dict[str, Any], status: int = 200) -> None:
+    """Answer a request the test holds with `body`, as the server's JSON API would."""
+    route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+
 def answer_one_die(route: Any) -> None:
     """Answer a held /api/read request with `ONE_DIE_READ`."""
-    route.fulfill(status=200, content_type="application/json", body=json.dumps(ONE_DIE_READ))
+    fulfil(route, ONE_DIE_READ)
 
 
 def answer_reads(page: Any, body: dict[str, Any], status: int = 200) -> None:
-    """Have every photo this page sends answered with `body`, as a server would."""
-    page.route(
-        "**/api/read*",
-        lambda route: route.fulfill(
-            status=status, content_type="application/json", body=json.dumps(body)
-        ),
-    )
+    """Have every photo this page sends answered with `body`."""
+    page.route("**/api/read*", lambda route: fulfil(route, body, status))
 
 
 @pytest.fixture(scope="module")
@@ -403,7 +403,7 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
             assert bob.locator("#first-again").inner_text() == "Tie: Ann and Bob roll again."
             assert bob.locator('#first select[name="Cid"]').is_disabled()
         page.select_option('#first select[name="Ann"]', "2")
-        page.route("**/api/read*", answer_one_die)
+        answer_reads(page, ONE_DIE_READ)
         page.set_input_files(
             '#first input.first-photo[data-player="Bob"]',
             files=[{"name": "bob.png", "mimeType": "image/png", "buffer": b"stub"}],
@@ -662,19 +662,14 @@ def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
         page.click("details.describe summary")
         described = page.locator('pre[data-preset="farkle"]')
         plain = described.inner_text()
-        held: list[Any] = []
-        page.route("**/api/rules/describe*", lambda route: held.append(route))
+        held: dict[str, Any] = {}
+        page.route("**/api/rules/describe*", lambda route: held.update(describe=route))
         page.check('input[value="extra-combos"]')
-        while not held:  # (the route's callback runs while Playwright waits)
-            page.wait_for_timeout(20)
+        wait_held(page, held, "describe")
         page.uncheck('input[value="extra-combos"]')  # no house rules: farkle's own words
         assert described.inner_text() == plain
         with page.expect_response("**/api/rules/describe*"):
-            held[0].fulfill(
-                status=200,
-                content_type="application/json",
-                body=json.dumps({"description": "farkle + extra-combos (a late answer)"}),
-            )
+            fulfil(held["describe"], {"description": "farkle + extra-combos (a late answer)"})
         page.wait_for_timeout(300)  # (time for the page to act on it, were it to)
         assert described.inner_text() == plain
 
