@@ -339,10 +339,11 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             else (f"  (not on the board: needs {rules.entry:,})")
         )
         out.write(f"  {_column(player.name, 16)} {player.score:>7,}{badge}\n")
-    if state.winner_name:
-        out.write(f"Winner: {_shown(state.winner_name)}\n")
-    else:
-        out.write(f"To play: {_shown(state.current_player)}\n")
+    winner, to_play = state.winner_name, state.current_player  # (one of them: over or not)
+    if winner:
+        out.write(f"Winner: {_shown(winner)}\n")
+    elif to_play is not None:
+        out.write(f"To play: {_shown(to_play)}\n")
     turn = state.turn  # (a log that stops mid-turn: what --json's "turn" says, in words)
     if turn is not None:
         doing = (
@@ -402,9 +403,17 @@ def _require_rules(args: argparse.Namespace) -> Rules:
 # --- the parser ------------------------------------------------------------------------------
 
 
-def _common() -> argparse.ArgumentParser:
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"hotdice: error: {brief(message)} (see: {self.prog} --help)\n")
+        raise SystemExit(EXIT_ERROR)
+
+
+def _common() -> _Parser:
     """--rules, --target and --json, accepted by every command."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument(
         "--rules",
         metavar="NAME",
@@ -413,14 +422,6 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--target", type=int, metavar="N", help="game score to play to")
     common.add_argument("--json", action="store_true", help="print JSON")
     return common
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line and exit status 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"hotdice: error: {brief(message)} (see: {self.prog} --help)\n")
-        raise SystemExit(EXIT_ERROR)
 
 
 def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str], core: set[str]) -> None:

@@ -96,7 +96,7 @@ def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
     def roll(row: int, t: int) -> float:  # (past the totals solved, banking is best)
         return values.roll[row][t] if t < len(values.roll[row]) else -1.0
 
-    def bank(t: int, row: int) -> float:
+    def bank(t: int, row: int) -> float | None:  # (None: no bank allowed there)
         return values.bank[t] if t < len(values.bank) else values.arriving(row, t)
 
     if "options" in advice:
@@ -203,7 +203,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             chance = tie_break_first_turn(state.rules).value
             fresh.update(advice="roll", chance_if_roll=chance, chance_if_bank=None)
             del fresh["expected_if_roll"], fresh["expected_if_bank"]
-        if state.offer is None:
+        if offer is None:
             return {**head, "situation": "fresh", **fresh}
         take = strategy.advise_turn(
             offer.handed_to(score=me.score, on_board=me.on_board),

@@ -438,10 +438,9 @@ def _apply(state: GameState, event: Any) -> GameState:
         raise IllegalMove(f"{name} has not rolled yet this turn")
     if kind == "keep":
         turn = state.turn.keep(_event_dice(event))
-        state = replace(state, turn=turn)
         if turn.phase is Phase.WON:
-            return _finish_turn(state, points=turn.total, bust=False, wins=True)
-        return state
+            return _finish_turn(replace(state, turn=turn), points=turn.total, bust=False, wins=True)
+        return replace(state, turn=turn)
     turn = state.turn.bank()
     return _finish_turn(replace(state, turn=turn), points=turn.total, bust=False)
 

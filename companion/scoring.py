@@ -19,7 +19,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from companion.errors import ParseError
 from companion.rules import InstantWin, Multiples, Rules
@@ -345,10 +345,10 @@ def _score_counts(
         return None
     points, _, groups, new_sets, rest = best
     # Only dice outside whole-roll combinations join a value's progressive set.
-    kept = tuple(a + b for a, b in zip(held.kept, rest, strict=True))
+    kept = cast(Counts, tuple(a + b for a, b in zip(held.kept, rest, strict=True)))
     return Keep(
         dice_of(counts), points, groups, _wins(rules, counts, held), held.sets | new_sets, kept
-    )  # type: ignore[arg-type]
+    )
 
 
 def _combine(
@@ -427,12 +427,13 @@ def _tables(
         else _score_counts(rules, counts, held, lambda v, n: parts[v, n])
         for counts in all_counts
     }
-    order = {counts: _sort_key(keep) for counts, keep in keeps.items() if keep}
+    scored = {counts: keep for counts, keep in keeps.items() if keep is not None}
+    order = {counts: _sort_key(keep) for counts, keep in scored.items()}
     rolls = {}
     for counts in all_counts:
         legal = sorted((sub for sub in _sub_counts(counts) if sub in order), key=order.__getitem__)
-        rolls[counts] = _collect(rules, counts, held, [keeps[sub] for sub in legal])
-    return keeps, rolls  # type: ignore[return-value]
+        rolls[counts] = _collect(rules, counts, held, [scored[sub] for sub in legal])
+    return keeps, rolls
 
 
 @functools.cache

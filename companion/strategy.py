@@ -20,7 +20,7 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from companion.errors import ParseError
 from companion.rules import MAX_TARGET, Finish, Multiples, Rules
@@ -107,7 +107,7 @@ def _held_key(rules: Rules, sets: frozenset[int], kept: Counts, first: bool) -> 
 
 
 def _context(rules: Rules, key: StateKey, total: int) -> Held:
-    sets, kept, first = key[1]
+    sets, kept, first = cast(HeldKey, key[1])
     return Held(turn_total=total, sets=sets, kept=kept, first_roll=first)
 
 
@@ -179,7 +179,7 @@ def turn_model(rules: Rules) -> TurnModel:
         if key in classes:
             continue
         n, held = key
-        probes = _probes(rules, held[0])
+        probes = _probes(rules, cast(HeldKey, held)[0])
         contexts = [_context(rules, key, total) for total in probes]
         rolls = []
         for roll, weight in distinct_rolls(n):
@@ -456,16 +456,14 @@ def bank_thresholds(
     for dice in range(1, rules.dice + 1):
         key = _state(rules, dice)
         hot_must_roll = dice == rules.dice and rules.hot_dice_must_roll
+
+        def banks(t: int, key: StateKey = key) -> bool:
+            return solution.can_bank(t) and solution.roll_value(key, t) <= t
+
+        # (past the tables rolling on is convex in the total, banking is the total: banking
+        # is best on one run of totals there)
         out[dice] = (
-            None
-            if hot_must_roll
-            else _from_which_on(
-                totals,
-                lambda t, key=key: solution.can_bank(t) and solution.roll_value(key, t) <= t,
-                # (past the tables rolling on is convex in the total, banking is the total:
-                # banking is best on one run of totals there)
-                past=solution.top * UNIT,
-            )
+            None if hot_must_roll else _from_which_on(totals, banks, past=solution.top * UNIT)
         )
     return out
 
@@ -499,7 +497,11 @@ def takeover_ranges(rules: Rules, *, score: int = 0) -> dict[int, list[tuple[int
         # past the tables rolling on only grows with the total: worth it from the first
         # total where it is, found by bisection, up to the target
         beyond = range(solution.top * UNIT + UNIT, horizon + 1, UNIT)
-        first = _first_of_the_run(beyond, lambda t, key=key: solution.roll_value(key, t) >= fresh)
+
+        def pays(t: int, key: StateKey = key) -> bool:
+            return solution.roll_value(key, t) >= fresh
+
+        first = _first_of_the_run(beyond, pays)
         if first is not None:
             if ranges and ranges[-1][1] == first - UNIT:
                 ranges[-1] = (ranges[-1][0], horizon)
@@ -798,7 +800,7 @@ def advise_turn(
     solution = solve(
         rules, score=turn.score, on_board=turn.on_board, bust_value=bust, need=need, tie=tie
     )
-    options = []
+    options: list[dict[str, Any]] = []
     for keep in turn.options():
         after = turn.keep(keep.dice)
         left = 0 if after.hot_dice else after.dice_left

@@ -135,9 +135,9 @@ class TurnSolution:
     model: TurnModel
     objective: Objective
     top: int
-    roll: Mapping[StateKey, list[float]] = field(repr=False)
-    after: Mapping[StateKey, list[float]] = field(repr=False)
-    bust: Mapping[StateKey, list[float]] = field(repr=False)
+    roll: Mapping[Hashable, list[float]] = field(repr=False)
+    after: Mapping[Hashable, list[float]] = field(repr=False)  # (and ``("hot",)``)
+    bust: Mapping[Hashable, list[float]] = field(repr=False)
     growth: Mapping[Hashable, tuple[float, float]] = field(repr=False)
 
     def can_bank(self, total: int) -> bool:
@@ -243,16 +243,16 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
 
     beyond = b if o.limit is not None else (1.0 if o.goal is not None else None)
     keys = list(model.classes)
-    hot_key = ("hot",)
-    flat = (0.0, beyond) if o.limit is None else (1.0, 0.0)
-    growth = (
-        {k: flat for k in [*keys, hot_key]}
-        if beyond is not None
-        else (asymptotic_growth(model, hot_must_roll=o.hot_must_roll, bust_value=b))
-    )
-    roll = {k: [0.0] * span for k in keys}
-    bust = {k: [0.0] * span for k in keys}
-    after: dict = {k: [0.0] * span for k in keys}
+    hot_key: Hashable = ("hot",)
+    growth: dict[Hashable, tuple[float, float]]
+    if beyond is None:
+        growth = asymptotic_growth(model, hot_must_roll=o.hot_must_roll, bust_value=b)
+    else:
+        flat = (0.0, beyond) if o.limit is None else (1.0, 0.0)
+        growth = {k: flat for k in [*keys, hot_key]}
+    roll: dict[Hashable, list[float]] = {k: [0.0] * span for k in keys}
+    bust: dict[Hashable, list[float]] = {k: [0.0] * span for k in keys}
+    after: dict[Hashable, list[float]] = {k: [0.0] * span for k in keys}
     after[hot_key] = [0.0] * span
     for i in range(top + 1, span):
         for k in [*keys, hot_key]:
@@ -336,7 +336,7 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
 
 def asymptotic_growth(
     model: TurnModel, *, hot_must_roll: bool = False, bust_value: float = 0.0, tol: float = 1e-12
-) -> dict:
+) -> dict[Hashable, tuple[float, float]]:
     """How the value of each state behaves at huge turn totals: ``growth * total + offset``.
 
     Added points vanish beside a huge total, but ``double-turn`` doublings do not: there
@@ -348,7 +348,7 @@ def asymptotic_growth(
     values are ``(growth, offset)`` for arriving there. ``ValueError`` if rolling on forever
     would be worth an unbounded amount.
     """
-    hot_key = ("hot",)
+    hot_key: Hashable = ("hot",)
     keys = sorted(model.classes, key=lambda k: (k[0], repr(k[1])))
     targets = {
         k: [
@@ -357,8 +357,8 @@ def asymptotic_growth(
         ]
         for k in keys
     }
-    alpha = {k: 1.0 for k in [*keys, hot_key]}
-    beta = {k: 0.0 for k in [*keys, hot_key]}
+    alpha: dict[Hashable, float] = {k: 1.0 for k in [*keys, hot_key]}
+    beta: dict[Hashable, float] = {k: 0.0 for k in [*keys, hot_key]}
     rolling = {k: 1.0 for k in keys}
 
     def sweep(second: bool) -> float:
@@ -386,7 +386,7 @@ def asymptotic_growth(
             if not second:
                 value = acc / denominator
                 rolling[k] = value
-                new = {k: max(1.0, value)}
+                new: dict[Hashable, float] = {k: max(1.0, value)}
                 if k == model.hot:
                     new[hot_key] = value if hot_must_roll else max(1.0, value)
                 table = alpha

@@ -427,14 +427,17 @@ def register(subparsers: argparse._SubParsersAction, context: RulesContext) -> N
 class _NoRules:
     """Context for running without the rules engine (development)."""
 
-    @staticmethod
-    def score_report(*_: Any) -> dict:
+    def score_report(self, rules: str, dice: Sequence[int], target: int | None) -> dict:
         raise ValueError("--rules needs the rules engine: run it as hotdice read")
 
-    advice_report = score_text = advice_text = score_report
+    advice_report = score_report
 
-    @staticmethod
-    def brief(message: str) -> str:
+    def score_text(self, report: dict) -> str:
+        raise ValueError("--rules needs the rules engine: run it as hotdice read")
+
+    advice_text = score_text
+
+    def brief(self, message: str) -> str:
         return message
 
 

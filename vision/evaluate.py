@@ -90,14 +90,14 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         # A misread die is then a miss and an extra, so no face is scored.
         symbols = sum(lab.get("face") == "symbol" for lab in labels)
         want = Counter(lab["value"] for lab in labels if lab.get("face") != "symbol")
-        got = Counter(d.value for d in dets)
-        common = sum((want & got).values())
+        read = Counter(d.value for d in dets)
+        common = sum((want & read).values())
         matched = common + min(symbols, len(dets) - common)
         face_ok = face_n = 0
         roll_ok = matched == len(labels) == len(dets)
         if not roll_ok:
             wanted = sorted(want.elements()) + ["symbol"] * symbols
-            problems.append(f"read {sorted(got.elements())} for {wanted}")
+            problems.append(f"read {sorted(read.elements())} for {wanted}")
     return ImageResult(
         entry["file"], len(labels), len(dets), matched, face_ok, face_n, roll_ok, ms, problems
     )
@@ -299,7 +299,7 @@ def close_up(
     x, y, w, h = box
     k = fraction * size_wh[1] / max(w, h)
     cx, cy = x + w / 2, y + h / 2
-    m = np.float32([[k, 0, size_wh[0] / 2 - cx * k], [0, k, size_wh[1] / 2 - cy * k]])
+    m = np.array([[k, 0, size_wh[0] / 2 - cx * k], [0, k, size_wh[1] / 2 - cy * k]], np.float32)
     return cv2.warpAffine(image, m, size_wh, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -318,7 +318,9 @@ def close_ups(
     and its value is the label; `other_finds` counts dice found elsewhere (neighbours that
     show at the edges, and mistakes)."""
     _, entries = iter_dataset(directory)
-    figures = {f: {"dice": 0, "read_right": 0, "other_finds": 0} for f in fractions}
+    figures: dict[float, dict[str, float]] = {
+        f: {"dice": 0, "read_right": 0, "other_finds": 0} for f in fractions
+    }
     for entry in entries[:images]:
         photo = load(Path(directory) / entry["file"])
         dice = [d for d in entry.get("dice", []) if "box" in d and d.get("face") != "symbol"]

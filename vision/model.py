@@ -140,6 +140,8 @@ def _session(name: str) -> Any:
     """An ONNX Runtime session for a network file."""
     path = _model_path(name)
     ort = onnxruntime()
+    if ort is None:  # (`pick_engine` picks ONNX Runtime only where it is installed)
+        raise RuntimeError("ONNX Runtime is not installed (pip install 'hotdice[fast]')")
     options = ort.SessionOptions()
     # One knob for the whole pipeline: OpenCV's thread count (cv2.setNumThreads, read when a
     # network is first used) also sizes the networks' pool, so a one-core benchmark stays on
@@ -244,7 +246,7 @@ def crop_die(image: np.ndarray, center_xy: tuple[float, float], side: float) -> 
     """The face reader's view of one die: CROP x CROP pixels, CROP_SPAN die sides wide."""
     cx, cy = center_xy
     scale = CROP / (CROP_SPAN * max(side, 2.0))
-    m = np.float32([[scale, 0, CROP / 2 - cx * scale], [0, scale, CROP / 2 - cy * scale]])
+    m = np.array([[scale, 0, CROP / 2 - cx * scale], [0, scale, CROP / 2 - cy * scale]], np.float32)
     return cv2.warpAffine(
         image,
         m,

@@ -164,7 +164,7 @@ def _dice_behind(
         min_dieness,
         rotations,
         lambda found, probs: explains(found, probs, pips, confirmed),
-        lambda found: holds(found, pips).any(axis=1),
+        lambda found: np.asarray(holds(found, pips).any(axis=1)),
     )
     return found, probs
 
@@ -675,7 +675,7 @@ def read(
             min_score,
             min_dieness,
             rotations,
-            lambda f, p: looks.confirmed(f, p).any(),
+            lambda f, p: bool(looks.confirmed(f, p).any()),
         )
         keep = looks.confirmed(found, probs)
     kept = looks.typical(found, probs)  # (judged on the finds of the typical size, as at the end)

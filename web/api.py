@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
@@ -305,7 +305,10 @@ def first_player(game_id: str) -> Response:
             "'rolls' must map player names to the die each rolled (or be a list of such "
             "rounds: everyone's first, then the tied players')"
         )
-    winner, again, snap = store.record_roll_off(game, version, rounds, isinstance(rolls, list))
+    rounds_checked = cast(list[dict[str, int]], rounds)  # (each a map of whole numbers, above)
+    winner, again, snap = store.record_roll_off(
+        game, version, rounds_checked, isinstance(rolls, list)
+    )
     return jsonify({"winner": winner, "roll_again": again, **snap.public()})
 
 
