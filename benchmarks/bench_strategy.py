@@ -8,6 +8,7 @@ single-threaded process (``time.process_time``, so other load on the machine doe
 from __future__ import annotations
 
 import argparse
+import functools
 import platform
 import time
 from collections.abc import Callable
@@ -49,8 +50,8 @@ def main() -> None:
     print("  streak-aware long run), cold; advice: one advise_state or advise_roll, warm")
     for name in args.rules:
         rules = load_rules(name)
-        policy = _best(lambda rules=rules: strategy.solve(rules), args.repeat)
-        summary = _best(lambda rules=rules: strategy.strategy_summary(rules), args.repeat)
+        policy = _best(functools.partial(strategy.solve, rules), args.repeat)
+        summary = _best(functools.partial(strategy.strategy_summary, rules), args.repeat)
         strategy.strategy_summary(rules)
         start = time.process_time()
         for _ in range(100):

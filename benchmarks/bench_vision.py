@@ -115,20 +115,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.engine == "onnxruntime":
             ap.error("ONNX Runtime is not installed (pip install -e '.[fast]')")
         engines = ["opencv"]
-    base = cv2.imread(str(SOURCE))
+    base = vision.load_image(SOURCE)
     frame = cv2.resize(base, (1920, 1080), interpolation=cv2.INTER_CUBIC)
-    roll = cv2.resize(cv2.imread(str(SIX_DICE)), (1080, 1080), interpolation=cv2.INTER_CUBIC)
+    roll = cv2.resize(vision.load_image(SIX_DICE), (1080, 1080), interpolation=cv2.INTER_CUBIC)
     roll = cv2.copyMakeBorder(roll, 0, 0, 420, 420, cv2.BORDER_REPLICATE)
     big = cv2.resize(base, (4032, 2268), interpolation=cv2.INTER_CUBIC)
     big = cv2.copyMakeBorder(big, 378, 378, 0, 0, cv2.BORDER_REPLICATE)
     with tempfile.TemporaryDirectory() as tmp:
         jpeg = Path(tmp) / "12mp.jpg"
         cv2.imwrite(str(jpeg), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        ort = model.onnxruntime()
         for engine in engines:
             model.ENGINE = engine
-            version = (
-                model.onnxruntime().__version__ if engine == "onnxruntime" else cv2.__version__
-            )
+            version = ort.__version__ if engine == "onnxruntime" and ort else cv2.__version__
             print(f"-- networks run by {engine} {version}")
             _engine(args, frame, roll, jpeg)
     anchor = camera.thumbnail(frame)

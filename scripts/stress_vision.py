@@ -63,12 +63,17 @@ from vision.photo import read_photo_data
 def dimmed(image: np.ndarray, light: float, noise: float, rng: np.random.Generator) -> np.ndarray:
     """Less light (a dark room, a camera that does not adjust), its noise and JPEG."""
     out = np.clip(image * light + rng.normal(0, noise, image.shape), 0, 255).astype(np.uint8)
-    return cv2.imdecode(_jpeg(out, 80), cv2.IMREAD_COLOR)
+    return _through_jpeg(out, 80)
 
 
 def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
     """The photo's JPEG file bytes at `quality` (as a uint8 array)."""
     return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
+
+
+def _through_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """The photo as a JPEG of `quality` shows it: saved, then decoded."""
+    return vision.decode_image(_jpeg(image, quality).tobytes())
 
 
 def tilt_homography(size_wh: tuple[int, int], degrees: float, focal: float = 1.0) -> np.ndarray:
@@ -181,7 +186,7 @@ def recoloured(
     if blur:
         out = cv2.GaussianBlur(out, (0, 0), blur)
     if quality is not None:
-        out = cv2.imdecode(_jpeg(out, quality), cv2.IMREAD_COLOR)
+        out = _through_jpeg(out, quality)
     return out
 
 

@@ -72,14 +72,14 @@ def draw_face(
     alpha mask (rounded corners). `value` 0 draws a printed logo instead of pips.
     """
     s = size * 4
-    img = np.empty((s, s, 3), np.float32)
+    img: np.ndarray = np.empty((s, s, 3), np.float32)
     img[:] = st["face"]
     if st["marble"]:
         mr = np.random.default_rng(st["seed"] + value)
         noise = cv2.resize(mr.normal(0, 1, (6, 6)).astype(np.float32), (s, s))
         veins = np.sin(noise * mr.uniform(3, 8))
         img *= (1 + st["marble"] * veins)[..., None]
-    mask = np.zeros((s, s), np.uint8)
+    mask: np.ndarray = np.zeros((s, s), np.uint8)
     rad = int(s * st["corner"])
     for cx, cy in ((rad, rad), (s - rad, rad), (rad, s - rad), (s - rad, s - rad)):
         cv2.circle(mask, (cx, cy), rad, 255, -1)
@@ -194,11 +194,11 @@ def paste_die(
             p = rot @ c
             z = dist - p[2]
             pts.append((p[0] * f / z, p[1] * f / z))
-        quads.append((np.float32(pts), val))
+        quads.append((np.array(pts, np.float32), val))
         shades.append(ambient + (1 - ambient) * max(0.0, float(n_r @ light)))
     allpts = np.concatenate([q for q, _ in quads])
     centre = (allpts.max(0) + allpts.min(0)) / 2
-    off = np.float32([cx, cy]) - centre
+    off = np.array([cx, cy], np.float32) - centre
     # soft shadow on the table, away from the light
     shadow = np.zeros((h, w), np.float32)
     cast = allpts + off - light[:2] * size * rng.uniform(0.1, 0.4)
@@ -210,7 +210,7 @@ def paste_die(
     body = np.zeros((h, w), np.float32)
     cv2.fillConvexPoly(body, cv2.convexHull((allpts + off).astype(np.int32)), 1.0, cv2.LINE_AA)
     canvas[:] = canvas * (1 - body[..., None]) + body[..., None] * st["face"] * min(shades) * 0.8
-    src = np.float32([[0, 0], [tex, 0], [tex, tex], [0, tex]])
+    src = np.array([[0, 0], [tex, 0], [tex, tex], [0, tex]], np.float32)
     for (q, val), shade in zip(quads, shades, strict=True):
         face, mask = draw_face(rng, val, tex, st)
         m = cv2.getPerspectiveTransform(src, q + off)
@@ -266,7 +266,7 @@ def printed_cloth(
         cv2.ellipse(img, c, axes, rng.uniform(0, 180), 0, 360, rng.integers(0, 256, 3).tolist(), -1)
     eyes = []
     for _ in range(rng.integers(1, 4)):
-        c = rng.uniform(0, [w, h])
+        eye_pair = rng.uniform(0, [w, h])
         r = die * rng.uniform(0.2, 0.55)
         a = rng.uniform(0, 2 * np.pi)
         gap = r * rng.uniform(1.9, 2.8)
@@ -274,7 +274,7 @@ def printed_cloth(
         dark = rng.integers(0, 90, 3).tolist()
         ring = rng.integers(0, 256, 3).tolist()
         for sign in (-1, 1) if rng.random() < 0.8 else (1,):
-            e = c + sign * gap / 2 * np.array([math.cos(a), math.sin(a)])
+            e = eye_pair + sign * gap / 2 * np.array([math.cos(a), math.sin(a)])
             at = (int(e[0]), int(e[1]))
             cv2.circle(img, at, int(r * rng.uniform(1.0, 1.3)), ring, -1, cv2.LINE_AA)
             cv2.circle(img, at, int(r), light, -1, cv2.LINE_AA)
@@ -301,7 +301,7 @@ def _stains(rng: np.random.Generator, img: np.ndarray, die: float) -> None:
         ang = np.sort(rng.uniform(0, 2 * np.pi, n))
         rad = die * rng.uniform(0.05, 0.6) * rng.uniform(0.5, 1.0, n)
         pts = np.stack([c[0] + rad * np.cos(ang), c[1] + rad * np.sin(ang)], 1).astype(np.int32)
-        blot = np.zeros((h, w), np.float32)
+        blot: np.ndarray = np.zeros((h, w), np.float32)
         cv2.fillPoly(blot, [pts], 1.0, cv2.LINE_AA)
         blot = cv2.GaussianBlur(blot, (0, 0), max(0.5, die * 0.03))
         col = img.mean(axis=(0, 1)) * rng.uniform(0.3, 0.9) * rng.uniform(0.7, 1.0, 3)
@@ -403,6 +403,8 @@ def photometric(
     img = img + rng.normal(0, rng.uniform(0, 6), img.shape)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
-        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(20, 95))])
-        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        _, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(20, 95))])
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        assert decoded is not None  # (the JPEG just encoded)
+        img = decoded
     return img
