@@ -68,6 +68,11 @@ CROP = 44  # classifier input side
 CROP_SPAN = 1.3  # crop side in die sides
 DET_CELL = 8  # detector output stride
 DET_SIZE_REF = 32.0
+
+RealPhotos = list[tuple[np.ndarray, list[dict]]]
+"""(image, its labelled dice) of the licensed sources' training halves (`training_images`)."""
+Drawn = tuple[float, float, float, int]
+"""A die in a finder's training crop: centre x and y, side, value."""
 LOGO_SHARE = 0.06  # drawn dice that show a printed logo on top instead of pips
 SYMBOL = 7  # face reader label of such a die: a die, value unknown (trained to 1/6 each)
 
@@ -81,9 +86,9 @@ def shared_dir(arg: str | None) -> Path:
     return ROOT / ".." / "shared" / "dice_photos"
 
 
-def training_images(shared: Path, *, split: str = "train") -> list[tuple[np.ndarray, list[dict]]]:
+def training_images(shared: Path, *, split: str = "train") -> RealPhotos:
     """(image, dice) of the licensed sources' own training (or test) halves."""
-    out = []
+    out: RealPhotos = []
     for folder, train_key in (("byler_d6", "train.record"), ("skovy_catan", "/training/")):
         data = json.loads((shared / folder / "labels.json").read_text())
         for entry in data["images"]:
@@ -166,8 +171,12 @@ def oblique_pile(
 
 
 def det_sample(
-    rng: np.random.Generator, real, size: int = 256, oblique: float = 0.0, busy: float = BUSY
-):
+    rng: np.random.Generator,
+    real: RealPhotos,
+    size: int = 256,
+    oblique: float = 0.0,
+    busy: float = BUSY,
+) -> tuple[np.ndarray, list[Drawn]]:
     """One training crop for the detector and its list of (cx, cy, side, value)."""
     if rng.random() < 0.7 and real:
         img, dice = real[rng.integers(len(real))]
@@ -201,7 +210,7 @@ def det_sample(
             x0, y0 = int(rng.integers(0, w - size + 1)), int(rng.integers(0, h - size + 1))
         canvas = img[y0 : y0 + size, x0 : x0 + size].astype(np.float32)
         objs = [(cx - x0, cy - y0, sd, v) for cx, cy, sd, v in boxes]
-        n_syn = rng.integers(0, 4)
+        n_syn = int(rng.integers(0, 4))
         target_side = target
     else:
         # the finder learns on plain tables only: with printed cloth, stains and tray edges
@@ -213,10 +222,10 @@ def det_sample(
                 canvas = printed_cloth(rng, size, size, target_side)[0]
             else:
                 canvas = draw_table(rng, size, size, target_side)
-            n_syn = rng.integers(0, 15)
+            n_syn = int(rng.integers(0, 15))
         else:
             canvas = draw_table(rng, size, size, busy=False)
-            n_syn = rng.integers(0, 15)  # up to a pile of 14 dice
+            n_syn = int(rng.integers(0, 15))  # up to a pile of 14 dice
             target_side = rng.uniform(14, 56)
         objs = []
         if oblique and rng.random() < oblique:  # (no draw at 0: the shipped recipe's stream)
@@ -257,7 +266,7 @@ def det_sample(
     ]
 
 
-def det_targets(objs, size: int):
+def det_targets(objs: list[Drawn], size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     g = size // DET_CELL
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((3, g, g), np.float32)
@@ -277,7 +286,7 @@ def det_targets(objs, size: int):
     return heat, reg, mask
 
 
-def conv(cin, cout, stride=1, dil=1):
+def conv(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
     return nn.Sequential(
         nn.Conv2d(cin, cout, 3, stride, padding=dil, dilation=dil, bias=False),
         nn.BatchNorm2d(cout),
@@ -304,10 +313,10 @@ class DetNet(nn.Module):
         self.lat32 = nn.Conv2d(64, 48, 1) if context else None
         self.pad = 32 if context else 16  # (`det_pad` in config.json)
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
         a = self.s8(x)
         b = self.s16(a)
-        if self.s32 is not None:
+        if self.s32 is not None and self.lat32 is not None:
             b = b + F.interpolate(self.lat32(self.s32(b)), scale_factor=2.0, mode="nearest")
         up = F.interpolate(b, scale_factor=2.0, mode="nearest")
         out = self.head(up + self.lat(a))
@@ -353,17 +362,17 @@ class ClsNet(nn.Module):
             width = 96
         self.fc = nn.Linear(width, 7)
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.f(x)
         return self.fc(x.mean(dim=(2, 3)))
 
 
-def to_tensor(imgs) -> torch.Tensor:
+def to_tensor(imgs: list[np.ndarray]) -> torch.Tensor:
     a = np.stack(imgs).astype(np.float32) / 255.0 - 0.5
     return torch.from_numpy(a.transpose(0, 3, 1, 2).copy())
 
 
-def focal(pred, gt):
+def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     pred = pred.clamp(1e-4, 1 - 1e-4)
     pos = gt.eq(1).float()
     neg = 1 - pos
@@ -402,12 +411,12 @@ def fit(
 
 
 def train_det(
-    real,
+    real: RealPhotos,
     steps: int,
     rng: np.random.Generator,
     batch: int = 10,
     size: int = 192,
-    checkpoint=None,
+    checkpoint: Callable[[nn.Module], None] | None = None,
     oblique: float = OBLIQUE,
     context: bool = False,
     busy: float = BUSY,
@@ -436,7 +445,7 @@ def crop_die(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 
     """The classifier's view of a die: CROP x CROP pixels, CROP_SPAN sides wide (as at run time)."""
     scale = CROP / (CROP_SPAN * side)
     m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    m[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
+    m[:, 2] += np.array([CROP / 2 - cx, CROP / 2 - cy])
     return cv2.warpAffine(
         img,
         m,
@@ -446,7 +455,7 @@ def crop_die(img: np.ndarray, cx: float, cy: float, side: float, angle: float = 
     )
 
 
-def _hard_negative(rng: np.random.Generator, real) -> np.ndarray:
+def _hard_negative(rng: np.random.Generator, real: RealPhotos) -> np.ndarray:
     """A crop that is not a die but that readers trained without it took for one: the eye
     of a printed cloth (a light disc with a dark pupil), or, as often, a piece of one big
     die's face (a pip and the face around it), which is what the finder returns for the
@@ -503,12 +512,12 @@ def _glare(
 
 def cls_sample(
     rng: np.random.Generator,
-    real,
+    real: RealPhotos,
     jitter: tuple[float, float, float],
     hard: float = 0.0,
     glare: float = 0.0,
     colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
-):
+) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die centre). A die's crop is cut off
     its centre by `jitter[0]` sides (standard deviation) and at `jitter[1]`-`jitter[2]`
     times its size, as the finder's guesses are. A share `hard` of the negatives are
@@ -604,11 +613,11 @@ def soft_targets(labels: list[int], smoothing: float = 0.05) -> torch.Tensor:
 
 
 def train_cls(
-    real,
+    real: RealPhotos,
     steps: int,
     rng: np.random.Generator,
     batch: int = 48,
-    checkpoint=None,
+    checkpoint: Callable[[nn.Module], None] | None = None,
     arch: str = "stem2",
     jitter: tuple[float, float, float] = (0.06, 0.85, 1.18),
     hard: float = 0.0,
@@ -629,7 +638,7 @@ CALIBRATION_CROPS = 512
 
 
 def calibration_crops(
-    real,
+    real: RealPhotos,
     seed: int,
     jitter: tuple[float, float, float],
     hard: float,
@@ -679,7 +688,7 @@ PARTS = {
 }
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", help="folder holding byler_d6/ and skovy_catan/")
     ap.add_argument("--steps", type=int, help="training steps (default: the shipped count)")
@@ -762,11 +771,7 @@ def main(argv=None) -> None:
             export(net, out / name, shape, dynamic)
 
         int8_kwargs = {"float_first": part in FLOAT_FIRST}
-        # (drawn as the reader's training crops are, from its seed)
-        calibration = (real, seed, jitter, hard, glare, colour)
-        if args.quantize_only:
-            quantize_reader(out / name, calibration_crops(*calibration), **int8_kwargs)
-        elif arch is None:
+        if arch is None or jitter is None:  # the finder (float only: no --quantize-only)
             det = train_det(
                 real,
                 steps,
@@ -778,7 +783,8 @@ def main(argv=None) -> None:
             )
             save(det)
             write_config(out, det_pad=det.pad)
-        else:
+            continue
+        if not args.quantize_only:
             # the old int8 copy goes first: while the float file is being retrained, ONNX
             # Runtime reads that (the same reader as OpenCV), never a stale copy
             (out / int8_file(name)).unlink(missing_ok=True)
@@ -795,7 +801,9 @@ def main(argv=None) -> None:
             )
             save(net)
             write_config(out)
-            quantize_reader(out / name, calibration_crops(*calibration), **int8_kwargs)
+        # (drawn as the reader's training crops are, from its seed)
+        calibration = calibration_crops(real, seed, jitter, hard, glare, colour)
+        quantize_reader(out / name, calibration, **int8_kwargs)
 
 
 def write_config(out: Path, det_pad: int | None = None) -> None:
