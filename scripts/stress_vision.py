@@ -73,7 +73,8 @@ def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
 
 def _through_jpeg(image: np.ndarray, quality: int) -> np.ndarray:
     """The photo as a JPEG of `quality` shows it: saved, then decoded."""
-    return vision.decode_image(_jpeg(image, quality).tobytes())
+    pixels = image.shape[0] * image.shape[1]  # (however big a canvas the options made)
+    return vision.decode_image(_jpeg(image, quality).tobytes(), max_pixels=pixels)
 
 
 def tilt_homography(size_wh: tuple[int, int], degrees: float, focal: float = 1.0) -> np.ndarray:

@@ -771,7 +771,7 @@ def main(argv: list[str] | None = None) -> None:
             export(net, out / name, shape, dynamic)
 
         int8_kwargs = {"float_first": part in FLOAT_FIRST}
-        if arch is None or jitter is None:  # the finder (float only: no --quantize-only)
+        if arch is None:  # the finder (float only: no --quantize-only)
             det = train_det(
                 real,
                 steps,
@@ -784,6 +784,7 @@ def main(argv: list[str] | None = None) -> None:
             save(det)
             write_config(out, det_pad=det.pad)
             continue
+        assert jitter is not None  # (every face reader's crops are cut with a jitter)
         if not args.quantize_only:
             # the old int8 copy goes first: while the float file is being retrained, ONNX
             # Runtime reads that (the same reader as OpenCV), never a stale copy
