@@ -98,6 +98,11 @@ class _Plan:
     """The smallest chance that a roll busts, over every state rolled past a turn total of 0
     (rolls that may be rolled again counted as not busting): past the target it bounds what
     rolling on can gain."""
+    doublings: tuple[tuple[int, int], ...]
+    """Every (mul, add) of a keep that doubles (mul > 1): where past the rows they land."""
+    layout: tuple[tuple[tuple, tuple, tuple], ...]
+    """Per row, its classes as (weight as a float, forced, targets) by how the turn DP reads
+    them, each in the rows' order: one keep, several keeps, and doublings (some mul > 1)."""
 
 
 @functools.lru_cache(maxsize=32)
@@ -139,6 +144,16 @@ def _plan(rules: Rules) -> _Plan:
         for k, total, unaccounted, _, _ in rows
         if keys[k] != model.start or model.start == model.hot
     )
+    keeps = [keep for _, _, _, several, _ in rows for _, _, targets in several for keep in targets]
+    # (every keep adds points: the turn DP reads its rows at totals that only grow)
+    assert all(add >= 0 for _, add, _ in keeps)
+    layout = []
+    for _, _, _, classes, _ in rows:
+        split: tuple[list, list, list] = ([], [], [])
+        for weight, forced, targets in classes:
+            kind = 2 if any(mul != 1 for mul, _, _ in targets) else int(len(targets) > 1)
+            split[kind].append((float(weight), forced, targets))
+        layout.append((tuple(split[0]), tuple(split[1]), tuple(split[2])))
     return _Plan(
         keys,
         tuple(rows),
@@ -150,6 +165,8 @@ def _plan(rules: Rules) -> _Plan:
         rules.finish is Finish.EXACT,
         hot_won,
         least_bust,
+        tuple(sorted({(mul, add) for mul, add, _ in keeps if mul != 1})),
+        tuple(layout),
     )
 
 
@@ -194,13 +211,17 @@ def _solve_turn(
     bust: float,
     keep: bool = False,
     past: _Past | None = None,
+    slope: bool = True,
 ) -> tuple[float, float, TurnValues | None]:
     """One turn by backward induction over turn totals (in units of 50) with bust value
     ``bust`` and bank values ``bank(t)`` for ``bank_min <= t < goal``; a bank at or past
     ``goal`` wins (1), or with ``past`` (a final round) is worth ``past.bank(t)``, and the
     turn is solved on up to ``past.end``, from where on banking is best. Returns the fresh
-    turn's (value, d value / d bust) and, with ``keep``, every state's values."""
+    turn's (value, d value / d bust) and, with ``keep``, every state's values; without
+    ``slope`` the derivative is not carried (NaN in its place: the values are the same)."""
+    assert slope or not keep, "a kept turn carries its slope"
     n_keys = len(plan.keys)
+    plan_hot = plan.hot
     if plan.exact:
         won = goal + 1  # rows past the goal bust
         top = goal
@@ -211,8 +232,10 @@ def _solve_turn(
         won = max(goal, bank_min)  # from here on every bank wins
         top = won - 1
     span = won + plan.max_add + 1
-    after = [[0.0] * span for _ in range(n_keys + 1)]
-    dafter = [[0.0] * span for _ in range(n_keys + 1)]
+    # A doubling (mul > 1) can land past the rows, where a state is worth what the rows'
+    # tail is: the rows run on to every total a doubling reaches, so the sweep reads them as
+    # any other total (past the target, only the totals read are filled in: ``past.bank``).
+    reach = max([span] + [mul * top + add + 1 for mul, add in plan.doublings])
     if plan.exact:
         const, dconst, hconst, dhconst = bust, 1.0, bust, 1.0
     else:
@@ -223,91 +246,138 @@ def _solve_turn(
         else:
             hconst, dhconst = 1.0, 0.0
     tail = [past.bank(t) for t in range(won, span)] if past is not None else []
+    after: list[list[float]] = []
+    dafter: list[list[float]] = []  # (left empty without ``slope``)
     for k in range(n_keys + 1):
-        hot = k == plan.hot
+        hot = k == plan_hot
         c, d = (hconst, dhconst) if hot else (const, dconst)
-        row, drow = after[k], dafter[k]
-        for t in range(won, span):
-            row[t] = c if past is None else _banked_past(plan, tail[t - won], hot, bust)
-            drow[t] = d
+        if past is None:
+            after.append([0.0] * won + [c] * (reach - won))
+        else:
+            ends = [_banked_past(plan, bank, hot, bust) for bank in tail]
+            after.append([0.0] * won + ends + [c] * (reach - span))
+        if slope:
+            dafter.append([0.0] * won + [d] * (reach - won))
+    if past is not None and reach > span:
+        for mul, add in plan.doublings:
+            for t in range(max(0, -(-(span - add) // mul)), top + 1):
+                s = mul * t + add
+                worth = past.bank(s)
+                for k in range(n_keys + 1):
+                    after[k][s] = _banked_past(plan, worth, k == plan_hot, bust)
     roll = [[0.0] * (top + 1) for _ in range(n_keys)] if keep else []
     banks: list[float | None] = [None] * (top + 1)
-    hot_key_index = plan.hot_key
-    never = -(span + 1)  # no forced keep: never past the goal
-    plans: list[tuple[Any, ...]] = []
-    for k, total, unaccounted, classes, empty in plan.rows:
-        singles: list[tuple[Any, ...]] = []
-        fast: list[tuple[Any, ...]] = []
-        slow: list[tuple[Any, ...]] = []
-        for weight, forced, targets in classes:
-            forced = forced if forced >= 0 else never
-            if any(mul != 1 for mul, _, _ in targets):
-                slow.append((weight, forced, targets))
-            elif len(targets) == 1:
-                _, add, target = targets[0]
-                singles.append((weight, forced, add, after[target], dafter[target]))
-            else:
-                fast.append(
-                    (weight, forced, tuple((add, after[tg], dafter[tg]) for _, add, tg in targets))
-                )
-        plans.append((k, total, unaccounted, tuple(singles), tuple(fast), tuple(slow), empty))
-    ninf = -math.inf
+    bank_at = [-math.inf] * (top + 1)  # (-inf: no bank)
     for t in range(top, -1, -1):
-        if t < bank_min:
-            b_t = ninf
-        elif t >= goal:
-            b_t = 1.0 if past is None else past.bank(t)
-        else:
-            b_t = bank(t)
-        if b_t != ninf:
-            banks[t] = b_t
-        for k, total, unaccounted, singles, fast, several, empty in plans:
+        if t >= bank_min:
+            banks[t] = bank_at[t] = (
+                (1.0 if past is None else past.bank(t)) if t >= goal else bank(t)
+            )
+    # Each state's roll classes bound to the arrays their keeps arrive in (the first keep
+    # apart: it is the best so far without a comparison), in the order of the sums; weights
+    # as floats: the same products (small integers are exact as floats), and float * float
+    # is CPython's fast path. ``forced``: the class busts where ``t + forced > goal``.
+    never = -(span + 1)  # no forced keep: never past the goal
+    rows: list[tuple[Any, ...]] = []
+    for (k, total, unaccounted, _, empty), layout in zip(plan.rows, plan.layout, strict=True):
+        kinds: list[list[tuple[Any, ...]]] = []
+        for kind, classes in enumerate(layout):  # one keep, several, doublings
+            bound = []
+            for weight, forced, targets in classes:
+                arrive: list[tuple[Any, ...]] = [
+                    (m, a, after[tg], dafter[tg]) if slope else (m, a, after[tg])
+                    for m, a, tg in targets
+                ]
+                if kind < 2:  # (mul is 1 throughout: left out)
+                    arrive = [arrival[1:] for arrival in arrive]
+                rest = (tuple(arrive[1:]),) if kind else ()
+                bound.append((weight, forced if forced >= 0 else never, *arrive[0], *rest))
+            kinds.append(bound)
+        state: tuple[Any, ...] = (after[k], k == plan.hot_key)
+        if slope:
+            state = (after[k], dafter[k], k == plan.hot_key, roll[k] if keep else None)
+        rows.append((total, unaccounted, *kinds, empty, *state))
+    if slope:
+        _sweep(
+            rows, top, goal, bank_at, bust, after[plan_hot], dafter[plan_hot], plan.hot_must_roll
+        )
+    else:
+        _sweep_values(rows, top, goal, bank_at, bust, after[plan_hot], plan.hot_must_roll)
+    # a fresh turn cannot bank at 0, so arriving there is rolling
+    value, dvalue = after[plan.start][0], dafter[plan.start][0] if slope else math.nan
+    if not keep:
+        return value, dvalue, None
+    for row in after:  # (as solved: past them ``arriving`` answers)
+        del row[span:]
+    beyond = None
+    if past is not None:
+        end = past
+
+        def beyond(t: int, hot: bool) -> float:
+            return _banked_past(plan, end.bank(t), hot, bust)
+
+    return value, dvalue, TurnValues(plan.keys, goal, roll, after, banks, value, dvalue, beyond)
+
+
+def _sweep(
+    rows: list[tuple[Any, ...]],
+    top: int,
+    goal: int,
+    bank_at: list[float],
+    bust: float,
+    after_hot: list[float],
+    dafter_hot: list[float],
+    hot_must_roll: bool,
+) -> None:
+    """``_solve_turn``'s backward induction from ``top`` down to 0, values and their
+    derivatives with respect to the bust value, over ``rows`` as it binds them. The hot loop
+    of the module: every (total, state, roll class, keep); it is written for CPython's speed
+    (locals, no per-total tests but the forced points), but each value is the same float
+    operations in the same order as ever (sums of floats depend on their order), and the
+    first best keep gives the derivative, as ever."""
+    for t in range(top, -1, -1):
+        b_t = bank_at[t]
+        room = goal - t  # a class busts where its forced points pass this
+        for total, busted, singles, fast, several, empty, row, drow, is_hot, rolled in rows:
             acc = 0.0
             dacc = 0.0
-            busted = unaccounted
             for weight, forced, s, arr, darr in singles:
-                if t + forced > goal:
-                    busted += weight
-                else:
-                    acc += weight * arr[t + s]
-                    dacc += weight * darr[t + s]
-            for weight, forced, targets in fast:
-                if t + forced > goal:
+                if forced > room:
                     busted += weight
                     continue
-                best = ninf
-                at = None
+                i = t + s
+                acc += weight * arr[i]
+                dacc += weight * darr[i]
+            for weight, forced, s, arr, at, targets in fast:
+                if forced > room:
+                    busted += weight
+                    continue
+                where = t + s
+                best = arr[where]
                 for s, arr, darr in targets:
-                    v = arr[t + s]
+                    i = t + s
+                    v = arr[i]
                     if v > best:
                         best = v
                         at = darr
-                        where = t + s
+                        where = i
                 acc += weight * best
-                dacc += weight * at[where]  # type: ignore[index]
-            for weight, forced, targets in several:  # doublings (mul > 1)
-                if t + forced > goal:
+                dacc += weight * at[where]
+            for weight, forced, mul, s, arr, at, targets in several:  # doublings (mul > 1)
+                if forced > room:
                     busted += weight
                     continue
-                best = ninf
-                dbest = 0.0
-                for mul, add, target in targets:
-                    s = t + add if mul == 1 else mul * t + add
-                    if s < span:
-                        v = after[target][s]
-                        if v > best:
-                            best = v
-                            dbest = dafter[target][s]
-                    else:
-                        if past is not None:
-                            v = _banked_past(plan, past.bank(s), target == plan.hot, bust)
-                        else:
-                            v = hconst if target == plan.hot else const
-                        if v > best:
-                            best = v
-                            dbest = dhconst if target == plan.hot else dconst
+                where = mul * t + s
+                best = arr[where]
+                for mul, s, arr, darr in targets:
+                    i = mul * t + s
+                    v = arr[i]
+                    if v > best:
+                        best = v
+                        at = darr
+                        where = i
                 acc += weight * best
-                dacc += weight * dbest
+                dacc += weight * at[where]
             rerolled = 0
             for weight, reroll_at in empty:
                 if reroll_at is None or t * UNIT in reroll_at:
@@ -319,33 +389,76 @@ def _solve_turn(
             if rerolled and b_t > value:
                 value = (acc + busted * bust + rerolled * b_t) / total
                 dvalue = (dacc + busted) / total
-            if keep:
-                roll[k][t] = value
+            if rolled is not None:
+                rolled[t] = value
             if b_t > value:
-                after[k][t] = b_t
-                dafter[k][t] = 0.0
+                row[t] = b_t
+                drow[t] = 0.0
             else:
-                after[k][t] = value
-                dafter[k][t] = dvalue
-            if k == hot_key_index:
-                if plan.hot_must_roll or b_t <= value:
-                    after[plan.hot][t] = value
-                    dafter[plan.hot][t] = dvalue
+                row[t] = value
+                drow[t] = dvalue
+            if is_hot:
+                if hot_must_roll or b_t <= value:
+                    after_hot[t] = value
+                    dafter_hot[t] = dvalue
                 else:
-                    after[plan.hot][t] = b_t
-                    dafter[plan.hot][t] = 0.0
-    # a fresh turn cannot bank at 0, so arriving there is rolling
-    value, slope = after[plan.start][0], dafter[plan.start][0]
-    if not keep:
-        return value, slope, None
-    beyond = None
-    if past is not None:
-        end = past
+                    after_hot[t] = b_t
+                    dafter_hot[t] = 0.0
 
-        def beyond(t: int, hot: bool) -> float:
-            return _banked_past(plan, end.bank(t), hot, bust)
 
-    return value, slope, TurnValues(plan.keys, goal, roll, after, banks, value, slope, beyond)
+def _sweep_values(
+    rows: list[tuple[Any, ...]],
+    top: int,
+    goal: int,
+    bank_at: list[float],
+    bust: float,
+    after_hot: list[float],
+    hot_must_roll: bool,
+) -> None:
+    """``_sweep`` without the derivatives, for the callers that only read the values (a
+    chaser's last turns: most of the solves under doublings): the same values."""
+    for t in range(top, -1, -1):
+        b_t = bank_at[t]
+        room = goal - t
+        for total, busted, singles, fast, several, empty, row, is_hot in rows:
+            acc = 0.0
+            for weight, forced, s, arr in singles:
+                if forced > room:
+                    busted += weight
+                    continue
+                acc += weight * arr[t + s]
+            for weight, forced, s, arr, targets in fast:
+                if forced > room:
+                    busted += weight
+                    continue
+                best = arr[t + s]
+                for s, arr in targets:
+                    v = arr[t + s]
+                    if v > best:
+                        best = v
+                acc += weight * best
+            for weight, forced, mul, s, arr, targets in several:  # doublings (mul > 1)
+                if forced > room:
+                    busted += weight
+                    continue
+                best = arr[mul * t + s]
+                for mul, s, arr in targets:
+                    v = arr[mul * t + s]
+                    if v > best:
+                        best = v
+                acc += weight * best
+            rerolled = 0
+            for weight, reroll_at in empty:
+                if reroll_at is None or t * UNIT in reroll_at:
+                    rerolled += weight
+                else:
+                    busted += weight
+            value = (acc + busted * bust) / (total - rerolled)
+            if rerolled and b_t > value:
+                value = (acc + busted * bust + rerolled * b_t) / total
+            row[t] = b_t if b_t > value else value
+            if is_hot:
+                after_hot[t] = value if hot_must_roll or b_t <= value else b_t
 
 
 def _banked_past(plan: _Plan, bank: float, hot: bool, bust: float) -> float:
@@ -438,7 +551,7 @@ class _Chase:
         if found is None:
             tie, value = need - 1, self.tie
             found, _, _ = _solve_turn(
-                self.plan, need, least, lambda t: value if t == tie else 0.0, 0.0
+                self.plan, need, least, lambda t: value if t == tie else 0.0, 0.0, slope=False
             )
             self._chances[least, need] = found
         return found
@@ -535,10 +648,10 @@ def _first_of_the_race(rules: Rules, w: float, keep: bool) -> tuple[float, TurnV
     least = _bank_min(rules, 1)  # (both are on the board)
     chase = _Chase(plan, w)
     # the first busts: any bank passes, and a bust ties again
-    bust_first = 1.0 - _solve_turn(plan, 1, least, lambda t: 0.0, w)[0]
+    bust_first = 1.0 - _solve_turn(plan, 1, least, lambda t: 0.0, w, slope=False)[0]
     past = _past(plan, least, bust_first, lambda t: chase.chance(least, t + 1))
     first, _, values = _solve_turn(
-        plan, least, least, lambda t: 0.0, bust_first, keep=keep, past=past
+        plan, least, least, lambda t: 0.0, bust_first, keep=keep, past=past, slope=keep
     )
     return 1.0 - first, values
 
