@@ -216,6 +216,18 @@ class TurnSolution:
         return growth * total + offset
 
 
+def scoreless(empty: Iterable[tuple[int, frozenset[int] | None]], total: int) -> tuple[int, int]:
+    """The weights of a state's scoreless rolls at turn total ``total``: (rolled again, bust).
+    A rule set's free re-roll (``reroll_at`` None: always, else at those totals) is no bust."""
+    rerolled = busted = 0
+    for weight, reroll_at in empty:
+        if reroll_at is None or total in reroll_at:
+            rerolled += weight
+        else:
+            busted += weight
+    return rerolled, busted
+
+
 def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
     """Backward induction over turn totals from the cap (or the exact limit) down to 0.
 
@@ -315,12 +327,8 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
                     if v > best:
                         best = v
                 acc += weight * best
-            rerolled = 0
-            for weight, reroll_at in empty:
-                if reroll_at is None or i * UNIT in reroll_at:
-                    rerolled += weight
-                else:
-                    busted += weight
+            rerolled, unscored = scoreless(empty, i * UNIT)
+            busted += unscored
             value = (acc + busted * b) / (total - rerolled)
             if rerolled and bank_i > value:
                 value = (acc + busted * b + rerolled * bank_i) / total

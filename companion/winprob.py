@@ -44,7 +44,7 @@ from typing import Any
 from companion.errors import ParseError
 from companion.rules import MAX_TARGET, Finish, InstantWin, Rules
 from companion.strategy import bank_thresholds, turn_model
-from companion.strategy_dp import UNIT, StateKey, TurnModel
+from companion.strategy_dp import UNIT, StateKey, TurnModel, scoreless
 
 TOLERANCE = 1e-12
 """Newton stops when both coupled values change by less than this."""
@@ -378,12 +378,8 @@ def _sweep(
                         where = i
                 acc += weight * best
                 dacc += weight * at[where]
-            rerolled = 0
-            for weight, reroll_at in empty:
-                if reroll_at is None or t * UNIT in reroll_at:
-                    rerolled += weight
-                else:
-                    busted += weight
+            rerolled, unscored = scoreless(empty, t * UNIT)
+            busted += unscored
             value = (acc + busted * bust) / (total - rerolled)
             dvalue = (dacc + busted) / (total - rerolled)
             if rerolled and b_t > value:
@@ -447,12 +443,8 @@ def _sweep_values(
                     if v > best:
                         best = v
                 acc += weight * best
-            rerolled = 0
-            for weight, reroll_at in empty:
-                if reroll_at is None or t * UNIT in reroll_at:
-                    rerolled += weight
-                else:
-                    busted += weight
+            rerolled, unscored = scoreless(empty, t * UNIT)
+            busted += unscored
             value = (acc + busted * bust) / (total - rerolled)
             if rerolled and b_t > value:
                 value = (acc + busted * bust + rerolled * b_t) / total
