@@ -273,13 +273,19 @@ def roll_sized(
 ) -> np.ndarray:
     """Finds (x, y, side, ...) the size of the roll's dice: dice of one roll are about the
     same size, so a find much smaller than the typical (median) one is a speck, a screw
-    head or a pip, and one twice its size is a box corner or a chair foot. In a photo
+    head or a pip, and one twice its size is a box corner or a chair foot. A find is also
+    held to twice the median of the *other* finds: with two dice and a box corner, the
+    median of all three is the bigger die, and the corner (1.9 times it, 2.1 times the
+    dice's mean in a `skovy_catan` photo) passed. In a photo
     taken at a slant (`perspective.fit_sizes`, on the finds `sure` marks) a find the size
     the roll's dice give at its place is kept too: the near dice are bigger, the far ones
     smaller. The slant only keeps finds, never drops one the median keeps: fitted on a
     few dice, it is unsure far from them (a tilted `byler_d6` photo, its surely read dice
     all at the far side, lost its near die to it)."""
     relative = relative_sides(found, None)
+    if len(found) >= 3:  # a big find against the others, whose median it cannot drag up
+        sides = found[:, 2].astype(np.float64)
+        relative = np.maximum(relative, sides / np.maximum(median_of_others(sides), 1e-6))
     keep = (relative >= low) & (relative <= high)
     if keep.all():  # (as a roll mostly is: no slant can keep more)
         return keep
@@ -288,6 +294,24 @@ def roll_sized(
         relative = relative_sides(found, plane)
         keep |= (relative >= low) & (relative <= high)
     return keep
+
+
+def median_of_others(values: np.ndarray) -> np.ndarray:
+    """Each value's median of all the other values (at least two values): the middle
+    of the sorted values, or the mean of the middle two, shifted by where the value left
+    out sits."""
+    n = len(values)
+    order = np.argsort(values, kind="stable")
+    ranked = values[order].astype(np.float64)
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n)
+    mid = n // 2
+    if n % 2 == 0:  # the others are odd in number: one middle value
+        return np.where(rank < mid, ranked[mid], ranked[mid - 1])
+    low, high = (ranked[mid - 1] + ranked[mid]) / 2, (ranked[mid] + ranked[mid + 1]) / 2
+    return np.where(
+        rank < mid, high, np.where(rank > mid, low, (ranked[mid - 1] + ranked[mid + 1]) / 2)
+    )
 
 
 # Where a photo's slant makes the near dice this many times the finder's best size at the

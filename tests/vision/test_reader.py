@@ -5,6 +5,8 @@ import json
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import vision
 from vision import reader
@@ -139,6 +141,28 @@ def test_roll_sized_drops_specks_and_giants():
     keep = reader.roll_sized(found, 0.6, 2.0)
     # typical (median) side 41: 20 is under 0.6 of it (a pip, a speck), 90 over twice it
     assert keep.tolist() == [True, True, True, False, False, True]
+
+
+def test_roll_sized_holds_a_big_find_to_the_other_finds():
+    """Two dice and the dark corner of a box (a `skovy_catan` photo: sides 51, 62 and 119).
+    The median of all three is the bigger die, and the corner is 1.92 times it; against
+    the other two finds (56.5) it is 2.1 times, so it goes. A near die 1.8 times the
+    others stays, and so do a speck's neighbours: only a big find is judged so."""
+    corner = np.array([[800.0, 120.0, 51.0, 0.9], [630.0, 400.0, 62.0, 0.9], [120, 130, 119, 0.6]])
+    assert reader.roll_sized(corner, 0.6, 2.0).tolist() == [True, True, False]
+    near = corner.copy()
+    near[2, 2] = 1.8 * 56.5
+    assert reader.roll_sized(near, 0.6, 2.0).tolist() == [True, True, True]
+    speck = np.array([[100.0, 100.0, 40.0, 0.9], [200.0, 100.0, 44.0, 0.9], [300, 100, 30, 0.6]])
+    assert reader.roll_sized(speck, 0.6, 2.0).tolist() == [True, True, True]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(1.0, 500.0), min_size=2, max_size=30))
+def test_median_of_others_leaves_each_value_out(values):
+    sides = np.array(values)
+    expected = [np.median(np.delete(sides, i)) for i in range(len(sides))]
+    assert reader.median_of_others(sides).tolist() == pytest.approx(expected)
 
 
 def test_roll_sized_follows_a_slant():
