@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from companion.rules import PRESETS, TOGGLES, load_rules
+from companion.rules import PRESETS, TOGGLES, Rules, load_rules
 
 PRESET_NAMES = sorted(PRESETS)
 TOGGLE_NAMES = sorted(TOGGLES)
 
 
 @st.composite
-def rule_sets(draw: st.DrawFn) -> object:
+def rule_sets(draw: st.DrawFn) -> Rules:
     """Any preset with any combination of house rules that do not set one option two ways
     (``greed`` and ``threshold``: entry 1,000 and 500)."""
     base = draw(st.sampled_from(PRESET_NAMES))

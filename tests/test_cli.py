@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -324,7 +325,7 @@ def test_replay_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path
 def test_replay_text_gives_a_takeover_offer(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    log = {
+    log: dict[str, Any] = {
         "rules": "minnesota",
         "players": ["Ann", "Bob"],
         "events": [
@@ -634,7 +635,7 @@ def test_replay_text_orders_marks_and_retargets(
     path = _write_log(tmp_path, roll, rules="farke", target=None)
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and out.endswith("1. Ann                +8,000 ->   8,000 WINS\n")
-    takeover = [
+    takeover: list[dict[str, object]] = [
         {"type": "score", "player": "Ann", "points": 1000},
         {"type": "score", "player": "Bob", "points": 1000},
         {"type": "roll", "dice": [1, 1, 1, 2, 3]},

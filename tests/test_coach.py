@@ -8,7 +8,7 @@ import pytest
 
 from companion import strategy
 from companion.coach import advise_game
-from companion.game import apply, new_log, replay
+from companion.game import GameState, apply, new_log, replay
 from companion.rules import load_rules
 from companion.winprob import tie_break_chance
 
@@ -20,9 +20,11 @@ def test_advise_game_picks_the_question_for_the_state() -> None:
     assert fresh is not None and fresh["situation"] == "fresh" and fresh["player"] == "Ann"
     assert round(fresh["expected_if_roll"], 2) == 542.06
     rolled = apply(state, {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]})
-    assert advise_game(rolled)["situation"] == "keep"  # type: ignore[index]
+    keep = advise_game(rolled)
+    assert keep is not None and keep["situation"] == "keep"
     kept = apply(rolled, {"type": "keep", "dice": [1]})
-    assert advise_game(kept)["situation"] == "bank_or_roll"  # type: ignore[index]
+    bank_or_roll = advise_game(kept)
+    assert bank_or_roll is not None and bank_or_roll["situation"] == "bank_or_roll"
     minnesota = replay(
         {
             **new_log("minnesota", ["Ann", "Bob"]),
@@ -41,7 +43,7 @@ def test_advise_game_picks_the_question_for_the_state() -> None:
 
 
 def test_in_a_final_round_only_the_last_to_play_plays_for_the_chance_to_pass() -> None:
-    def state(players: list[str], scores: list[int], rules: str = "hot-dice"):
+    def state(players: list[str], scores: list[int], rules: str = "hot-dice") -> GameState:
         log = new_log(rules, players, target=1000)
         scored = zip(players[: len(scores)], scores, strict=True)
         events = [{"type": "score", "player": p, "points": s} for p, s in scored]
@@ -145,14 +147,14 @@ def test_a_lead_past_what_the_coach_can_value_is_unavailable_not_an_error() -> N
     assert "1,999,950" in advice["error"]
 
 
-def _final_round(rules: str, scores: list[tuple[str, int]], target: int = 1000):
+def _final_round(rules: str, scores: list[tuple[str, int]], target: int = 1000) -> GameState:
     players = list(dict.fromkeys(p for p, _ in scores))
     log = new_log(rules, players, target=target)
     events = [{"type": "score", "player": p, "points": s} for p, s in scores]
     return replay({**log, "events": events})
 
 
-def _rolled(state, *rolls: tuple[list[int], list[int]]):
+def _rolled(state: GameState, *rolls: tuple[list[int], list[int]]) -> GameState:
     for dice, keep in rolls:
         state = apply(apply(state, {"type": "roll", "dice": dice}), {"type": "keep", "dice": keep})
     return state

@@ -146,7 +146,7 @@ def test_custom_rules_from_a_mapping() -> None:
 )
 def test_bad_rules_are_one_clear_error(spec: object, message: str) -> None:
     with pytest.raises(ParseError, match=message):
-        load_rules(spec)  # type: ignore[arg-type]
+        load_rules(spec)  # type: ignore[arg-type]  # (42 is no spec at all: refused too)
 
 
 def test_bad_target() -> None:

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import ParseError
-from companion.rules import load_rules
+from companion.rules import Rules, load_rules
 from companion.scoring import (
     Held,
     counts_of,
@@ -23,7 +23,7 @@ from companion.scoring import (
     roll_report,
     score_roll,
 )
-from strategies import rolls, rule_sets
+from tests.strategies import rolls, rule_sets
 
 KNOWN = Path(__file__).parent / "data" / "known_scores.txt"
 
@@ -69,7 +69,8 @@ def test_minnesota_takes_up_to_the_full_amount() -> None:
 def test_three_ones_gathered_over_rolls_are_singles() -> None:
     """Hot-dice: three 1s are 1000 only when rolled at once."""
     rules = load_rules("hot-dice")
-    assert score_roll(rules, (1, 2, 3, 4, 6, 6)).best.points == 100  # type: ignore[union-attr]
+    best = score_roll(rules, (1, 2, 3, 4, 6, 6)).best
+    assert best is not None and best.points == 100
     held = Held(turn_total=200, first_roll=False)
     assert keep_options(rules, (1, 2, 3, 4), held)[0].points == 100
 
@@ -83,15 +84,19 @@ def test_zilch_nothing_scores_only_with_all_six_dice() -> None:
 
 def test_extra_combos_scoreless_roll_counts_only_first() -> None:
     rules = load_rules("ten-thousand+extra-combos")
-    assert score_roll(rules, parse_dice("223346")).best.points == 500  # type: ignore[union-attr]
+    best = score_roll(rules, parse_dice("223346")).best
+    assert best is not None and best.points == 500
     assert keep_options(rules, parse_dice("223346"), Held(first_roll=False)) == ()
 
 
 def test_instant_wins_are_flagged() -> None:
-    assert score_roll(load_rules("farke"), parse_dice("111111")).best.wins  # type: ignore[union-attr]
-    assert not score_roll(load_rules("farke"), parse_dice("222222")).best.wins  # type: ignore[union-attr]
+    best = score_roll(load_rules("farke"), parse_dice("111111")).best
+    assert best is not None and best.wins
+    best = score_roll(load_rules("farke"), parse_dice("222222")).best
+    assert best is not None and not best.wins
     rules = load_rules("ten-thousand+extra-combos")
-    assert score_roll(rules, parse_dice("444444")).best.wins  # type: ignore[union-attr]
+    best = score_roll(rules, parse_dice("444444")).best
+    assert best is not None and best.wins
     assert not keep_options(rules, parse_dice("444444"), Held(first_roll=False))[0].wins
 
 
@@ -147,7 +152,7 @@ def test_roll_too_big_for_the_rule_set() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(rules=rule_sets(), data=st.data())
-def test_every_option_is_a_legal_keep_of_the_roll(rules, data) -> None:  # type: ignore[no-untyped-def]
+def test_every_option_is_a_legal_keep_of_the_roll(rules: Rules, data: st.DataObject) -> None:
     roll = data.draw(rolls(rules.dice))
     score = score_roll(rules, roll)
     have = Counter(roll)
@@ -180,7 +185,7 @@ def test_singles_and_triples_bust_oracle(roll: tuple[int, ...]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(rules=rule_sets(), data=st.data())
-def test_adding_a_scoring_die_never_lowers_the_best(rules, data) -> None:  # type: ignore[no-untyped-def]
+def test_adding_a_scoring_die_never_lowers_the_best(rules: Rules, data: st.DataObject) -> None:
     """A bigger roll offers every keep of the smaller one (outside whole-roll bonuses), at
     the same points, so its best is never lower."""
     roll = data.draw(rolls(rules.dice - 1))

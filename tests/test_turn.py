@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import IllegalMove, ParseError
-from companion.rules import load_rules
+from companion.rules import Rules, load_rules
 from companion.turn import MAX_TURN_TOTAL, Phase, Turn
-from strategies import rule_sets
+from tests.strategies import rule_sets
 
 
 def play(rules: str, *steps: str, score: int = 0) -> Turn:
@@ -243,7 +243,7 @@ def test_keep_without_roll_and_bank_before_roll() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(rules=rule_sets(), data=st.data())
-def test_random_turns_keep_their_invariants(rules, data) -> None:  # type: ignore[no-untyped-def]
+def test_random_turns_keep_their_invariants(rules: Rules, data: st.DataObject) -> None:
     turn = Turn.start(rules, score=data.draw(st.sampled_from([0, 1000, 5000])))
     for _ in range(8):
         if turn.over:

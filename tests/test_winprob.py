@@ -5,19 +5,24 @@ policy, monotonicity, and the command line."""
 from __future__ import annotations
 
 import functools
+import io
 import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from companion import cli_strategy
 from companion.errors import ParseError
-from companion.rules import Finish, load_rules
+from companion.rules import Finish, Rules, load_rules
 from companion.scoring import Held, distinct_rolls, keep_options
 from companion.strategy import bust_fraction, chance_to_make, turn_model
-from companion.strategy_dp import UNIT
+from companion.strategy_dp import UNIT, Outcome, StateKey, TurnModel
 from companion.winprob import (
+    TurnValues,
     _FinalRound,
+    _Past,
     bank_ranges,
     first_player_win_probability,
     situations,
@@ -30,7 +35,7 @@ from companion.winprob import (
 FARKLE = load_rules("farkle")
 
 
-def farkle(target: int):
+def farkle(target: int) -> Rules:
     """Farkle where the first to the target wins (the boxed game has a final round, below):
     the end rule of Busche and Neller, and of the hand-worked cases."""
     return load_rules({"base": "farkle", "finish": "first-to-target"}, target=target)
@@ -59,7 +64,9 @@ def test_two_players_at_the_last_step_are_complementary() -> None:
 # --- an independent computation --------------------------------------------------------------
 
 
-def _gauss_seidel(P: list[list[float]], turn, sweeps: int) -> list[list[float]]:
+def _gauss_seidel(
+    P: list[list[float]], turn: Callable[[int, int], float], sweeps: int
+) -> list[list[float]]:
     """Sweep every (i, j) with ``P[i][j] = turn(i, j)`` until nothing moves by 1e-13."""
     n = len(P)
     for _ in range(sweeps):
@@ -74,7 +81,7 @@ def _gauss_seidel(P: list[list[float]], turn, sweeps: int) -> list[list[float]]:
     raise AssertionError("value iteration did not converge")
 
 
-def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
+def _value_iteration(rules: Rules, sweeps: int = 3000) -> list[list[float]]:
     """Plain Gauss-Seidel value iteration over every (i, j), each turn by straightforward
     memoised recursion over the roll classes (no layers, no Newton, no flattened plan)."""
     model = turn_model(rules)
@@ -88,7 +95,7 @@ def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
         bust = 1.0 - P[j][i]
 
         @functools.cache
-        def arrive(t: int, key) -> float:
+        def arrive(t: int, key: StateKey) -> float:
             if exact and t > goal:
                 return bust
             can_bank = t * UNIT >= least
@@ -100,7 +107,7 @@ def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
             return r if must else max(bank, r)
 
         @functools.cache
-        def roll(t: int, key) -> float:
+        def roll(t: int, key: StateKey) -> float:
             total = 6 ** key[0]
             acc = 0.0
             weight_seen = 0
@@ -130,7 +137,9 @@ def _value_iteration(rules, sweeps: int = 3000) -> list[list[float]]:
         ({"base": "exact-10000", "entry": 0}, 200),
     ],
 )
-def test_layers_and_newton_match_plain_value_iteration(spec, target: int) -> None:
+def test_layers_and_newton_match_plain_value_iteration(
+    spec: dict[str, object], target: int
+) -> None:
     rules = load_rules(spec, target=target)
     game = solve_game(rules)
     P = _value_iteration(rules)
@@ -145,9 +154,9 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
     rules = farkle(500)
     game = solve_game(rules)
     model = turn_model(rules)
-    turns = {}
+    turns: dict[tuple[int, int], tuple[TurnValues, dict[StateKey, int]]] = {}
 
-    def values(i: int, j: int):
+    def values(i: int, j: int) -> tuple[TurnValues, dict[StateKey, int]]:
         if (i, j) not in turns:
             v = game.turn(i, j)
             turns[(i, j)] = (v, {k: n for n, k in enumerate(v.keys)})
@@ -172,12 +181,13 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
                 worth = 1.0 if t >= goal else v.after[slot][t]
                 if best is None or worth > best[0]:
                     best = (worth, t, left)
+            assert best is not None  # (options is not empty)
             _, total, left = best
             dice = left or rules.dice
             if total >= goal:
                 return total * UNIT
             key = index[(dice, model.hot[1])]
-            if v.bank[total] is not None and v.bank[total] >= v.roll[key][total]:
+            if (bank := v.bank[total]) is not None and bank >= v.roll[key][total]:
                 return total * UNIT
 
     rng = random.Random(20170701)
@@ -199,14 +209,14 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
 # --- a final round ---------------------------------------------------------------------------
 
 
-def _last_turn(rules, tie: float):
+def _last_turn(rules: Rules, tie: float) -> Callable[[int], float]:
     """The last turn's chance to pass, by recursion over the points still needed (farkle's
     rolls depend on nothing else: no entry, no doublings), a tie on top worth ``tie``."""
     model = turn_model(rules)
     assert rules.entry == 0 and rules.min_bank <= UNIT and not rules.hot_dice_must_roll
 
     @functools.cache
-    def short(r: int, key) -> float:  # r units still needed to pass, about to roll
+    def short(r: int, key: StateKey) -> float:  # r units still needed to pass, about to roll
         seen = sum(c.weight for c in model.classes[key] if c.outcomes)
         assert seen <= 6 ** key[0]
         return (
@@ -218,7 +228,7 @@ def _last_turn(rules, tie: float):
             / 6 ** key[0]
         )
 
-    def chased(r: int, key) -> float:  # arrived with r still needed: bank or roll on
+    def chased(r: int, key: StateKey) -> float:  # arrived with r still needed: bank or roll on
         if r <= 0:
             return 1.0
         return max(tie if r == 1 else 0.0, short(r, key))
@@ -231,11 +241,18 @@ def _last_turn(rules, tie: float):
     return chance
 
 
-def _arrival(model, o):
+def _arrival(model: TurnModel, o: Outcome) -> StateKey:
     return model.hot if o.dice == 0 else (o.dice, o.held)
 
 
-def _setting_a_mark(rules, goal: int, bank, chance, bust: float, least: float) -> float:
+def _setting_a_mark(
+    rules: Rules,
+    goal: int,
+    bank: Callable[[int], float] | None,
+    chance: Callable[[int], float],
+    bust: float,
+    least: float,
+) -> float:
     """The turn of a player whose bank at a total ``t >= goal`` (units) leaves the other one
     last turn with ``chance(t)`` to pass it (below ``goal``, ``bank(t)``), by recursion over
     its totals; banking past ``goal`` once that chance is under ``least`` (rolling on can
@@ -243,17 +260,18 @@ def _setting_a_mark(rules, goal: int, bank, chance, bust: float, least: float) -
     model = turn_model(rules)
 
     @functools.cache
-    def arrive(t: int, key) -> float:
+    def arrive(t: int, key: StateKey) -> float:
         if t >= goal:
             mark = 1.0 - chance(t)
             if mark >= 1.0 - least:
                 return mark
         else:
+            assert bank is not None  # (None only with a goal that every arrival reaches)
             mark = bank(t)
         return max(mark, roll(t, key))
 
     @functools.cache
-    def roll(t: int, key) -> float:
+    def roll(t: int, key: StateKey) -> float:
         acc, seen = 0.0, 0
         for c in model.classes[key]:
             seen += c.weight
@@ -274,7 +292,7 @@ def _setting_a_mark(rules, goal: int, bank, chance, bust: float, least: float) -
     return roll(0, model.start)
 
 
-def _final_round_value_iteration(rules, least: float = 1e-11) -> list[list[float]]:
+def _final_round_value_iteration(rules: Rules, least: float = 1e-11) -> list[list[float]]:
     """Gauss-Seidel as above, under a final round: the last turn's chance by recursion over
     the points still needed to pass (a tie worth the chaser's tie-break chance, as solved by
     ``tie_break_chance``, checked on its own below), the leader's turn by recursion over its
@@ -296,7 +314,7 @@ def _final_round_value_iteration(rules, least: float = 1e-11) -> list[list[float
     return _gauss_seidel(P, turn, 200)
 
 
-def _tie_break_value_iteration(rules, least: float = 1e-12) -> float:
+def _tie_break_value_iteration(rules: Rules, least: float = 1e-12) -> float:
     """The second player's chance in a tie-break of two, by plain iteration on the value of
     a tie: the first player's turn sets a mark as a final round's leader does, from any
     bank; a bust leaves the second needing any bank, and a second bust ties again."""
@@ -339,7 +357,9 @@ def test_the_last_turn_plays_to_pass_and_values_a_tie_by_the_tie_break() -> None
         assert (chance > to_pass + 1e-6) == (need >= 5)
 
 
-def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(monkeypatch) -> None:
+def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from companion import winprob
 
     monkeypatch.setattr(winprob, "tie_break_chance", lambda rules: 0.0)
@@ -353,14 +373,14 @@ def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(monkeypatch
         )
 
 
-def test_solving_further_past_the_target_changes_nothing(monkeypatch) -> None:
+def test_solving_further_past_the_target_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     # From ``end`` on the player banks (the bound in _FinalRound.past): solving 40 totals
     # further must give the same game to the last digit.
     rules = load_rules("farkle", target=500)
     game = solve_game(rules)
     plain = _FinalRound.past
 
-    def further(self, i, j, bust):
+    def further(self: _FinalRound, i: int, j: int, bust: float) -> _Past:
         past = plain(self, i, j, bust)
         return type(past)(past.bank, past.end + 40)
 
@@ -380,7 +400,9 @@ def test_solving_further_past_the_target_changes_nothing(monkeypatch) -> None:
         ("farkle+greed", 20),  # at 0 points: entry 1,000
     ],
 )
-def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(spec, least) -> None:
+def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(
+    spec: str, least: int
+) -> None:
     # one pass over the points still needed (and the total up to the least bank), where
     # the rules allow it, against the turn solve per total to pass that every rule set can use
     from companion.winprob import _plan, _solve_turn, _StillNeeded
@@ -390,7 +412,11 @@ def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(spe
     still = _StillNeeded(plan, 0.6, least)
     for need in range(1, 60):
         tie = need - 1
-        by_total = _solve_turn(plan, need, least, lambda t, tie=tie: 0.6 * (t == tie), 0.0)
+
+        def bank(t: int, tie: int = tie) -> float:
+            return 0.6 * (t == tie)
+
+        by_total = _solve_turn(plan, need, least, bank, 0.0)
         assert still.chance(need) == pytest.approx(by_total[0], abs=1e-14)
     # doublings and free re-rolls make the total matter: those take the turn solves
     assert not _StillNeeded.fits(_plan(load_rules("hot-dice")))
@@ -536,7 +562,7 @@ def test_exact_finish_at_50_by_hand() -> None:
 # --- command line ----------------------------------------------------------------------------
 
 
-def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from companion.cli import main
 
     assert main(["strategy", "--rules", "farkle", "--win-probability", "--target", "500"]) == 0
@@ -607,16 +633,12 @@ def test_progress_is_told_the_share_done_and_changes_nothing() -> None:
     assert game.P == solve_game(rules).P
 
 
-class _Terminal:
+class _Terminal(io.StringIO):
+    """An output that keeps what is written and says whether it is a terminal."""
+
     def __init__(self, tty: bool) -> None:
-        self.text, self.tty = "", tty
-
-    def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    def flush(self) -> None:
-        pass
+        super().__init__()
+        self.tty = tty
 
     def isatty(self) -> bool:
         return self.tty
@@ -625,11 +647,11 @@ class _Terminal:
 def _progress_run(tty: bool, times: list[float], shares: list[float]) -> str:
     clock = iter(times)
     out = _Terminal(tty)
-    line = cli_strategy.ProgressLine("solving", out, lambda: next(clock))  # type: ignore[arg-type]
+    line = cli_strategy.ProgressLine("solving", out, lambda: next(clock))
     for share in shares:
         line(share)
     line.close()
-    return out.text
+    return out.getvalue()
 
 
 def test_the_progress_line_is_silent_for_quick_solves_and_estimates_the_rest() -> None:
@@ -681,7 +703,7 @@ def test_bank_ranges_are_maximal_runs_of_the_totals_to_bank() -> None:
         banked = [
             t * UNIT
             for t in range(1, values.goal)
-            if values.bank[t] is not None and values.bank[t] >= values.roll[k][t]
+            if (bank := values.bank[t]) is not None and bank >= values.roll[k][t]
         ]
         assert [t for lo, hi in ranges for t in range(lo, hi + 1, UNIT)] == banked
     assert bank_ranges(game, 0, 0)[2] == [(300, 900)]
@@ -700,7 +722,9 @@ def test_a_score_at_the_target_is_refused() -> None:
         game.turn(0, 300)
 
 
-def test_the_last_turn_under_free_rerolls_tells_the_entry_threshold_apart(monkeypatch) -> None:
+def test_the_last_turn_under_free_rerolls_tells_the_entry_threshold_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # a rule set the one pass over points still needed does not fit (hard-six) takes a
     # turn solve per (least bank, total to pass): on the board and not are not the same
     from companion import winprob

@@ -8,6 +8,7 @@ import struct
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -36,8 +37,8 @@ def draw_die(
     side: float,
     *,
     angle: float = 0.0,
-    face=(235, 235, 235),
-    pip=(20, 20, 20),
+    face: tuple[int, int, int] = (235, 235, 235),
+    pip: tuple[int, int, int] = (20, 20, 20),
     shadow: float = 0.12,
     logo: str | None = None,
 ) -> None:
@@ -63,7 +64,7 @@ def draw_die(
         cv2.putText(face_img, logo, org, cv2.FONT_HERSHEY_TRIPLEX, scale, pip, thick, cv2.LINE_AA)
     for dx, dy in [] if logo else PIPS[value]:
         cv2.circle(face_img, (int(s / 2 + dx * a), int(s / 2 + dy * a)), pr, pip, -1, cv2.LINE_AA)
-    m = cv2.getRotationMatrix2D((s / 2, s / 2), angle, side / s)
+    m: np.ndarray = cv2.getRotationMatrix2D((s / 2, s / 2), angle, side / s)
     m[:, 2] += (center_xy[0] - s / 2, center_xy[1] - s / 2)
     h, w = canvas.shape[:2]
     if shadow:
@@ -76,7 +77,13 @@ def draw_die(
     canvas[:] = (canvas * (1 - alpha) + warped * alpha).astype(np.uint8)
 
 
-def table(colour, size_wh=(640, 480), *, seed: int = 0, noise: float = 4.0) -> np.ndarray:
+def table(
+    colour: tuple[int, int, int],
+    size_wh: tuple[int, int] = (640, 480),
+    *,
+    seed: int = 0,
+    noise: float = 4.0,
+) -> np.ndarray:
     """A plain table with a little sensor noise."""
     rng = np.random.default_rng(seed)
     w, h = size_wh
@@ -86,8 +93,42 @@ def table(colour, size_wh=(640, 480), *, seed: int = 0, noise: float = 4.0) -> n
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+class DrawDie(Protocol):
+    """`draw_die`'s signature, for the `drawn` fixture's type."""
+
+    def __call__(
+        self,
+        canvas: np.ndarray,
+        value: int,
+        center_xy: tuple[float, float],
+        side: float,
+        *,
+        angle: float = ...,
+        face: tuple[int, int, int] = ...,
+        pip: tuple[int, int, int] = ...,
+        shadow: float = ...,
+        logo: str | None = ...,
+    ) -> None: ...
+
+
+class Table(Protocol):
+    """`table`'s signature, for the `drawn` fixture's type."""
+
+    def __call__(
+        self,
+        colour: tuple[int, int, int],
+        size_wh: tuple[int, int] = ...,
+        *,
+        seed: int = ...,
+        noise: float = ...,
+    ) -> np.ndarray: ...
+
+
+Drawn = tuple[DrawDie, Table]
+
+
 @pytest.fixture
-def drawn():
+def drawn() -> Drawn:
     """The drawing helpers, for tests that build their own scenes."""
     return draw_die, table
 
@@ -120,6 +161,7 @@ def stress() -> ModuleType:
     """scripts/stress_vision.py, whose changed photos the README's Known limits figures
     come from: tests change the sample photos the same way."""
     spec = importlib.util.spec_from_file_location("stress_vision", STRESS_SCRIPT)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -135,6 +177,7 @@ def wide_shot(samples_dir: Path, stress: ModuleType) -> Callable[..., np.ndarray
         name: str, size_wh: tuple[int, int] = (4000, 3000), scale: float = 1.0, seed: int = 0
     ) -> np.ndarray:
         image = cv2.imread(str(samples_dir / name))
+        assert image is not None, name
         if scale != 1.0:
             image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         rng = np.random.default_rng(seed)
@@ -167,7 +210,7 @@ ENGINES = [
 
 
 @pytest.fixture(params=ENGINES)
-def engine(request, monkeypatch) -> str:
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each engine in turn runs the networks (ONNX Runtime only where it is installed)."""
     monkeypatch.setattr(model, "ENGINE", request.param)
     return request.param

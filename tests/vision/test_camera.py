@@ -1,13 +1,16 @@
 """The live loop reads each roll once, after the dice stop moving."""
 
+from __future__ import annotations
+
 import numpy as np
+import pytest
 
 from vision import camera
 from vision.camera import changed_share, light, settled_rolls, thumbnail
 from vision.detections import Detections
 
 
-def _frames():
+def _frames() -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     rng = np.random.default_rng(3)
     still_a = np.full((120, 160, 3), 90, np.uint8)
     still_b = still_a.copy()
@@ -22,11 +25,11 @@ def _frames():
     return frames, still_a, still_b
 
 
-def test_one_reading_per_settled_roll():
+def test_one_reading_per_settled_roll() -> None:
     frames, a, b = _frames()
     seen = []
 
-    def reader(frame):
+    def reader(frame: np.ndarray) -> Detections:
         seen.append(frame)
         return Detections.empty((frame.shape[1], frame.shape[0]))
 
@@ -36,7 +39,7 @@ def test_one_reading_per_settled_roll():
     assert 10 < rolls[0].frame_index < 30 < rolls[1].frame_index
 
 
-def test_dice_still_rolling_in_a_dark_room_are_not_read(monkeypatch):
+def test_dice_still_rolling_in_a_dark_room_are_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """A dim die sliding 10 px a frame changes its pixels by 8 grey levels, under the
     daylight change level (12); scaled by the frame's light, it counts as moving."""
     frames = []
@@ -52,7 +55,7 @@ def test_dice_still_rolling_in_a_dark_room_are_not_read(monkeypatch):
     assert reads == [4]  # read mid-slide
 
 
-def test_still_dark_noisy_scene_is_read():
+def test_still_dark_noisy_scene_is_read() -> None:
     """Sensor noise in a dark frame must not pass for rolling dice."""
     rng = np.random.default_rng(5)
     scene = np.full((480, 640, 3), 15.0)
@@ -74,11 +77,11 @@ def _table(
     return frame
 
 
-def _reads(frames, still_frames=5):
+def _reads(frames: list[np.ndarray], still_frames: int = 5) -> list[int]:
     return [r.frame_index for r in settled_rolls(frames, _empty_reader, still_frames=still_frames)]
 
 
-def test_dice_moved_without_a_hand_in_view_are_a_new_roll():
+def test_dice_moved_without_a_hand_in_view_are_a_new_roll() -> None:
     """Two small dice in a wide view change the frame's mean by well under a grey level; a
     new roll is seen by the pixels that changed, whether the dice slide or jump."""
     a = _table([(300, 300), (700, 400)])
@@ -90,14 +93,14 @@ def test_dice_moved_without_a_hand_in_view_are_a_new_roll():
     assert _reads([a] * 10 + [b] * 10) == [4, 14]  # a cut straight to the next roll
 
 
-def test_a_die_sliding_slowly_is_read_once_it_stops():
+def test_a_die_sliding_slowly_is_read_once_it_stops() -> None:
     """Two pixels a frame is under the change level from one frame to the next, but not
     from the first frame of a still run."""
     frames = [_table([(300 + 2 * min(k, 30), 300)]) for k in range(45)]
     assert _reads(frames) == [34]
 
 
-def test_a_hand_over_a_settled_roll_or_a_light_change_does_not_read_it_again():
+def test_a_hand_over_a_settled_roll_or_a_light_change_does_not_read_it_again() -> None:
     a = _table([(300, 300), (700, 400)])
     hands = [a.copy() for _ in range(6)]  # a hand reaching in and out: never still
     for k, hand in enumerate(hands):
@@ -106,7 +109,7 @@ def test_a_hand_over_a_settled_roll_or_a_light_change_does_not_read_it_again():
     assert _reads([a] * 10 + hands + [a] * 10 + brighter + [brighter[-1]] * 10) == [4]
 
 
-def test_the_camera_turning_its_gain_up_does_not_read_a_roll_again():
+def test_the_camera_turning_its_gain_up_does_not_read_a_roll_again() -> None:
     """Dark dice on a light table, the whole frame then 10% brighter: the table gains 18
     grey levels and the dice 4, more than the change level apart."""
     dark = _table([(300, 300), (700, 400)], level=180, die=40)
@@ -114,7 +117,7 @@ def test_the_camera_turning_its_gain_up_does_not_read_a_roll_again():
     assert _reads([dark] * 10 + [brighter] * 10) == [4]
 
 
-def _empty_reader(frame):
+def _empty_reader(frame: np.ndarray) -> Detections:
     return Detections.empty((frame.shape[1], frame.shape[0]))
 
 

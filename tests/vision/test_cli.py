@@ -1,11 +1,15 @@
 """`hotdice read` and `hotdice eval` through the vision CLI (no rules engine needed)."""
 
+from __future__ import annotations
+
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -17,19 +21,28 @@ from vision.cli import _NoRules, _print_text, _Progress, main, read_photo
 from vision.detections import Detections, DieDetection
 from vision.evaluate import score_image
 
+if TYPE_CHECKING:
+    from tests.vision.conftest import Drawn
+
 # A little under the README's figures for sample_images/ (Measured accuracy): keeps them
 # from slipping.
 SAMPLE_FLOOR = {"precision": 0.97, "recall": 0.97, "face_accuracy": 0.97, "roll_accuracy": 0.85}
 CLOSE_UP_FLOOR = 0.95  # README, Close-ups: 95-100% of sample dice at each size
 
 
-def _run(*args):
+def _imread(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    assert image is not None, path
+    return image
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "vision.cli", *args], capture_output=True, text=True, timeout=120
     )
 
 
-def test_missing_and_non_image_files_fail_cleanly(tmp_path):
+def test_missing_and_non_image_files_fail_cleanly(tmp_path: Path) -> None:
     bad = tmp_path / "notes.jpg"
     bad.write_text("not a photo")
     for target in (str(tmp_path / "nope.jpg"), str(bad)):
@@ -39,7 +52,9 @@ def test_missing_and_non_image_files_fail_cleanly(tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_eval_reads_labels_saved_with_a_byte_order_mark(tmp_path, capsys):
+def test_eval_reads_labels_saved_with_a_byte_order_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """As Notepad saves UTF-8 (rule files were taken so already): not a JSON error."""
     cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
     labels = json.dumps({"images": [{"file": "a.jpg", "dice": []}]})
@@ -65,7 +80,9 @@ def test_eval_reads_labels_saved_with_a_byte_order_mark(tmp_path, capsys):
         ({"images": [{"file": "a.jpg", "dice": [], "ignore": 5}]}, '"ignore"'),
     ],
 )
-def test_eval_bad_labels_fail_cleanly(tmp_path, labels, message):
+def test_eval_bad_labels_fail_cleanly(
+    tmp_path: Path, labels: dict[str, object], message: str
+) -> None:
     cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
     (tmp_path / "labels.json").write_text(json.dumps(labels))
     modes = [["--close-ups"]] if "boxes" in message else [["--close-ups"], ["--json"]]
@@ -76,7 +93,7 @@ def test_eval_bad_labels_fail_cleanly(tmp_path, labels, message):
         assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_eval_and_camera_arguments_are_checked_up_front(tmp_path):
+def test_eval_and_camera_arguments_are_checked_up_front(tmp_path: Path) -> None:
     photo = tmp_path / "a.jpg"
     cv2.imwrite(str(photo), np.full((64, 64, 3), 128, np.uint8))
     for args, message in (
@@ -90,7 +107,9 @@ def test_eval_and_camera_arguments_are_checked_up_front(tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_a_camera_number_in_other_digits_is_refused_plainly(capsys):
+def test_a_camera_number_in_other_digits_is_refused_plainly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """A superscript 2 passes str.isdigit() but not int(): int()'s own message was printed."""
     for source in ("²", "¹⁰", "½"):
         assert main(["read", "--camera", source]) == 2
@@ -102,7 +121,7 @@ def test_a_camera_number_in_other_digits_is_refused_plainly(capsys):
         )
 
 
-def test_a_camera_number_past_a_c_int_is_no_camera(capsys):
+def test_a_camera_number_past_a_c_int_is_no_camera(capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCV's own error (and a traceback) for a number it cannot take: no such camera."""
     assert main(["read", "--camera", "9" * 23]) == 2
     assert capsys.readouterr().err == f"hotdice: error: cannot open camera or video {'9' * 23}\n"
@@ -114,7 +133,9 @@ def test_a_camera_number_past_a_c_int_is_no_camera(capsys):
     assert err.endswith("… (5,001 characters)\n")
 
 
-def test_an_empty_path_is_an_error_not_the_current_folder(samples_dir, capsys):
+def test_an_empty_path_is_an_error_not_the_current_folder(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     photo = str(sorted(samples_dir.glob("*.jpg"))[0])
     for args, message in (
         (["read", ""], "the photo path is empty"),
@@ -133,7 +154,9 @@ def test_an_empty_path_is_an_error_not_the_current_folder(samples_dir, capsys):
     ]
 
 
-def test_a_batch_cuts_a_long_echo_as_the_core_does(samples_dir, capsys):
+def test_a_batch_cuts_a_long_echo_as_the_core_does(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from companion.cli import main as hotdice
 
     photo = str(sorted(samples_dir.glob("*.jpg"))[0])
@@ -145,7 +168,9 @@ def test_a_batch_cuts_a_long_echo_as_the_core_does(samples_dir, capsys):
     assert error.startswith("x/x/") and error.endswith("a.jpg: no such file")
 
 
-def test_a_symlink_loop_is_called_one_not_a_missing_file(tmp_path, capsys):
+def test_a_symlink_loop_is_called_one_not_a_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     loop = tmp_path / "loop.jpg"
     loop.symlink_to(loop)
     cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
@@ -166,16 +191,20 @@ def test_a_symlink_loop_is_called_one_not_a_missing_file(tmp_path, capsys):
         assert err.count("\n") == 1, err
 
 
-def test_a_path_refused_by_the_system_is_said_plainly(tmp_path, capsys, monkeypatch):
+def test_a_path_refused_by_the_system_is_said_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # (as root nothing is refused for want of permission, so the refusal is made here)
     photo = tmp_path / "locked.jpg"
     cv2.imwrite(str(photo), np.full((64, 64, 3), 128, np.uint8))
     real_stat = os.stat
 
-    def refusing(path, *args, **kwargs):
+    def refusing(
+        path: str | os.PathLike[str], *, dir_fd: int | None = None, follow_symlinks: bool = True
+    ) -> os.stat_result:
         if Path(path).name.startswith("locked"):
             raise PermissionError(13, "Permission denied", str(path))
-        return real_stat(path, *args, **kwargs)
+        return real_stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
 
     monkeypatch.setattr(os, "stat", refusing)
     for args, path in (
@@ -187,7 +216,9 @@ def test_a_path_refused_by_the_system_is_said_plainly(tmp_path, capsys, monkeypa
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads without permission")
-def test_a_path_without_permission_is_said_plainly(tmp_path, capsys):
+def test_a_path_without_permission_is_said_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     photo = tmp_path / "locked" / "a.jpg"
     photo.parent.mkdir()
     cv2.imwrite(str(photo), np.full((64, 64, 3), 128, np.uint8))
@@ -218,14 +249,16 @@ def test_a_path_without_permission_is_said_plainly(tmp_path, capsys):
         photo.parent.chmod(0o700)
 
 
-def test_eval_labels_that_are_not_utf8_fail_cleanly(tmp_path):
+def test_eval_labels_that_are_not_utf8_fail_cleanly(tmp_path: Path) -> None:
     (tmp_path / "labels.json").write_bytes(b'{"images": [{"file": "\xff.jpg"}]}')
     r = _run("eval", str(tmp_path))
     assert r.returncode == 2 and r.stderr.startswith("hotdice: error:")
     assert "labels.json: not UTF-8" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_a_long_thin_png_is_read_not_crashed_on(tmp_path, capsys):
+def test_a_long_thin_png_is_read_not_crashed_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     strip = tmp_path / "strip.png"
     cv2.imwrite(str(strip), np.full((7, 8000, 3), 200, np.uint8))
     assert main(["read", "--json", str(strip)]) == 0
@@ -233,7 +266,7 @@ def test_a_long_thin_png_is_read_not_crashed_on(tmp_path, capsys):
     assert (obj["width"], obj["height"], obj["dice"]) == (8000, 7, [])
 
 
-def test_annotate_target_is_checked_before_reading(samples_dir, tmp_path):
+def test_annotate_target_is_checked_before_reading(samples_dir: Path, tmp_path: Path) -> None:
     photo = str(sorted(samples_dir.glob("*.jpg"))[0])
     for out, message in (
         (tmp_path / "out.xyz", "needs an image file name"),
@@ -250,7 +283,9 @@ def test_annotate_target_is_checked_before_reading(samples_dir, tmp_path):
         assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
 
 
-def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(samples_dir, tmp_path):
+def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(
+    samples_dir: Path, tmp_path: Path
+) -> None:
     """OpenCV writes .pbm and .pgm for grey images only, and no file over a folder: said
     only after reading the photos (all of them, in a batch), now before the first."""
     photos = [str(p) for p in sorted(samples_dir.glob("*.jpg"))[:2]]
@@ -271,7 +306,7 @@ def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(sampl
     ]
 
 
-def test_annotate_never_writes_over_a_photo_it_reads(samples_dir, tmp_path):
+def test_annotate_never_writes_over_a_photo_it_reads(samples_dir: Path, tmp_path: Path) -> None:
     """A fuzzing review's find: `--annotate` named as the photo itself (or, in a batch, as
     another photo's copy name) replaced the photo, which then read labels as dice."""
     shutil.copy(samples_dir / "IMG_20191208_112014.jpg", tmp_path / "a.jpg")
@@ -295,17 +330,22 @@ def test_annotate_never_writes_over_a_photo_it_reads(samples_dir, tmp_path):
     assert ((tmp_path / "a.jpg").read_bytes(), (tmp_path / "o-a.jpg").read_bytes()) == before
 
 
-def test_annotate_in_other_formats_opencv_writes_is_unchanged(samples_dir, tmp_path, capsys):
+def test_annotate_in_other_formats_opencv_writes_is_unchanged(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     photo = str(samples_dir / "IMG_20191208_112014.jpg")
     for name in ("out.ppm", "out.jpg", "out.webp", ".png"):  # (".png" has no Path.suffix)
         assert main(["read", "--json", photo, "--annotate", str(tmp_path / name)]) == 0
-        assert cv2.imread(str(tmp_path / name), cv2.IMREAD_UNCHANGED).shape[2] == 3
+        written = cv2.imread(str(tmp_path / name), cv2.IMREAD_UNCHANGED)
+        assert written is not None and written.shape[2] == 3
     assert main(["read", "--json", photo, photo, "--annotate", str(tmp_path / ".jpg")]) == 0
     assert (tmp_path / "-IMG_20191208_112014-2.jpg").is_file()
     capsys.readouterr()
 
 
-def test_a_bad_photo_in_a_json_batch_keeps_its_line(samples_dir, tmp_path, capsys):
+def test_a_bad_photo_in_a_json_batch_keeps_its_line(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = str(sorted(samples_dir.glob("*.jpg"))[0])
     bad = tmp_path / "notes.jpg"
     bad.write_text("not a photo")
@@ -317,7 +357,9 @@ def test_a_bad_photo_in_a_json_batch_keeps_its_line(samples_dir, tmp_path, capsy
     assert captured.err.count("hotdice: error:") == 1
 
 
-def test_annotate_names_photos_of_the_same_name_apart(samples_dir, tmp_path, capsys):
+def test_annotate_names_photos_of_the_same_name_apart(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     photo = sorted(samples_dir.glob("*.jpg"))[0]
     other = tmp_path / "b" / photo.name
     other.parent.mkdir()
@@ -330,7 +372,7 @@ def test_annotate_names_photos_of_the_same_name_apart(samples_dir, tmp_path, cap
     ]
 
 
-def test_camera_arguments_are_checked_before_reading(samples_dir, tmp_path):
+def test_camera_arguments_are_checked_before_reading(samples_dir: Path, tmp_path: Path) -> None:
     photo = str(sorted(samples_dir.glob("*.jpg"))[0])
     text = tmp_path / "notes.jpg"  # OpenCV opens it as an image sequence, with no frames
     text.write_text("not a video")
@@ -358,7 +400,9 @@ def test_camera_arguments_are_checked_before_reading(samples_dir, tmp_path):
         assert r.stderr.count("\n") == 1, r.stderr
 
 
-def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):
+def test_read_json_many_photos_one_line_each(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     photos = sorted(samples_dir.glob("*.jpg"))[:3]
     out = tmp_path / "annotated.png"
     assert main(["read", "--json", "--annotate", str(out), *map(str, photos)]) == 0
@@ -367,7 +411,7 @@ def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):
     for line, photo in zip(lines, photos, strict=True):
         obj = json.loads(line)
         assert obj["file"] == str(photo)
-        img = cv2.imread(str(photo))
+        img = _imread(photo)
         assert (obj["width"], obj["height"]) == (img.shape[1], img.shape[0])
         assert obj["ms"] > 0 and obj["dice"]
         for d in obj["dice"]:
@@ -376,7 +420,9 @@ def test_read_json_many_photos_one_line_each(samples_dir, capsys, tmp_path):
     assert len(written) == 3 and cv2.imread(str(written[0])) is not None
 
 
-def test_a_wide_12mp_jpeg_is_read_at_a_photos_look(wide_shot, tmp_path):
+def test_a_wide_12mp_jpeg_is_read_at_a_photos_look(
+    wide_shot: Callable[..., np.ndarray], tmp_path: Path
+) -> None:
     """A 12 MP JPEG of a whole table, dice 1% of its long side (40 px): `hotdice read`
     decodes it at half size (2000 px, the least a photo is decoded at) and looks as at a
     photo, not a camera frame, finds dice under 24 px, so decodes it again at twice the
@@ -389,15 +435,17 @@ def test_a_wide_12mp_jpeg_is_read_at_a_photos_look(wide_shot, tmp_path):
     assert all(1700 <= d.center_xy[0] <= 2300 and 1200 <= d.center_xy[1] <= 1800 for d in dets)
 
 
-def test_annotate_draws_on_the_full_size_photo(samples_dir, tmp_path, capsys):
+def test_annotate_draws_on_the_full_size_photo(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A big photo of big dice is read decoded at half size; its annotated copy is still
     the whole photo, with the boxes where `--json` puts them."""
-    big = cv2.resize(cv2.imread(str(samples_dir / "IMG_20191208_112014.jpg")), (4000, 4000))
+    big = cv2.resize(_imread(samples_dir / "IMG_20191208_112014.jpg"), (4000, 4000))
     photo, out = tmp_path / "big.jpg", tmp_path / "big-annotated.png"
     cv2.imwrite(str(photo), big)
     assert main(["read", "--json", str(photo), "--annotate", str(out)]) == 0
     dice = json.loads(capsys.readouterr().out)["dice"]
-    drawn, photo_pixels = cv2.imread(str(out)), cv2.imread(str(photo))
+    drawn, photo_pixels = _imread(out), _imread(photo)
     assert drawn.shape == photo_pixels.shape and len(dice) == 4
     for d in dice:  # each box's outline is drawn, green, where the box is in full size
         x, y, w, h = d["box_xywh"]
@@ -406,7 +454,9 @@ def test_annotate_draws_on_the_full_size_photo(samples_dir, tmp_path, capsys):
             assert tuple(photo_pixels[py, px]) != SURE
 
 
-def test_eval_labels_that_list_an_image_twice_fail_cleanly(tmp_path, capsys):
+def test_eval_labels_that_list_an_image_twice_fail_cleanly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A photo listed twice would be read and counted twice: a label problem, like others."""
     cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
     cv2.imwrite(str(tmp_path / "b.jpg"), np.full((64, 64, 3), 128, np.uint8))
@@ -422,14 +472,16 @@ def test_eval_labels_that_list_an_image_twice_fail_cleanly(tmp_path, capsys):
             )
 
 
-def test_eval_labels_that_no_parser_can_nest_fail_cleanly(tmp_path):
+def test_eval_labels_that_no_parser_can_nest_fail_cleanly(tmp_path: Path) -> None:
     (tmp_path / "labels.json").write_text('{"images": ' + "[" * 100_000 + "]" * 100_000 + "}")
     r = _run("eval", str(tmp_path))
     assert r.returncode == 2 and "nested too deeply" in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
 
 
-def test_eval_says_which_labelled_photos_are_missing_before_reading(samples_dir, tmp_path):
+def test_eval_says_which_labelled_photos_are_missing_before_reading(
+    samples_dir: Path, tmp_path: Path
+) -> None:
     labels = json.loads((samples_dir / "labels.json").read_text())
     labels["images"].append({"file": "gone.jpg", "dice": []})
     labels["images"] = [
@@ -444,7 +496,7 @@ def test_eval_says_which_labelled_photos_are_missing_before_reading(samples_dir,
     )
 
 
-def test_a_progress_bar_cut_short_ends_its_line(capsys):
+def test_a_progress_bar_cut_short_ends_its_line(capsys: pytest.CaptureFixture[str]) -> None:
     """An unreadable image stops `hotdice eval` midway: its error must not be glued to the bar."""
     bar = _Progress(True)
     bar(5, 12)
@@ -456,14 +508,16 @@ def test_a_progress_bar_cut_short_ends_its_line(capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_read_text_output(samples_dir, capsys):
+def test_read_text_output(samples_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     photo = samples_dir / "IMG_20191208_112014.jpg"
     assert main(["read", str(photo)]) == 0
     out = capsys.readouterr().out
     assert "dice in" in out and "roll:" in out
 
 
-def test_read_text_asks_about_the_dice_the_phone_asks_about(capsys):
+def test_read_text_asks_about_the_dice_the_phone_asks_about(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """ "please check" on every die under `vision.ASK_BELOW` (0.6), as the phone asks: a die
     read at 0.55 too, not only one under the 0.5 of a die the readers cannot read."""
     dice = [
@@ -475,7 +529,9 @@ def test_read_text_asks_about_the_dice_the_phone_asks_about(capsys):
     assert lines[3].startswith("  die 2: 4") and "please check" not in lines[3]
 
 
-def test_eval_on_sample_images_keeps_recorded_figures(samples_dir, capsys):
+def test_eval_on_sample_images_keeps_recorded_figures(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["eval", "--json", "--no-progress", str(samples_dir)]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["images"] == 8 and figures["dice_labelled"] == 42
@@ -483,7 +539,9 @@ def test_eval_on_sample_images_keeps_recorded_figures(samples_dir, capsys):
         assert figures[key] >= floor, (key, figures)
 
 
-def test_eval_close_ups_of_sample_images(samples_dir, capsys):
+def test_eval_close_ups_of_sample_images(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Each sample die blown up to fill 30-90% of a frame (README: Close-ups) reads right."""
     assert main(["eval", "--close-ups", "--json", str(samples_dir)]) == 0
     figures = json.loads(capsys.readouterr().out)["close_ups"]
@@ -492,7 +550,7 @@ def test_eval_close_ups_of_sample_images(samples_dir, capsys):
         assert fig["dice"] == 21 and fig["share"] >= CLOSE_UP_FLOOR, (fraction, fig)
 
 
-def test_eval_matching_rules():
+def test_eval_matching_rules() -> None:
     entry = {
         "file": "x.jpg",
         "dice": [
@@ -503,7 +561,7 @@ def test_eval_matching_rules():
         "ignore": [[60, 0, 10, 10]],
     }
 
-    def die(v, x):
+    def die(v: int, x: int) -> DieDetection:
         return DieDetection(v, 0.9, (x - 5, 0, 10, 10), (float(x), 5.0))
 
     ok = score_image(entry, Detections((die(2, 5), die(1, 25), die(4, 45), die(3, 65))), 1.0)
@@ -516,10 +574,10 @@ def test_eval_matching_rules():
 
 def _two_rolls_video(samples_dir: Path, tmp_path: Path) -> Path:
     """A video of two rolls: 12 still frames of one, 6 shaken, 12 still of another."""
-    first = cv2.resize(cv2.imread(str(samples_dir / "WIN_20221210_14_48_22.jpg")), (640, 360))
-    second = cv2.resize(cv2.imread(str(samples_dir / "WIN_20221210_14_48_10.jpg")), (640, 360))
+    first = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
+    second = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_10.jpg"), (640, 360))
     video = tmp_path / "rolls.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 15, (640, 360))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (640, 360))
     if not writer.isOpened():
         pytest.skip("this OpenCV build cannot write MJPG video")
     moving = [cv2.flip(second, 1) if k % 2 else first[::-1].copy() for k in range(6)]
@@ -529,7 +587,9 @@ def _two_rolls_video(samples_dir: Path, tmp_path: Path) -> Path:
     return video
 
 
-def test_camera_on_a_video_file_reads_each_settled_roll(samples_dir, tmp_path, capsys):
+def test_camera_on_a_video_file_reads_each_settled_roll(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     video = _two_rolls_video(samples_dir, tmp_path)
     assert main(["read", "--json", "--camera", str(video)]) == 0
     rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
@@ -547,10 +607,12 @@ def test_camera_on_a_video_file_reads_each_settled_roll(samples_dir, tmp_path, c
     assert all("score" in r and "advice" in r for r in coached)
 
 
-def test_camera_on_a_video_where_no_roll_settles_says_so(samples_dir, tmp_path, capsys):
-    frame = cv2.resize(cv2.imread(str(samples_dir / "WIN_20221210_14_48_22.jpg")), (640, 360))
+def test_camera_on_a_video_where_no_roll_settles_says_so(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    frame = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
     video = tmp_path / "short.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 15, (640, 360))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (640, 360))
     if not writer.isOpened():
         pytest.skip("this OpenCV build cannot write MJPG video")
     for k in range(6):  # shaken all the time: never still
@@ -561,12 +623,16 @@ def test_camera_on_a_video_where_no_roll_settles_says_so(samples_dir, tmp_path, 
     assert captured.out == "" and "no roll settled in 6 frames" in captured.err
 
 
-def test_a_still_photo_as_the_camera_settles_no_roll(samples_dir, capsys):
+def test_a_still_photo_as_the_camera_settles_no_roll(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["read", "--camera", str(samples_dir / "WIN_20221210_14_48_22.jpg")]) == 1
     assert capsys.readouterr().err == "hotdice: no roll settled in 1 frame\n"
 
 
-def test_photos_listed_after_an_option_are_read_as_photos(samples_dir, capsys):
+def test_photos_listed_after_an_option_are_read_as_photos(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`hotdice read a.jpg --rules farkle b.jpg`: b.jpg is a photo too (argparse alone
     called it an unrecognized argument); an unknown option is still refused."""
     from companion.cli import main as hotdice
@@ -581,8 +647,11 @@ def test_photos_listed_after_an_option_are_read_as_photos(samples_dir, capsys):
 
 
 def test_a_photo_named_like_an_option_after_a_double_dash(
-    samples_dir, tmp_path, capsys, monkeypatch
-):
+    samples_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """After `--`, even after an option, a name starting with "-" is a photo."""
     from companion.cli import main as hotdice
 
@@ -594,7 +663,9 @@ def test_a_photo_named_like_an_option_after_a_double_dash(
     assert [json.loads(line)["file"] for line in lines] == [str(a), "-b.jpg"]
 
 
-def test_camera_stops_after_max_rolls(samples_dir, tmp_path, capsys):
+def test_camera_stops_after_max_rolls(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`--max-rolls 1` prints the first settled roll and stops: the eighth still frame
     (frame 7, counted from 0) is the one read, and its `ms` is that read's time."""
     video = _two_rolls_video(samples_dir, tmp_path)
@@ -604,7 +675,9 @@ def test_camera_stops_after_max_rolls(samples_dir, tmp_path, capsys):
     assert len(rolls[0]["dice"]) == 2 and rolls[0]["ms"] > 0
 
 
-def test_one_missing_photo_with_json_is_the_commands_error(tmp_path, capsys):
+def test_one_missing_photo_with_json_is_the_commands_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Alone, a missing photo is an error of the command (exit 2, one line on stderr), with
     no JSON line: only in a batch does the bad photo keep a line of its own."""
     missing = tmp_path / "nope.jpg"
@@ -614,14 +687,16 @@ def test_one_missing_photo_with_json_is_the_commands_error(tmp_path, capsys):
     assert captured.err == f"hotdice: error: {missing}: no such file\n"
 
 
-def test_annotate_outlines_and_labels_each_die_of_a_wide_photo(samples_dir, tmp_path, capsys):
+def test_annotate_outlines_and_labels_each_die_of_a_wide_photo(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A 1280x720 photo's copy has each die outlined where `--json` puts its box, and
     labelled "value confidence" as `vision.annotate` draws it, not with the value alone."""
     photo = samples_dir / "WIN_20221210_14_48_10.jpg"
     out = tmp_path / "wide.png"
     assert main(["read", "--json", str(photo), "--annotate", str(out)]) == 0
     dice = json.loads(capsys.readouterr().out)["dice"]
-    drawn, pixels = cv2.imread(str(out)), cv2.imread(str(photo))
+    drawn, pixels = _imread(out), _imread(photo)
     assert drawn.shape == pixels.shape == (720, 1280, 3) and len(dice) == 2
     for d in dice:
         x, y, w, h = d["box_xywh"]
@@ -632,7 +707,9 @@ def test_annotate_outlines_and_labels_each_die_of_a_wide_photo(samples_dir, tmp_
     assert not np.array_equal(drawn, annotate(pixels, dets, confidence=False))
 
 
-def test_annotate_names_three_photos_of_the_same_name_apart(tmp_path, capsys):
+def test_annotate_names_three_photos_of_the_same_name_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     photos = []
     for folder in "abc":
         (tmp_path / folder).mkdir()
@@ -646,7 +723,9 @@ def test_annotate_names_three_photos_of_the_same_name_apart(tmp_path, capsys):
     ]
 
 
-def test_rules_on_a_photo_without_dice_give_a_null_score_and_advice(drawn, tmp_path, capsys):
+def test_rules_on_a_photo_without_dice_give_a_null_score_and_advice(
+    drawn: Drawn, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """README: `score` is null without dice (and `advice` with `--coach`), not left out."""
     from companion.cli import main as hotdice
 
@@ -659,7 +738,9 @@ def test_rules_on_a_photo_without_dice_give_a_null_score_and_advice(drawn, tmp_p
     assert "score_error" not in obj and "advice_error" not in obj
 
 
-def test_coach_plays_to_the_target_given(samples_dir, capsys):
+def test_coach_plays_to_the_target_given(
+    samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`--target` is the rules' for `--coach` too: under an exact finish at 300 the roll
     1 3 5 6 6 6 is advised as `hotdice advise --target 300 --roll` advises it (a bust:
     its scoring dice pass 300), not as under the preset's own target of 10,000."""
@@ -682,7 +763,9 @@ def _blank_eval_folder(folder: Path, n: int) -> None:
     (folder / "labels.json").write_text(json.dumps({"images": images}))
 
 
-def test_eval_draws_its_progress_bar_on_a_terminal_only(tmp_path, capsys, monkeypatch):
+def test_eval_draws_its_progress_bar_on_a_terminal_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No bar (and its \\r) in a log file; on a terminal, one for 10 images or more."""
     _blank_eval_folder(tmp_path, 12)
     assert main(["eval", "--json", str(tmp_path)]) == 0
@@ -696,7 +779,7 @@ def test_eval_draws_its_progress_bar_on_a_terminal_only(tmp_path, capsys, monkey
     assert capsys.readouterr().err == ""
 
 
-def test_a_progress_bar_waits_for_ten_images(capsys):
+def test_a_progress_bar_waits_for_ten_images(capsys: pytest.CaptureFixture[str]) -> None:
     short = _Progress(True)
     for done in range(1, 10):
         short(done, 9)
@@ -706,7 +789,9 @@ def test_a_progress_bar_waits_for_ten_images(capsys):
     assert capsys.readouterr().err.startswith("\r[###...")
 
 
-def test_eval_text_gives_its_figures_as_percentages(tmp_path, capsys, monkeypatch):
+def test_eval_text_gives_its_figures_as_percentages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Four images of two labelled dice each, read so: two right; one die misread; one die
     missed and two extras. Detected 9, labelled 8, matched 7: precision 7/9, recall 7/8,
     faces 6/7, rolls 2/4; ms 10, 20, 30, 100: median 25, 95th percentile 89.5 (between
@@ -730,7 +815,7 @@ def test_eval_text_gives_its_figures_as_percentages(tmp_path, capsys, monkeypatc
         "d.png": ([die(2, 10), die(4, 58), die(6, 58)], 100.0),
     }
 
-    def fake_read_photo(path):
+    def fake_read_photo(path: str | os.PathLike[str]) -> tuple[Detections, None, float]:
         dice, ms = reads[Path(path).name]
         return Detections(tuple(dice), (64, 64)), None, ms
 

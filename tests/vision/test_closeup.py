@@ -1,13 +1,15 @@
 """Telling a close-up's pips from a pile of dice seen as one, on finds and scores written
 out by hand (the reader's looks that lead to them are tested in test_reader.py)."""
 
+from __future__ import annotations
+
 import numpy as np
 
 from vision import closeup
 from vision.finds import confirmed_dice
 
 
-def test_look_like_pips_when_most_finds_read_one_or_unsure():
+def test_look_like_pips_when_most_finds_read_one_or_unsure() -> None:
     values, sure = np.array([1, 1, 3]), np.array([0.9, 0.8, 0.95])
     assert closeup.look_like_pips(values, sure)  # two ones in three: maybe pips
     assert not closeup.look_like_pips(np.array([1, 2, 3]), sure)  # one 1 in three: a roll
@@ -17,7 +19,7 @@ def test_look_like_pips_when_most_finds_read_one_or_unsure():
     assert not closeup.look_like_pips(np.array([], int), np.array([]))
 
 
-def test_holds_needs_a_bigger_find_around_the_smaller():
+def test_holds_needs_a_bigger_find_around_the_smaller() -> None:
     big = np.array([[100.0, 100.0, 200.0, 0.8]])
     small = np.array(
         [
@@ -30,7 +32,7 @@ def test_holds_needs_a_bigger_find_around_the_smaller():
     assert closeup.holds(big, small).tolist() == [[True, False, False, False]]
 
 
-def test_stands_rejects_a_pile_taken_for_one_die():
+def test_stands_rejects_a_pile_taken_for_one_die() -> None:
     pips = np.array([[100, 100, 20, 0.8], [130, 100, 20, 0.8], [100, 130, 20, 0.8]], np.float32)
     big = np.array([[115, 115, 100, 0.9]], np.float32)
 
@@ -39,7 +41,7 @@ def test_stands_rejects_a_pile_taken_for_one_die():
         probs[0, value] = share
         return probs
 
-    def confirmed(found, probs):
+    def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         return confirmed_dice(found[:, 3], probs, 0.7, 0.5)
 
     assert closeup.stands(big, reads(3), pips, confirmed)  # a 3 holding its three pips
@@ -61,8 +63,8 @@ def test_stands_rejects_a_pile_taken_for_one_die():
     assert closeup.stands(elsewhere, doubted, pips, confirmed)
 
 
-def test_crowd_tells_a_pile_of_dice_from_a_die_and_its_pips():
-    def confirmed(found, probs):
+def test_crowd_tells_a_pile_of_dice_from_a_die_and_its_pips() -> None:
+    def confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         return confirmed_dice(found[:, 3], probs, 0.7, 0.5)
 
     def reads(value: int, n: int = 1) -> np.ndarray:
@@ -96,7 +98,7 @@ def test_crowd_tells_a_pile_of_dice_from_a_die_and_its_pips():
     assert not closeup.crowd(big, reads(6), apart, reads(4, 2), confirmed)
     apart[:, 2] = 10
     assert closeup.crowd(big, reads(6), apart, reads(4, 2), confirmed)
-    far = dozen + np.float32([300, 0, 0, 0])  # dice beside the big one, not in it
+    far = dozen + np.array([300, 0, 0, 0], np.float32)  # dice beside the big one, not in it
     assert not closeup.crowd(big, reads(6), far, reads(3, 12), confirmed)
 
 
@@ -111,13 +113,13 @@ def _confirmed(found: np.ndarray, probs: np.ndarray) -> np.ndarray:
     return confirmed_dice(found[:, 3], probs, 0.7, 0.5)
 
 
-def test_a_die_read_at_even_odds_is_no_pip():
+def test_a_die_read_at_even_odds_is_no_pip() -> None:
     """Only a die read under 0.5 is unsure (the readers' own line for a face read): two
     dice read at 0.5 exactly, as 4 and 5, are a roll, not pips."""
     assert not closeup.look_like_pips(np.array([4, 5]), np.array([0.5, 0.5]))
 
 
-def test_holds_takes_both_ends_of_its_ratio():
+def test_holds_takes_both_ends_of_its_ratio() -> None:
     """`ratio` to `max_ratio` times the find's size, both included: a find 2.5 times and
     one 12 times smaller than the die are its pips."""
     big = np.array([[100.0, 100.0, 120.0, 0.8]])
@@ -125,7 +127,7 @@ def test_holds_takes_both_ends_of_its_ratio():
     assert closeup.holds(big, small).tolist() == [[True, True]]
 
 
-def test_explains_needs_half_the_pips_in_readable_confirmed_dice():
+def test_explains_needs_half_the_pips_in_readable_confirmed_dice() -> None:
     pips = np.array([[100, 100, 20, 0.8], [130, 100, 20, 0.8], [100, 130, 20, 0.8]], np.float32)
     die = np.array([[115, 115, 100, 0.9]], np.float32)
     assert closeup.explains(die, _reads(3), pips, _confirmed)  # a 3 and its three pips
@@ -144,7 +146,7 @@ def test_explains_needs_half_the_pips_in_readable_confirmed_dice():
     assert not closeup.explains(die, _reads(3), pips[:0], _confirmed)  # no pips at all
 
 
-def test_stands_counts_a_find_at_even_odds_as_maybe_a_die():
+def test_stands_counts_a_find_at_even_odds_as_maybe_a_die() -> None:
     """A find the readers give exactly even odds of being a die is a piece of a pile."""
     pips = np.array([[100, 100, 20, 0.8], [130, 100, 20, 0.8], [100, 130, 20, 0.8]], np.float32)
     found = np.array([[115, 115, 100, 0.9], [600, 115, 100, 0.9]], np.float32)
@@ -153,7 +155,7 @@ def test_stands_counts_a_find_at_even_odds_as_maybe_a_die():
     assert not closeup.stands(found, probs, pips, _confirmed)
 
 
-def test_crowd_when_a_die_holds_more_dice_than_its_value_plus_one():
+def test_crowd_when_a_die_holds_more_dice_than_its_value_plus_one() -> None:
     """A 2 holding four finds read as 1s (pip-sized, so neither too small nor read as
     several pips) is a pile; three are a 2's pips, one found twice."""
     big = np.array([[100, 100, 60, 0.9]], np.float32)

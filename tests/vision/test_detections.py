@@ -1,11 +1,22 @@
 """The result type validates what it holds."""
 
+from __future__ import annotations
+
+from typing import TypedDict
+
 import pytest
 
 from vision.detections import ASK_BELOW, Detections, DieDetection
 
 
-def test_valid_die_round_trips_to_json():
+class _DieFields(TypedDict, total=False):
+    value: int
+    confidence: float
+    box_xywh: tuple[int, int, int, int]
+    center_xy: tuple[float, float]
+
+
+def test_valid_die_round_trips_to_json() -> None:
     d = DieDetection(4, 0.875, (10, 20, 30, 31), (25.0, 35.5))
     assert d.to_json() == {"value": 4, "confidence": 0.875, "box_xywh": [10, 20, 30, 31]}
 
@@ -22,14 +33,19 @@ def test_valid_die_round_trips_to_json():
         {"center_xy": (float("nan"), 1.0)},
     ],
 )
-def test_invalid_die_is_rejected(kwargs):
-    args = {"value": 3, "confidence": 0.5, "box_xywh": (0, 0, 10, 10), "center_xy": (5.0, 5.0)}
+def test_invalid_die_is_rejected(kwargs: _DieFields) -> None:
+    args: _DieFields = {
+        "value": 3,
+        "confidence": 0.5,
+        "box_xywh": (0, 0, 10, 10),
+        "center_xy": (5.0, 5.0),
+    }
     args.update(kwargs)
     with pytest.raises(ValueError):
         DieDetection(**args)
 
 
-def test_empty_and_uncertain():
+def test_empty_and_uncertain() -> None:
     assert len(Detections.empty((640, 480))) == 0
     dets = Detections(
         (
@@ -42,7 +58,7 @@ def test_empty_and_uncertain():
     assert [d.value for d in dets.uncertain()] == [6]
 
 
-def test_scaled_moves_boxes_and_centres_with_the_image():
+def test_scaled_moves_boxes_and_centres_with_the_image() -> None:
     dets = Detections((DieDetection(2, 0.8, (10, 20, 30, 30), (25.0, 35.0)),), (100, 50))
     big = dets.scaled(4.0, (400, 200))
     assert big.size_wh == (400, 200)
@@ -78,4 +94,4 @@ def test_scaled_by_one_still_takes_the_new_size() -> None:
 
 def test_detections_hold_only_dice() -> None:
     with pytest.raises(ValueError, match="DieDetection"):
-        Detections(({"value": 3},))
+        Detections(({"value": 3},))  # type: ignore[arg-type]  # a dict: refused

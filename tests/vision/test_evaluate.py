@@ -1,5 +1,7 @@
 """Scoring helpers of `hotdice eval` that need no networks."""
 
+from __future__ import annotations
+
 import itertools
 import json
 from pathlib import Path
@@ -26,7 +28,7 @@ def _die(value: int, x: float, y: float = 50.0) -> DieDetection:
     return DieDetection(value, 0.9, (round(x) - 5, round(y) - 5, 10, 10), (x, y))
 
 
-def test_labelled_dice_are_paired_with_as_many_detections_as_can_be():
+def test_labelled_dice_are_paired_with_as_many_detections_as_can_be() -> None:
     """The detection at x=70 lies in both boxes and nearer the first box's centre; pairing
     it there first would leave the second die unpaired, though x=25 can only be the first."""
     entry = {
@@ -37,7 +39,7 @@ def test_labelled_dice_are_paired_with_as_many_detections_as_can_be():
     assert result.matched == 2 and result.face_correct == 2 and result.roll_ok
 
 
-def test_an_ignore_box_takes_its_labelled_dice_out_of_the_count_too():
+def test_an_ignore_box_takes_its_labelled_dice_out_of_the_count_too() -> None:
     """Detections in an `ignore` box are dropped; so is a labelled die whose box centre is
     in one (it counted as missed: recall 0% for an image all under an ignore box)."""
     entry = {
@@ -50,7 +52,7 @@ def test_an_ignore_box_takes_its_labelled_dice_out_of_the_count_too():
     assert result.roll_ok and result.problems == []
 
 
-def test_a_pairing_the_nearest_first_completes_is_kept():
+def test_a_pairing_the_nearest_first_completes_is_kept() -> None:
     """Each detection is nearest its own die's centre; a pairing that only counts pairs
     could swap them and report two misreads."""
     entry = {
@@ -70,7 +72,9 @@ points = st.lists(st.tuples(st.integers(0, 100), st.integers(0, 100)), max_size=
 
 @settings(max_examples=300, deadline=None)
 @given(boxes, points)
-def test_as_many_dice_are_paired_as_any_pairing_could(box_list, point_list):
+def test_as_many_dice_are_paired_as_any_pairing_could(
+    box_list: list[tuple[int, int, int, int]], point_list: list[tuple[int, int]]
+) -> None:
     """Against every one-to-one pairing of a few overlapping boxes and points."""
     entry = {"file": "x.jpg", "dice": [{"value": 1, "box": list(b)} for b in box_list]}
     dets = Detections(tuple(_die(1, x, y) for x, y in point_list))
@@ -86,7 +90,7 @@ def test_as_many_dice_are_paired_as_any_pairing_could(box_list, point_list):
     assert score_image(entry, dets, 1.0).matched == best
 
 
-def test_labels_without_boxes_compare_values_and_score_no_face():
+def test_labels_without_boxes_compare_values_and_score_no_face() -> None:
     entry = {"file": "x.jpg", "dice": [{"value": 2}, {"value": 5}, {"value": 6, "face": "symbol"}]}
     right = score_image(entry, Detections((_die(5, 10), _die(1, 30), _die(2, 50))), 1.0)
     assert right.roll_ok and right.matched == 3 and right.face_scored == 0
@@ -96,7 +100,7 @@ def test_labels_without_boxes_compare_values_and_score_no_face():
 
 
 @pytest.mark.parametrize("fraction", [0.3, 0.9])
-def test_close_up_centres_the_die_at_the_asked_size(fraction):
+def test_close_up_centres_the_die_at_the_asked_size(fraction: float) -> None:
     photo = np.zeros((200, 300, 3), np.uint8)
     photo[60:100, 50:90] = 255  # the "die": box [50, 60, 40, 40]
     frame = close_up(photo, [50, 60, 40, 40], fraction)
@@ -110,17 +114,19 @@ def test_close_up_centres_the_die_at_the_asked_size(fraction):
     assert abs((ys.max() - ys.min() + 1) - side) < tol
 
 
-def test_a_box_of_numbers_no_float_holds_is_a_label_problem_not_a_crash():
+def test_a_box_of_numbers_no_float_holds_is_a_label_problem_not_a_crash() -> None:
     from vision.evaluate import _label_problem
 
     for box in ([10**400, 10, 20, 20], [1, 2, float("nan"), 3], [1, 2, 0, 3]):
         entry = {"file": "a.jpg", "dice": [{"value": 3, "box": box}]}
-        assert "not [x, y, w, h]" in _label_problem(entry)
-        assert "not a list of [x, y, w, h]" in _label_problem({"file": "a.jpg", "ignore": [box]})
+        problem = _label_problem(entry)
+        assert problem is not None and "not [x, y, w, h]" in problem
+        problem = _label_problem({"file": "a.jpg", "ignore": [box]})
+        assert problem is not None and "not a list of [x, y, w, h]" in problem
     assert _label_problem({"file": "a.jpg", "dice": [{"value": 3, "box": [1, 2, 30, 30]}]}) is None
 
 
-def test_a_die_is_ignored_by_its_box_centre_not_its_corner():
+def test_a_die_is_ignored_by_its_box_centre_not_its_corner() -> None:
     """The ignore box holds this die's centre (110, 10) but not its top-left corner."""
     entry = {
         "file": "x.jpg",
@@ -131,7 +137,7 @@ def test_a_die_is_ignored_by_its_box_centre_not_its_corner():
     assert (result.labelled, result.matched) == (1, 1) and result.roll_ok
 
 
-def test_a_symbol_die_must_be_found_but_its_face_is_not_scored():
+def test_a_symbol_die_must_be_found_but_its_face_is_not_scored() -> None:
     """A printed logo has no pips: any value read for it is fine, a miss is not."""
     entry = {
         "file": "x.jpg",
@@ -147,7 +153,7 @@ def test_a_symbol_die_must_be_found_but_its_face_is_not_scored():
     assert not missed.roll_ok and missed.matched == 1 and missed.face_scored == 1
 
 
-def test_an_extra_die_spoils_the_roll():
+def test_an_extra_die_spoils_the_roll() -> None:
     """Every labelled die read right, plus one found on the bare table: the roll as read
     has a die too many, so it is not right."""
     entry = {"file": "x.jpg", "dice": [{"value": 4, "box": [0, 0, 20, 20]}]}
@@ -157,13 +163,13 @@ def test_an_extra_die_spoils_the_roll():
     assert not result.roll_ok and any(p.startswith("extra 2") for p in result.problems)
 
 
-def test_without_boxes_an_extra_die_spoils_the_roll():
+def test_without_boxes_an_extra_die_spoils_the_roll() -> None:
     entry = {"file": "x.jpg", "dice": [{"value": 2}, {"value": 5}]}
     result = score_image(entry, Detections((_die(2, 10), _die(5, 30), _die(3, 50))), 1.0)
     assert result.matched == 2 and result.detected == 3 and not result.roll_ok
 
 
-def test_without_boxes_a_symbol_die_matches_one_die_at_most():
+def test_without_boxes_a_symbol_die_matches_one_die_at_most() -> None:
     """A symbol die takes one leftover value: two sixes for one logo die are one match and
     one extra; a symbol die with nothing left over for it is missed."""
     logo = {"value": 6, "face": "symbol"}
@@ -186,7 +192,7 @@ def _results() -> list[ImageResult]:
     ]
 
 
-def test_summary_figures_are_worked_out_over_all_images():
+def test_summary_figures_are_worked_out_over_all_images() -> None:
     """Worked by hand: 7 matched of 10 detected and 9 labelled, 5 of 7 faces, 1 roll of 4;
     times 10, 20, 30, 40 ms: median 25, 95th percentile 30 + 0.85 * 10 (linear)."""
     figures = summarize(_results())
@@ -205,7 +211,7 @@ def test_summary_figures_are_worked_out_over_all_images():
     assert summarize([])["ms_p95"] == 0.0
 
 
-def test_failure_lines_list_every_image_not_read_exactly_right():
+def test_failure_lines_list_every_image_not_read_exactly_right() -> None:
     """b.jpg found every die but misread one: a failure too."""
     lines = list(failure_lines(_results()))
     assert [line.split(":")[0] for line in lines] == ["a.jpg", "b.jpg", "c.jpg"]
@@ -217,10 +223,11 @@ def test_a_die_value_outside_1_to_6_is_a_label_problem(value: object) -> None:
     from vision.evaluate import _label_problem
 
     entry = {"file": "a.jpg", "dice": [{"value": value, "box": [1, 2, 30, 30]}]}
-    assert '"value" of 1-6' in _label_problem(entry)
+    problem = _label_problem(entry)
+    assert problem is not None and '"value" of 1-6' in problem
 
 
-def test_close_up_of_an_oblong_box_fits_its_long_side_at_its_centre():
+def test_close_up_of_an_oblong_box_fits_its_long_side_at_its_centre() -> None:
     """A box twice as tall as wide: its height spans the fraction, and its centre, not a
     centre from a square box, lands in the middle of the frame."""
     photo = np.zeros((200, 300, 3), np.uint8)
@@ -295,6 +302,11 @@ def test_evaluate_names_a_missing_photo_before_reading_any(tmp_path: Path) -> No
         json.dumps({"images": [{"file": "a.jpg"}, {"file": "gone.jpg"}]})
     )
     read: list[Path] = []
+
+    def read_file(path: Path) -> tuple[Detections, float]:
+        read.append(path)
+        return Detections(), 1.0
+
     with pytest.raises(OSError, match="gone.jpg: labelled, but no such file"):
-        evaluate(tmp_path, lambda p: (read.append(p), (Detections(), 1.0))[1])
+        evaluate(tmp_path, read_file)
     assert read == []

@@ -1,13 +1,15 @@
 """The arithmetic of finds and the readers' scores: what counts as a die, as reported, as
 one die found twice. Plain arrays, no network."""
 
+from __future__ import annotations
+
 import numpy as np
 import pytest
 
 from vision import finds
 
 
-def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():
+def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face() -> None:
     clear = [0.01, 0.95, 0.01, 0.01, 0.01, 0.005, 0.005]
     logo = [0.05] + [0.95 / 6] * 6
     not_die = [0.5, 0.45, 0.01, 0.01, 0.01, 0.01, 0.01]
@@ -19,7 +21,7 @@ def test_confirmed_dice_needs_a_sure_finder_or_a_readable_face():
     assert keep.tolist() == [True, True, True, False, False]
 
 
-def test_an_unread_find_is_reported_only_if_all_but_surely_a_die():
+def test_an_unread_find_is_reported_only_if_all_but_surely_a_die() -> None:
     # a grey button: the readers call it a die at 0.8, and read no face
     button = [0.2] + [0.8 / 6] * 6
     # a readable die the readers believe as little is still a die: its face shows it
@@ -30,7 +32,7 @@ def test_an_unread_find_is_reported_only_if_all_but_surely_a_die():
     assert finds.not_lookalike(probs, 0.7).tolist() == [True, True, True]
 
 
-def test_dedupe_keeps_dice_closer_than_a_side():
+def test_dedupe_keeps_dice_closer_than_a_side() -> None:
     """Dice seen at a slant overlap in the photo: centres 0.55 sides apart are two dice; a
     second find a quarter side from the first is the same die found twice."""
     found = np.array(
@@ -41,7 +43,7 @@ def test_dedupe_keeps_dice_closer_than_a_side():
     assert sorted(kept.tolist()) == [0, 1, 2]
 
 
-def test_same_finds_pairs_finds_at_about_the_same_place_and_size():
+def test_same_finds_pairs_finds_at_about_the_same_place_and_size() -> None:
     before = np.array([[100, 100, 40, 0.9], [300, 100, 40, 0.9]], np.float32)
     found = np.array(
         [

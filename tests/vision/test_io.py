@@ -1,5 +1,10 @@
 """Decoding files and bytes: errors are one-line messages, EXIF orientation is honoured."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -7,7 +12,7 @@ import pytest
 from vision.io import ImageTooLarge, decode_image, image_size_wh, load_image, reduction_for
 
 
-def test_exif_orientation_is_applied(exif_jpeg):
+def test_exif_orientation_is_applied(exif_jpeg: Callable[[np.ndarray, int], bytes]) -> None:
     img = np.zeros((20, 40, 3), np.uint8)
     img[:, :20] = 255  # left half white
     upright = decode_image(exif_jpeg(img, 1))
@@ -19,7 +24,7 @@ def test_exif_orientation_is_applied(exif_jpeg):
     assert halved.shape[:2] == (20, 10) and halved[:5].mean() > 200
 
 
-def test_header_size_and_reduction():
+def test_header_size_and_reduction() -> None:
     ok, enc = cv2.imencode(".jpg", np.zeros((300, 4000, 3), np.uint8))
     assert image_size_wh(enc.tobytes()) == (4000, 300)
     ok, png = cv2.imencode(".png", np.zeros((7, 9, 3), np.uint8))
@@ -32,13 +37,13 @@ def test_header_size_and_reduction():
     assert reduction_for((8000, 300), min_long_side=1000) == 4
 
 
-def test_a_decoder_failure_is_a_one_line_error():
+def test_a_decoder_failure_is_a_one_line_error() -> None:
     ok, png = cv2.imencode(".png", np.zeros((3, 4000, 3), np.uint8))
     with pytest.raises(ValueError, match="not a readable image"):
         decode_image(png.tobytes(), reduce=8)  # OpenCV asserts on a 500x0 result
 
 
-def test_not_an_image(tmp_path):
+def test_not_an_image(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a readable image"):
         decode_image(b"hello world")
     bad = tmp_path / "notes.jpg"
@@ -49,7 +54,7 @@ def test_not_an_image(tmp_path):
         load_image(tmp_path / "missing.jpg")
 
 
-def test_too_many_pixels():
+def test_too_many_pixels() -> None:
     """Over the limit is its own error (the web answers it 413, not 400), by the header or,
     for a header without a size, once decoded."""
     ok, enc = cv2.imencode(".png", np.zeros((100, 100, 3), np.uint8))
@@ -87,7 +92,7 @@ def test_an_image_of_exactly_max_pixels_is_decoded() -> None:
     assert decode_image(enc.tobytes(), max_pixels=5000).shape == (50, 100, 3)
 
 
-def test_load_image_decodes_a_large_jpeg_at_reduced_size(tmp_path) -> None:
+def test_load_image_decodes_a_large_jpeg_at_reduced_size(tmp_path: Path) -> None:
     """2400x1600 halved keeps a long side of 1200 >= 1000; quartered, 600 would not."""
     path = tmp_path / "big.jpg"
     cv2.imwrite(str(path), np.full((1600, 2400, 3), 100, np.uint8))
@@ -95,7 +100,7 @@ def test_load_image_decodes_a_large_jpeg_at_reduced_size(tmp_path) -> None:
     assert load_image(path, min_long_side=1000).shape == (800, 1200, 3)
 
 
-def test_a_folder_or_a_path_through_a_file_is_a_one_line_error(tmp_path) -> None:
+def test_a_folder_or_a_path_through_a_file_is_a_one_line_error(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="not a file"):
         load_image(tmp_path)
     note = tmp_path / "note.txt"

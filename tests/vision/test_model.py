@@ -1,27 +1,38 @@
 """The networks' plumbing: input blobs, the face readers' second look, the die finder."""
 
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 import pytest
 
 from vision import model
 
+if TYPE_CHECKING:
+    from tests.vision.conftest import Drawn
+
 HAVE_ONNXRUNTIME = model.onnxruntime() is not None
 
 
 @pytest.mark.parametrize("count", [1, 3])
-def test_blob_matches_opencv(count):
+def test_blob_matches_opencv(count: int) -> None:
     """One image (the finder's, copied a plane at a time) and a batch of crops (stacked)
     give OpenCV's own blob, to the bit."""
     rng = np.random.default_rng(count)
     images = [rng.integers(0, 256, (37, 53, 3), dtype=np.uint8) for _ in range(count)]
-    expected = cv2.dnn.blobFromImages(images, 1 / 255, None, (127.5, 127.5, 127.5), False, False)
+    expected = cv2.dnn.blobFromImages(
+        images, 1 / 255, mean=(127.5, 127.5, 127.5), swapRB=False, crop=False
+    )
     blob = model._blob(images)
     assert blob.flags.c_contiguous  # (else each engine copies it again)
     assert np.array_equal(blob, expected)
 
 
-def _crops(drawn) -> list[np.ndarray]:
+def _crops(drawn: Drawn) -> list[np.ndarray]:
     """Die crops the readers find hard (tiny, blurred, off-centre) and plain table crops."""
     draw_die, table = drawn
     crops = []
@@ -35,7 +46,7 @@ def _crops(drawn) -> list[np.ndarray]:
     return crops
 
 
-def test_wider_look_never_decides_whether_it_is_a_die(drawn):
+def test_wider_look_never_decides_whether_it_is_a_die(drawn: Drawn) -> None:
     crops = _crops(drawn)
     calls = []
 
@@ -54,7 +65,9 @@ def test_wider_look_never_decides_whether_it_is_a_die(drawn):
     assert calls == []
 
 
-def test_first_reader_alone_reads_the_dice_it_is_sure_of(drawn, monkeypatch):
+def test_first_reader_alone_reads_the_dice_it_is_sure_of(
+    drawn: Drawn, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A die the first reader reads at ALONE or more is not shown to the second; the rest
     get both readers' average, as before."""
     draw_die, table = drawn
@@ -84,7 +97,9 @@ def test_first_reader_alone_reads_the_dice_it_is_sure_of(drawn, monkeypatch):
 
 
 @pytest.mark.parametrize("table_colour", [(200, 200, 195), (45, 60, 80)])
-def test_finder_marks_die_centres_and_sizes(drawn, table_colour):
+def test_finder_marks_die_centres_and_sizes(
+    drawn: Drawn, table_colour: tuple[int, int, int]
+) -> None:
     """At the size the reader scales dice to (about 34 px), each die is one find near its
     centre, with a size between its side and its turned extent (1.41 sides at 45 degrees)."""
     draw_die, table = drawn
@@ -103,7 +118,9 @@ def test_finder_marks_die_centres_and_sizes(drawn, table_colour):
 
 
 @pytest.mark.parametrize("pad", [16, 32])
-def test_the_finder_input_is_padded_to_its_multiple(drawn, monkeypatch, engine, pad):
+def test_the_finder_input_is_padded_to_its_multiple(
+    drawn: Drawn, monkeypatch: pytest.MonkeyPatch, engine: str, pad: int
+) -> None:
     """The finder gets its image padded (edge pixels repeated) to the multiple of its
     sides that `config.json` names (`det_pad`: 32 for a finder trained `--context`), and
     its finds stay inside the image: a die drawn near the padded corner is found once,
@@ -114,7 +131,7 @@ def test_the_finder_input_is_padded_to_its_multiple(drawn, monkeypatch, engine, 
     shapes = []
     run = model._run
 
-    def spy(name, blob):
+    def spy(name: str, blob: np.ndarray) -> np.ndarray:
         shapes.append(blob.shape[2:])
         return run(name, blob)
 
@@ -126,7 +143,7 @@ def test_the_finder_input_is_padded_to_its_multiple(drawn, monkeypatch, engine, 
     assert len(found) == 1 and np.hypot(found[0, 0] - 120, found[0, 1] - 70) < 0.3 * 34
 
 
-def test_a_batch_reads_as_its_crops_one_at_a_time(drawn, engine):
+def test_a_batch_reads_as_its_crops_one_at_a_time(drawn: Drawn, engine: str) -> None:
     """The readers take all crops in one batch; each crop's reading is what it would get
     alone (the int8 readers' ranges are fixed, not taken from the batch)."""
     blob = model._blob(_crops(drawn))
@@ -138,7 +155,9 @@ def test_a_batch_reads_as_its_crops_one_at_a_time(drawn, engine):
     assert model._softmax_of(model.CLS_FILES[0], blob[:0]).shape == (0, 7)
 
 
-def test_onnx_runtime_runs_int8_readers_and_the_float_finder(monkeypatch):
+def test_onnx_runtime_runs_int8_readers_and_the_float_finder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The int8 copies are for ONNX Runtime only; OpenCV's DNN and the finder stay float."""
     for name in model.CLS_FILES:
         assert (model.MODEL_DIR / model.int8_file(name)).is_file()
@@ -150,7 +169,7 @@ def test_onnx_runtime_runs_int8_readers_and_the_float_finder(monkeypatch):
     assert model.network_file(first, "onnxruntime") == first  # no int8 copy: the float one
 
 
-def test_engine_named_by_the_environment(monkeypatch):
+def test_engine_named_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """HOTDICE_ENGINE picks the engine (to compare them); a typo is a one-line error, not a
     silent choice, and asking for ONNX Runtime where it is missing says so."""
     assert model.pick_engine("", have_onnxruntime=True) == "onnxruntime"
@@ -169,7 +188,7 @@ def test_engine_named_by_the_environment(monkeypatch):
 
 
 @pytest.mark.skipif(not HAVE_ONNXRUNTIME, reason="ONNX Runtime not installed")
-def test_onnx_runtime_uses_as_many_threads_as_opencv(monkeypatch):
+def test_onnx_runtime_uses_as_many_threads_as_opencv(monkeypatch: pytest.MonkeyPatch) -> None:
     """cv2.setNumThreads is the one thread knob: a benchmark that sets 1 stays on one core."""
     model._session.cache_clear()
     monkeypatch.setattr(model.cv2, "getNumThreads", lambda: 3)
@@ -180,7 +199,7 @@ def test_onnx_runtime_uses_as_many_threads_as_opencv(monkeypatch):
 
 
 @pytest.fixture
-def model_copy(tmp_path, monkeypatch):
+def model_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A copy of the shipped networks that a test may damage, read instead of them."""
     import shutil
 
@@ -199,7 +218,7 @@ FRAME = np.zeros((64, 64, 3), np.uint8)
 CROPS = np.zeros((1, 3, model.CROP, model.CROP), np.float32)
 
 
-def test_a_damaged_finder_file_is_a_one_line_error(model_copy, engine):
+def test_a_damaged_finder_file_is_a_one_line_error(model_copy: Path, engine: str) -> None:
     (model_copy / model.DET_FILE).write_bytes(b"not a network")
     pattern = r"dice_det.onnx: not a network (OpenCV|ONNX Runtime) can load \(.+\)$"
     with pytest.raises(OSError, match=pattern) as err:
@@ -210,7 +229,9 @@ def test_a_damaged_finder_file_is_a_one_line_error(model_copy, engine):
         model.find_centres(FRAME)
 
 
-def test_a_damaged_int8_reader_is_an_error_only_where_it_is_read(model_copy, engine):
+def test_a_damaged_int8_reader_is_an_error_only_where_it_is_read(
+    model_copy: Path, engine: str
+) -> None:
     """The int8 copy is ONNX Runtime's file: OpenCV's DNN reads the float reader still."""
     first = model.CLS_FILES[0]
     (model_copy / model.int8_file(first)).write_bytes(b"not a network")
@@ -221,7 +242,7 @@ def test_a_damaged_int8_reader_is_an_error_only_where_it_is_read(model_copy, eng
         model._softmax_of(first, CROPS)
 
 
-def test_a_swapped_network_file_is_a_one_line_error(model_copy, engine):
+def test_a_swapped_network_file_is_a_one_line_error(model_copy: Path, engine: str) -> None:
     """A face reader's file where the finder's should be, and the other way round: it
     loads, but cannot take the input or gives the wrong output."""
     finder = (model_copy / model.DET_FILE).read_bytes()
@@ -237,7 +258,9 @@ def test_a_swapped_network_file_is_a_one_line_error(model_copy, engine):
 
 
 @pytest.mark.skipif(not HAVE_ONNXRUNTIME, reason="ONNX Runtime not installed")
-def test_both_engines_read_the_sample_photos_alike(samples_dir, monkeypatch):
+def test_both_engines_read_the_sample_photos_alike(
+    samples_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """ONNX Runtime with the int8 readers reads every sample die as OpenCV's DNN with the
     float ones does; confidences move a little (0.11 at most, on a dark die)."""
     from vision import reader
@@ -258,7 +281,7 @@ def test_both_engines_read_the_sample_photos_alike(samples_dir, monkeypatch):
             assert np.hypot(*np.subtract(a.center_xy, b.center_xy)) < 1.0, photo.name
 
 
-def test_threads_reading_at_once_read_as_one_alone(drawn, engine):
+def test_threads_reading_at_once_read_as_one_alone(drawn: Drawn, engine: str) -> None:
     """A web server reads photos from several threads at once; each must get what it
     would get alone (an OpenCV network is not safe to run from two threads)."""
     from concurrent.futures import ThreadPoolExecutor
@@ -273,7 +296,9 @@ def test_threads_reading_at_once_read_as_one_alone(drawn, engine):
                 np.testing.assert_allclose(t, a, atol=1e-6)
 
 
-def test_a_find_every_reader_takes_for_no_die_is_owed_no_vote(monkeypatch):
+def test_a_find_every_reader_takes_for_no_die_is_owed_no_vote(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The vote is there to read a face: a find the readers agree is no die (even unsurely)
     is not read again turned, while one they disagree on, or a die read unsurely, is."""
     first = np.array(

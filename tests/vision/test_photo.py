@@ -1,5 +1,10 @@
 """A photo's bytes to dice in its own pixels: decoded small where the dice allow it."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -17,13 +22,19 @@ def each_engine(engine: str) -> str:
     return engine
 
 
-def _phone_photo(samples_dir, size: int = 4032) -> np.ndarray:
+def _imread(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    assert image is not None, path
+    return image
+
+
+def _phone_photo(samples_dir: Path, size: int = 4032) -> np.ndarray:
     """The sample scaled up to a phone's photo of a few dice close by (dice of ~250 px)."""
-    image = cv2.imread(str(samples_dir / SAMPLE))
+    image = _imread(samples_dir / SAMPLE)
     return cv2.resize(image, (size, size), interpolation=cv2.INTER_LINEAR)
 
 
-def test_a_big_photo_is_decoded_small_and_reported_full_size(samples_dir):
+def test_a_big_photo_is_decoded_small_and_reported_full_size(samples_dir: Path) -> None:
     """A 16 MP photo of big dice is decoded at half size (2016 px: not under
     MIN_LONG_SIDE), read there, and its dice are given in the photo's own pixels."""
     full = _phone_photo(samples_dir)
@@ -43,7 +54,7 @@ def test_a_big_photo_is_decoded_small_and_reported_full_size(samples_dir):
     assert [d.center_xy for d in small] == [(x / 2, y / 2) for x, y in (d.center_xy for d in dets)]
 
 
-def test_the_preview_is_small_and_marks_every_die(samples_dir):
+def test_the_preview_is_small_and_marks_every_die(samples_dir: Path) -> None:
     """A phone's preview: at most 960 px on its long side whatever the photo's size, each
     die outlined at its place in the preview, green where read surely, else orange."""
     from vision import ASK_BELOW
@@ -53,6 +64,7 @@ def test_the_preview_is_small_and_marks_every_die(samples_dir):
         data = cv2.imencode(".jpg", _phone_photo(samples_dir, size))[1].tobytes()
         reading = read_photo_data(data)
         preview = cv2.imdecode(np.frombuffer(reading.preview_jpeg(), np.uint8), cv2.IMREAD_COLOR)
+        assert preview is not None
         assert preview.shape[:2] == (min(size, 960),) * 2
         scale = preview.shape[1] / size
         for d in reading.detections:
@@ -62,7 +74,9 @@ def test_the_preview_is_small_and_marks_every_die(samples_dir):
             assert drawn[y : y + h + 1, x : x + 2].mean() > 0.5, d  # its left edge drawn
 
 
-def test_an_upright_phone_photo_keeps_its_orientation_when_decoded_small(samples_dir, exif_jpeg):
+def test_an_upright_phone_photo_keeps_its_orientation_when_decoded_small(
+    samples_dir: Path, exif_jpeg: Callable[[np.ndarray, int], bytes]
+) -> None:
     """The EXIF orientation turns the reduced image as it turns the full one: the dice of
     a photo stored sideways come out in the upright photo's pixels."""
     full = _phone_photo(samples_dir)[:3024]  # 4032 wide, 3024 high, as stored
@@ -90,11 +104,11 @@ def _amid_a_table(sample: np.ndarray, scale: float = 1.0) -> bytes:
     return cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
 
 
-def test_small_dice_are_decoded_again_larger(samples_dir):
+def test_small_dice_are_decoded_again_larger(samples_dir: Path) -> None:
     """Dice that come out under MIN_DIE_PX at the reduced size send the decoder back for
     twice the pixels: the sample's dice (about 40 px) amid a 4032x3024 photo of the table
     are 20 px at half size, so it is decoded at full size."""
-    reading = read_photo_data(_amid_a_table(cv2.imread(str(samples_dir / SAMPLE))))
+    reading = read_photo_data(_amid_a_table(_imread(samples_dir / SAMPLE)))
     assert reading.image.shape[:2] == (3024, 4032)
     assert sorted(reading.detections.values) == SAMPLE_VALUES
     assert all(d.box_xywh[2] >= MIN_DIE_PX for d in reading.detections)
@@ -110,21 +124,25 @@ def test_small_dice_are_decoded_again_larger(samples_dir):
         ("IMG_20191209_095522.jpg", 0.6, [1, 2, 3, 3, 4, 4, 5, 5]),
     ],
 )
-def test_small_dice_amid_a_big_photo_are_read_whole(samples_dir, name, scale, values):
+def test_small_dice_amid_a_big_photo_are_read_whole(
+    samples_dir: Path, name: str, scale: float, values: list[int]
+) -> None:
     """Dice of 0.6-1% of a 12 MP photo's long side. Decoded at half size, the readers of
     session 10 took each group for one big die (read at 0.36-0.68), which a lone die read
     under LONE_SURE sends back for twice the pixels (a reviewer's case; the rule is held
     by the tests below); the readers trained with reflections read them one by one. (At
     full size the first sample's 45 px dice come out as one big die, a known limit: that
     reading finds fewer dice and is left out.)"""
-    reading = read_photo_data(_amid_a_table(cv2.imread(str(samples_dir / name)), scale))
+    reading = read_photo_data(_amid_a_table(_imread(samples_dir / name), scale))
     assert sorted(reading.detections.values) == values
 
 
-def test_a_lone_die_in_doubt_is_decoded_again_larger(samples_dir, monkeypatch):
+def test_a_lone_die_in_doubt_is_decoded_again_larger(
+    samples_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A half-size reading of one unsure die (perhaps a group of small dice) is read again
     at twice the pixels, and that reading is taken when it finds as many dice or more."""
-    big = cv2.resize(cv2.imread(str(samples_dir / SAMPLE)), (4032, 3024))
+    big = cv2.resize(_imread(samples_dir / SAMPLE), (4032, 3024))
     data = cv2.imencode(".jpg", big)[1].tobytes()
     readings = iter([_dice((30, 0.5)), _dice((30, 0.9), (30, 0.9))])
     monkeypatch.setattr(photo, "read", lambda image, photo=None: next(readings))
@@ -154,13 +172,17 @@ def _dice(*dice: tuple[int, float]) -> Detections:
         (((20, 0.9), (22, 0.9), (40, 0.9)), True),  # dice under MIN_DIE_PX
     ],
 )
-def test_which_readings_are_decoded_again_larger(dice, again):
+def test_which_readings_are_decoded_again_larger(
+    dice: tuple[tuple[int, float], ...], again: bool
+) -> None:
     assert photo._may_miss_small_dice(_dice(*dice)) is again
 
 
-def test_a_larger_decode_that_finds_fewer_dice_is_not_taken(samples_dir, monkeypatch):
+def test_a_larger_decode_that_finds_fewer_dice_is_not_taken(
+    samples_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The reading at twice the size replaces the first only if it finds as many dice."""
-    big = cv2.resize(cv2.imread(str(samples_dir / SAMPLE)), (4032, 3024))
+    big = cv2.resize(_imread(samples_dir / SAMPLE), (4032, 3024))
     data = cv2.imencode(".jpg", big)[1].tobytes()
     readings = iter([_dice((30, 0.5)), Detections.empty((4032, 3024))])
     monkeypatch.setattr(photo, "read", lambda image, photo=None: next(readings))
@@ -170,13 +192,13 @@ def test_a_larger_decode_that_finds_fewer_dice_is_not_taken(samples_dir, monkeyp
 
 
 @pytest.mark.parametrize("data", [b"", b"not an image at all", b"\xff\xd8\xff\xe0broken"])
-def test_bytes_that_are_no_image_are_a_one_line_error(data):
+def test_bytes_that_are_no_image_are_a_one_line_error(data: bytes) -> None:
     with pytest.raises(ValueError) as err:
         read_photo_data(data)
     assert "\n" not in str(err.value)
 
 
-def test_on_image_scales_a_wide_photo_by_its_width():
+def test_on_image_scales_a_wide_photo_by_its_width() -> None:
     """The dice of a 4032x3024 photo decoded at 2016x1512 are drawn at half their full-size
     places, across and down alike (not by the height over the width)."""
     full = Detections(
@@ -190,7 +212,9 @@ def test_on_image_scales_a_wide_photo_by_its_width():
     assert same.dice == full.dice
 
 
-def _recording_reads(monkeypatch, dets: Detections) -> list[tuple[tuple[int, ...], object]]:
+def _recording_reads(
+    monkeypatch: pytest.MonkeyPatch, dets: Detections
+) -> list[tuple[tuple[int, ...], object]]:
     """Replace the reader by one that gives `dets` and records each image's shape and the
     `photo` it is asked to look as."""
     calls: list[tuple[tuple[int, ...], object]] = []
@@ -203,7 +227,7 @@ def _recording_reads(monkeypatch, dets: Detections) -> list[tuple[tuple[int, ...
     return calls
 
 
-def test_a_huge_photo_is_decoded_larger_step_by_step(monkeypatch):
+def test_a_huge_photo_is_decoded_larger_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
     """An 8064x6048 JPEG (48 MP) is decoded at a quarter (2016 px, not under
     MIN_LONG_SIDE); while the reading may miss small dice it is decoded at twice the size
     each time, a half and then the whole, and its dice are in its own pixels."""
@@ -216,7 +240,9 @@ def test_a_huge_photo_is_decoded_larger_step_by_step(monkeypatch):
     assert reading.detections.dice[0].box_xywh == (0, 0, 30, 30)
 
 
-def test_a_photo_over_a_frames_side_is_looked_at_as_a_photo_at_any_reduction(monkeypatch):
+def test_a_photo_over_a_frames_side_is_looked_at_as_a_photo_at_any_reduction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A 4K JPEG (3840x2160) is decoded at half size, 1920 px, a camera frame's side, but is
     still read as a photo; a 1280x720 one, decoded whole, as a frame."""
     calls = _recording_reads(monkeypatch, _dice((30, 0.95)))
@@ -229,7 +255,9 @@ def test_a_photo_over_a_frames_side_is_looked_at_as_a_photo_at_any_reduction(mon
         assert calls == [(decoded, is_photo)]
 
 
-def test_an_odd_sized_photo_decoded_small_keeps_its_own_size(monkeypatch):
+def test_an_odd_sized_photo_decoded_small_keeps_its_own_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A 4033x3023 JPEG decodes at half size to 2017x1512 (rounded up): its dice and size
     are the photo's own, 4033x3023, not twice the decoded image's."""
     _recording_reads(monkeypatch, _dice((2017, 0.95)))

@@ -1,6 +1,12 @@
 """The reader on dice drawn in the test: every face, rotated, light and dark tables, touching."""
 
+from __future__ import annotations
+
 import json
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import cv2
 import numpy as np
@@ -10,7 +16,11 @@ from hypothesis import strategies as st
 
 import vision
 from vision import reader
+from vision.detections import Detections
 from vision.evaluate import score_image
+
+if TYPE_CHECKING:
+    from tests.vision.conftest import Drawn
 
 
 @pytest.fixture(autouse=True)
@@ -28,13 +38,13 @@ SCENES = [
 ]
 
 
-def _read_one(img):
+def _read_one(img: np.ndarray) -> tuple[Detections, list[int]]:
     dets = vision.read(img)
     return dets, sorted(dets.values)
 
 
 @pytest.mark.parametrize("scene", range(len(SCENES)))
-def test_each_face_rotated(drawn, scene):
+def test_each_face_rotated(drawn: Drawn, scene: int) -> None:
     draw_die, table = drawn
     tab, face, pip = SCENES[scene]
     img = table(tab, (720, 300), seed=scene)
@@ -53,7 +63,7 @@ def test_each_face_rotated(drawn, scene):
         assert 0.0 <= d.confidence <= 1.0
 
 
-def test_touching_pair_is_two_dice(drawn):
+def test_touching_pair_is_two_dice(drawn: Drawn) -> None:
     draw_die, table = drawn
     img = table((190, 185, 180), (400, 300), seed=7)
     draw_die(img, 2, (170, 150), 56, angle=0, face=(200, 120, 30), pip=(250, 250, 250))
@@ -62,7 +72,7 @@ def test_touching_pair_is_two_dice(drawn):
     assert values == [2, 3]
 
 
-def test_scale_does_not_matter(drawn):
+def test_scale_does_not_matter(drawn: Drawn) -> None:
     draw_die, table = drawn
     for factor in (1, 2):  # 50 and 100 px dice; see the README's Known limits
         img = table((60, 60, 60), (480 * factor, 360 * factor), seed=factor)
@@ -91,7 +101,7 @@ def test_scale_does_not_matter(drawn):
     "size_wh, side",
     [((640, 480), 250), ((640, 480), 420), ((1920, 1080), 950), ((4000, 3000), 2600)],
 )
-def test_close_up_die_fills_the_frame(drawn, size_wh, side):
+def test_close_up_die_fills_the_frame(drawn: Drawn, size_wh: tuple[int, int], side: int) -> None:
     """A phone held close: one die up to 0.9 of the frame's height. At the first look the
     finder sees its pips as small dice; the readers reject them and a coarser look (down to
     an eighth, or a sixteenth of a 12 MP photo's bigger first look) finds the die itself."""
@@ -107,7 +117,7 @@ def test_close_up_die_fills_the_frame(drawn, size_wh, side):
         assert abs(die.center_xy[1] - h / 2) < side / 4
 
 
-def test_logo_face_is_found_but_unsure(drawn):
+def test_logo_face_is_found_but_unsure(drawn: Drawn) -> None:
     """A printed logo cannot be counted: the die is reported, with a low confidence, so the
     player is asked about that one die (the issue's "found but unreadable")."""
     draw_die, table = drawn
@@ -122,19 +132,19 @@ def test_logo_face_is_found_but_unsure(drawn):
 
 
 @pytest.mark.parametrize("colour", [(200, 200, 200), (40, 50, 60), (90, 140, 60)])
-def test_blank_table_gives_no_dice(drawn, colour):
+def test_blank_table_gives_no_dice(drawn: Drawn, colour: tuple[int, int, int]) -> None:
     _, table = drawn
     assert len(vision.read(table(colour, (640, 480)))) == 0
 
 
-def test_bad_input_is_rejected():
+def test_bad_input_is_rejected() -> None:
     with pytest.raises(ValueError):
         vision.read(np.zeros((0, 0, 3), np.uint8))
     with pytest.raises(ValueError):
         vision.read(np.zeros((10, 10, 3), np.float32))
 
 
-def test_roll_sized_drops_specks_and_giants():
+def test_roll_sized_drops_specks_and_giants() -> None:
     # dice in a row, as seen from above: no slant to fit, so the median is the typical die
     sides = [40.0, 42.0, 38.0, 20.0, 90.0, 79.0]
     found = np.array([[60.0 * k, 100.0, side, 0.9] for k, side in enumerate(sides)])
@@ -143,7 +153,7 @@ def test_roll_sized_drops_specks_and_giants():
     assert keep.tolist() == [True, True, True, False, False, True]
 
 
-def test_roll_sized_holds_a_big_find_to_the_other_finds():
+def test_roll_sized_holds_a_big_find_to_the_other_finds() -> None:
     """Two dice and the dark corner of a box (a `skovy_catan` photo: sides 51, 62 and 119).
     The median of all three is the bigger die, and the corner is 1.92 times it; against
     the other two finds (56.5) it is 2.1 times, so it goes. A near die 1.8 times the
@@ -159,13 +169,13 @@ def test_roll_sized_holds_a_big_find_to_the_other_finds():
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(1.0, 500.0), min_size=2, max_size=30))
-def test_median_of_others_leaves_each_value_out(values):
+def test_median_of_others_leaves_each_value_out(values: list[float]) -> None:
     sides = np.array(values)
     expected = [np.median(np.delete(sides, i)) for i in range(len(sides))]
     assert reader.median_of_others(sides).tolist() == pytest.approx(expected)
 
 
-def test_roll_sized_follows_a_slant():
+def test_roll_sized_follows_a_slant() -> None:
     """A photo at a slant: dice grow from 30 px at the far edge to 110 px at the near one.
     Each is also judged against the size the roll gives at its place, not only the median
     (45 px), so the near dice of 108 px stay; a speck among them (20 px) is no die by
@@ -177,7 +187,7 @@ def test_roll_sized_follows_a_slant():
     assert reader.roll_sized(found, 0.6, 2.0, sure=sure).tolist() == [True] * 7 + [False]
 
 
-def test_a_slanted_roll_keeps_its_near_and_far_dice(drawn):
+def test_a_slanted_roll_keeps_its_near_and_far_dice(drawn: Drawn) -> None:
     """Dice drawn as a phone held at a slant sees them: four far ones of 35 px, two of
     72 px and a near one of 122 px (sides affine in the row, as on a flat table). Against
     the median die the near three look over twice too big; the reader fits the slant and
@@ -199,8 +209,12 @@ def test_a_slanted_roll_keeps_its_near_and_far_dice(drawn):
     "slope, near, needs_look", [(0.10, (5, 2), True), (0.13, (6, 4), False), (0.15, (4, 6), True)]
 )
 def test_near_dice_too_big_for_the_rolls_look_are_looked_for(
-    drawn, monkeypatch, slope, near, needs_look
-):
+    drawn: Drawn,
+    monkeypatch: pytest.MonkeyPatch,
+    slope: float,
+    near: tuple[int, int],
+    needs_look: bool,
+) -> None:
     """Seven far dice and two near ones two to three times their size (15 + `slope` * row
     pixels: sides affine in the row). The roll is looked at where the far dice are about
     34 px, at which the near ones can be too big for the finder. The slant tells where dice
@@ -226,7 +240,9 @@ def test_near_dice_too_big_for_the_rolls_look_are_looked_for(
         ("IMG_20191209_100147.jpg", [1, 3, 3, 4, 5, 6]),
     ],
 )
-def test_small_dice_in_a_big_photo_are_read(wide_shot, name, values):
+def test_small_dice_in_a_big_photo_are_read(
+    wide_shot: Callable[..., np.ndarray], name: str, values: list[int]
+) -> None:
     """Dice of 1% of a 4000x3000 photo's long side: the first look of a photo over 1920 px
     is at 960 px (PHOTO_LOOK), where they are 10 px and the look at twice the scale reads
     them. At a camera frame's 640 px (6 px dice) the first photo's group passed for one
@@ -246,7 +262,9 @@ def test_small_dice_in_a_big_photo_are_read(wide_shot, name, values):
         ("IMG_20191209_100147.jpg", 0.4, [1, 3, 3, 4, 5, 6]),
     ],
 )
-def test_small_dice_in_a_webcam_frame_are_read(wide_shot, name, scale, values):
+def test_small_dice_in_a_webcam_frame_are_read(
+    wide_shot: Callable[..., np.ndarray], name: str, scale: float, values: list[int]
+) -> None:
     """A webcam far from the table: a sample's dice of 40 px, scaled to 16-20 px, amid a
     1080p frame, are 5-7 px at the first look, found as bigger and unsure. Before session
     16 each came out as one die or none: a coarser look found the group as one die,
@@ -258,7 +276,9 @@ def test_small_dice_in_a_webcam_frame_are_read(wide_shot, name, scale, values):
 
 
 @pytest.mark.parametrize("scale", [0.7, 0.75])
-def test_a_closer_look_that_stops_short_of_the_size_looks_once_more(wide_shot, monkeypatch, scale):
+def test_a_closer_look_that_stops_short_of_the_size_looks_once_more(
+    wide_shot: Callable[..., np.ndarray], monkeypatch: pytest.MonkeyPatch, scale: float
+) -> None:
     """Twelve dice of 28-30 px amid a 1080p frame are 9-10 px at the first look, found as
     blots of 40-90 px, so the closer look that should make them 34 px makes them 20 (at
     0.70-0.75); there the finder missed a 1 among them. Since session 17 the reader looks
@@ -275,7 +295,9 @@ def test_a_closer_look_that_stops_short_of_the_size_looks_once_more(wide_shot, m
 
 
 @pytest.mark.parametrize("seed", [4, 10])
-def test_a_pile_of_small_dice_read_as_pips_is_no_close_up(wide_shot, monkeypatch, seed):
+def test_a_pile_of_small_dice_read_as_pips_is_no_close_up(
+    wide_shot: Callable[..., np.ndarray], monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
     """Four dice of 18-24 px in a pile amid a 1080p frame: with some draws of the sensor
     noise the first look finds them as blots read as 1s, which look like a close-up's pips,
     and a coarser look finds the pile as one 4 of 244 px. The look at twice the scale
@@ -285,7 +307,7 @@ def test_a_pile_of_small_dice_read_as_pips_is_no_close_up(wide_shot, monkeypatch
     crowds: list[bool] = []
     crowd = reader.crowd
 
-    def spy(*args):
+    def spy(*args: Any) -> bool:
         crowds.append(crowd(*args))
         return crowds[-1]
 
@@ -297,7 +319,9 @@ def test_a_pile_of_small_dice_read_as_pips_is_no_close_up(wide_shot, monkeypatch
 
 
 @pytest.mark.parametrize("degrees", [30, 90, 135])
-def test_a_turned_camera_reads_the_same_dice(samples_dir, stress, degrees):
+def test_a_turned_camera_reads_the_same_dice(
+    samples_dir: Path, stress: ModuleType, degrees: int
+) -> None:
     """A camera turned about its axis sees the same dice turned (the networks learned every
     orientation): each sample photo turned and cut to the largest upright rectangle it
     fills (scripts/stress_vision.py --rotate) reads every whole die left in it, at its
@@ -315,7 +339,9 @@ def test_a_turned_camera_reads_the_same_dice(samples_dir, stress, degrees):
 @pytest.mark.parametrize(
     "change", [{"hue": 90}, {"hue": 180}, {"hue": 270}, {"invert": True}], ids=str
 )
-def test_other_dice_on_another_table_read_the_same(samples_dir, stress, change):
+def test_other_dice_on_another_table_read_the_same(
+    samples_dir: Path, stress: ModuleType, change: dict[str, object]
+) -> None:
     """Dice and tables of other colours (scripts/stress_vision.py --hue, --invert): every
     colour of each sample photo turned round the hue wheel (its red and cream dice come
     out green, blue or purple, the wood another tint), or the photo made its negative
@@ -327,7 +353,7 @@ def test_other_dice_on_another_table_read_the_same(samples_dir, stress, change):
         assert result.problems == [], (entry["file"], change, result.problems)
 
 
-def test_the_unread_bar_applies_to_the_roll_reported(drawn):
+def test_the_unread_bar_applies_to_the_roll_reported(drawn: Drawn) -> None:
     """The logo die of `test_logo_face_is_found_but_unsure` is reported unread because the
     readers are all but sure it is a die; with the bar above any belief, only the read die
     is left, and nothing else about the reading changes."""
@@ -346,7 +372,7 @@ def test_the_unread_bar_applies_to_the_roll_reported(drawn):
 ELEVEN_DICE = [1, 1, 6, 1, 1, 1, 2, 1, 1, 6, 1]
 
 
-def _eleven_dice(drawn) -> np.ndarray:
+def _eleven_dice(drawn: Drawn) -> np.ndarray:
     """Eleven dark dice of 62 px, eight of them 1s, in a 1080p frame."""
     draw_die, table = drawn
     img = table((200, 200, 195), (1920, 1080), seed=5)
@@ -356,7 +382,7 @@ def _eleven_dice(drawn) -> np.ndarray:
     return img
 
 
-def test_a_roll_of_mostly_ones_is_not_one_big_die(drawn):
+def test_a_roll_of_mostly_ones_is_not_one_big_die(drawn: Drawn) -> None:
     """Two in three of these dice read 1, as a close-up's pips do, so the reader looks for
     bigger dice that hold them. From far away the pile looked like one die (it read a
     single 6); such a "die" holds more finds than its value has pips, so the roll stands."""
@@ -364,7 +390,9 @@ def test_a_roll_of_mostly_ones_is_not_one_big_die(drawn):
 
 
 @pytest.mark.parametrize("side", [16, 26])
-def test_tiny_dice_in_a_big_frame_are_read(drawn, monkeypatch, side):
+def test_tiny_dice_in_a_big_frame_are_read(
+    drawn: Drawn, monkeypatch: pytest.MonkeyPatch, side: int
+) -> None:
     """A webcam far from the table: dice of 16-26 px in a 1080p frame are 5-9 px at the first
     look (640x360), under the finder's trained size. At 26 px it still reads some, and the
     closer look finds them all; at 16 px it reads none (they were not found at all before):
@@ -385,7 +413,9 @@ def test_tiny_dice_in_a_big_frame_are_read(drawn, monkeypatch, side):
 
 
 @pytest.mark.parametrize("side", [60, 300])
-def test_a_logo_die_takes_a_finer_look_only_if_a_coarser_look_found_it(drawn, monkeypatch, side):
+def test_a_logo_die_takes_a_finer_look_only_if_a_coarser_look_found_it(
+    drawn: Drawn, monkeypatch: pytest.MonkeyPatch, side: int
+) -> None:
     """A logo die alone in a 1080p frame: one find, a die the readers cannot read, is not
     dice too small to read, so no look at twice the scale (it doubled the read's time). A
     lone unsure die may be a close-up's pip, so the coarser looks are taken, once each.
@@ -403,12 +433,12 @@ def test_a_logo_die_takes_a_finer_look_only_if_a_coarser_look_found_it(drawn, mo
     assert scales == [0.333, 0.167, 0.083, 0.042, *finer]
 
 
-def _looks(monkeypatch) -> list[float]:
+def _looks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The scales the finder is run at during a read, in order (rounded to 0.001)."""
     scales: list[float] = []
     centres_at = reader._centres_at
 
-    def spy(image, scale, min_score):
+    def spy(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
         scales.append(round(scale, 3))
         return centres_at(image, scale, min_score)
 
@@ -417,7 +447,9 @@ def _looks(monkeypatch) -> list[float]:
 
 
 @pytest.mark.parametrize("side", [600, 200])
-def test_bigger_dice_must_stand_a_look_at_their_own_size(drawn, monkeypatch, side):
+def test_bigger_dice_must_stand_a_look_at_their_own_size(
+    drawn: Drawn, monkeypatch: pytest.MonkeyPatch, side: int
+) -> None:
     """Say the coarser looks took a big 6 around the eleven dice. The reader looks again
     where that die would be 34 px. For a 600 px "die" that look finds the pile as a 4 and
     a 6 (the answer without the check), each holding more of the first finds than its
@@ -435,7 +467,7 @@ def test_bigger_dice_must_stand_a_look_at_their_own_size(drawn, monkeypatch, sid
     assert all(50 <= d.box_xywh[2] <= 110 for d in dice)  # drawn 62 px, shadow and all
 
 
-def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
+def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch: pytest.MonkeyPatch) -> None:
     """Finds seen again at another scale keep a sure reading of a value, and a plain
     rejection (under even odds of being a die), when they are found at about the same place
     and size (a fifth of a side, a quarter of the size); a find only doubted keeps its
@@ -465,13 +497,21 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
         np.float32,
     )
     monkeypatch.setattr(reader, "crop_die", lambda image, xy, side: np.full((2, 2, 3), xy[0]))
-    read_xs, wider_xs = [], []
+    read_xs: list[float] = []
+    wider_xs: list[float] = []
 
-    def glance(crops):
+    def glance(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         read_xs.extend(float(c[0, 0, 0]) for c in crops)
         return np.tile(np.array(unsure, np.float32), (len(crops), 1)), np.ones(len(crops), bool)
 
-    def vote(crops, probs, owed, *, wider, **_):
+    def vote(
+        crops: list[np.ndarray],
+        probs: np.ndarray,
+        owed: np.ndarray,
+        *,
+        wider: Callable[[int], np.ndarray],
+        **_: object,
+    ) -> np.ndarray:
         wider_xs.extend(float(wider(i)[0, 0, 0]) for i in range(len(crops)))
         return probs
 
@@ -486,7 +526,7 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch):
     np.testing.assert_allclose(probs[5], known[5])
 
 
-def test_pieces_cover_each_find_and_merge_where_dice_come_close():
+def test_pieces_cover_each_find_and_merge_where_dice_come_close() -> None:
     """Each find gets a box two typical sides wider on each side, cut at the image's edge;
     boxes that overlap become the box around both, and so do boxes of dice closer than two
     sides, until none do; boxes further apart stay apart, a find that is no die is merged
@@ -518,7 +558,9 @@ def test_pieces_cover_each_find_and_merge_where_dice_come_close():
     assert reader._pieces(found[:0], (600, 400), margin=2.0, dice=dice[:0]) == []
 
 
-def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
+def test_a_closer_look_is_taken_only_around_the_dice(
+    drawn: Drawn, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Small dice in a 1080p frame (40 px, under 20 at the first look's 640x360) are looked
     at again where they are 34 px across; that second look covers the dice and two die
     sides around them (a 354x234 piece here), not the whole frame, and it is told what the
@@ -527,20 +569,22 @@ def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
     img = table((90, 120, 150), (1920, 1080), seed=2)
     for k, value in enumerate((3, 5, 6)):
         draw_die(img, value, (900 + 60 * k, 500), 40, angle=10 * k)
-    looks = []
+    looks: list[tuple[int, ...]] = []
     centres_at = reader._centres_at
 
-    def spy(image, scale, min_score):
+    def spy(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
         looks.append(image.shape[:2])
         return centres_at(image, scale, min_score)
 
     monkeypatch.setattr(reader, "_centres_at", spy)
-    told = []
+    told: list[bool] = []
     glanced = reader._glanced
 
-    def told_spy(image, found, min_dieness, *, known=None):
+    def told_spy(
+        *args: Any, known: tuple[np.ndarray, np.ndarray] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         told.append(known is not None)
-        return glanced(image, found, min_dieness, known=known)
+        return glanced(*args, known=known)
 
     monkeypatch.setattr(reader, "_glanced", told_spy)
     assert sorted(vision.read(img).values) == [3, 5, 6]
@@ -550,15 +594,17 @@ def test_a_closer_look_is_taken_only_around_the_dice(drawn, monkeypatch):
     assert told == [False, True]
 
 
-def test_pips_of_a_close_up_lead_to_the_die(samples_dir, monkeypatch):
+def test_pips_of_a_close_up_lead_to_the_die(
+    samples_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A sample die blown up to 70% of the frame: the first look confirms its pips as 1s;
     the coarser look for bigger dice that hold them finds the die and reads it."""
     from vision.evaluate import close_up
 
-    looked = []
+    looked: list[int] = []
     dice_behind = reader._dice_behind
 
-    def spy(*args, **kwargs):
+    def spy(*args: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
         bigger = dice_behind(*args, **kwargs)
         looked.append(len(bigger[0]))
         return bigger
@@ -571,7 +617,7 @@ def test_pips_of_a_close_up_lead_to_the_die(samples_dir, monkeypatch):
     assert dets.values == [2]
 
 
-def test_brightened_lifts_only_very_dark_images():
+def test_brightened_lifts_only_very_dark_images() -> None:
     lit = np.full((100, 100, 3), 90, np.uint8)
     lit[:10, :50] = 200  # 5% of the image bright: its 99th percentile is 200
     assert reader.brightened(lit) is lit
@@ -584,7 +630,7 @@ def test_brightened_lifts_only_very_dark_images():
     assert reader.brightened(very)[5, 5, 0] == 40
 
 
-def test_dice_in_a_dark_room_are_read(drawn):
+def test_dice_in_a_dark_room_are_read(drawn: Drawn) -> None:
     """Red dice at 6% of their light, with sensor noise (a dark room, a webcam that does not
     adjust): without `brightened` the reader found none of them."""
     draw_die, table = drawn
@@ -604,14 +650,18 @@ def test_dice_in_a_dark_room_are_read(drawn):
     assert sorted(vision.read(dark).values) == [2, 5, 6]
 
 
-def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(monkeypatch):
+def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Dice under the finder's trained size in a 1080p frame: at the first look it doubts
     everything it finds, and one big blot (finder score 0.3) may still read as a die. That
     is no sign the dice were read: the look at twice the scale is still taken."""
     assert _looks_at_with(monkeypatch, blot_score=0.3)[:2] == [0.333, 0.667]
 
 
-def test_a_read_die_the_finder_is_sure_of_takes_no_finer_look(monkeypatch):
+def test_a_read_die_the_finder_is_sure_of_takes_no_finer_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The same finds, but the finder sure of the die it read, and the die read clearly (a
     2 at 0.95): no look at twice the scale (a speck beside a read die is the usual photo).
     Read at 0.68 only, since session 18 it takes that look (no die of the roll read at
@@ -619,7 +669,9 @@ def test_a_read_die_the_finder_is_sure_of_takes_no_finer_look(monkeypatch):
     assert 0.667 not in _looks_at_with(monkeypatch, blot_score=0.6, two=0.7)
 
 
-def _looks_at_with(monkeypatch, *, blot_score: float, two: float = 0.5) -> list[float]:
+def _looks_at_with(
+    monkeypatch: pytest.MonkeyPatch, *, blot_score: float, two: float = 0.5
+) -> list[float]:
     """The scales looked at in a 1080p frame whose first look finds a die read as a 2 (a
     die at 0.74, a 2 at `two`: 0.5 reads about 0.68) with the finder at `blot_score`, and
     a speck."""
@@ -630,7 +682,7 @@ def _looks_at_with(monkeypatch, *, blot_score: float, two: float = 0.5) -> list[
     return _looks_at_first_finds(monkeypatch, blot, probs)
 
 
-def _read_as(monkeypatch, probs: np.ndarray) -> None:
+def _read_as(monkeypatch: pytest.MonkeyPatch, probs: np.ndarray) -> None:
     """Have the readers read the finds as the first rows of `probs`, at a glance (no vote
     owed) as at a closer look."""
     monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: probs[: len(found)])
@@ -641,12 +693,14 @@ def _read_as(monkeypatch, probs: np.ndarray) -> None:
     )
 
 
-def _looks_at_first_finds(monkeypatch, finds: np.ndarray, probs: np.ndarray) -> list[float]:
+def _looks_at_first_finds(
+    monkeypatch: pytest.MonkeyPatch, finds: np.ndarray, probs: np.ndarray
+) -> list[float]:
     """The scales looked at in a blank 1080p frame whose first look finds `finds`, read as
     `probs` at a glance (no vote owed), and whose other looks find nothing."""
     scales: list[float] = []
 
-    def centres_at(image, scale, min_score):
+    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
         scales.append(round(scale, 3))
         return finds.copy() if len(scales) == 1 else np.zeros((0, 4), np.float32)
 
@@ -660,7 +714,9 @@ def _looks_at_first_finds(monkeypatch, finds: np.ndarray, probs: np.ndarray) -> 
     "dieness, side, finer",
     [(0.6, 40, True), (0.6, 30, True), (0.3, 40, False), (0.6, 80, False)],
 )
-def test_a_doubtful_find_counts_as_a_die_read_unsure(monkeypatch, dieness, side, finer):
+def test_a_doubtful_find_counts_as_a_die_read_unsure(
+    monkeypatch: pytest.MonkeyPatch, dieness: float, side: int, finer: bool
+) -> None:
     """A 1080p frame whose first look finds one die, found and read surely, and one find
     the readers give `dieness` of being a die (under the 0.7 that confirms one): more than
     even odds count it as a die read unsure (`doubtful`, session 17), so half the roll is
@@ -679,7 +735,9 @@ def test_a_doubtful_find_counts_as_a_die_read_unsure(monkeypatch, dieness, side,
     "confidences, finer",
     [((0.74,), True), ((0.95,), False), ((0.8, 0.85), True), ((0.8, 0.95), False)],
 )
-def test_a_roll_with_no_die_read_clearly_takes_the_finer_look(monkeypatch, confidences, finer):
+def test_a_roll_with_no_die_read_clearly_takes_the_finer_look(
+    monkeypatch: pytest.MonkeyPatch, confidences: tuple[float, ...], finer: bool
+) -> None:
     """A 1080p frame whose first look finds dice of 90 px (30 px there, no closer look
     due), each found surely and read surely but none all but surely (0.9): a pile of dice
     of 7 px at that look comes out as one or a few blots read so (eleven `byler_d6` dice
@@ -695,7 +753,9 @@ def test_a_roll_with_no_die_read_clearly_takes_the_finer_look(monkeypatch, confi
     assert (0.667 in scales) == finer, scales
 
 
-def _first_look_events(monkeypatch, *, read_surely: bool, owed_anyway: bool = False) -> list[str]:
+def _first_look_events(
+    monkeypatch: pytest.MonkeyPatch, *, read_surely: bool, owed_anyway: bool = False
+) -> list[str]:
     """The looks and votes of a 1080p frame whose first look finds two dice of 40 px (13 px
     there, so a closer look follows): one the finder is sure of, read at a glance as a 5
     (`read_surely`; owed a vote all the same with `owed_anyway`) or unsure and owed a
@@ -705,17 +765,30 @@ def _first_look_events(monkeypatch, *, read_surely: bool, owed_anyway: bool = Fa
     unsure = np.array([0.05, 0.15, 0.2, 0.2, 0.2, 0.1, 0.1], np.float32)
     events: list[str] = []
 
-    def centres_at(image, scale, min_score):
+    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
         events.append(f"look {round(scale, 2)}")
         return finds.copy() if len(events) == 1 else np.zeros((0, 4), np.float32)
 
-    def glanced(image, found, min_dieness, *, known=None):
+    def glanced(
+        image: np.ndarray,
+        found: np.ndarray,
+        min_dieness: float,
+        *,
+        known: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
         if known is not None:
             events.append(f"told {len(known[0])}")
         probs = np.array([five if read_surely else unsure, unsure])[: len(found)]
         return probs, np.array([owed_anyway or not read_surely, True])[: len(found)]
 
-    def voted(image, found, probs, owed, rotations, min_dieness):
+    def voted(
+        image: np.ndarray,
+        found: np.ndarray,
+        probs: np.ndarray,
+        owed: np.ndarray,
+        rotations: int,
+        min_dieness: float,
+    ) -> np.ndarray:
         events.append(f"vote {int(owed.sum())}")
         return probs
 
@@ -726,7 +799,7 @@ def _first_look_events(monkeypatch, *, read_surely: bool, owed_anyway: bool = Fa
     return events
 
 
-def test_the_vote_on_a_glance_waits_for_the_closer_look(monkeypatch):
+def test_the_vote_on_a_glance_waits_for_the_closer_look(monkeypatch: pytest.MonkeyPatch) -> None:
     """A die found surely and read surely at a glance sends the roll to a closer look,
     which reads every find again at the size it finds there: the first look's unsure die
     is not voted on (that vote would be thrown away), nor told to the closer look as
@@ -736,13 +809,15 @@ def test_the_vote_on_a_glance_waits_for_the_closer_look(monkeypatch):
     assert events[:4] == ["look 0.33", "look 0.67", "look 0.85", "told 1"]
 
 
-def test_a_roll_no_glance_reads_is_voted_on_first(monkeypatch):
+def test_a_roll_no_glance_reads_is_voted_on_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """No die read surely at a glance: the vote may change which look comes next (small
     dice amid a 12 MP table), so it is taken at once, on every find it owes."""
     assert _first_look_events(monkeypatch, read_surely=False)[:2] == ["look 0.33", "vote 2"]
 
 
-def test_a_die_read_surely_but_owed_a_vote_is_voted_on_first(monkeypatch):
+def test_a_die_read_surely_but_owed_a_vote_is_voted_on_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A glance that reads a die but still owes it a vote has not settled it: the roll has
     no die read for good, so the vote comes before the closer look, as with none read."""
     events = _first_look_events(monkeypatch, read_surely=True, owed_anyway=True)
@@ -769,6 +844,10 @@ def test_a_bgra_image_reads_as_its_bgr_channels() -> None:
     np.testing.assert_array_equal(reader._as_bgr(bgra), bgra[..., :3])
 
 
+class _LookOptions(TypedDict, total=False):
+    long_side: int
+
+
 @pytest.mark.parametrize(
     "size_wh, kwargs, first",
     [
@@ -777,12 +856,14 @@ def test_a_bgra_image_reads_as_its_bgr_channels() -> None:
         ((4000, 3000), {"long_side": 1280}, 1280 / 4000),  # a photo asked to look closer
     ],
 )
-def test_the_first_look_is_at_the_long_side_asked_for(monkeypatch, size_wh, kwargs, first) -> None:
+def test_the_first_look_is_at_the_long_side_asked_for(
+    monkeypatch: pytest.MonkeyPatch, size_wh: tuple[int, int], kwargs: _LookOptions, first: float
+) -> None:
     """A photo is an image over `FRAME_SIDE` pixels on its long side (a 1440p photo too),
     and its first look is at the larger of `long_side` and `PHOTO_LOOK`."""
     scales: list[float] = []
 
-    def centres_at(image, scale, min_score):
+    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
         scales.append(scale)
         return np.zeros((0, 4), np.float32)
 
@@ -792,17 +873,27 @@ def test_the_first_look_is_at_the_long_side_asked_for(monkeypatch, size_wh, kwar
     assert scales[0] == pytest.approx(first)
 
 
-def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(monkeypatch) -> None:
+def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The vote's wider view cuts the die 15% larger than the finder's side (`_WIDER`), to
     see the edge pips of a die whose size the finder underestimated."""
     sides: list[float] = []
     crop = reader.crop_die
 
-    def spy(image, center_xy, side):
+    def spy(image: np.ndarray, center_xy: tuple[float, float], side: float) -> np.ndarray:
         sides.append(side)
         return crop(image, center_xy, side)
 
-    def vote(crops, probs, owed, *, rotations, wider, min_dieness):
+    def vote(
+        crops: list[np.ndarray],
+        probs: np.ndarray,
+        owed: np.ndarray,
+        *,
+        rotations: int,
+        wider: Callable[[int], np.ndarray],
+        min_dieness: float,
+    ) -> np.ndarray:
         wider(0)
         return probs
 
@@ -815,7 +906,9 @@ def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(monkeypatch) -> No
     assert sides == [40.0, pytest.approx(46.0)]
 
 
-def test_a_doubtful_find_on_a_read_die_is_that_die_found_again(monkeypatch) -> None:
+def test_a_doubtful_find_on_a_read_die_is_that_die_found_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A find the readers half believe, a quarter side from a die read clearly, is that die
     found twice: it does not count as a die read unsure (no look at twice the scale)."""
     finds = np.array([[900, 500, 40, 0.9], [910, 500, 40, 0.4]], np.float32)
@@ -825,7 +918,9 @@ def test_a_doubtful_find_on_a_read_die_is_that_die_found_again(monkeypatch) -> N
     assert 0.667 not in _looks_at_first_finds(monkeypatch, finds, probs)
 
 
-def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(monkeypatch) -> None:
+def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A 1080p roll with its one die read surely but not clearly takes the look at twice
     the scale; that look, reading no more dice surely (one, elsewhere), is not taken."""
     looks = [
@@ -836,7 +931,7 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(monkeypatch) -> N
     probs[0, 0], probs[0, 4] = 0.1, 0.8  # a 4 at 0.89
     scales: list[float] = []
 
-    def centres_at(image, scale, min_score):
+    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
         scales.append(round(scale, 3))
         return looks[len(scales) - 1] if len(scales) <= 2 else np.zeros((0, 4), np.float32)
 

@@ -4,6 +4,8 @@ Floors sit a little under the figures in the README (Measured accuracy), so a ch
 reading worse fails here. `fudw_tray` was never used for training: it is the held-out check.
 """
 
+from __future__ import annotations
+
 import json
 import math
 from pathlib import Path
@@ -38,7 +40,9 @@ CLOSE_UP_FLOORS = {"onnxruntime": 0.83, "opencv": 0.83}
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))
-def test_eval_on_dev_folder(shared_photos, folder, capsys, engine):
+def test_eval_on_dev_folder(
+    shared_photos: Path, folder: str, capsys: pytest.CaptureFixture[str], engine: str
+) -> None:
     """On both engines: OpenCV's DNN with the float readers (`pip install -e .`) and ONNX
     Runtime with their int8 copies (the `[fast]` extra)."""
     assert main(["eval", "--json", "--no-progress", str(shared_photos / folder)]) == 0
@@ -48,7 +52,7 @@ def test_eval_on_dev_folder(shared_photos, folder, capsys, engine):
         assert figures[key] >= floor, (folder, key, figures)
 
 
-def test_printed_symbols_are_found_but_unsure(shared_photos):
+def test_printed_symbols_are_found_but_unsure(shared_photos: Path) -> None:
     """`fudw_tray`'s logo and skull faces cannot be counted: the die must still be found,
     and reported with a low confidence so the player is asked (README: Measured accuracy)."""
     folder = shared_photos / "fudw_tray"
@@ -75,7 +79,7 @@ def test_printed_symbols_are_found_but_unsure(shared_photos):
 
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))
-def test_close_ups_of_dev_photos(shared_photos, folder):
+def test_close_ups_of_dev_photos(shared_photos: Path, folder: str) -> None:
     """Dice blown up to 30-90% of a frame's height (README: Close-ups): the finder sees their
     pips as dice, and the reader must look coarser to find the die itself."""
     figures = close_ups(shared_photos / folder, vision.load_image, vision.read)
@@ -96,7 +100,7 @@ def _problems_at_20_px(shared_photos: Path, stress: ModuleType, name: str) -> li
     return score_image(entry, vision.read(image), 0.0).problems
 
 
-def test_dice_of_20_px_in_a_webcam_frame_are_read(shared_photos, stress):
+def test_dice_of_20_px_in_a_webcam_frame_are_read(shared_photos: Path, stress: ModuleType) -> None:
     """A `byler_d6` roll of 14 shrunk to dice of 20 px amid a 1080p frame: at the first look
     (7 px) the finder sees four blots and the readers confirm two, read as a 5 and a 1;
     the other two they take for more likely dice than not. Since session 17 those count
@@ -107,7 +111,9 @@ def test_dice_of_20_px_in_a_webcam_frame_are_read(shared_photos, stress):
     assert _problems_at_20_px(shared_photos, stress, "IMG_20191208_111710.jpg") == []
 
 
-def test_a_pile_of_20_px_dice_found_as_one_blot_is_read(shared_photos, stress):
+def test_a_pile_of_20_px_dice_found_as_one_blot_is_read(
+    shared_photos: Path, stress: ModuleType
+) -> None:
     """A `byler_d6` roll of eleven in a pile, shrunk to dice of 20 px amid a 1080p frame:
     at the first look (7 px) the finder sees one blot, which the readers read as a 3 at
     0.74, and nothing else. Since session 18 a roll with no die read at 0.9 or more takes

@@ -1,6 +1,10 @@
 """scripts/stress_vision.py's changes to a photo, checked pixel by pixel: the README's
 Known limits figures come from them, and tests read the sample photos so changed."""
 
+from __future__ import annotations
+
+from types import ModuleType
+
 import numpy as np
 import pytest
 
@@ -17,12 +21,17 @@ YELLOW, GREY = (0, 255, 255), (128, 128, 128)
         (360, [RED, GREY], [RED, GREY]),
     ],
 )
-def test_repainted_turns_every_hue_by_its_angle(stress, hue, before, after):
+def test_repainted_turns_every_hue_by_its_angle(
+    stress: ModuleType,
+    hue: int,
+    before: list[tuple[int, int, int]],
+    after: list[tuple[int, int, int]],
+) -> None:
     image = np.array([before], np.uint8)
     np.testing.assert_array_equal(stress.repainted(image, hue=hue), np.array([after], np.uint8))
 
 
-def test_repainted_keeps_brightness_and_turns_back(stress):
+def test_repainted_keeps_brightness_and_turns_back(stress: ModuleType) -> None:
     image = np.random.default_rng(1).integers(0, 256, (40, 60, 3), dtype=np.uint8)
     nudged = stress.repainted(image, hue=0.1).astype(int)
     assert np.abs(nudged - image).max() <= 1  # a tenth of a degree: nothing to see
@@ -34,7 +43,7 @@ def test_repainted_keeps_brightness_and_turns_back(stress):
     np.testing.assert_allclose(once.max(axis=2), image.max(axis=2), atol=1)  # HSV's value
 
 
-def test_repainted_makes_the_negative_of_the_turned_colours(stress):
+def test_repainted_makes_the_negative_of_the_turned_colours(stress: ModuleType) -> None:
     image = np.array([[RED, GREY]], np.uint8)
     np.testing.assert_array_equal(stress.repainted(image, invert=True), 255 - image)
     turned_then_negative = stress.repainted(image, hue=120, invert=True)

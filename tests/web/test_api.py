@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from web import store
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 
 def test_create_returns_state_token_and_links(client: FlaskClient) -> None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from conftest import Server
+    from tests.web.conftest import Server
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +39,7 @@ pytestmark = pytest.mark.skipif(
 
 # /api/read's answer for a photo of one die, a 6 (the tests that send a first player's photo
 # answer it themselves: the reading is vision's, tested there)
-ONE_DIE_READ = {
+ONE_DIE_READ: dict[str, Any] = {
     "dice": [6],
     "size_wh": [100, 100],
     "annotated": "",

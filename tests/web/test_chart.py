@@ -7,10 +7,15 @@ import re
 from web import chart
 
 
+def _point(xy: str) -> tuple[float, float]:
+    x, y = xy.split(",")
+    return float(x), float(y)
+
+
 def _lines(svg: str) -> list[list[tuple[float, float]]]:
     """Each polyline's points, in the order of the players."""
     return [
-        [tuple(map(float, xy.split(","))) for xy in points.split()]  # type: ignore[misc]
+        [_point(xy) for xy in points.split()]
         for points in re.findall(r'<polyline[^>]* points="([^"]*)"', svg)
     ]
 

@@ -16,7 +16,7 @@ import pytest
 from web import cli
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.rules import load_rules
+from companion.rules import Rules, load_rules
 from companion.strategy import advise_roll, advise_state
-from companion.winprob import tie_break_chance, tie_break_race
+from companion.winprob import TurnValues, tie_break_chance, tie_break_race
 from web import coach, photos
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 
 def advice(game: GameActions, wait: float = 60.0) -> dict[str, Any]:
@@ -153,7 +153,7 @@ def test_the_solver_outlives_a_race_that_fails(
     next race, and a dead solver is started again."""
     real = coach.tie_break_first_turn
 
-    def failing(rules):
+    def failing(rules: Rules) -> TurnValues:
         if rules.dice == 5:
             raise ArithmeticError("the tie-break chance did not converge")
         return real(rules)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask
 
 if TYPE_CHECKING:
-    from conftest import GameActions, Server
+    from tests.web.conftest import GameActions, Server
 
 THREADS = 12
 ROUNDS = 8

@@ -14,10 +14,10 @@ from flask import Flask
 from web import create_app
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 
-def _app(db: Path):
+def _app(db: Path) -> Flask:
     return create_app({"TESTING": True, "DATABASE": str(db), "SECRET_KEY": "test"})
 
 
@@ -118,7 +118,7 @@ def test_an_older_version_asked_late_is_folded_and_never_replaces_the_newest(
         row = store.get_game(game.id)
         newest = store.snapshot_at(row, game.version)
         old = store.snapshot_at(row, first)
-        assert old.version == first
+        assert old.version == first and old.state_json is not None
         assert [p["score"] for p in old.state_json["players"]] == [0, 0]
-        assert store._cache().get(game.id) is newest
+        assert store._cache().get(game.id) is newest and newest.state_json is not None
         assert [p["score"] for p in newest.state_json["players"]] == [500, 300]

@@ -10,7 +10,7 @@ from flask import Flask
 from web import fastpoll
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 
 def test_an_if_none_match_header_names_the_tag_strong_weak_in_a_list_or_any() -> None:

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 
 from web import chart, create_app, store
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 
 def csrf(client: FlaskClient, path: str = "/") -> str:
@@ -326,12 +326,12 @@ def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> 
     assert b"What does this roll score?" in client.get("/check").data
 
 
-def test_static_files_and_cli_command(client: FlaskClient, runner: object) -> None:
+def test_static_files_and_cli_command(client: FlaskClient, runner: FlaskCliRunner) -> None:
     for name in ["style.css", "game.js", "swap.js", "dice.js", "coach.js", "check.js", "rules.js"]:
         resp = client.get(f"/static/{name}")
         assert resp.status_code == 200
         resp.close()
-    result = runner.invoke(args=["init-db"])  # type: ignore[attr-defined]
+    result = runner.invoke(args=["init-db"])
     assert "Initialized" in result.output
 
 
@@ -583,9 +583,11 @@ def test_rematch_fills_the_form_as_the_game_was_made(
         ("Smith, Jr.\n", ["Smith, Jr."]),  # (one player, as Rematch writes it: a line)
         ("Ann, Bob", ["Ann", "Bob"]),
     ):
-        made = client.post("/new", data={"csrf_token": token, "preset": "farkle", "players": typed})
-        assert made.status_code == 302
-        state = client.get(f"/api{made.location}".replace("/g/", "/games/")).get_json()["state"]
+        posted = client.post(
+            "/new", data={"csrf_token": token, "preset": "farkle", "players": typed}
+        )
+        assert posted.status_code == 302
+        state = client.get(f"/api{posted.location}".replace("/g/", "/games/")).get_json()["state"]
         assert [p["name"] for p in state["players"]] == seated
     plain = client.get("/?again=NOSUCH").get_data(as_text=True)
     assert "checked" not in plain and "</textarea>" in plain
@@ -784,7 +786,12 @@ def test_the_qr_code_carries_the_join_code_only_where_asked(
     spectator opens, is the read-only link: a code on the wall must not let anyone play.
     Neither is kept by any cache."""
     drawn: list[str] = []
-    monkeypatch.setattr(chart, "qr_svg", lambda url: drawn.append(url) or "<svg/>")
+
+    def qr_svg(url: str) -> str:
+        drawn.append(url)
+        return "<svg/>"
+
+    monkeypatch.setattr(chart, "qr_svg", qr_svg)
     out = game.create("farkle", ["Ann", "Bob"])
     phone = app.test_client()
     phone.get(out["join_url"])

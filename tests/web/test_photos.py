@@ -214,7 +214,7 @@ def test_a_phones_12mp_photo_is_read_in_its_own_pixels(
     decoded = []
     decode = vision.photo.decode_image
 
-    def recording(data: bytes, **kwargs):
+    def recording(data: bytes, **kwargs: int) -> np.ndarray:
         image = decode(data, **kwargs)
         decoded.append(image.shape[:2])
         return image
@@ -222,6 +222,7 @@ def test_a_phones_12mp_photo_is_read_in_its_own_pixels(
     monkeypatch.setattr(vision.photo, "decode_image", recording)
 
     sample = cv2.imread(str(ROOT / "sample_images" / "IMG_20191208_112143.jpg"))
+    assert sample is not None
     big = cv2.resize(sample, (3024, 3024), interpolation=cv2.INTER_LINEAR)
     photo = cv2.copyMakeBorder(big, 0, 0, 504, 504, cv2.BORDER_REPLICATE)  # 4032x3024
     data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
@@ -237,7 +238,7 @@ def test_a_phones_12mp_photo_is_read_in_its_own_pixels(
         assert 504 <= x and x + w <= 3528 and 150 <= w <= 500  # dice of about 300 px, in place
     preview = base64.b64decode(body["annotated"].split(",", 1)[1])
     shown = cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR)
-    assert max(shown.shape[:2]) <= 960
+    assert shown is not None and max(shown.shape[:2]) <= 960
     # drawn on the preview itself, lines thick enough to see on a phone (4 px of 960)
     k = shown.shape[1] / 4032
     for d in body["detections"]:

@@ -13,7 +13,7 @@ from companion.game import replay
 from companion.rules import PRESETS
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 
 def next_event(rng: random.Random, state: dict[str, Any], dice: int) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from web import create_app, store
 from web.db import get_db
 
 if TYPE_CHECKING:
-    from conftest import GameActions
+    from tests.web.conftest import GameActions
 
 
 def _scores(body: dict[str, Any]) -> list[int]:
@@ -72,7 +72,8 @@ def test_the_cache_drops_the_game_put_least_recently() -> None:
     for game_id, version in (("AAAAAA", 1), ("BBBBBB", 1), ("AAAAAA", 2), ("CCCCCC", 1)):
         cache.put(_snapshot(game_id, version))
     assert cache.get("BBBBBB") is None
-    assert cache.get("AAAAAA").version == 2  # type: ignore[union-attr]
+    newest = cache.get("AAAAAA")
+    assert newest is not None and newest.version == 2
     assert cache.get("CCCCCC") is not None
 
 
