@@ -13,24 +13,20 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, Route
+
     from tests.web.conftest import Server
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS_ENV = "HOTDICE_SCREENSHOTS"
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"
@@ -55,23 +51,28 @@ ONE_DIE_READ: dict[str, Any] = {
 }
 
 
-def fulfil(route: Any, body: dict[str, Any], status: int = 200) -> None:
+def fulfil(route: Route, body: dict[str, Any], status: int = 200) -> None:
     """Answer a request the test holds with `body`, as the server's JSON API would."""
     route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
 
 
-def answer_one_die(route: Any) -> None:
+def answer_one_die(route: Route) -> None:
     """Answer a held /api/read request with `ONE_DIE_READ`."""
     fulfil(route, ONE_DIE_READ)
 
 
-def answer_reads(page: Any, body: dict[str, Any], status: int = 200) -> None:
+def upload(name: str, data: bytes, mime: str = "image/png") -> list[FilePayload]:
+    """One file for an ``<input type=file>``, as a phone's camera hands it over."""
+    return [{"name": name, "mimeType": mime, "buffer": data}]
+
+
+def answer_reads(page: Page, body: dict[str, Any], status: int = 200) -> None:
     """Have every photo this page sends answered with `body`."""
     page.route("**/api/read*", lambda route: fulfil(route, body, status))
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[Browser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -90,10 +91,20 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def new_phone(browser: Browser, width: int = 390, height: int = 844) -> BrowserContext:
+    """A new browser context (its own cookies) the size of a phone's screen, touch and all."""
+    return browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+
+
 @contextlib.contextmanager
-def phone(browser: Any) -> Iterator[Any]:
+def phone(browser: Browser) -> Iterator[BrowserContext]:
     """A fresh phone-sized browser context (its own cookies), closed afterwards."""
-    ctx = browser.new_context(**PHONE)
+    ctx = new_phone(browser)
     try:
         yield ctx
     finally:
@@ -110,7 +121,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def shot(page: Any, name: str, folder: Path) -> None:
+def shot(page: Page, name: str, folder: Path) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
@@ -133,18 +144,20 @@ def decode_qr(png: bytes) -> str:
     return ""
 
 
-def tap_dice(page: Any, dice: list[int]) -> None:
+def tap_dice(page: Page, dice: list[int]) -> None:
     for v in dice:
         page.locator(f'#controls .face[data-face="{v}"]').click()
 
 
-def wait_text(page: Any, selector: str, text: str, timeout_s: float = 6.0) -> None:
+def wait_text(page: Page, selector: str, text: str, timeout_s: float = 6.0) -> None:
     """Wait until ``selector`` shows ``text``; fails after ``timeout_s``, several 1 s polls
     (how fast it shows is for the load benchmark: a busy CI machine must not fail this)."""
     page.locator(selector).filter(has_text=text).first.wait_for(timeout=timeout_s * 1000)
 
 
-def host_and_guest(host_ctx: Any, guest_ctx: Any, server: Server) -> tuple[Any, Any]:
+def host_and_guest(
+    host_ctx: BrowserContext, guest_ctx: BrowserContext, server: Server
+) -> tuple[Page, Page]:
     """A farkle game of Ann and Bob made on one phone, and a second phone joined through
     its link."""
     host, _ = farkle_game(host_ctx, server, "Ann\nBob")
@@ -154,14 +167,14 @@ def host_and_guest(host_ctx: Any, guest_ctx: Any, server: Server) -> tuple[Any, 
     return host, guest
 
 
-def bank_past_the_target(page: Any) -> None:
+def bank_past_the_target(page: Page) -> None:
     """Bank the quick entry's points that reach the target: asked about once, then sent."""
     page.click('#quick [data-quick="bank"]')
     wait_text(page, "#quick-error", "target: press Banked again if that is right.")
     page.click('#quick [data-quick="bank"]')
 
 
-def wait_held(page: Any, held: dict[str, Any], name: str, timeout_s: float = 6.0) -> None:
+def wait_held(page: Page, held: dict[str, Route], name: str, timeout_s: float = 6.0) -> None:
     """Wait until the page's request ``name`` is held by a route of the test."""
     deadline = time.monotonic() + timeout_s
     while name not in held:
@@ -169,7 +182,7 @@ def wait_held(page: Any, held: dict[str, Any], name: str, timeout_s: float = 6.0
         page.wait_for_timeout(20)
 
 
-def farkle_game(ctx: Any, server: Server, players: str) -> tuple[Any, list[str]]:
+def farkle_game(ctx: BrowserContext, server: Server, players: str) -> tuple[Page, list[str]]:
     """A page of a new farkle game with these players (one a line), made on the home page,
     and the list its script errors are collected in."""
     page = ctx.new_page()
@@ -183,10 +196,10 @@ def farkle_game(ctx: Any, server: Server, players: str) -> tuple[Any, list[str]]
     return page, errors
 
 
-def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path) -> None:
-    host_ctx = browser.new_context(**PHONE)
-    guest_ctx = browser.new_context(**PHONE)
-    watch_ctx = browser.new_context(**PHONE)
+def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: Path) -> None:
+    host_ctx = new_phone(browser)
+    guest_ctx = new_phone(browser)
+    watch_ctx = new_phone(browser)
     try:
         ann = host_ctx.new_page()
         errors: list[str] = []
@@ -308,7 +321,7 @@ def test_two_phones_play_a_whole_game(browser: Any, server: Server, shots: Path)
             ctx.close()
 
 
-def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Any, server: Server) -> None:
+def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Browser, server: Server) -> None:
     """The other phones' winner screens link to the rematch (no Rematch of their own, which
     made a second game), and open it as players: it has the same join code."""
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
@@ -328,7 +341,7 @@ def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Any, server: Se
         assert guest.url.split("?")[0] == host.url  # (the same game, as a player)
 
 
-def test_the_late_join_banner_greets_an_arrival_once(browser: Any, server: Server) -> None:
+def test_the_late_join_banner_greets_an_arrival_once(browser: Browser, server: Server) -> None:
     """A phone that arrives after play started is told why it cannot add a player; reloading
     that page is no new arrival, so the banner is not shown again."""
     with phone(browser) as host_ctx, phone(browser) as late_ctx:
@@ -348,7 +361,7 @@ def test_the_late_join_banner_greets_an_arrival_once(browser: Any, server: Serve
         assert late.locator("#quick").is_visible()  # (still a player's sheet)
 
 
-def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Path) -> None:
+def test_add_players_and_roll_for_first(browser: Browser, server: Server, shots: Path) -> None:
     with phone(browser) as ctx:
         page = ctx.new_page()
         page.goto(server.url + "/")
@@ -406,7 +419,7 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
         answer_reads(page, ONE_DIE_READ)
         page.set_input_files(
             '#first input.first-photo[data-player="Bob"]',
-            files=[{"name": "bob.png", "mimeType": "image/png", "buffer": b"stub"}],
+            files=upload("bob.png", b"stub"),
         )
         page.locator("#toast").filter(has_text="Bob rolled a 6").wait_for()
         assert page.locator('#first select[name="Bob"]').input_value() == "6"
@@ -417,7 +430,7 @@ def test_add_players_and_roll_for_first(browser: Any, server: Server, shots: Pat
 
 
 def test_what_a_phone_was_entering_survives_another_phones_change(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """Points typed for the same turn and a first-player die for the same round stay when
     another phone adds a player; a tie recorded elsewhere starts a new round: the die picked
@@ -450,7 +463,7 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
 
 
 def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """Adding a player or tapping Undo on this phone keeps the points typed for the same
     turn, a first-player die picked and a name half-typed, as another phone's change does;
@@ -496,7 +509,7 @@ def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
 
 
 def test_a_name_sent_while_another_join_swaps_the_sheet_is_emptied(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """Another phone's join comes in (a poll swaps the sheet, carrying the name typed over)
     while this phone's own join is on its way: once recorded, the name is emptied from the
@@ -505,9 +518,9 @@ def test_a_name_sent_while_another_join_swaps_the_sheet_is_emptied(
         host, guest = host_and_guest(host_ctx, guest_ctx, server)
         guest.fill('#add-player input[name="name"]', "Cid")
         guest.evaluate("document.activeElement.blur()")  # (the Add button tapped, below)
-        held: dict[str, Any] = {}
+        held: dict[str, Route] = {}
 
-        def hold_first(name: str) -> Any:
+        def hold_first(name: str) -> Callable[[Route], None]:
             """Hold the first such request until the test lets it go; others pass."""
             return lambda route: route.continue_() if name in held else held.update({name: route})
 
@@ -526,15 +539,15 @@ def test_a_name_sent_while_another_join_swaps_the_sheet_is_emptied(
 
 
 def test_a_first_player_photo_read_across_another_phones_change(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """A camera that comes back after a join swapped the sheet still fills the die in (its
     field is off the page by then); a die read while a tie was recorded elsewhere is not
     put into the new round, and the phone says so."""
-    photo = [{"name": "bob.png", "mimeType": "image/png", "buffer": b"stub"}]
+    photo = upload("bob.png", b"stub")
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
         host, guest = host_and_guest(host_ctx, guest_ctx, server)
-        held: list[Any] = []
+        held: list[Route] = []
         guest.route("**/api/read*", lambda route: held.append(route))  # (answered below)
         with guest.expect_file_chooser() as chooser:
             guest.click('#first label.photo-btn:has(input[data-player="Bob"])')
@@ -558,7 +571,7 @@ def test_a_first_player_photo_read_across_another_phones_change(
         assert guest.locator('#first select[name="Bob"]').input_value() == ""
 
 
-def test_rule_check_page(browser: Any, server: Server, shots: Path) -> None:
+def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
     from playwright.sync_api import expect
 
     with phone(browser) as ctx:
@@ -588,9 +601,7 @@ def test_rule_check_page(browser: Any, server: Server, shots: Path) -> None:
 
         bare = cv2.imencode(".png", np.full((480, 640, 3), 200, np.uint8))[1].tobytes()
         page.locator('.face[data-face="2"]').click()
-        page.set_input_files(
-            "#check input.photo", files=[{"name": "t.png", "mimeType": "image/png", "buffer": bare}]
-        )
+        page.set_input_files("#check input.photo", files=upload("t.png", bare))
         wait_text(page, "#check .photo-status", "No dice found: tap them in.")
         assert page.locator("#check .tray .tray-die").count() == 1
         page.click('[data-pad="clear"]')
@@ -622,7 +633,7 @@ def test_rule_check_page(browser: Any, server: Server, shots: Path) -> None:
         assert page.locator("#best-points").inner_text() == "500"  # (farkle's own: 1,500)
 
 
-def _tray(page: Any, where: str) -> list[int]:
+def _tray(page: Page, where: str) -> list[int]:
     """The dice on the pad in ``where``, in the order they show."""
     labels = page.eval_on_selector_all(
         f"{where} .tray .tray-die svg", "els => els.map(e => e.getAttribute('aria-label'))"
@@ -640,7 +651,7 @@ def _sample_photo() -> Path:
     )
 
 
-def _read_photo(page: Any, where: str, photo: Path) -> str:
+def _read_photo(page: Page, where: str, photo: Path) -> str:
     """Send a photo through the dice pad in ``where``; what the pad says once answered."""
     page.set_input_files(f"{where} input.photo", str(photo))
     status = page.locator(f"{where} .photo-status")
@@ -651,7 +662,7 @@ def _read_photo(page: Any, where: str, photo: Path) -> str:
 
 
 def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """Ticking a house rule asks the server for the rules' words; an answer that comes
     back after the player has ticked again is dropped, not shown over the newer words."""
@@ -662,7 +673,7 @@ def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
         page.click("details.describe summary")
         described = page.locator('pre[data-preset="farkle"]')
         plain = described.inner_text()
-        held: dict[str, Any] = {}
+        held: dict[str, Route] = {}
         page.route("**/api/rules/describe*", lambda route: held.update(describe=route))
         page.check('input[value="extra-combos"]')
         wait_held(page, held, "describe")
@@ -674,7 +685,7 @@ def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
         assert described.inner_text() == plain
 
 
-def test_photo_of_a_roll(browser: Any, server: Server, shots: Path) -> None:
+def test_photo_of_a_roll(browser: Browser, server: Server, shots: Path) -> None:
     photo = _sample_photo()
     with phone(browser) as ctx:
         page = ctx.new_page()
@@ -697,7 +708,9 @@ def test_photo_of_a_roll(browser: Any, server: Server, shots: Path) -> None:
         assert page.locator("#result-roll .die").count() == found
 
 
-def test_a_game_stored_with_rules_now_refused_reads_photos(browser: Any, server: Server) -> None:
+def test_a_game_stored_with_rules_now_refused_reads_photos(
+    browser: Browser, server: Server
+) -> None:
     """greed + threshold set the entry two ways, refused for new games since; a game stored
     so still plays, and its phones still read a photo of a roll (they send no rules with
     it: the engine scores the roll once it is recorded)."""
@@ -756,7 +769,7 @@ def synthetic_photo(path: Path, dice: list[int], boxes: bool = False) -> bytes:
 
 
 def test_photo_flow_with_an_unsure_die(
-    browser: Any, server: Server, shots: Path, tmp_path: Path
+    browser: Browser, server: Server, shots: Path, tmp_path: Path
 ) -> None:
     """The photo path of a turn, with /api/read answered by a stub so that one die is unsure:
     it is highlighted, rolling is blocked until the player corrects it, then the keeps show."""
@@ -808,7 +821,7 @@ def test_photo_flow_with_an_unsure_die(
 
 
 def test_looks_right_accepts_the_dice_the_camera_was_unsure_of(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """An unsure die holds the roll back until the player corrects it or presses *Looks
     right*, which takes the dice as read."""
@@ -822,9 +835,7 @@ def test_looks_right_accepts_the_dice_the_camera_was_unsure_of(
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")
         page.select_option("#preset", "farkle")
-        page.set_input_files(
-            "#check input.photo", files=[{"name": "r.png", "mimeType": "image/png", "buffer": b"x"}]
-        )
+        page.set_input_files("#check input.photo", files=upload("r.png", b"x"))
         page.locator("#check .tray-die.unsure").wait_for()
         assert page.locator('#check [data-pad="go"]').is_disabled()
         page.click('#check [data-pad="confirm"]')
@@ -836,7 +847,7 @@ def test_looks_right_accepts_the_dice_the_camera_was_unsure_of(
 
 
 def test_a_tap_while_the_last_is_on_its_way_is_not_sent_and_polls_are_cheap(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """A sheet unchanged since the last poll comes back as a bodiless 304; a second tap on
     Busted while the first is still on its way (a slow network) sends nothing more: Ann
@@ -850,7 +861,7 @@ def test_a_tap_while_the_last_is_on_its_way_is_not_sent_and_polls_are_cheap(
             pass
         sent: list[str] = []
         page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/events") else None)
-        held: dict[str, Any] = {}
+        held: dict[str, Route] = {}
         page.route(
             "**/api/games/*/events",
             lambda route: route.continue_() if "bust" in held else held.update(bust=route),
@@ -868,7 +879,7 @@ def test_a_tap_while_the_last_is_on_its_way_is_not_sent_and_polls_are_cheap(
 
 
 def test_messages_go_by_themselves_or_with_a_tap_and_the_history_stays_open(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """A message at the top goes after a few seconds, or at once when tapped (it covers the
     page); the history opened stays open when the sheet changes."""
@@ -889,10 +900,10 @@ def test_messages_go_by_themselves_or_with_a_tap_and_the_history_stays_open(
         assert not errors, errors
 
 
-def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
+def test_two_phones_acting_at_once(browser: Browser, server: Server) -> None:
     """Bob's phone misses Ann's turn (its polls are held back) and then acts on the old
     version: the server answers 409, the phone says so and shows the current sheet."""
-    ann_ctx, bob_ctx = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    ann_ctx, bob_ctx = new_phone(browser), new_phone(browser)
     try:
         ann = ann_ctx.new_page()
         ann.goto(server.url + "/")
@@ -929,7 +940,7 @@ def test_two_phones_acting_at_once(browser: Any, server: Server) -> None:
         bob_ctx.close()
 
 
-def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
+def test_coach_panel(browser: Browser, server: Server, shots: Path) -> None:
     """The Coach switch (a per-phone preference) shows the advisor's figures for each version,
     and the rule check's Coach box adds the ranked keeps."""
     with phone(browser) as ctx:
@@ -988,7 +999,7 @@ def test_coach_panel(browser: Any, server: Server, shots: Path) -> None:
         assert not errors, errors
 
 
-def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server) -> None:
+def test_the_sheet_keeps_the_player_to_act_in_view(browser: Browser, server: Server) -> None:
     """Found by a phone review: once play starts the invite QR folds away below the sheet
     (without a reload); the rules line names the preset's own target; the quick entry says
     what is wrong under its field (50s, whole numbers); with many players the current
@@ -1058,7 +1069,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         # most points now is 1 + 5 (150); the coach keeps the 1 alone (370 against 295)
         pick = page.locator("#controls .option.best.coach-pick")
         pick.wait_for(timeout=5000)
-        assert json.loads(pick.get_attribute("data-event"))["dice"] == [1]
+        picked = pick.get_attribute("data-event")
+        assert picked is not None and json.loads(picked)["dice"] == [1]
         assert page.locator("#controls .option.best").count() == 1
         assert "most points" in page.locator("#controls .option").first.inner_text()
         page.click("#coach-on")  # off: the green goes back to the most points
@@ -1103,8 +1115,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         # a file that is no photo: said so; dice tapped in by hand stay, and a photo's
         # dice and picture from before go (they are not this photo's)
         tap_dice(page, [5, 5])
-        not_a_photo = {"name": "x.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"}
-        page.set_input_files("#controls input.photo", files=[not_a_photo])
+        not_a_photo = upload("x.jpg", b"not a photo", "image/jpeg")
+        page.set_input_files("#controls input.photo", files=not_a_photo)
         wait_text(page, "#controls .photo-status", "Could not read that photo")
         assert "error" in str(page.get_attribute("#controls .photo-status", "class"))  # (red)
         assert page.locator("#controls .tray .tray-die").count() == 2
@@ -1113,12 +1125,12 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
         # the server busy with others' photos: this one's dice and picture stay as they were
         busy = "the server is busy reading photos for others; try again in a moment"
         answer_reads(page, {"error": busy}, status=503)
-        page.set_input_files("#controls input.photo", files=[not_a_photo])
+        page.set_input_files("#controls input.photo", files=not_a_photo)
         wait_text(page, "#controls .photo-status", "the dice above are as they were")
         assert page.locator("#controls .tray .tray-die").count() == found
         assert page.locator("#controls .photo-preview img").is_visible()
         page.unroute("**/api/read*")
-        page.set_input_files("#controls input.photo", files=[not_a_photo])
+        page.set_input_files("#controls input.photo", files=not_a_photo)
         wait_text(page, "#controls .photo-status", "Could not read that photo")
         assert page.locator("#controls .tray .tray-die").count() == 0
         assert page.locator("#controls .photo-preview img").is_hidden()  # no broken picture
@@ -1126,8 +1138,13 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Any, server: Server)
 
 
 def _new_game(
-    ctx: Any, server: Server, preset: str, players: str, target: str = "", toggle: str = ""
-) -> Any:
+    ctx: BrowserContext,
+    server: Server,
+    preset: str,
+    players: str,
+    target: str = "",
+    toggle: str = "",
+) -> Page:
     page = ctx.new_page()
     page.goto(server.url + "/")
     page.select_option("#preset", preset)
@@ -1140,13 +1157,13 @@ def _new_game(
     return page
 
 
-def _version(page: Any, server: Server) -> int:
+def _version(page: Page, server: Server) -> int:
     game_id = page.locator("#game").get_attribute("data-id")
     return int(page.request.get(f"{server.url}/api/games/{game_id}").json()["version"])
 
 
 def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """After 20 rounds the entry field is still on the first screen: the table scrolls
     within itself, its newest row in view and its totals held on top. Two players fit the
@@ -1183,7 +1200,7 @@ def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
 
 
 def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """Found at a table: a thumb's second tap 150-400 ms after Busted landed on the next
     player's Busted (and an Enter then did nothing, without a word); a bank whose answer was
@@ -1194,6 +1211,7 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         bust.click()
         page.wait_for_selector('#sheet[data-version="1"]')
         box = bust.bounding_box()  # the second tap, where Ann's Busted was: now Bob's
+        assert box is not None
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.fill("#quick-points", "300")  # Enter, too, waits; and says why it did nothing
         page.press("#quick-points", "Enter")
@@ -1206,7 +1224,7 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         wait_text(page, "#turn-line", "Cid's turn")
         assert _version(page, server) == 2
 
-        def answer_lost(route: Any) -> None:
+        def answer_lost(route: Route) -> None:
             route.fetch()  # the server records the bank; its answer never comes back
             route.abort()
 
@@ -1232,7 +1250,7 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         # reach" (the phone's sheet is behind, so a 304 must not pass for "unchanged")
         failed: list[str] = []
 
-        def sheet_fails_once(route: Any) -> None:
+        def sheet_fails_once(route: Route) -> None:
             if failed:
                 route.continue_()
             else:
@@ -1259,7 +1277,7 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         assert not errors, errors
 
 
-def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
+def test_busts_say_why_and_what_they_cost(browser: Browser, server: Server) -> None:
     """An exact finish's forced-keep bust names its reason (on the toast and in the
     history); a strike-out bust names its penalty; a rolled turn's, the total it lost."""
     with phone(browser) as ctx:
@@ -1309,7 +1327,7 @@ def test_busts_say_why_and_what_they_cost(browser: Any, server: Server) -> None:
         wait_text(page, "#toast", "Bust! Bob busted, losing the 100 of the turn: 0 this turn.")
 
 
-def test_a_5150_bonus_entered_as_points_is_said_as_one(browser: Any, server: Server) -> None:
+def test_a_5150_bonus_entered_as_points_is_said_as_one(browser: Browser, server: Server) -> None:
     """The bonus roll's points typed in (not rolled on the pad) were said and marked as an
     ordinary turn, "Ann busted ... Undo if that was a slip" for a roll that scored nothing."""
     with phone(browser) as ctx:
@@ -1329,12 +1347,13 @@ def test_a_5150_bonus_entered_as_points_is_said_as_one(browser: Any, server: Ser
         wait_text(page, "#history li", "Ann: +250 (5150 bonus roll) → 5,400")
 
 
-def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Server) -> None:
+def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Browser, server: Server) -> None:
     """The turn line, the quick entry's heading and who-goes-first break such a name where
     they must; the page never scrolls sideways (the score table cuts names with "…")."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "W" * 20 + "\nBob\nCid\nDee")
-        assert page.locator("#first select").first.bounding_box()["width"] > 60
+        select = page.locator("#first select").first.bounding_box()
+        assert select is not None and select["width"] > 60
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         for name in ("Bob", "Cid", "Dee"):
             page.click('#quick [data-quick="bust"]')
@@ -1351,7 +1370,7 @@ def test_a_name_of_twenty_wide_letters_fits_the_phone(browser: Any, server: Serv
         assert not errors, errors
 
 
-def test_long_names_that_begin_alike_stay_apart(browser: Any, server: Server) -> None:
+def test_long_names_that_begin_alike_stay_apart(browser: Browser, server: Server) -> None:
     """Names sharing a long beginning take a second line in the table's head and in the
     standings, not one "…" each that makes two players look like one."""
     names = ["Bartholomew Dicer", "Bartholomew Dicer2", "Cid", "Dee", "Evangeline Rollwell"]
@@ -1372,13 +1391,12 @@ def test_long_names_that_begin_alike_stay_apart(browser: Any, server: Server) ->
 
 
 def test_a_320_px_phone_a_keyboard_and_a_screen_reader_can_play(
-    browser: Any, server: Server
+    browser: Browser, server: Server
 ) -> None:
     """On a 320-px phone the dice faces stay thumb-sized (three to a row) and the read-only
     sheet's header does not push the page sideways; the Photo button is a field the
     keyboard reaches; what the toast says is also put where a screen reader reads it."""
-    small = {**PHONE, "viewport": {"width": 320, "height": 640}}
-    ctx = browser.new_context(**small)
+    ctx = new_phone(browser, 320, 640)
     try:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
         for width in (320, 360):  # (360: the commonest small Android screen)
