@@ -22,10 +22,10 @@ from vision.evaluate import close_ups, score_image
 FLOORS = {
     "byler_d6": {"precision": 0.99, "recall": 0.995, "face_accuracy": 0.99, "roll_accuracy": 0.91},
     "skovy_catan": {
-        "precision": 0.98,
+        "precision": 0.99,
         "recall": 0.98,
         "face_accuracy": 0.98,
-        "roll_accuracy": 0.97,
+        "roll_accuracy": 0.98,
     },
     "fudw_tray": {"precision": 0.97, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.55},
 }
