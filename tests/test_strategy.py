@@ -35,6 +35,7 @@ from companion.strategy import (
 from companion.strategy_dp import UNIT, TurnSolution, solve_turn
 from companion.turn import Turn
 from tests.strategies import rule_sets
+from tests.test_cli import run
 
 FARKLE = load_rules("farkle")
 ZILCH = load_rules("zilch")
@@ -653,22 +654,14 @@ def test_a_forced_keep_that_hits_the_exact_target_is_no_bust() -> None:
     assert advice["expected_if_roll"] == pytest.approx(1000 / 6)
 
 
-def _main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    from companion.cli import main
-
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_cli_strategy_text_gives_entry_streaks_in_words(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The summary's words: the turn value before the entry threshold, and a row per bust
     streak (not the 0-bust row again, "1 bust" singular)."""
-    code, out, _ = _main(capsys, "strategy", "--rules", "minnesota")
+    code, out, _ = run(capsys, "strategy", "--rules", "minnesota")
     assert code == 0 and "\n    (not yet on the board: 232.83)\n" in out
-    code, out, _ = _main(capsys, "strategy", "--rules", "zilch")
+    code, out, _ = run(capsys, "strategy", "--rules", "zilch")
     streaks = [line for line in out.splitlines() if line.startswith("    after ")]
     assert code == 0 and [s.split(":")[0] for s in streaks] == [
         "    after 1 bust in a row",
@@ -681,7 +674,7 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
 ) -> None:
     """--need, --off-board and --kept each change the advice; kept dice at a turn total of
     0 are refused like held sets."""
-    code, out, _ = _main(
+    code, out, _ = run(
         capsys, *"advise --rules farkle --turn-total 300 --dice 2 --need 1000".split()
     )
     assert code == 0 and out.startswith(
@@ -689,12 +682,12 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
     )
     assert "  bank now: 300, 0.00% chance\n" in out
     argv = "advise --rules farkle --turn-total 300 --roll 1 3 --need 1000"
-    code, out, _ = _main(capsys, *argv.split())
+    code, out, _ = run(capsys, *argv.split())
     assert "keeps ranked by chance to make 1,000 this turn" in out and out.endswith("%\n")
     argv = "advise --rules minnesota --turn-total 650 --dice 4 --score 2000 --off-board"
-    code, out, _ = _main(capsys, *argv.split())
+    code, out, _ = run(capsys, *argv.split())
     assert code == 0 and "bank now: not allowed (not on the board yet" in out
-    code, _, err = _main(
+    code, _, err = run(
         capsys, "advise", "--rules", "ten-thousand+progressive", "--kept", "1", "--dice", "5"
     )
     assert code == 2 and "not with a turn total of 0" in err
@@ -703,15 +696,15 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
 def test_cli_advise_roll_text(capsys: pytest.CaptureFixture[str]) -> None:
     """Keeps are numbered from 1, hot dice say so, a bust says what it lost only when it
     lost something, and a free reroll says why before the advice."""
-    code, out, _ = _main(
+    code, out, _ = run(
         capsys, "advise", "--rules", "farkle", "--roll", "1", "1", "1", "5", "5", "5"
     )
     lines = out.splitlines()
     assert code == 0 and lines[1].startswith("  1. keep 1 1 1 5 5 5 +2,500 -> 2,500, hot dice, ")
-    code, out, _ = _main(capsys, "advise", "--rules", "farkle", "--roll", "2", "3")
+    code, out, _ = run(capsys, "advise", "--rules", "farkle", "--roll", "2", "3")
     assert out == "farkle: roll 2 3 at turn total 0: bust (nothing to keep)\n"
     argv = "advise --rules minnesota+the-420 --turn-total 400 --roll 2 --score 2000"
-    code, out, _ = _main(capsys, *argv.split())
+    code, out, _ = run(capsys, *argv.split())
     assert code == 0 and out.startswith(
         "minnesota+the-420: roll 2 at turn total 400: the 420: roll the 2 again\n"
         "minnesota+the-420: turn total 400 with 1 die in hand: BANK\n"
