@@ -427,13 +427,15 @@ def register(subparsers: argparse._SubParsersAction, context: RulesContext) -> N
 class _NoRules:
     """Context for running without the rules engine (development)."""
 
+    NEEDED = "--rules needs the rules engine: run it as hotdice read"
+
     def score_report(self, rules: str, dice: Sequence[int], target: int | None) -> dict:
-        raise ValueError("--rules needs the rules engine: run it as hotdice read")
+        raise ValueError(self.NEEDED)
 
     advice_report = score_report
 
     def score_text(self, report: dict) -> str:
-        raise ValueError("--rules needs the rules engine: run it as hotdice read")
+        raise ValueError(self.NEEDED)
 
     advice_text = score_text
 

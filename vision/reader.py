@@ -273,11 +273,11 @@ def roll_sized(
 ) -> np.ndarray:
     """Finds (x, y, side, ...) the size of the roll's dice: dice of one roll are about the
     same size, so a find much smaller than the typical (median) one is a speck, a screw
-    head or a pip, and one twice its size is a box corner or a chair foot. A find is also
-    held to twice the median of the *other* finds: with two dice and a box corner, the
-    median of all three is the bigger die, and the corner (1.9 times it, 2.1 times the
-    dice's mean in a `skovy_catan` photo) passed. In a photo
-    taken at a slant (`perspective.fit_sizes`, on the finds `sure` marks) a find the size
+    head or a pip, and one twice its size is a box corner or a chair foot. Among three
+    finds or more, a big find is also held to twice the median of the *other* finds:
+    with two dice and a box corner, the median of all three is the bigger die, and the
+    corner (1.9 times it, 2.1 times the dice's mean in a `skovy_catan` photo) passed.
+    In a photo taken at a slant (`perspective.fit_sizes`, on the finds `sure` marks) a find the size
     the roll's dice give at its place is kept too: the near dice are bigger, the far ones
     smaller. The slant only keeps finds, never drops one the median keeps: fitted on a
     few dice, it is unsure far from them (a tilted `byler_d6` photo, its surely read dice
