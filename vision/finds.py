@@ -1,11 +1,14 @@
 """Finds (x, y, side, score) and the face readers' scores for them (not-a-die, 1-6): the
 array arithmetic every look of the reader shares, with no network and no image in it, so
-each rule (what counts as a die, as read surely, as the same die found twice) lives once.
+each rule (what counts as a die, as read surely, as the same die found twice, as the size of
+the roll's dice) lives once.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from .perspective import fit_sizes, relative_sides
 
 
 def dedupe(found: np.ndarray, rank: np.ndarray, *, overlap: float = 0.5) -> np.ndarray:
@@ -96,3 +99,57 @@ def near_pairs(a: np.ndarray, b: np.ndarray, *, overlap: float) -> np.ndarray:
     """(len(a), len(b)): finds closer than `overlap` times the bigger one's side."""
     d2 = (a[:, None, 0] - b[None, :, 0]) ** 2 + (a[:, None, 1] - b[None, :, 1]) ** 2
     return d2 < (overlap * np.maximum(a[:, None, 2], b[None, :, 2])) ** 2
+
+
+def roll_sized(
+    found: np.ndarray, low: float, high: float, *, sure: np.ndarray | None = None
+) -> np.ndarray:
+    """Finds (x, y, side, ...) the size of the roll's dice: dice of one roll are about the
+    same size, so a find much smaller than the typical (median) one is a speck, a screw
+    head or a pip, and one twice its size is a box corner or a chair foot. Among three
+    finds or more, a big find is also held to twice the median of the *other* finds:
+    with two dice and a box corner, the median of all three is the bigger die, and the
+    corner (1.9 times it, 2.1 times the dice's mean in a `skovy_catan` photo) passed.
+    In a photo taken at a slant (`perspective.fit_sizes`, on the finds `sure` marks) a find the size
+    the roll's dice give at its place is kept too: the near dice are bigger, the far ones
+    smaller. The slant only keeps finds, never drops one the median keeps: fitted on a
+    few dice, it is unsure far from them (a tilted `byler_d6` photo, its surely read dice
+    all at the far side, lost its near die to it)."""
+    relative = found[:, 2] / typical_sides(found)
+    keep = (relative >= low) & (relative <= high)
+    if keep.all():  # (as a roll mostly is: no slant can keep more)
+        return keep
+    plane = fit_sizes(found, band=(low, high), sure=sure)
+    if plane is not None:
+        relative = relative_sides(found, plane)
+        keep |= (relative >= low) & (relative <= high)
+    return keep
+
+
+def typical_sides(found: np.ndarray) -> np.ndarray:
+    """The roll's typical side that each find (x, y, side, ...) is held to where no slant
+    is fitted: the median side of all the finds, and among three finds or more, for a find
+    over it, the median of the *other* finds, which it cannot drag up."""
+    sides = found[:, 2].astype(np.float64)
+    typical = np.full(len(sides), float(np.median(sides)))
+    if len(sides) >= 3:
+        typical = np.minimum(typical, median_of_others(sides))
+    return np.maximum(typical, 1e-6)
+
+
+def median_of_others(values: np.ndarray) -> np.ndarray:
+    """Each value's median of all the other values (at least two values): the middle
+    of the sorted values, or the mean of the middle two, shifted by where the value left
+    out sits."""
+    n = len(values)
+    order = np.argsort(values, kind="stable")
+    ranked = values[order].astype(np.float64)
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n)
+    mid = n // 2
+    if n % 2 == 0:  # the others are odd in number: one middle value
+        return np.where(rank < mid, ranked[mid], ranked[mid - 1])
+    low, high = (ranked[mid - 1] + ranked[mid]) / 2, (ranked[mid] + ranked[mid + 1]) / 2
+    return np.where(
+        rank < mid, high, np.where(rank > mid, low, (ranked[mid - 1] + ranked[mid + 1]) / 2)
+    )

@@ -42,8 +42,10 @@ from .finds import (
     near_pairs,
     not_lookalike,
     readings,
+    roll_sized,
     same_finds,
     surely_read,
+    typical_sides,
 )
 from .model import crop_die, det_scale, find_centres, glance, vote
 from .perspective import fit_sizes, relative_sides
@@ -268,50 +270,12 @@ def _voted(
     return probs
 
 
-def roll_sized(
-    found: np.ndarray, low: float, high: float, *, sure: np.ndarray | None = None
-) -> np.ndarray:
-    """Finds (x, y, side, ...) the size of the roll's dice: dice of one roll are about the
-    same size, so a find much smaller than the typical (median) one is a speck, a screw
-    head or a pip, and one twice its size is a box corner or a chair foot. Among three
-    finds or more, a big find is also held to twice the median of the *other* finds:
-    with two dice and a box corner, the median of all three is the bigger die, and the
-    corner (1.9 times it, 2.1 times the dice's mean in a `skovy_catan` photo) passed.
-    In a photo taken at a slant (`perspective.fit_sizes`, on the finds `sure` marks) a find the size
-    the roll's dice give at its place is kept too: the near dice are bigger, the far ones
-    smaller. The slant only keeps finds, never drops one the median keeps: fitted on a
-    few dice, it is unsure far from them (a tilted `byler_d6` photo, its surely read dice
-    all at the far side, lost its near die to it)."""
-    relative = relative_sides(found, None)
-    if len(found) >= 3:  # a big find against the others, whose median it cannot drag up
-        sides = found[:, 2].astype(np.float64)
-        relative = np.maximum(relative, sides / np.maximum(median_of_others(sides), 1e-6))
-    keep = (relative >= low) & (relative <= high)
-    if keep.all():  # (as a roll mostly is: no slant can keep more)
-        return keep
-    plane = fit_sizes(found, band=(low, high), sure=sure)
-    if plane is not None:
-        relative = relative_sides(found, plane)
-        keep |= (relative >= low) & (relative <= high)
-    return keep
-
-
-def median_of_others(values: np.ndarray) -> np.ndarray:
-    """Each value's median of all the other values (at least two values): the middle
-    of the sorted values, or the mean of the middle two, shifted by where the value left
-    out sits."""
-    n = len(values)
-    order = np.argsort(values, kind="stable")
-    ranked = values[order].astype(np.float64)
-    rank = np.empty(n, dtype=np.intp)
-    rank[order] = np.arange(n)
-    mid = n // 2
-    if n % 2 == 0:  # the others are odd in number: one middle value
-        return np.where(rank < mid, ranked[mid], ranked[mid - 1])
-    low, high = (ranked[mid - 1] + ranked[mid]) / 2, (ranked[mid] + ranked[mid + 1]) / 2
-    return np.where(
-        rank < mid, high, np.where(rank > mid, low, (ranked[mid - 1] + ranked[mid + 1]) / 2)
-    )
+# A find the finder doubts (a score under `read`'s `min_sure_score`) more than this many
+# times the size the roll gives at its place is cut again at that size and read again
+# (`_Looks.cut_to_size`); any other find may be up to twice it (`finds.roll_sized`). On
+# the dev photos the dice it doubts are at most 1.13 times their roll's, the floor's
+# specks it took for dice at twice the photo's size 1.4 times or more
+DOUBTED_MOST = 1.3
 
 
 # Where a photo's slant makes the near dice this many times the finder's best size at the
@@ -616,8 +580,44 @@ class _Looks:
         """The finds `roll` reports (before dropping doubles and odd sizes)."""
         return self.confirmed(found, probs) & not_lookalike(probs, self.min_unread_dieness)
 
+    def cut_to_size(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The roll's finds with those the finder doubts (a score under `min_sure_score`)
+        over `DOUBTED_MOST` times the size the roll gives at their place cut again at that
+        size and read again: the roll's typical side (`finds.typical_sides`, each die
+        counted once), and where the photo is at a slant (`perspective.fit_sizes`, fitted
+        without the finds in question), the slant's size there, which is bigger for near
+        dice. The dice the finder doubts are the ones hard to see (small, in a pile, at
+        the frame's edge), not one bigger than the rest: such a find is a die it misjudged
+        or no die. A wood floor's speck in `skovy_catan` read at twice its size came out
+        as a die of 1.4-1.7 times the roll's, read as a 1, and cut to size is no die; a
+        die of a pile found twice its size, cut to size, reads as it did. On the dev
+        photos as shot no die the finder doubts is over 1.13 times its roll's."""
+        once = dedupe(found, found[:, 3])  # (the roll's size counts a die found twice once)
+        if len(once) < 3:  # (of two dice, neither tells the other's size)
+            return found, probs
+        expected = np.full(len(found), float(np.median(found[once, 2])))
+        expected[once] = typical_sides(found[once])
+        over = (found[:, 3] < self.min_sure_score) & (found[:, 2] > DOUBTED_MOST * expected)
+        if not over.any():  # (as a roll mostly is)
+            return found, probs
+        fit = np.zeros(len(found), bool)
+        fit[once] = True
+        fit &= ~over  # (a find in question does not vouch for its own size)
+        plane = fit_sizes(found[fit], band=self.roll_size, sure=surely_read(probs[fit]))
+        if plane is not None:  # a near die at a slant is bigger than the median
+            expected = plane.at(found[:, :2])
+            over &= found[:, 2] > DOUBTED_MOST * expected
+        if over.any():
+            found, probs = found.copy(), probs.copy()
+            found[over, 2] = expected[over]
+            probs[over] = _classify(self.image, found[over], self.rotations, self.min_dieness)
+        return found, probs
+
     def roll(self, found: np.ndarray, probs: np.ndarray) -> Detections:
         keep = self.reported(found, probs)
+        found, probs = self.cut_to_size(found[keep], probs[keep])
+        keep = np.nonzero(self.reported(found, probs))[0]  # (a find read again may be no die)
+        keep = keep[dedupe(found[keep], found[keep, 3])]  # (a die found twice, once)
         return _detections(found[keep], probs[keep], (self.w, self.h), self.roll_size)
 
 
@@ -771,13 +771,12 @@ def read(
 def _detections(
     found: np.ndarray, probs: np.ndarray, size_wh: tuple[int, int], roll_size: tuple[float, float]
 ) -> Detections:
-    """The dice confirmed as a roll: each found once, and none far from the roll's typical
-    size (`roll_size`: the least and most side, relative to the median)."""
+    """The dice confirmed as a roll, each found once (`_Looks.roll` sees to it): none far
+    from the roll's typical size (`roll_size`: the least and most side, relative to the
+    median)."""
     w, h = size_wh
     if not len(found):
         return Detections.empty(size_wh)
-    idx = dedupe(found, found[:, 3])
-    found, probs = found[idx], probs[idx]
     if len(found) >= 2:
         ok = roll_sized(found, *roll_size, sure=surely_read(probs))
         found, probs = found[ok], probs[ok]

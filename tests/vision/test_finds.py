@@ -1,10 +1,12 @@
 """The arithmetic of finds and the readers' scores: what counts as a die, as reported, as
-one die found twice. Plain arrays, no network."""
+one die found twice, as the roll's size. Plain arrays, no network."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision import finds
 
@@ -114,3 +116,53 @@ def test_confidence_never_exceeds_one() -> None:
     `DieDetection` refuses more)."""
     probs = np.array([[0.1, 0.90000004, 0.0, 0.0, 0.0, 0.0, 0.0]], np.float32)
     assert finds.readings(probs)[1].tolist() == [1.0]
+
+
+def test_roll_sized_drops_specks_and_giants() -> None:
+    # dice in a row, as seen from above: no slant to fit, so the median is the typical die
+    sides = [40.0, 42.0, 38.0, 20.0, 90.0, 79.0]
+    found = np.array([[60.0 * k, 100.0, side, 0.9] for k, side in enumerate(sides)])
+    keep = finds.roll_sized(found, 0.6, 2.0)
+    # typical (median) side 41: 20 is under 0.6 of it (a pip, a speck), 90 over twice it
+    assert keep.tolist() == [True, True, True, False, False, True]
+
+
+def test_roll_sized_holds_a_big_find_to_the_other_finds() -> None:
+    """Two dice and the dark corner of a box (a `skovy_catan` photo: sides 51, 62 and 119).
+    The median of all three is the bigger die, and the corner is 1.92 times it; against
+    the other two finds (56.5) it is 2.1 times, so it goes. A near die 1.8 times the
+    others stays. Only a big find is judged so: a speck of 25 beside dice of 40 and 44 is
+    0.625 of the median and stays, though against the others (42) it would be 0.595."""
+    corner = np.array([[800.0, 120.0, 51.0, 0.9], [630.0, 400.0, 62.0, 0.9], [120, 130, 119, 0.6]])
+    assert finds.roll_sized(corner, 0.6, 2.0).tolist() == [True, True, False]
+    near = corner.copy()
+    near[2, 2] = 1.8 * 56.5
+    assert finds.roll_sized(near, 0.6, 2.0).tolist() == [True, True, True]
+    speck = np.array([[100.0, 100.0, 40.0, 0.9], [200.0, 100.0, 44.0, 0.9], [300, 100, 25, 0.6]])
+    assert finds.roll_sized(speck, 0.6, 2.0).tolist() == [True, True, True]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.floats(1.0, 500.0), st.integers(1, 6).map(float)),  # (ties, too)
+        min_size=2,
+        max_size=30,
+    )
+)
+def test_median_of_others_leaves_each_value_out(values: list[float]) -> None:
+    sides = np.array(values)
+    expected = [np.median(np.delete(sides, i)) for i in range(len(sides))]
+    assert finds.median_of_others(sides).tolist() == pytest.approx(expected)
+
+
+def test_roll_sized_follows_a_slant() -> None:
+    """A photo at a slant: dice grow from 30 px at the far edge to 110 px at the near one.
+    Each is also judged against the size the roll gives at its place, not only the median
+    (45 px), so the near dice of 108 px stay; a speck among them (20 px) is no die by
+    either, and goes."""
+    rows = [(100, 100), (300, 110), (500, 90), (200, 300), (450, 320), (300, 700), (520, 720)]
+    found = np.array([[x, y, 20.0 + 0.125 * y, 0.9] for x, y in rows] + [[400, 700, 20.0, 0.6]])
+    assert found[5, 2] > 2 * np.median(found[:, 2])  # the median rule alone would drop it
+    sure = np.array([True] * 7 + [False])  # the speck is not read surely
+    assert finds.roll_sized(found, 0.6, 2.0, sure=sure).tolist() == [True] * 7 + [False]
