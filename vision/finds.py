@@ -128,8 +128,9 @@ def roll_sized(
 
 def typical_sides(found: np.ndarray) -> np.ndarray:
     """The roll's typical side that each find (x, y, side, ...) is held to where no slant
-    is fitted: the median side of all the finds, and among three finds or more, for a find
-    over it, the median of the *other* finds, which it cannot drag up."""
+    is fitted: the median side of all the finds, or among three finds or more the median
+    of the *other* finds where that is less, which a big find cannot drag up (for the
+    finds from the middle up; a small find's others have the higher median)."""
     sides = found[:, 2].astype(np.float64)
     typical = np.full(len(sides), float(np.median(sides)))
     if len(sides) >= 3:

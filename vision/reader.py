@@ -581,17 +581,18 @@ class _Looks:
         return self.confirmed(found, probs) & not_lookalike(probs, self.min_unread_dieness)
 
     def cut_to_size(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The roll's finds with those the finder doubts (a score under `min_sure_score`)
-        over `DOUBTED_MOST` times the size the roll gives at their place cut again at that
-        size and read again: the roll's typical side (`finds.typical_sides`, each die
-        counted once), and where the photo is at a slant (`perspective.fit_sizes`, fitted
-        without the finds in question), the slant's size there, which is bigger for near
-        dice. The dice the finder doubts are the ones hard to see (small, in a pile, at
-        the frame's edge), not one bigger than the rest: such a find is a die it misjudged
-        or no die. A wood floor's speck in `skovy_catan` read at twice its size came out
-        as a die of 1.4-1.7 times the roll's, read as a 1, and cut to size is no die; a
-        die of a pile found twice its size, cut to size, reads as it did. On the dev
-        photos as shot no die the finder doubts is over 1.13 times its roll's."""
+        """The roll's finds with those the finder doubts (a score under `min_sure_score`) over
+        `DOUBTED_MOST` times the size the roll gives at their place cut again at that size and
+        read again. That size is the roll's typical side (`finds.typical_sides`, over its finds
+        each counted once); where the photo is at a slant (`perspective.fit_sizes`, fitted
+        without the finds in question) a find must be over `DOUBTED_MOST` times the slant's size
+        there too, and is cut to that (a near die is bigger than the median, a far one smaller).
+        The dice the finder doubts are the ones hard to see (small, in a pile, at the frame's
+        edge), not one bigger than the rest: such a find is a die it misjudged or no die. A wood
+        floor's speck in `skovy_catan` read at twice its size came out as a die of 1.4-1.7 times
+        the roll's, read as a 1, and cut to size is no die; a die of a pile found twice its
+        size, cut to size, reads as it did. On the dev photos as shot no die the finder doubts
+        is over 1.13 times its roll's."""
         once = dedupe(found, found[:, 3])  # (the roll's size counts a die found twice once)
         if len(once) < 3:  # (of two dice, neither tells the other's size)
             return found, probs
@@ -604,7 +605,7 @@ class _Looks:
         fit[once] = True
         fit &= ~over  # (a find in question does not vouch for its own size)
         plane = fit_sizes(found[fit], band=self.roll_size, sure=surely_read(probs[fit]))
-        if plane is not None:  # a near die at a slant is bigger than the median
+        if plane is not None:
             expected = plane.at(found[:, :2])
             over &= found[:, 2] > DOUBTED_MOST * expected
         if over.any():

@@ -156,7 +156,10 @@ def _roll_cut_to_size(
     find read again (`_classify`) read as `again`; and the finds read again."""
     asked: list[np.ndarray] = []
 
-    def classify(image: np.ndarray, finds: np.ndarray, *args: Any, **kwargs: Any) -> np.ndarray:
+    def classify(
+        image: np.ndarray, finds: np.ndarray, rotations: int, min_dieness: float
+    ) -> np.ndarray:
+        assert (rotations, min_dieness) == (4, 0.7)  # (`read`'s, as any look reads)
         asked.append(finds.copy())
         return np.repeat(again[None], len(finds), axis=0)
 
@@ -211,7 +214,7 @@ def test_a_die_found_too_big_and_doubted_is_kept_at_its_size(
         (0.33, 1.02 * reader.DOUBTED_MOST * 99, True),
     ],
 )
-def test_only_doubted_finds_over_one_and_a_half_times_are_read_again(
+def test_only_doubted_finds_over_the_band_are_read_again(
     monkeypatch: pytest.MonkeyPatch, score: float, side: float, read_again: bool
 ) -> None:
     """A big find the finder is sure of (0.5 or more) keeps the band of twice the roll's
@@ -276,6 +279,19 @@ def test_a_find_in_question_does_not_vouch_for_a_slant(monkeypatch: pytest.Monke
     assert sorted(dice.values) == [1, 2, 3, 5]
 
 
+def test_beside_a_speck_a_doubted_die_is_read_again_at_three_quarters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A speck of 50 px beside two dice of 100, one doubted: the others' median is 75, and
+    the doubted die over 1.3 times it, so it is read again at 75 px (README, Known limits:
+    Size rules); it stays if it still reads as a die."""
+    found = np.array([[100, 100, 50, 0.9], [300, 100, 100, 0.9], [500, 100, 100, 0.4]])
+    reads = [_read(1, 0.9), _read(2, 0.95), _read(3, 0.95)]
+    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, _read(3, 0.9))
+    assert [finds[:, 2].tolist() for finds in asked] == [[75.0]]
+    assert {2, 3} <= set(dice.values)
+
+
 def test_two_finds_are_not_cut_to_each_others_size(monkeypatch: pytest.MonkeyPatch) -> None:
     """Of two finds, neither tells the roll's size: a doubted find twice the other (1.33
     times their median) is not read again, and both are reported."""
@@ -291,9 +307,10 @@ def test_at_a_slant_a_doubted_find_is_held_to_the_slants_size(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Dice growing from 32 px at the far edge to 107 px at the near one: a near die the
-    finder doubts is over 1.5 times the median but the slant's size there, and is not read
-    again; a doubted find 1.7 times the slant's size (82.5 px) amid the roll is, at the
-    slant's size."""
+    finder doubts is over `DOUBTED_MOST` times the median but the slant's size there, and
+    is not read again; a doubted find 1.7 times the slant's size (82.5 px) amid the roll
+    is, at the slant's size. A far doubted find over both sizes is cut to the slant's
+    (32.5 px), not the median's."""
     rows = [(100, 100), (300, 110), (500, 90), (200, 300), (450, 320), (100, 700), (300, 700)]
     found = np.array([[x, y, 20.0 + 0.125 * y, 0.9] for x, y in rows] + [[300, 500, 140.25, 0.4]])
     found[6, 3] = 0.4  # the near die (107.5 px), doubted
@@ -304,10 +321,14 @@ def test_at_a_slant_a_doubted_find_is_held_to_the_slants_size(
     assert again[:, :3].tolist() == [[300, 500, 82.5]]
     assert len(dice) == 7
     # the slant only narrows the median's test: a far doubted find 1.6 times the slant's
-    # size there (32.5 px) but under the median (57.5) is not read again
+    # size there (32.5 px) but under the roll's (54.75) is not read again
     far = np.concatenate([found[:7], [[400, 100, 1.6 * 32.5, 0.4]]])
     dice, asked = _roll_cut_to_size(monkeypatch, far, reads, _read(1, 0.9, 0.2))
     assert asked == [] and len(dice) == 8
+    far[7, 2] = 80.0  # over both: cut to the slant's size at its place
+    dice, asked = _roll_cut_to_size(monkeypatch, far, reads, _read(1, 0.9, 0.2))
+    assert [finds[:, 2].tolist() for finds in asked] == [[32.5]]
+    assert len(dice) == 7
 
 
 def test_a_slanted_roll_keeps_its_near_and_far_dice(drawn: Drawn) -> None:

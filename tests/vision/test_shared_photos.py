@@ -128,8 +128,9 @@ def test_a_floor_at_twice_the_size_gives_no_extra_ones(
     """`skovy_catan` read at twice its size (2560x1440, as a 1440p webcam or a phone gives):
     its first look is then at 960 px, where a wood floor's speck beside the roll is found
     as a die of 1.4-1.7 times the roll's, which the finder doubts (0.32-0.45) and the
-    readers read as a 1. Before session 35 (`_Looks.cut_to_size`) that was 21 extras in 19
-    photos (precision 82%, rolls 61%); since, 98% and 96% (two other false finds)."""
+    readers read as a 1. Read in memory, as here, before session 35 (`_Looks.cut_to_size`)
+    that was 21 extras in 19 photos (precision 82%, rolls 61%); since, 98% and 96% (two
+    other false finds). (README's 22 in 20 are from JPEG files at that size.)"""
     folder = shared_photos / "skovy_catan"
     results = []
     for entry in json.loads((folder / "labels.json").read_text())["images"]:
