@@ -580,7 +580,9 @@ class _Looks:
         """The finds `roll` reports (before dropping doubles and odd sizes)."""
         return self.confirmed(found, probs) & not_lookalike(probs, self.min_unread_dieness)
 
-    def cut_to_size(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def cut_to_size(
+        self, found: np.ndarray, probs: np.ndarray, once: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, bool]:
         """The roll's finds with those the finder doubts (a score under `min_sure_score`) over
         `DOUBTED_MOST` times the size the roll gives at their place cut again at that size and
         read again. That size is the roll's typical side (`finds.typical_sides`, over its finds
@@ -592,15 +594,15 @@ class _Looks:
         floor's speck in `skovy_catan` read at twice its size came out as a die of 1.4-1.7 times
         the roll's, read as a 1, and cut to size is no die; a die of a pile found twice its
         size, cut to size, reads as it did. On the dev photos as shot no die the finder doubts
-        is over 1.13 times its roll's."""
-        once = dedupe(found, found[:, 3])  # (the roll's size counts a die found twice once)
+        is over 1.13 times its roll's. `once`: the finds that count a die found twice once
+        (`dedupe`), for the roll's size. Also returns whether any find was cut."""
         if len(once) < 3:  # (of two dice, neither tells the other's size)
-            return found, probs
+            return found, probs, False
         expected = np.full(len(found), float(np.median(found[once, 2])))
         expected[once] = typical_sides(found[once])
         over = (found[:, 3] < self.min_sure_score) & (found[:, 2] > DOUBTED_MOST * expected)
         if not over.any():  # (as a roll mostly is)
-            return found, probs
+            return found, probs, False
         fit = np.zeros(len(found), bool)
         fit[once] = True
         fit &= ~over  # (a find in question does not vouch for its own size)
@@ -608,17 +610,21 @@ class _Looks:
         if plane is not None:
             expected = plane.at(found[:, :2])
             over &= found[:, 2] > DOUBTED_MOST * expected
-        if over.any():
-            found, probs = found.copy(), probs.copy()
-            found[over, 2] = expected[over]
-            probs[over] = _classify(self.image, found[over], self.rotations, self.min_dieness)
-        return found, probs
+        if not over.any():
+            return found, probs, False
+        found, probs = found.copy(), probs.copy()
+        found[over, 2] = expected[over]
+        probs[over] = _classify(self.image, found[over], self.rotations, self.min_dieness)
+        return found, probs, True
 
     def roll(self, found: np.ndarray, probs: np.ndarray) -> Detections:
         keep = self.reported(found, probs)
-        found, probs = self.cut_to_size(found[keep], probs[keep])
-        keep = np.nonzero(self.reported(found, probs))[0]  # (a find read again may be no die)
-        keep = keep[dedupe(found[keep], found[keep, 3])]  # (a die found twice, once)
+        found, probs = found[keep], probs[keep]
+        keep = dedupe(found, found[:, 3])  # (a die found twice, once)
+        found, probs, cut = self.cut_to_size(found, probs, keep)
+        if cut:  # a find read again may be no die, and the die it duplicated then stays
+            keep = np.nonzero(self.reported(found, probs))[0]
+            keep = keep[dedupe(found[keep], found[keep, 3])]
         return _detections(found[keep], probs[keep], (self.w, self.h), self.roll_size)
 
 
