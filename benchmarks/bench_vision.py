@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 import vision  # noqa: E402
 from vision import camera, model  # noqa: E402
 from vision.cli import read_photo  # noqa: E402
+from vision.reader import FINDER_LOOKS  # noqa: E402
 
 SOURCE = ROOT / "sample_images" / "WIN_20221210_14_48_22.jpg"
 SIX_DICE = ROOT / "sample_images" / "IMG_20191208_112143.jpg"
@@ -70,22 +71,30 @@ def _networks(runs: int) -> None:
         name: (model.CROP, model.CROP) for name in model.CLS_FILES
     }
     for name, (h, w) in inputs.items():
-        blob = model._blob([rng.integers(0, 256, (h, w, 3), dtype=np.uint8)])
+        image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        blob = model._blob([image])
         med, p95 = _stats(_timed(functools.partial(model._run, name, blob), runs * 10))
         print(
             f"{model.network_file(name) + f' {w}x{h}:':34s}median {med:6.2f} ms  p95 {p95:6.2f} ms"
         )
+        if name == model.DET_FILE:  # what a look costs: the finder's looks, and their sum
+            med, p95 = _stats(_timed(functools.partial(model.find_centres, image), runs * 10))
+            label = f"  its {len(model.FINDER_VIEWS)} looks, find_centres:"
+            print(f"{label:34s}median {med:6.2f} ms  p95 {p95:6.2f} ms")
 
 
 def _engine(args: argparse.Namespace, frame: np.ndarray, roll: np.ndarray, jpeg: Path) -> None:
     """Every figure, on the engine `model.ENGINE` names."""
-    for label, image in (("1920x1080 frame", frame), ("1920x1080, six dice", roll)):
-        med, p95 = _stats(_timed(functools.partial(vision.read, image), args.runs))
-        dets = vision.read(image)
-        print(
-            f"{label + ', read():':34s}median {med:6.1f} ms  p95 {p95:6.1f} ms  "
-            f"({len(dets)} dice: {sorted(dets.values)})"
-        )
+    # as `vision.read` reads them (one look of the finder), then with all four of its looks
+    for looks in (FINDER_LOOKS, len(model.FINDER_VIEWS)):
+        for label, image in (("1920x1080 frame", frame), ("1920x1080, six dice", roll)):
+            read = functools.partial(vision.read, image, finder_looks=looks)
+            med, p95 = _stats(_timed(read, args.runs))
+            dets = read()
+            print(
+                f"{f'{label}, {looks} look(s):':34s}median {med:6.1f} ms  p95 {p95:6.1f} ms  "
+                f"({len(dets)} dice: {sorted(dets.values)})"
+            )
     read_photo(jpeg)
     times = []
     for _ in range(args.runs):

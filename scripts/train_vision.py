@@ -115,6 +115,17 @@ OBLIQUE = 0.0
 # `--busy 0.5` (two draws, session 20) still found the held-out owl cloth's eyes, and
 # more of its tray (docs/vision-log.md)
 BUSY = 0.0
+# share of the finder's examples nearly grey (a washed-out webcam, a grey photo): without
+# them it finds dice by colour and misses those as bright as their table (session 14)
+GREY = 0.0
+
+
+def washed_out(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """`img` with 0-40% of its colour left."""
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    keep = rng.uniform(0.0, 0.4)
+    mixed = grey.astype(np.float32) + keep * (img.astype(np.float32) - grey)
+    return np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
 
 
 def oblique_pile(
@@ -176,6 +187,7 @@ def det_sample(
     size: int = 256,
     oblique: float = 0.0,
     busy: float = BUSY,
+    grey: float = GREY,
 ) -> tuple[np.ndarray, list[Drawn]]:
     """One training crop for the detector and its list of (cx, cy, side, value)."""
     if rng.random() < 0.7 and real:
@@ -259,6 +271,8 @@ def det_sample(
     for _ in range(k):
         objs = [(cy, size - 1 - cx, sd, v) for cx, cy, sd, v in objs]
     img = photometric(rng, canvas)
+    if grey and rng.random() < grey:  # (no draw at 0: the shipped recipe's stream)
+        img = washed_out(rng, img)
     return img, [
         o
         for o in objs
@@ -420,11 +434,12 @@ def train_det(
     oblique: float = OBLIQUE,
     context: bool = False,
     busy: float = BUSY,
+    grey: float = GREY,
 ) -> nn.Module:
     def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
         imgs, heats, regs, masks = [], [], [], []
         for _ in range(batch):
-            img, objs = det_sample(rng, real, size, oblique, busy)
+            img, objs = det_sample(rng, real, size, oblique, busy, grey)
             h, r, m = det_targets(objs, img.shape[0])
             imgs.append(img)
             heats.append(h)
@@ -708,6 +723,12 @@ def main(argv: list[str] | None = None) -> None:
         "table (stains, edges, woven cloth or plain) (default: %(default)s)",
     )
     ap.add_argument(
+        "--grey",
+        type=float,
+        default=GREY,
+        help="share of the finder's examples nearly grey (default: %(default)s)",
+    )
+    ap.add_argument(
         "--context",
         action="store_true",
         help="the finder with a 1/32 stage (sees more around each die; inputs padded to 32)",
@@ -734,8 +755,12 @@ def main(argv: list[str] | None = None) -> None:
     if not (0.0 <= args.oblique <= 1.0 and 0.0 <= args.busy <= 1.0):
         ap.error("--oblique and --busy: shares, from 0 to 1")
     parts = [args.only] if args.only else list(PARTS)
-    if "det" not in parts and (args.oblique != OBLIQUE or args.busy != BUSY or args.context):
-        ap.error("--oblique, --busy and --context change the finder: not with --only cls or cls2")
+    if "det" not in parts and (
+        args.oblique != OBLIQUE or args.busy != BUSY or args.grey != GREY or args.context
+    ):
+        ap.error(
+            "--oblique, --busy, --grey and --context change the finder: not with --only cls or cls2"
+        )
     if not (0.0 <= args.hue_share <= 1.0 and 0.0 <= args.invert_share <= 1.0):
         ap.error("--hue-share and --invert-share: shares, from 0 to 1")
     colour = (args.hue_share, args.invert_share)
@@ -780,6 +805,7 @@ def main(argv: list[str] | None = None) -> None:
                 oblique=args.oblique,
                 context=args.context,
                 busy=args.busy,
+                grey=args.grey,
             )
             save(det)
             write_config(out, det_pad=det.pad)

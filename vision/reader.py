@@ -47,7 +47,16 @@ from .finds import (
     surely_read,
     typical_sides,
 )
-from .model import crop_die, det_scale, find_centres, glance, vote
+from .model import (
+    FINDER_VIEWS,
+    Views,
+    crop_die,
+    det_scale,
+    find_centres,
+    finder_views,
+    glance,
+    vote,
+)
 from .perspective import fit_sizes, relative_sides
 
 
@@ -112,11 +121,17 @@ def resize(image: np.ndarray, scale: float) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
-def _centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
-    """Die centres (x, y, side, score) in image pixels, found at the given scale."""
-    found = find_centres(resize(image, scale), min_score=min_score)
+def _centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    """Die centres (x, y, side, score) in image pixels, found at the given scale by the
+    finder's `views` looks."""
+    found = find_centres(resize(image, scale), min_score=min_score, views=views)
     found[:, :3] /= scale
     return found
+
+
+# The coarser looks' finder looks: one. They look for dice far too big for the finder (a
+# close-up's), whose mirrored looks peak cells apart, so that averaged they split the die
+COARSE_VIEWS: Views = FINDER_VIEWS[:1]
 
 
 def _coarser(
@@ -139,7 +154,7 @@ def _coarser(
     for k in (2, 4, 8, 16):
         if min(w, h) * scale / k < 40:
             break
-        found = _centres_at(image, scale / k, min_score)
+        found = _centres_at(image, scale / k, min_score, COARSE_VIEWS)
         if candidates is not None:
             found = found[candidates(found)]
         probs = _classify(image, found, rotations, min_dieness)
@@ -291,6 +306,12 @@ NEAR_TOO_BIG = 1.5
 # height has dice of about 1% (40 px in 4032), which the 640 look saw as one die a group.
 FRAME_SIDE = 1920
 PHOTO_LOOK = 960
+# The finder's looks at each scale unless `read` is told otherwise: one. Four (all of
+# `model.FINDER_VIEWS`) found more dice in hard photos (grey, dim, tilted, far smaller or
+# bigger) but misread small dark dice in piles that one look reads right (sample photos
+# with their colours turned), and cost a read about three times the time (a 1080p frame
+# 9 to 24 ms, against a target of 25; docs/vision-log.md, session 36)
+FINDER_LOOKS = 1
 
 
 # A closer look at small dice covers the finds of the first look (not only the confirmed
@@ -361,6 +382,7 @@ class _Looks:
     roll_size: tuple[float, float]  # (least and most side, relative to the roll's typical)
     target_side_px: float
     rotations: int
+    views: Views = FINDER_VIEWS[:FINDER_LOOKS]  # the finder's looks at each scale
 
     @property
     def w(self) -> int:
@@ -380,7 +402,7 @@ class _Looks:
         """The finder's finds at `scale` (in `boxes` of the image only, if given)."""
         parts: list[np.ndarray] = []
         for x0, y0, x1, y1 in [(0, 0, self.w, self.h)] if boxes is None else boxes:
-            part = _centres_at(self.image[y0:y1, x0:x1], scale, self.min_score)
+            part = _centres_at(self.image[y0:y1, x0:x1], scale, self.min_score, self.views)
             part[:, 0] += x0
             part[:, 1] += y0
             parts.append(part)
@@ -480,7 +502,7 @@ class _Looks:
         x0, y0 = (max(0, int(v)) for v in there[:, :2].min(axis=0) - pad)
         x1, y1 = (int(np.ceil(v)) for v in there[:, :2].max(axis=0) + pad)
         x1, y1 = min(self.w, x1), min(self.h, y1)
-        big = _centres_at(self.image[y0:y1, x0:x1], coarse, self.min_score)
+        big = _centres_at(self.image[y0:y1, x0:x1], coarse, self.min_score, self.views)
         big[:, 0] += x0
         big[:, 1] += y0
         expected = plane.at(big[:, :2])
@@ -641,11 +663,16 @@ def read(
     target_side_px: float = 34.0,
     rotations: int = 4,
     photo: bool | None = None,
+    finder_looks: int = FINDER_LOOKS,
 ) -> Detections:
     """Every die in a BGR uint8 image: top-face value 1-6, confidence, box and centre.
 
     `confidence` is the face reader's probability for the value it reports, given that the
     object is a die; below about 0.5 the user interface should ask the player.
+    At each scale the finder takes `finder_looks` looks (default `FINDER_LOOKS`, one), the
+    image as it is and then mirrored (`model.FINDER_VIEWS`), and averages them: four find
+    more dice in hard photos (grey, dim, tilted) but misread some small dark dice in piles,
+    for about three times the read's time.
     The finder looks with the long side at `long_side` pixels, or at least `PHOTO_LOOK`
     for a `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded
     a big photo at a reduced size says so, and a camera loop that its frames are none),
@@ -676,6 +703,7 @@ def read(
     image = brightened(_as_bgr(image))
     h, w = image.shape[:2]
 
+    views = finder_views(finder_looks)  # (a ValueError before any look is taken)
     looks = _Looks(
         image,
         min_score=min_score,
@@ -685,6 +713,7 @@ def read(
         roll_size=(min_relative_side, max_relative_side),
         target_side_px=target_side_px,
         rotations=rotations,
+        views=views,
     )
     if photo is None:
         photo = max(w, h) > FRAME_SIDE

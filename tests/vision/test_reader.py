@@ -16,6 +16,7 @@ import vision
 from vision import reader
 from vision.detections import Detections
 from vision.evaluate import score_image
+from vision.model import Views
 
 if TYPE_CHECKING:
     from tests.vision.conftest import Drawn
@@ -582,9 +583,9 @@ def _looks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     scales: list[float] = []
     centres_at = reader._centres_at
 
-    def spy(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
+    def spy(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         scales.append(round(scale, 3))
-        return centres_at(image, scale, min_score)
+        return centres_at(image, scale, min_score, views)
 
     monkeypatch.setattr(reader, "_centres_at", spy)
     return scales
@@ -716,9 +717,9 @@ def test_a_closer_look_is_taken_only_around_the_dice(
     looks: list[tuple[int, ...]] = []
     centres_at = reader._centres_at
 
-    def spy(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
+    def spy(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         looks.append(image.shape[:2])
-        return centres_at(image, scale, min_score)
+        return centres_at(image, scale, min_score, views)
 
     monkeypatch.setattr(reader, "_centres_at", spy)
     told: list[bool] = []
@@ -844,7 +845,7 @@ def _looks_at_first_finds(
     `probs` at a glance (no vote owed), and whose other looks find nothing."""
     scales: list[float] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
+    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         scales.append(round(scale, 3))
         return finds.copy() if len(scales) == 1 else np.zeros((0, 4), np.float32)
 
@@ -909,7 +910,7 @@ def _first_look_events(
     unsure = np.array([0.05, 0.15, 0.2, 0.2, 0.2, 0.1, 0.1], np.float32)
     events: list[str] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
+    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         events.append(f"look {round(scale, 2)}")
         return finds.copy() if len(events) == 1 else np.zeros((0, 4), np.float32)
 
@@ -1007,7 +1008,7 @@ def test_the_first_look_is_at_the_long_side_asked_for(
     and its first look is at the larger of `long_side` and `PHOTO_LOOK`."""
     scales: list[float] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
+    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         scales.append(scale)
         return np.zeros((0, 4), np.float32)
 
@@ -1075,7 +1076,7 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(
     probs[0, 0], probs[0, 4] = 0.1, 0.8  # a 4 at 0.89
     scales: list[float] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float) -> np.ndarray:
+    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         scales.append(round(scale, 3))
         return looks[len(scales) - 1] if len(scales) <= 2 else np.zeros((0, 4), np.float32)
 
@@ -1084,3 +1085,28 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(
     dets = vision.read(np.full((1080, 1920, 3), 180, np.uint8))
     assert scales[:2] == [0.333, 0.667]
     assert [d.center_xy for d in dets] == [(900.0, 500.0)] and dets.values == [4]
+
+
+def test_the_finder_looks_once_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`read` takes one look of the finder at each scale (`FINDER_LOOKS`); with
+    `finder_looks=4`, all four (`model.FINDER_VIEWS`); 0 or 5 looks are a ValueError
+    before any look is taken."""
+    taken: list[int] = []
+    centres_at = reader._centres_at
+
+    def spy(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+        taken.append(len(views))
+        return centres_at(image, scale, min_score, views)
+
+    monkeypatch.setattr(reader, "_centres_at", spy)
+    blank = np.full((360, 640, 3), 128, np.uint8)
+    vision.read(blank)
+    assert taken and set(taken) == {reader.FINDER_LOOKS} == {1}
+    taken.clear()
+    vision.read(blank, finder_looks=4)
+    assert taken[0] == 4 == len(reader.FINDER_VIEWS)
+    taken.clear()
+    for wrong in (0, 5):
+        with pytest.raises(ValueError, match=f"finder looks: 1 to 4, not {wrong}"):
+            vision.read(blank, finder_looks=wrong)
+    assert taken == []
