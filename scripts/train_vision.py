@@ -763,6 +763,8 @@ def main(argv: list[str] | None = None) -> None:
         )
     if not (0.0 <= args.hue_share <= 1.0 and 0.0 <= args.invert_share <= 1.0):
         ap.error("--hue-share and --invert-share: shares, from 0 to 1")
+    if not 0.0 <= args.grey <= 1.0:
+        ap.error("--grey: a share, from 0 to 1")
     colour = (args.hue_share, args.invert_share)
     if "det" in parts and colour != (HUE_SHARE, INVERT_SHARE):
         ap.error("--hue-share and --invert-share change the face readers: give --only cls or cls2")

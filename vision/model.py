@@ -227,7 +227,7 @@ def _blob(images: list[np.ndarray]) -> np.ndarray:
 # all four alike, yet each look has blind spots of its own: a die one look scores 0.2
 # another may score 0.6. Averaged, they found more dice in photos made harder (grey, dim,
 # tilted, far bigger or smaller), but misread some small dark dice in piles, at four
-# times the finder's time: `reader.read` takes one unless asked (README, Method).
+# times the finder's time: `reader.read` and `find_centres` take one unless asked.
 # (mirrored left to right, mirrored top to bottom) for each look:
 Views = tuple[tuple[bool, bool], ...]
 FINDER_VIEWS: Views = (
@@ -239,14 +239,15 @@ FINDER_VIEWS: Views = (
 
 
 def finder_views(looks: int) -> Views:
-    """The first `looks` of the finder's four looks (1: the image as it is, fastest)."""
-    if not 1 <= looks <= len(FINDER_VIEWS):
-        raise ValueError(f"finder looks: 1 to {len(FINDER_VIEWS)}, not {looks}")
+    """The finder's first `looks` looks: 1 (the image as it is, fastest), 2 (and mirrored
+    left to right) or 4 (every mirror: three would weigh one axis twice)."""
+    if isinstance(looks, bool) or looks not in (1, 2, 4):
+        raise ValueError(f"finder looks: 1, 2 or 4, not {looks!r}")
     return FINDER_VIEWS[:looks]
 
 
 def _finder_looks(image: np.ndarray, views: Views) -> np.ndarray:
-    """The finder's output maps for `image` (sides multiples of DET_PAD), one set a look,
+    """The finder's output maps for `image` (sides multiples of DET_CELL), one set a look,
     mirrored back: (look, map, row, column), the maps heat, the centre's x and y within
     its cell, and the log side."""
     grid = (4, image.shape[0] // DET_CELL, image.shape[1] // DET_CELL)
@@ -276,11 +277,12 @@ def _peaks(maps: np.ndarray, min_heat: float) -> tuple[np.ndarray, ...]:
 
 
 def _decoded(maps: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
-    """Rows (x, y, side) of the dice `maps` mark in cells (ys, xs), in pixels."""
+    """Rows (x, y, side) of the dice `maps` mark in cells (ys, xs), in pixels (float64,
+    so a centre on the image's last pixel is judged inside it before rounding)."""
     cx = (xs + maps[1, ys, xs]) * DET_CELL
     cy = (ys + maps[2, ys, xs]) * DET_CELL
     side = np.exp(np.clip(maps[3, ys, xs], -4, 4)) * DET_SIZE_REF
-    return np.column_stack([cx, cy, side]).astype(np.float32)
+    return np.column_stack([cx, cy, side])
 
 
 # Dice this many times the finder's best size or more are placed by its first look alone
@@ -291,13 +293,14 @@ def find_centres(
     image: np.ndarray,
     *,
     min_score: float = 0.3,
-    views: Views = FINDER_VIEWS,
+    views: Views = FINDER_VIEWS[:1],
 ) -> np.ndarray:
     """Die centres in `image` (already at detector scale) as rows (x, y, side, score),
-    read off the looks' mean maps. A die `TOO_BIG_TO_AVERAGE` for the finder keeps the
-    centre and size the first look (the image as it is) gives at its own peak beside it:
-    the looks of a die too big for the finder peak cells apart, and their mean placed a
-    drawn slant's near die a third of its side off."""
+    read off the mean maps of the finder's `views` (default: one look, as it is). A die
+    `TOO_BIG_TO_AVERAGE` for the finder keeps the centre and size the first of `views`
+    gives at its own peak beside it, if that look sees a die there: the looks of a die
+    too big for the finder peak cells apart, and their mean placed a drawn slant's near
+    die a third of its side off."""
     h, w = image.shape[:2]
     ph, pw = (-h) % DET_PAD, (-w) % DET_PAD
     if ph or pw:
@@ -313,9 +316,9 @@ def find_centres(
             y0, x0 = max(ys[k] - 1, 0), max(xs[k] - 1, 0)
             near = first[0, y0 : ys[k] + 2, x0 : xs[k] + 2]
             dy, dx = np.unravel_index(int(np.argmax(near)), near.shape)
-            found[k, :3] = _decoded(first, np.array([y0 + dy]), np.array([x0 + dx]))[0]
-    found = found.astype(np.float32)
-    return found[(found[:, 0] < w) & (found[:, 1] < h)]
+            if near[dy, dx] > min_score:
+                found[k, :3] = _decoded(first, np.array([y0 + dy]), np.array([x0 + dx]))[0]
+    return found[(found[:, 0] < w) & (found[:, 1] < h)].astype(np.float32)
 
 
 def crop_die(image: np.ndarray, center_xy: tuple[float, float], side: float) -> np.ndarray:

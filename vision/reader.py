@@ -130,7 +130,8 @@ def _centres_at(image: np.ndarray, scale: float, min_score: float, views: Views)
 
 
 # The coarser looks' finder looks: one. They look for dice far too big for the finder (a
-# close-up's), whose mirrored looks peak cells apart, so that averaged they split the die
+# close-up's), whose mirrored looks peak cells apart, so that averaged they split the die.
+# (The look for a `crowd` in a close-up's die, at twice the scale, takes `read`'s looks.)
 COARSE_VIEWS: Views = FINDER_VIEWS[:1]
 
 
@@ -309,8 +310,9 @@ PHOTO_LOOK = 960
 # The finder's looks at each scale unless `read` is told otherwise: one. Four (all of
 # `model.FINDER_VIEWS`) found more dice in hard photos (grey, dim, tilted, far smaller or
 # bigger) but misread small dark dice in piles that one look reads right (sample photos
-# with their colours turned), and cost a read about three times the time (a 1080p frame
-# 9 to 24 ms, against a target of 25; docs/vision-log.md, session 36)
+# with their colours turned), and cost a read two to two and a half times the time (a
+# 1080p frame 9-10 to 18-23 ms, six dice 14-19 to 34-44, against a target of 25;
+# docs/vision-log.md, session 36)
 FINDER_LOOKS = 1
 
 
@@ -672,7 +674,7 @@ def read(
     At each scale the finder takes `finder_looks` looks (default `FINDER_LOOKS`, one), the
     image as it is and then mirrored (`model.FINDER_VIEWS`), and averages them: four find
     more dice in hard photos (grey, dim, tilted) but misread some small dark dice in piles,
-    for about three times the read's time.
+    for two to two and a half times the read's time.
     The finder looks with the long side at `long_side` pixels, or at least `PHOTO_LOOK`
     for a `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded
     a big photo at a reduced size says so, and a camera loop that its frames are none),

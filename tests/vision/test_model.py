@@ -139,7 +139,7 @@ def test_the_finder_input_is_padded_to_its_multiple(
     monkeypatch.setattr(model, "_run", spy)
     monkeypatch.setattr(model, "DET_PAD", pad)
     found = model.find_centres(img)
-    assert shapes == [(-(-100 // pad) * pad, -(-150 // pad) * pad)] * len(model.FINDER_VIEWS)
+    assert shapes == [(-(-100 // pad) * pad, -(-150 // pad) * pad)]
     found = found[found[:, 3] >= 0.5]
     assert len(found) == 1 and np.hypot(found[0, 0] - 120, found[0, 1] - 70) < 0.3 * 34
 
@@ -344,9 +344,13 @@ def _spot_finder(name: str, blob: np.ndarray) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("spot", [(0, 0), (5, 3), (151, 77), (159, 95)])
+@pytest.mark.parametrize(
+    "size_hw, spot",
+    [((96, 160), (0, 0)), ((96, 160), (5, 3)), ((96, 160), (151, 77)), ((96, 160), (159, 95))]
+    + [((100, 150), (60, 41)), ((100, 150), (143, 97))],  # padded to 112x160 first
+)
 def test_each_look_of_the_finder_is_mirrored_back(
-    monkeypatch: pytest.MonkeyPatch, spot: tuple[int, int]
+    monkeypatch: pytest.MonkeyPatch, size_hw: tuple[int, int], spot: tuple[int, int]
 ) -> None:
     """The finder looks at the image as it is and mirrored three ways; each look's maps
     are mirrored back, offsets and all (pixel k of a mirrored look is pixel side - 1 - k),
@@ -359,9 +363,9 @@ def test_each_look_of_the_finder_is_mirrored_back(
 
     monkeypatch.setattr(model, "DET_PAD", 16)
     monkeypatch.setattr(model, "_run", spy)
-    img = np.zeros((96, 160, 3), np.uint8)
+    img = np.zeros((*size_hw, 3), np.uint8)
     img[spot[1], spot[0]] = 255
-    found = model.find_centres(img)
+    found = model.find_centres(img, views=model.FINDER_VIEWS)
     np.testing.assert_allclose(found, [[spot[0], spot[1], model.DET_SIZE_REF, 0.9]], atol=1e-4)
     plane = looks[0]
     assert model.FINDER_VIEWS[0] == (False, False) and len(set(model.FINDER_VIEWS)) > 1
@@ -420,3 +424,35 @@ def test_det_scale_upscales_small_images_up_to_twice() -> None:
     assert model.det_scale((200, 100), long_side=640) == 2.0
     assert model.det_scale((480, 360), long_side=640) == pytest.approx(640 / 480)
     assert model.det_scale((1920, 1080), long_side=640) == pytest.approx(1 / 3)
+
+
+def test_a_die_too_big_to_average_keeps_the_first_looks_own_peak(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A die of twice the finder's size at the image's edge: the first look peaks in cell
+    (0, 0), another look in the cell beside it, surer, so the mean peaks there. The die
+    keeps the first look's centre and size (at its own peak), with the mean's score; where
+    the first look sees no die beside the mean's peak, the mean's place stands."""
+    looks: list[str] = []
+    first_sees = True
+
+    def two_looks(name: str, blob: np.ndarray) -> np.ndarray:
+        out = np.zeros((1, 4, 6, 10), np.float32)
+        out[0, 3] = np.log(2.0)  # side 64 everywhere
+        if not looks:
+            if first_sees:
+                out[0, :3, 0, 0] = 0.9, 0.5, 0.5  # (4, 4)
+        else:
+            out[0, :3, 0, 1] = 0.95, 0.25, 0.75  # (10, 6)
+        looks.append(name)
+        return out
+
+    monkeypatch.setattr(model, "DET_PAD", 16)
+    monkeypatch.setattr(model, "_run", two_looks)
+    both_as_is = ((False, False), (False, False))
+    found = model.find_centres(np.zeros((48, 80, 3), np.uint8), views=both_as_is)
+    np.testing.assert_allclose(found, [[4, 4, 64, 0.475]], rtol=1e-5)
+    looks.clear()
+    first_sees = False
+    found = model.find_centres(np.zeros((48, 80, 3), np.uint8), views=both_as_is)
+    np.testing.assert_allclose(found, [[(1 + 0.125) * 8, (0.375) * 8, 64, 0.475]], rtol=1e-5)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import vision
-from vision import reader
+from vision import model, reader
 from vision.detections import Detections
 from vision.evaluate import score_image
 from vision.model import Views
@@ -1088,25 +1088,34 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(
 
 
 def test_the_finder_looks_once_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`read` takes one look of the finder at each scale (`FINDER_LOOKS`); with
-    `finder_looks=4`, all four (`model.FINDER_VIEWS`); 0 or 5 looks are a ValueError
-    before any look is taken."""
+    """`read` runs the finder once at each scale (`FINDER_LOOKS`); with `finder_looks=4`
+    four times at its own looks, and once at the coarser looks for a close-up's die (a
+    bare table takes them all); 0, 3 or 5 looks are a ValueError before any look."""
     taken: list[int] = []
-    centres_at = reader._centres_at
+    runs: list[str] = []
+    centres_at, run = reader._centres_at, model._run
 
     def spy(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         taken.append(len(views))
         return centres_at(image, scale, min_score, views)
 
+    def counted(name: str, blob: np.ndarray) -> np.ndarray:
+        runs.append(name)
+        return run(name, blob)
+
     monkeypatch.setattr(reader, "_centres_at", spy)
+    monkeypatch.setattr(model, "_run", counted)
     blank = np.full((360, 640, 3), 128, np.uint8)
     vision.read(blank)
-    assert taken and set(taken) == {reader.FINDER_LOOKS} == {1}
+    assert len(taken) > 1 and set(taken) == {reader.FINDER_LOOKS} == {1}
+    assert runs.count(model.DET_FILE) == len(taken)
     taken.clear()
+    runs.clear()
     vision.read(blank, finder_looks=4)
-    assert taken[0] == 4 == len(reader.FINDER_VIEWS)
+    assert taken[0] == 4 == len(reader.FINDER_VIEWS) and set(taken[1:]) == {1}
+    assert runs.count(model.DET_FILE) == sum(taken)
     taken.clear()
-    for wrong in (0, 5):
-        with pytest.raises(ValueError, match=f"finder looks: 1 to 4, not {wrong}"):
+    for wrong in (0, 3, 5, True):
+        with pytest.raises(ValueError, match=r"finder looks: 1, 2 or 4, not "):
             vision.read(blank, finder_looks=wrong)
     assert taken == []
