@@ -376,28 +376,35 @@ def test_each_look_of_the_finder_is_mirrored_back(
         )
 
 
+def _found_by_two_looks(
+    monkeypatch: pytest.MonkeyPatch, first: np.ndarray, second: np.ndarray
+) -> np.ndarray:
+    """`find_centres` on a 48x80 image whose two looks (both as is) give the maps `first`
+    and then `second` (heat, x and y in the cell, log side; 6x10 cells each)."""
+    outs = iter([first[None], second[None]])
+    runs: list[str] = []
+
+    def two_looks(name: str, blob: np.ndarray) -> np.ndarray:
+        runs.append(name)
+        return next(outs)
+
+    monkeypatch.setattr(model, "DET_PAD", 16)
+    monkeypatch.setattr(model, "_run", two_looks)
+    found = model.find_centres(np.zeros((48, 80, 3), np.uint8), views=((False, False),) * 2)
+    assert runs == [model.DET_FILE] * 2
+    return found
+
+
 def test_the_finder_averages_its_looks(monkeypatch: pytest.MonkeyPatch) -> None:
     """A die's score, centre and size are the mean of the looks' maps in its cell; but a
     die `TOO_BIG_TO_AVERAGE` for the finder keeps the first look's own centre and size
     (the looks of a die too big for the finder peak cells apart)."""
-    looks: list[str] = []
-
-    def two_looks(name: str, blob: np.ndarray) -> np.ndarray:
-        out = np.zeros((1, 4, 6, 10), np.float32)
-        if not looks:
-            out[0, :, 1, 2] = 0.9, 0.5, 0.5, 0.0  # (20, 12), side 32
-            out[0, :, 4, 8] = 0.8, 0.5, 0.5, np.log(2.0)  # (68, 36), side 64
-        else:
-            out[0, :, 1, 2] = 0.3, 0.25, 0.5, np.log(2.0)  # (18, 12), side 64
-            out[0, :, 4, 8] = 0.1, 0.0, 0.0, np.log(2.0)  # (64, 32), side 64
-        looks.append(name)
-        return out
-
-    monkeypatch.setattr(model, "DET_PAD", 16)
-    monkeypatch.setattr(model, "_run", two_looks)
-    both_as_is = ((False, False), (False, False))
-    found = model.find_centres(np.zeros((48, 80, 3), np.uint8), views=both_as_is)
-    assert looks == [model.DET_FILE] * 2
+    first, second = np.zeros((2, 4, 6, 10), np.float32)
+    first[:, 1, 2] = 0.9, 0.5, 0.5, 0.0  # (20, 12), side 32
+    first[:, 4, 8] = 0.8, 0.5, 0.5, np.log(2.0)  # (68, 36), side 64
+    second[:, 1, 2] = 0.3, 0.25, 0.5, np.log(2.0)  # (18, 12), side 64
+    second[:, 4, 8] = 0.1, 0.0, 0.0, np.log(2.0)  # (64, 32), side 64
+    found = _found_by_two_looks(monkeypatch, first, second)
     assert 32 * np.sqrt(2.0) < model.TOO_BIG_TO_AVERAGE * model.DET_SIZE_REF <= 64
     expected = [[19, 12, 32 * np.sqrt(2.0), 0.6], [68, 36, 64, 0.45]]
     np.testing.assert_allclose(found, expected, rtol=1e-5)
@@ -433,26 +440,12 @@ def test_a_die_too_big_to_average_keeps_the_first_looks_own_peak(
     (0, 0), another look in the cell beside it, surer, so the mean peaks there. The die
     keeps the first look's centre and size (at its own peak), with the mean's score; where
     the first look sees no die beside the mean's peak, the mean's place stands."""
-    looks: list[str] = []
-    first_sees = True
-
-    def two_looks(name: str, blob: np.ndarray) -> np.ndarray:
-        out = np.zeros((1, 4, 6, 10), np.float32)
-        out[0, 3] = np.log(2.0)  # side 64 everywhere
-        if not looks:
-            if first_sees:
-                out[0, :3, 0, 0] = 0.9, 0.5, 0.5  # (4, 4)
-        else:
-            out[0, :3, 0, 1] = 0.95, 0.25, 0.75  # (10, 6)
-        looks.append(name)
-        return out
-
-    monkeypatch.setattr(model, "DET_PAD", 16)
-    monkeypatch.setattr(model, "_run", two_looks)
-    both_as_is = ((False, False), (False, False))
-    found = model.find_centres(np.zeros((48, 80, 3), np.uint8), views=both_as_is)
+    first, second = np.zeros((2, 4, 6, 10), np.float32)
+    first[3] = second[3] = np.log(2.0)  # side 64 everywhere
+    first[:3, 0, 0] = 0.9, 0.5, 0.5  # (4, 4)
+    second[:3, 0, 1] = 0.95, 0.25, 0.75  # (10, 6)
+    found = _found_by_two_looks(monkeypatch, first, second)
     np.testing.assert_allclose(found, [[4, 4, 64, 0.475]], rtol=1e-5)
-    looks.clear()
-    first_sees = False
-    found = model.find_centres(np.zeros((48, 80, 3), np.uint8), views=both_as_is)
-    np.testing.assert_allclose(found, [[(1 + 0.125) * 8, (0.375) * 8, 64, 0.475]], rtol=1e-5)
+    first[:3, 0, 0] = 0.0, 0.0, 0.0  # the first look sees nothing there
+    found = _found_by_two_looks(monkeypatch, first, second)
+    np.testing.assert_allclose(found, [[(1 + 0.125) * 8, 0.375 * 8, 64, 0.475]], rtol=1e-5)
