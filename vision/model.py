@@ -254,9 +254,9 @@ def _finder_looks(image: np.ndarray, views: Views) -> np.ndarray:
     looks = np.empty((len(views), *grid), np.float32)
     for look, (mirror_x, mirror_y) in zip(looks, views, strict=True):
         step_x, step_y = (-1 if mirror_x else 1), (-1 if mirror_y else 1)
-        # (the image mirrored by OpenCV, then made the network's input: a quarter of the
-        # time of mirroring the input or of NumPy's copy)
-        flip = {(-1, 1): 1, (1, -1): 0, (-1, -1): -1}.get((step_x, step_y))
+        # (mirrored by OpenCV before it is made the network's input: a NumPy copy of the
+        # image mirrored left to right cost 3-4 ms more a look at 960x720)
+        flip = {(True, False): 1, (False, True): 0, (True, True): -1}.get((mirror_x, mirror_y))
         out = _run(DET_FILE, _blob([image if flip is None else cv2.flip(image, flip)]))
         if out.shape != (1, *grid):
             raise _not_this_network(DET_FILE, out.shape)
@@ -306,7 +306,7 @@ def find_centres(
     if ph or pw:
         image = cv2.copyMakeBorder(image, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
     looks = _finder_looks(image, views)
-    mean = looks.mean(axis=0)
+    mean = looks[0] if len(looks) == 1 else looks.mean(axis=0)
     ys, xs = _peaks(mean, min_score)
     found = np.column_stack([_decoded(mean, ys, xs), mean[0, ys, xs]])
     big = found[:, 2] >= TOO_BIG_TO_AVERAGE * DET_SIZE_REF
