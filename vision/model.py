@@ -225,9 +225,10 @@ def _blob(images: list[np.ndarray]) -> np.ndarray:
 # The finder can look at an image four ways, as it is and mirrored left to right, top to
 # bottom and both, and average its four sets of maps (test-time augmentation). It learned
 # all four alike, yet each look has blind spots of its own: a die one look scores 0.2
-# another may score 0.6. Averaged, they found more dice in photos made harder (grey, dim,
-# tilted, far bigger or smaller), but misread some small dark dice in piles, at four
-# times the finder's time: `reader.read` and `find_centres` take one unless asked.
+# another may score 0.6. Averaged, they found more dice in one battery of photos made
+# harder (grey, dim, tilted, far bigger or smaller) and fewer in another (big photos made
+# so), misread some small dark dice in piles, and take four times the finder's time:
+# `reader.read` and `find_centres` take one unless asked.
 # (mirrored left to right, mirrored top to bottom) for each look:
 Views = tuple[tuple[bool, bool], ...]
 FINDER_VIEWS: Views = (

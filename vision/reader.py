@@ -312,7 +312,9 @@ PHOTO_LOOK = 960
 # bigger) but misread small dark dice in piles that one look reads right (sample photos
 # with their colours turned), and cost a read two to two and a half times the time (a
 # 1080p frame 9-10 to 18-23 ms, six dice 14-19 to 34-44, against a target of 25;
-# docs/vision-log.md, session 36)
+# docs/vision-log.md, session 36). For photos over FRAME_SIDE alone, where time allows
+# more, four (or two) looks read a battery of big photos made hard worse than one
+# (session 37).
 FINDER_LOOKS = 1
 
 
@@ -672,9 +674,10 @@ def read(
     `confidence` is the face reader's probability for the value it reports, given that the
     object is a die; below about 0.5 the user interface should ask the player.
     At each scale the finder takes `finder_looks` looks (default `FINDER_LOOKS`, one), the
-    image as it is and then mirrored (`model.FINDER_VIEWS`), and averages them: four find
-    more dice in hard photos (grey, dim, tilted) but misread some small dark dice in piles,
-    for two to two and a half times the read's time.
+    image as it is and then mirrored (`model.FINDER_VIEWS`), and averages them: four
+    found more dice in one battery of hard photos (grey, dim, tilted) and fewer in another
+    (big photos made hard), misread some small dark dice in piles, and take two to two and
+    a half times the read's time.
     The finder looks with the long side at `long_side` pixels, or at least `PHOTO_LOOK`
     for a `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded
     a big photo at a reduced size says so, and a camera loop that its frames are none),

@@ -18,7 +18,7 @@ from vision import model
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_images"
-STRESS_SCRIPT = REPO / "scripts" / "stress_vision.py"
+SCRIPTS = REPO / "scripts"
 
 PIPS = {
     1: [(0, 0)],
@@ -160,7 +160,18 @@ def samples_dir() -> Path:
 def stress() -> ModuleType:
     """scripts/stress_vision.py, whose changed photos the README's Known limits figures
     come from: tests change the sample photos the same way."""
-    spec = importlib.util.spec_from_file_location("stress_vision", STRESS_SCRIPT)
+    return _script("stress_vision")
+
+
+@pytest.fixture(scope="session")
+def battery() -> ModuleType:
+    """scripts/stress_battery.py, which runs stress_vision.py many ways at once."""
+    return _script("stress_battery")
+
+
+def _script(name: str) -> ModuleType:
+    """One of scripts/ (not a package) loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

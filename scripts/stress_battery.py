@@ -1,0 +1,126 @@
+"""Run a battery of stress runs (scripts/stress_vision.py) over the dev folders, to judge a
+change to the reader on many hard conditions at once rather than on one folder as shot.
+
+    python scripts/stress_battery.py ../shared/dice_photos > before.txt
+    python scripts/stress_battery.py ../shared/dice_photos --battery big > before_big.txt
+    ... change the reader ...
+    python scripts/stress_battery.py ../shared/dice_photos --compare before.txt
+
+`--battery base` (48 runs, session 36) changes each folder 16 ways: tilted 35 degrees, and
+50 with a phone's lens, grey, hue turned 90 and 180 degrees, negative, in a 1080p frame, at
+half and a quarter of its size, at twice through JPEG, blurred, crushed JPEG, glare, a fifth
+of the light with noise, amid a 12 MP JPEG, turned 30 degrees. `--battery big` (18 runs,
+session 37) holds photos over 1920 px: each folder at twice its size through JPEG, tilted,
+grey, dim, under glare or with its hue turned, and amid a 12 MP JPEG turned 30 degrees.
+`byler_d6` takes its first 60 photos. Each run prints one line: the run, then precision,
+recall, face and roll accuracy in percent. With `--compare`, each line also gives the change
+from that earlier output, and a last line sums them, with the runs better and worse.
+Two runs at a time (`--jobs`); the battery `base` takes about ten minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+STRESS = Path(__file__).resolve().parent / "stress_vision.py"
+FOLDERS = {"skovy_catan": [], "fudw_tray": [], "byler_d6": ["--images", "60"]}
+BATTERIES = {
+    "base": [
+        "--tilt 35",
+        "--tilt 50 --focal 0.7",
+        "--saturation 0",
+        "--hue 180",
+        "--invert",
+        "--frame 1920x1080",
+        "--scale 0.5",
+        "--scale 2 --jpeg",
+        "--blur 1.5",
+        "--quality 40",
+        "--glare 0.06",
+        "--dim 0.2 --noise 6",
+        "--canvas 4000x3000 --jpeg",
+        "--scale 0.25",
+        "--hue 90",
+        "--rotate 30",
+    ],
+    "big": [
+        "--scale 2 --jpeg --tilt 35",
+        "--scale 2 --jpeg --saturation 0",
+        "--scale 2 --jpeg --dim 0.2 --noise 6",
+        "--scale 2 --jpeg --glare 0.06",
+        "--scale 2 --jpeg --hue 180",
+        "--canvas 4000x3000 --jpeg --rotate 30",
+    ],
+}
+FIGURES = ("precision", "recall", "face_accuracy", "roll_accuracy")
+
+
+def run(shared: Path, folder: str, change: str) -> tuple[str, list[float]]:
+    """One stress run: its name and its four figures in percent."""
+    args = [*FOLDERS[folder], *change.split()]
+    name = " ".join([folder, *args])
+    cmd = [sys.executable, str(STRESS), str(shared / folder), *args]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode or not lines:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"{name}: {last}")
+    figures = json.loads(lines[-1])
+    return name, [round(100 * figures[k], 2) for k in FIGURES]
+
+
+def read_output(path: Path) -> dict[str, list[float]]:
+    """An earlier output of this script: run name -> figures."""
+    runs = {}
+    for line in path.read_text().splitlines():
+        if " [" in line and not line.startswith("sum"):
+            name, figures = line.split(" [", 1)
+            runs[name] = list(ast.literal_eval("[" + figures.split("]")[0] + "]"))
+    return runs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("shared", type=Path, help="folder holding the dev folders")
+    ap.add_argument("--battery", choices=sorted(BATTERIES), default="base")
+    ap.add_argument("--compare", type=Path, help="an earlier output to compare with")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    missing = [f for f in FOLDERS if not (args.shared / f / "labels.json").is_file()]
+    if missing:
+        ap.error(f"{args.shared}: no labelled folder {', '.join(missing)}")
+    if args.jobs < 1:
+        ap.error("--jobs: at least 1")
+    try:
+        before = read_output(args.compare) if args.compare else {}
+    except (OSError, ValueError, SyntaxError) as exc:
+        ap.error(f"--compare: cannot read {args.compare}: {exc}")
+    todo = [(f, c) for f in FOLDERS for c in BATTERIES[args.battery]]
+    total, better, worse = [0.0] * 4, 0, 0
+    with ThreadPoolExecutor(args.jobs) as pool:
+        try:
+            for name, figures in pool.map(lambda fc: run(args.shared, *fc), todo):
+                line = f"{name} {figures}"
+                if name in before:
+                    change = [round(a - b, 2) for a, b in zip(figures, before[name], strict=True)]
+                    total = [t + c for t, c in zip(total, change, strict=True)]
+                    better += sum(change) > 0.01
+                    worse += sum(change) < -0.01
+                    line += f"  change {change}"
+                print(line, flush=True)
+        except RuntimeError as exc:
+            print(f"stress_battery: error: {exc}", file=sys.stderr)
+            return 1
+    if before:
+        print(f"sum of changes {[round(t, 2) for t in total]}: {better} better, {worse} worse")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""scripts/stress_battery.py, which the README's and the log's battery figures come from:
+it runs scripts/stress_vision.py once per folder and change, and compares with an earlier
+output. Run here on a small stand-in for the dev folders (one sample photo each)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+
+@pytest.fixture
+def shared(tmp_path: Path, samples_dir: Path) -> Path:
+    """The three dev folders, each one sample photo of six dice with its labels."""
+    entry = next(
+        e
+        for e in json.loads((samples_dir / "labels.json").read_text())["images"]
+        if e["file"] == "IMG_20191208_112143.jpg"
+    )
+    for folder in ("skovy_catan", "fudw_tray", "byler_d6"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(samples_dir / entry["file"], tmp_path / folder / entry["file"])
+        labels = {"images": [entry]}
+        (tmp_path / folder / "labels.json").write_text(json.dumps(labels))
+    return tmp_path
+
+
+def test_each_run_prints_its_figures_and_a_comparison_sums_the_changes(
+    battery: ModuleType,
+    shared: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(battery, "BATTERIES", {"base": ["--scale 0.5"]})
+    assert battery.main([str(shared)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" [")[0] for line in lines] == [
+        "skovy_catan --scale 0.5",
+        "fudw_tray --scale 0.5",
+        "byler_d6 --images 60 --scale 0.5",
+    ]
+    # the same photo in each folder, read the same: six dice of 20 px, all found
+    runs = battery.read_output(_saved(tmp_path / "before.txt", lines))
+    assert len({tuple(figures) for figures in runs.values()}) == 1
+    precision, recall, face, rolls = runs["fudw_tray --scale 0.5"]
+    assert precision == recall == 100.0 and rolls in (0.0, 100.0)
+
+    worse = dict(runs, **{"fudw_tray --scale 0.5": [precision, recall - 10, face, rolls]})
+    earlier = [f"{name} {figures}" for name, figures in worse.items()]
+    assert battery.main([str(shared), "--compare", str(_saved(tmp_path / "w.txt", earlier))]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].endswith("change [0.0, 10.0, 0.0, 0.0]")
+    assert out[0].endswith("change [0.0, 0.0, 0.0, 0.0]")
+    assert out[-1] == "sum of changes [0.0, 10.0, 0.0, 0.0]: 1 better, 0 worse"
+    assert battery.read_output(_saved(tmp_path / "after.txt", out)) == runs  # (its own output)
+
+
+def _saved(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_bad_arguments_get_one_line(
+    battery: ModuleType, shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "broken.txt").write_text("skovy_catan --scale 0.5 [1.0, oops]\n")
+    for args, message in [
+        (["--compare", str(tmp_path / "broken.txt")], "--compare: cannot read"),
+        (["--compare", str(tmp_path / "none.txt")], "--compare: cannot read"),
+        (["--jobs", "0"], "--jobs: at least 1"),
+    ]:
+        with pytest.raises(SystemExit) as exit_info:
+            battery.main([str(shared), *args])
+        assert exit_info.value.code == 2
+        assert message in capsys.readouterr().err
+    shutil.rmtree(shared / "fudw_tray")
+    with pytest.raises(SystemExit):
+        battery.main([str(shared)])
+    assert "no labelled folder fudw_tray" in capsys.readouterr().err
