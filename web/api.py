@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from companion import rules as crules
@@ -125,6 +125,8 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
 def base_url() -> str:
     """Where other phones reach this server: the request's host, except that a page opened
     on the server itself (localhost) links to the LAN address ``hotdice serve`` printed."""
+    if not request.host:  # (Werkzeug empties a Host header that is no address: "a b")
+        abort(400, description="the request's Host header is not an address phones can open")
     public = current_app.config.get("PUBLIC_URL")
     host = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
     if public and (host in LOOPBACK or host.startswith("127.")):
@@ -210,6 +212,7 @@ def create() -> tuple[Response, int]:
         raise BadRequest("'rules' must be a rule set name such as \"ten-thousand+strike-out\"")
     target = _int(body, "target", required=False)
     players = body.get("players", [])
+    base_url()  # (a Host header no phone can open is refused before a game is made)
     snap, token = store.create_game(rules.strip(), target, players)
     out = {"id": snap.game.id, "token": token, **snap.public(), **game_urls(snap.game.id, token)}
     return jsonify(out), 201

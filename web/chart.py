@@ -9,6 +9,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 import qrcode
+import qrcode.exceptions
 import qrcode.image.svg
 
 COLOURS = [  # (neighbours differ in lightness as well as hue: red and green look alike to
@@ -30,13 +31,17 @@ COLOURS = [  # (neighbours differ in lightness as well as hue: red and green loo
 
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
-    """A scalable QR code (the ``qrcode`` package's SVG path image), sized by CSS."""
-    img = qrcode.make(
-        url,
-        image_factory=qrcode.image.svg.SvgPathImage,
-        border=2,
-        error_correction=qrcode.constants.ERROR_CORRECT_M,
-    )
+    """A scalable QR code (the ``qrcode`` package's SVG path image), sized by CSS. Raises
+    ValueError for a URL longer than a QR code holds."""
+    try:
+        img = qrcode.make(
+            url,
+            image_factory=qrcode.image.svg.SvgPathImage,
+            border=2,
+            error_correction=qrcode.constants.ERROR_CORRECT_M,
+        )
+    except (ValueError, qrcode.exceptions.DataOverflowError) as exc:  # (past version 40)
+        raise ValueError(f"a URL of {len(url)} characters is too long for a QR code") from exc
     svg = img.to_string(encoding="unicode")
     svg = re.sub(r'\swidth="[^"]*"\s+height="[^"]*"', "", svg, count=1)
     svg = svg.replace("<svg ", '<svg role="img" aria-label="QR code" ', 1)

@@ -25,7 +25,7 @@ from companion import rules as crules
 from companion.errors import brief
 
 from . import chart, store
-from .api import game_urls, preset_choices, toggle_choices
+from .api import base_url, game_urls, preset_choices, toggle_choices
 from .fastpoll import etag_for
 
 bp = Blueprint("pages", __name__)
@@ -164,9 +164,14 @@ def _rematch(snap: store.Snapshot) -> MultiDict[str, str] | None:
 REMATCH_TAKEN = "Another phone had set up the rematch first: this is it (yours was not made)."
 
 
-def _no_rematch(game_id: str) -> WResponse:
-    """Back to a game that is no longer finished, saying why no rematch was made."""
-    flash(f"Game {game_id} is no longer finished (taken back?): no rematch was made.")
+def _no_rematch(game_id: str, *, not_a_player: bool = False) -> WResponse:
+    """Back to a game that is no longer finished, or that this browser does not play in
+    (a rematch is played with the finished game's join code), saying why no rematch was
+    made."""
+    if not_a_player:
+        flash(f"This phone does not play in game {game_id}: no rematch was made.")
+    else:
+        flash(f"Game {game_id} is no longer finished (taken back?): no rematch was made.")
     return redirect(url_for("pages.game", game_id=game_id))
 
 
@@ -174,6 +179,7 @@ def _no_rematch(game_id: str) -> WResponse:
 def new() -> WResponse | tuple[str, int]:
     """The create form: preset, house rules, target, players in seating order."""
     check_form()
+    base_url()  # (a Host header no phone can open is refused before a game is made)
     preset = request.form.get("preset", "")
     toggles = [t for t in request.form.getlist("toggle") if t]
     spec = "+".join([preset, *toggles])
@@ -188,7 +194,7 @@ def new() -> WResponse | tuple[str, int]:
         flash(REMATCH_TAKEN)
         return redirect(url_for("pages.game", game_id=finished.rematch, joined=1))
     if again is not None and finished is None:  # (taken back since the form was opened)
-        return _no_rematch(again.game.id)
+        return _no_rematch(again.game.id, not_a_player=again.over)
     try:
         target = int(target_text) if target_text else None
         held = session_token(finished.game) if finished else None
@@ -325,7 +331,11 @@ def qr(game_id: str) -> Response:
     which = request.args.get("link", "join")
     urls = game_urls(game.id, token)
     url = urls["join_url"] if which == "join" and "join_url" in urls else urls["view_url"]
-    resp = Response(chart.qr_svg(url), mimetype="image/svg+xml")
+    try:
+        svg = chart.qr_svg(url)
+    except ValueError:  # (a Host header of thousands of characters)
+        abort(400, description="the game's address is too long for a QR code")
+    resp = Response(svg, mimetype="image/svg+xml")
     resp.headers["Cache-Control"] = "private, no-store"
     return resp
 

@@ -718,6 +718,21 @@ def test_links_made_on_the_server_itself_point_to_the_lan_address(
     assert lan["view_url"] == f"http://10.0.0.5:8000/g/{lan['id']}"
 
 
+@pytest.mark.parametrize("host", ["a b", "\u00e9t\u00e9"])
+def test_a_host_no_phone_can_open_makes_no_game(client: FlaskClient, host: str) -> None:
+    """Werkzeug empties a Host header that is no address; its links came out "http:/g/..."
+    in a 201, and the game was made all the same. Now: a 400, and no game."""
+    resp = client.post("/api/games", json={"rules": "farkle"}, headers={"Host": host})
+    assert resp.status_code == 400
+    assert resp.get_json() == {
+        "error": "the request's Host header is not an address phones can open"
+    }
+    with client.application.app_context():
+        from web.db import get_db
+
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
 def test_a_database_that_cannot_be_written_is_503_with_the_reason(
     client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
 ) -> None:

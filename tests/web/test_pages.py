@@ -309,6 +309,13 @@ def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> 
     svg = client.get(f"/g/{game.id}/qr.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
     assert svg.data.startswith(b"<svg")
+    # a Host of 3,000 characters makes a link past a QR code's largest (version 40): a 400
+    far = ".".join(["a" * 60] * 50)
+    too_long = client.get(
+        f"/g/{game.id}/qr.svg", headers={"Host": far, "Accept": "application/json"}
+    )
+    assert too_long.status_code == 400
+    assert too_long.get_json() == {"error": "the game's address is too long for a QR code"}
     game.score("Ann", 500)
     chart = client.get(f"/g/{game.id}/chart.svg")
     assert chart.status_code == 200 and b"<polyline" in chart.data and b"Ann 500" in chart.data
@@ -680,6 +687,25 @@ def test_a_rematch_made_while_its_game_is_taken_back_is_not_made(
     assert "no longer finished (taken back?): no rematch was made" in host.get(
         sent.location
     ).get_data(as_text=True)
+    with app.app_context():
+        from web.db import get_db
+
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+
+
+def test_a_rematch_of_a_game_this_phone_does_not_play_is_not_made(
+    app: Flask, game: GameActions
+) -> None:
+    """A rematch is played with the finished game's join code, so a phone without it (a
+    spectator, or a form sent by hand) makes none, and is told so rather than that the
+    game was taken back."""
+    _won_with_rematch_form(app, game, phones=1)
+    stranger = app.test_client()
+    sent = _send_rematch(stranger, game.id)
+    assert sent.location == f"/g/{game.id}"
+    page = stranger.get(sent.location).get_data(as_text=True)
+    assert f"This phone does not play in game {game.id}: no rematch was made." in page
+    assert "taken back" not in page
     with app.app_context():
         from web.db import get_db
 
