@@ -53,6 +53,8 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
         raise ParseError(f"{spec}: not UTF-8 text") from None
     except RecursionError:
         raise ParseError(f"{spec}: nested too deeply to be a rule file") from None
+    except ValueError:  # (Python's own limit on the digits of an integer)
+        raise ParseError(f"{spec}: not a rule file: a number in it is too long") from None
     except OSError as error:
         raise OSError(f"cannot read rule file {spec}: {error.strerror}") from None
     stem = Path(spec).stem

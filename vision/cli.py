@@ -155,16 +155,29 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
 
 
 def _writable_copies(paths: list[Path], photos: list[str]) -> list[Path]:
-    """The paths, each checked not to be a folder (found only when writing, after reading)
-    nor one of the photos read (its copy, drawn over, would replace it: and read again, its
-    labels pass for dice)."""
-    inputs = {Path(photo).resolve() for photo in photos}
+    """The paths, each checked not to be a folder (found only when writing, after reading),
+    nor another kind of file than a plain one (writing to a named pipe waits for a reader
+    for ever), nor one of the photos read, by any name or link (its copy, drawn over, would
+    replace it: and read again, its labels pass for dice)."""
+    inputs = {_file_id(Path(photo)) for photo in photos} - {None}
     for path in paths:
         if path.is_dir():
             raise ValueError(f"{path}: a folder, and --annotate writes an image file")
-        if path.resolve() in inputs:
+        if path.exists() and not path.is_file():
+            raise ValueError(f"{path}: not a plain file, and --annotate writes an image file")
+        if _file_id(path) in inputs:
             raise ValueError(f"{path}: one of the photos read: --annotate would write over it")
     return paths
+
+
+def _file_id(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) a path leads to, the same through a symlink or a hard link;
+    None where nothing is there yet (or it cannot be looked at: reading it will say why)."""
+    try:
+        st = path.stat()
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _camera_source(text: str) -> str | int:

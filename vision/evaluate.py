@@ -163,6 +163,8 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
         raise ValueError(f"{path}: not UTF-8 text") from None
     except RecursionError:
         raise ValueError(f"{path}: nested too deeply to be a labels file") from None
+    except ValueError:  # (Python's own limit on the digits of an integer)
+        raise ValueError(f"{path}: not a labels file: a number in it is too long") from None
     entries = data.get("images", []) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         raise ValueError(f"{path}: no list of images")
@@ -191,7 +193,8 @@ def _is_file(path: Path) -> bool:
 
 
 def _is_box(box: object) -> bool:
-    """[x, y, w, h]: four finite numbers, w and h above zero."""
+    """[x, y, w, h]: four finite numbers, w and h a pixel or more (no die is smaller, and
+    a close-up of a box of 1e-300 scaled the photo past what a float holds)."""
     return (
         isinstance(box, list)
         and len(box) == 4
@@ -201,8 +204,8 @@ def _is_box(box: object) -> bool:
             and abs(v) < 1e9  # (finite, and an int too big for a float is no pixel either)
             for v in box
         )
-        and box[2] > 0
-        and box[3] > 0
+        and box[2] >= 1
+        and box[3] >= 1
     )
 
 
@@ -222,7 +225,7 @@ def _label_problem(entry: object) -> str | None:
         if type(value) is not int or value not in range(1, 7):
             return f'{entry["file"]}: a die without a "value" of 1-6'
         if "box" in die and not _is_box(die["box"]):
-            return f'{entry["file"]}: a "box" that is not [x, y, w, h] with w, h > 0'
+            return f'{entry["file"]}: a "box" that is not [x, y, w, h] with w, h >= 1 pixel'
     return None
 
 

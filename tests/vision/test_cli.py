@@ -70,6 +70,11 @@ def test_eval_reads_labels_saved_with_a_byte_order_mark(
         ({"images": [{"dice": []}]}, 'no "file" name'),
         ({"images": [{"file": "a.jpg", "dice": [{"box": [1, 2, 3, 4]}]}]}, '"value" of 1-6'),
         ({"images": [{"file": "a.jpg", "dice": [{"value": 2, "box": [1, 2, 0, 0]}]}]}, '"box"'),
+        # (a close-up of it scaled the photo past a float, with two lines of NumPy warning)
+        (
+            {"images": [{"file": "a.jpg", "dice": [{"value": 2, "box": [0, 0, 1e-300, 1e-300]}]}]},
+            "with w, h >= 1 pixel",
+        ),
         ({"images": [{"file": "a.jpg", "dice": [{"value": 2}]}]}, "no labelled dice with boxes"),
         ({"images": "a.jpg"}, "no list of images"),
         ({"images": []}, "no images listed"),
@@ -91,6 +96,19 @@ def test_eval_bad_labels_fail_cleanly(
         assert r.returncode == 2, r.stderr
         assert r.stderr.startswith("hotdice: error:") and message in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_eval_of_labels_with_a_number_too_long_for_python_names_the_file(
+    tmp_path: Path,
+) -> None:
+    """Python will not read an integer of over 4,300 digits: its own message named no file
+    and told the user to call sys.set_int_max_str_digits()."""
+    huge = '{"images": [{"file": "a.jpg", "dice": [{"value": ' + "9" * 5000 + "}]}]}"
+    (tmp_path / "labels.json").write_text(huge)
+    r = _run("eval", str(tmp_path))
+    assert r.returncode == 2 and r.stderr.strip() == (
+        f"hotdice: error: {tmp_path / 'labels.json'}: not a labels file: a number in it is too long"
+    )
 
 
 def test_eval_and_camera_arguments_are_checked_up_front(tmp_path: Path) -> None:
@@ -291,8 +309,10 @@ def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(
     photos = [str(p) for p in sorted(samples_dir.glob("*.jpg"))[:2]]
     (tmp_path / "folder.png").mkdir()
     (tmp_path / f"ann-{Path(photos[1]).stem}.png").mkdir()
+    os.mkfifo(tmp_path / "pipe.png")  # (written to, it waited for a reader for ever)
     for out, photos_read, message in (
         (tmp_path / "folder.png", photos[:1], "folder.png: a folder, and --annotate writes"),
+        (tmp_path / "pipe.png", photos[:1], "pipe.png: not a plain file, and --annotate"),
         (tmp_path / "ann.png", photos, f"ann-{Path(photos[1]).stem}.png: a folder"),
         (tmp_path / "out.pbm", photos[:1], "--annotate cannot write a colour .pbm image"),
         (tmp_path / "out.pgm", photos, "--annotate cannot write a colour .pgm image"),
@@ -303,19 +323,26 @@ def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         f"ann-{Path(photos[1]).stem}.png",
         "folder.png",
+        "pipe.png",
     ]
 
 
 def test_annotate_never_writes_over_a_photo_it_reads(samples_dir: Path, tmp_path: Path) -> None:
     """A fuzzing review's find: `--annotate` named as the photo itself (or, in a batch, as
-    another photo's copy name) replaced the photo, which then read labels as dice."""
+    another photo's copy name) replaced the photo, which then read labels as dice; and
+    another's, a hard link to the photo (session 37)."""
     shutil.copy(samples_dir / "IMG_20191208_112014.jpg", tmp_path / "a.jpg")
     shutil.copy(samples_dir / "IMG_20191208_112014.jpg", tmp_path / "o-a.jpg")
+    os.link(tmp_path / "a.jpg", tmp_path / "hard.png")
+    os.symlink(tmp_path / "a.jpg", tmp_path / "soft.png")
     before = (tmp_path / "a.jpg").read_bytes(), (tmp_path / "o-a.jpg").read_bytes()
     for photos, out in (
         (["a.jpg"], "a.jpg"),
         (["a.jpg"], "./sub/../a.jpg"),
         (["o-a.jpg", "a.jpg"], "o.jpg"),  # (a.jpg's copy would be o-a.jpg)
+        (["a.jpg"], "hard.png"),
+        (["hard.png"], "a.jpg"),
+        (["a.jpg"], "soft.png"),
     ):
         (tmp_path / "sub").mkdir(exist_ok=True)
         r = subprocess.run(
