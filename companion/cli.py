@@ -302,9 +302,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise ParseError(f"{path} is nested too deeply to be a game log") from None
     except ValueError:  # (Python's own limit on the digits of an integer)
         raise ParseError(f"{path} is not a game log: a number in it is too long") from None
-    if isinstance(log, dict) and (args.rules or args.target is not None):
+    if isinstance(log, dict) and (args.rules is not None or args.target is not None):
         log = dict(log)
-        if args.rules:
+        if args.rules is not None:  # (an empty --rules is said to be so, not ignored)
             chosen = read_rules(args.rules, args.target)  # a bad rule file is named
             log["rules"] = rules_spec(args.rules)
             if isinstance(log["rules"], dict) and "target" in log["rules"]:

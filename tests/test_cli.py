@@ -268,6 +268,8 @@ def test_replay_under_a_toml_rule_file(capsys: pytest.CaptureFixture[str], tmp_p
     table.write_text('base = "farkle"\ncolour = "red"\n')
     code, _, err = run(capsys, "replay", "--rules", str(table), "--json", str(log))
     assert code == 2 and f"{table}: unknown rule option 'colour'" in err
+    code, _, err = run(capsys, "replay", "--rules", "", str(log))  # (was ignored: exit 0)
+    assert code == 2 and err.strip() == "hotdice: error: empty rule set name"
 
 
 def quick_score(points: int) -> dict:
