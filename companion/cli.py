@@ -38,6 +38,15 @@ from companion.turn import Phase, Turn, banked_score_problem
 EXIT_ERROR = 2
 
 
+def _has_huge_int(value: object) -> bool:
+    """Whether a parsed TOML value holds an integer past Python's 4,300 printable digits."""
+    if isinstance(value, dict):
+        return any(_has_huge_int(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_huge_int(v) for v in value)
+    return isinstance(value, int) and value.bit_length() > 14_000  # (about 4,200 digits)
+
+
 def rules_spec(spec: str) -> str | dict[str, Any]:
     """What ``--rules`` names: a preset spec as it is, or a ``.toml`` file's table (a base
     preset and overrides, named after the file unless it says otherwise)."""
@@ -57,6 +66,8 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
         raise ParseError(f"{spec}: not a rule file: a number in it is too long") from None
     except OSError as error:
         raise OSError(f"cannot read rule file {spec}: {error.strerror}") from None
+    if _has_huge_int(table):  # (0x and 0o numbers pass tomllib, then fail when printed)
+        raise ParseError(f"{spec}: not a rule file: a number in it is too long")
     stem = Path(spec).stem
     if "name" not in table and not is_plain_line(stem):
         raise ParseError(

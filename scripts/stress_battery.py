@@ -13,8 +13,9 @@ of the light with noise, amid a 12 MP JPEG, turned 30 degrees. `--battery big` (
 session 37) holds photos over 1920 px: each folder at twice its size through JPEG, tilted,
 grey, dim, under glare or with its hue turned, and amid a 12 MP JPEG turned 30 degrees.
 `byler_d6` takes its first 60 photos. Each run prints one line: the run, then precision,
-recall, face and roll accuracy in percent. With `--compare`, each line also gives the change
-from that earlier output, and a last line sums them, with the runs better and worse.
+recall, face and roll accuracy in percent (face None where no die was scored for its face).
+With `--compare`, each line also gives the change from that earlier output, and a last line
+sums them, with the runs better and worse.
 Two runs at a time (`--jobs`); the battery `base` takes about ten minutes on two cores.
 """
 
@@ -61,7 +62,10 @@ BATTERIES = {
 FIGURES = ("precision", "recall", "face_accuracy", "roll_accuracy")
 
 
-def run(shared: Path, folder: str, change: str) -> tuple[str, list[float]]:
+Figures = list[float | None]  # (face accuracy is None where no die was scored for its face)
+
+
+def run(shared: Path, folder: str, change: str) -> tuple[str, Figures]:
     """One stress run: its name and its four figures in percent."""
     args = [*FOLDERS[folder], *change.split()]
     name = " ".join([folder, *args])
@@ -72,17 +76,33 @@ def run(shared: Path, folder: str, change: str) -> tuple[str, list[float]]:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"{name}: {last}")
     figures = json.loads(lines[-1])
-    return name, [round(100 * figures[k], 2) for k in FIGURES]
+    return name, [None if figures[k] is None else round(100 * figures[k], 2) for k in FIGURES]
 
 
-def read_output(path: Path) -> dict[str, list[float]]:
-    """An earlier output of this script: run name -> figures."""
+def read_output(path: Path) -> dict[str, Figures]:
+    """An earlier output of this script: run name -> figures. Raises ValueError for a line
+    that is not one."""
     runs = {}
-    for line in path.read_text().splitlines():
+    for n, line in enumerate(path.read_text().splitlines(), 1):
         if " [" in line and not line.startswith("sum"):
             name, figures = line.split(" [", 1)
-            runs[name] = list(ast.literal_eval("[" + figures.split("]")[0] + "]"))
+            try:
+                values = ast.literal_eval("[" + figures.split("]")[0] + "]")
+            except (ValueError, SyntaxError):
+                values = None
+            if not (isinstance(values, list) and len(values) == len(FIGURES)) or not all(
+                v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                for v in values
+            ):
+                raise ValueError(f"line {n} is not a run's four figures")
+            runs[name] = values
     return runs
+
+
+def changes(now: Figures, before: Figures) -> Figures:
+    """Each figure's change (None where either run has none)."""
+    pairs = zip(now, before, strict=True)
+    return [None if a is None or b is None else round(a - b, 2) for a, b in pairs]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,21 +117,25 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{args.shared}: no labelled folder {', '.join(missing)}")
     if args.jobs < 1:
         ap.error("--jobs: at least 1")
+    todo = [(f, c) for f in FOLDERS for c in BATTERIES[args.battery]]
     try:
         before = read_output(args.compare) if args.compare else {}
-    except (OSError, ValueError, SyntaxError) as exc:
+    except (OSError, ValueError) as exc:
         ap.error(f"--compare: cannot read {args.compare}: {exc}")
-    todo = [(f, c) for f in FOLDERS for c in BATTERIES[args.battery]]
+    names = {" ".join([f, *FOLDERS[f], c]) for f, c in todo}
+    if args.compare and not names & set(before):
+        ap.error(f"--compare: {args.compare} holds no run of the battery {args.battery!r}")
     total, better, worse = [0.0] * 4, 0, 0
     with ThreadPoolExecutor(args.jobs) as pool:
         try:
             for name, figures in pool.map(lambda fc: run(args.shared, *fc), todo):
                 line = f"{name} {figures}"
                 if name in before:
-                    change = [round(a - b, 2) for a, b in zip(figures, before[name], strict=True)]
-                    total = [t + c for t, c in zip(total, change, strict=True)]
-                    better += sum(change) > 0.01
-                    worse += sum(change) < -0.01
+                    change = changes(figures, before[name])
+                    total = [t + (c or 0.0) for t, c in zip(total, change, strict=True)]
+                    moved = sum(c or 0.0 for c in change)
+                    better += moved > 0.01
+                    worse += moved < -0.01
                     line += f"  change {change}"
                 print(line, flush=True)
         except RuntimeError as exc:

@@ -449,11 +449,12 @@ def test_odd_rule_files_and_logs_are_one_line_errors_or_read(
     code, _, err = run(capsys, "rules", "--rules", str(deep))
     assert code == 2 and err.strip().endswith("deep.toml: nested too deeply to be a rule file")
     huge = tmp_path / "huge.toml"  # (past Python's 4,300 digits: its message named no file)
-    huge.write_text('base = "farkle"\nentry = ' + "9" * 5000 + "\n")
-    code, _, err = run(capsys, "rules", "--rules", str(huge))
-    assert code == 2 and err.strip().endswith(
-        "huge.toml: not a rule file: a number in it is too long"
-    )
+    for number in ("9" * 5000, "0x" + "f" * 5000, "0o" + "7" * 6000):  # (hex passes tomllib)
+        huge.write_text(f'base = "farkle"\nentry = {number}\n')
+        code, _, err = run(capsys, "rules", "--rules", str(huge))
+        assert code == 2 and err.strip().endswith(
+            "huge.toml: not a rule file: a number in it is too long"
+        )
     # a file named after a preset is not that preset
     zilch = tmp_path / "zilch.toml"
     zilch.write_text('base = "farkle"\n')

@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 from types import ModuleType
 
+import cv2
+import numpy as np
 import pytest
 
 
@@ -68,9 +70,13 @@ def test_bad_arguments_get_one_line(
     battery: ModuleType, shared: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "broken.txt").write_text("skovy_catan --scale 0.5 [1.0, oops]\n")
+    (tmp_path / "three.txt").write_text("skovy_catan --scale 0.5 [1.0, 2.0, 3.0]\n")
+    (tmp_path / "other.txt").write_text("skovy_catan --blur 9 [1.0, 2.0, 3.0, 4.0]\n")
     for args, message in [
         (["--compare", str(tmp_path / "broken.txt")], "--compare: cannot read"),
+        (["--compare", str(tmp_path / "three.txt")], "line 1 is not a run's four figures"),
         (["--compare", str(tmp_path / "none.txt")], "--compare: cannot read"),
+        (["--compare", str(tmp_path / "other.txt")], "holds no run of the battery 'base'"),
         (["--jobs", "0"], "--jobs: at least 1"),
     ]:
         with pytest.raises(SystemExit) as exit_info:
@@ -81,3 +87,27 @@ def test_bad_arguments_get_one_line(
     with pytest.raises(SystemExit):
         battery.main([str(shared)])
     assert "no labelled folder fudw_tray" in capsys.readouterr().err
+
+
+def test_a_run_that_scores_no_face_compares_the_rest(
+    battery: ModuleType,
+    shared: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A blank table labelled with a die: nothing is found, so no face is scored (None in
+    `hotdice eval --json`), which the script's arithmetic met with a traceback."""
+    monkeypatch.setattr(battery, "BATTERIES", {"base": ["--scale 0.5"]})
+    for folder in battery.FOLDERS:
+        cv2.imwrite(
+            str(shared / folder / "IMG_20191208_112143.jpg"), np.full((640, 640, 3), 200, np.uint8)
+        )
+    assert battery.main([str(shared)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "skovy_catan --scale 0.5 [100.0, 0.0, None, 0.0]"
+    earlier = _saved(tmp_path / "e.txt", [line.replace("0.0, None", "0.0, 50.0") for line in out])
+    assert battery.main([str(shared), "--compare", str(earlier)]) == 0
+    compared = capsys.readouterr().out.splitlines()
+    assert compared[0].endswith("change [0.0, 0.0, None, 0.0]")
+    assert compared[-1] == "sum of changes [0.0, 0.0, 0.0, 0.0]: 0 better, 0 worse"

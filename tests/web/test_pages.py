@@ -693,6 +693,20 @@ def test_a_rematch_made_while_its_game_is_taken_back_is_not_made(
         assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 
+def test_the_create_form_from_a_host_no_phone_can_open_makes_no_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    """As the API's create: its links would be "http:/g/...", so no game is made."""
+    form = {"csrf_token": csrf(client), "preset": "farkle", "players": "Ann\nBob"}
+    sent = client.post("/new", data=form, headers={"Host": "a b"})
+    assert sent.status_code == 400
+    assert "not an address phones can open" in sent.get_data(as_text=True)
+    with app.app_context():
+        from web.db import get_db
+
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
 def test_a_rematch_of_a_game_this_phone_does_not_play_is_not_made(
     app: Flask, game: GameActions
 ) -> None:
