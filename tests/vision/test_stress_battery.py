@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -30,16 +31,31 @@ def shared(tmp_path: Path, samples_dir: Path) -> Path:
     return tmp_path
 
 
-def test_each_run_prints_its_figures_and_a_comparison_sums_the_changes(
+RunBattery = Callable[..., list[str]]
+
+
+@pytest.fixture
+def run_battery(
     battery: ModuleType,
     shared: Path,
-    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-) -> None:
+) -> RunBattery:
+    """The script's `base` battery cut to one change, run on `shared` with `args`: the
+    lines it printed (it must succeed)."""
     monkeypatch.setattr(battery, "BATTERIES", {"base": ["--scale 0.5"]})
-    assert battery.main([str(shared)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+
+    def run(*args: str) -> list[str]:
+        assert battery.main([str(shared), *args]) == 0
+        return capsys.readouterr().out.splitlines()
+
+    return run
+
+
+def test_each_run_prints_its_figures_and_a_comparison_sums_the_changes(
+    battery: ModuleType, run_battery: RunBattery, tmp_path: Path
+) -> None:
+    lines = run_battery()
     assert [line.split(" [")[0] for line in lines] == [
         "skovy_catan --scale 0.5",
         "fudw_tray --scale 0.5",
@@ -53,8 +69,7 @@ def test_each_run_prints_its_figures_and_a_comparison_sums_the_changes(
 
     worse = dict(runs, **{"fudw_tray --scale 0.5": [precision, recall - 10, face, rolls]})
     earlier = [f"{name} {figures}" for name, figures in worse.items()]
-    assert battery.main([str(shared), "--compare", str(_saved(tmp_path / "w.txt", earlier))]) == 0
-    out = capsys.readouterr().out.splitlines()
+    out = run_battery("--compare", str(_saved(tmp_path / "w.txt", earlier)))
     assert out[1].endswith("change [0.0, 10.0, 0.0, 0.0]")
     assert out[0].endswith("change [0.0, 0.0, 0.0, 0.0]")
     assert out[-1] == "sum of changes [0.0, 10.0, 0.0, 0.0]: 1 better, 0 worse"
@@ -90,24 +105,16 @@ def test_bad_arguments_get_one_line(
 
 
 def test_a_run_that_scores_no_face_compares_the_rest(
-    battery: ModuleType,
-    shared: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    run_battery: RunBattery, shared: Path, tmp_path: Path
 ) -> None:
     """A blank table labelled with a die: nothing is found, so no face is scored (None in
     `hotdice eval --json`), which the script's arithmetic met with a traceback."""
-    monkeypatch.setattr(battery, "BATTERIES", {"base": ["--scale 0.5"]})
-    for folder in battery.FOLDERS:
-        cv2.imwrite(
-            str(shared / folder / "IMG_20191208_112143.jpg"), np.full((640, 640, 3), 200, np.uint8)
-        )
-    assert battery.main([str(shared)]) == 0
-    out = capsys.readouterr().out.splitlines()
+    blank = np.full((640, 640, 3), 200, np.uint8)
+    for folder in ("skovy_catan", "fudw_tray", "byler_d6"):
+        cv2.imwrite(str(shared / folder / "IMG_20191208_112143.jpg"), blank)
+    out = run_battery()
     assert out[0] == "skovy_catan --scale 0.5 [100.0, 0.0, None, 0.0]"
     earlier = _saved(tmp_path / "e.txt", [line.replace("0.0, None", "0.0, 50.0") for line in out])
-    assert battery.main([str(shared), "--compare", str(earlier)]) == 0
-    compared = capsys.readouterr().out.splitlines()
+    compared = run_battery("--compare", str(earlier))
     assert compared[0].endswith("change [0.0, 0.0, None, 0.0]")
     assert compared[-1] == "sum of changes [0.0, 0.0, 0.0, 0.0]: 0 better, 0 worse"
