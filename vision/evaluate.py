@@ -12,6 +12,7 @@ labelled dice up to fill a frame, as a phone held close to the table shows them.
 from __future__ import annotations
 
 import json
+import os
 import stat
 import statistics
 from collections import Counter, deque
@@ -174,7 +175,9 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     for k, entry in enumerate(entries):
         problem = _label_problem(entry)
         if not problem:
-            seen = first.setdefault(Path(entry["file"]), k + 1)
+            # (by the file it leads to: "sub/../a.jpg" or a link to a.jpg is a.jpg again)
+            # (os.path.realpath, not Path.resolve: that raises on a symlink loop)
+            seen = first.setdefault(Path(os.path.realpath(Path(directory) / entry["file"])), k + 1)
             if seen != k + 1:  # (it would be read and counted twice)
                 problem = f"{entry['file']}: listed twice (image {seen} too)"
         if problem:

@@ -488,7 +488,9 @@ def test_eval_labels_that_list_an_image_twice_fail_cleanly(
     cv2.imwrite(str(tmp_path / "a.jpg"), np.full((64, 64, 3), 128, np.uint8))
     cv2.imwrite(str(tmp_path / "b.jpg"), np.full((64, 64, 3), 128, np.uint8))
     labels = tmp_path / "labels.json"
-    for second in ("a.jpg", "./a.jpg"):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.jpg").symlink_to(tmp_path / "a.jpg")
+    for second in ("a.jpg", "./a.jpg", "sub/../a.jpg", "link.jpg"):  # (the last two: 37)
         images = [{"file": "a.jpg", "dice": []}, {"file": "b.jpg"}, {"file": second}]
         labels.write_text(json.dumps({"images": images}))
         for mode in ([], ["--json"], ["--close-ups"]):
