@@ -524,7 +524,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(handler(args) or 0)
     except BrokenPipeError:
         return 0
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, ArithmeticError) as error:  # (the last: a solve that
+        # did not converge, `winprob`; no preset has met it)
         sys.stderr.write(f"hotdice: error: {brief(str(error))}\n")
         return EXIT_ERROR
     except KeyboardInterrupt:

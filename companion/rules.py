@@ -424,7 +424,9 @@ def load_rules(
         if label is not None:
             if not isinstance(label, str):
                 raise ParseError("'name' must be text")
-            if any(unicodedata.category(c) == "Cc" for c in label) or (
+            # (control characters, and lone surrogates, which no output can encode, even
+            # in a log kept as recorded; new rule sets also nothing that turns or breaks it)
+            if any(unicodedata.category(c) in ("Cc", "Cs") for c in label) or (
                 strict and not is_plain_line(label)
             ):
                 raise ParseError(f"'name' must be one line of plain text, not {label!r}")
@@ -467,9 +469,12 @@ turn the rest of every line that prints a rule set's name backwards."""
 
 def is_plain_line(text: str) -> bool:
     """Whether a rule set's name prints as one line, left to right: no control character,
-    no invisible embedding, override or isolate."""
+    line or paragraph separator or lone surrogate, no invisible embedding, override or
+    isolate."""
     return not any(
-        unicodedata.category(c) == "Cc" or unicodedata.bidirectional(c) in _TURNING for c in text
+        unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp")
+        or unicodedata.bidirectional(c) in _TURNING
+        for c in text
     )
 
 

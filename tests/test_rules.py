@@ -128,6 +128,7 @@ def test_custom_rules_from_a_mapping() -> None:
         ({"base": "farkle", "name": "zilch"}, "names the preset zilch, but the base is farkle"),
         ({"base": "farkle", "name": "ours\nand theirs"}, "one line of plain text"),
         ({"base": "farkle", "name": "ours\u202esrieht"}, "one line of plain text"),  # (reversed)
+        ({"base": "farkle", "name": "ours\u2028theirs"}, "one line of plain text"),  # (a break)
         ({"base": "farkle", "target": 2_000_000}, "at most 1,000,000"),
         ({"base": "farkle", "straight": 9 * 10**18}, "straight must be at most 1,000,000"),
         ({"base": "zilch", "strike_after": 10**12}, "strike_after must be 1 to 10"),
@@ -190,6 +191,10 @@ def test_a_recorded_game_still_loads_rules_that_are_now_refused() -> None:
     assert load_rules("ten-thousand+threshold+greed", strict=False).entry == 1000
     named = {"base": "farkle", "name": "zilch"}
     assert load_rules(named, strict=False).name == "zilch"
+    # but not a lone surrogate (JSON's "\ud800"), which no output can encode: printing the
+    # game's standings failed with a codec error (session 37)
+    with pytest.raises(ParseError, match="one line of plain text"):
+        load_rules({"base": "farkle", "name": "\ud800x"}, strict=False)
     # a name of the table's own that only starts with a preset's name is fine, and so are
     # the marks a player's name may hold (a no-break space, an emoji joiner)
     assert load_rules({"base": "farkle", "name": "zilch night"}).name == "zilch night"

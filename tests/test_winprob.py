@@ -562,6 +562,24 @@ def test_exact_finish_at_50_by_hand() -> None:
 # --- command line ----------------------------------------------------------------------------
 
 
+def test_a_solve_that_does_not_converge_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`winprob` raises ArithmeticError where its iteration does not settle (no preset has
+    met it): `hotdice` said ValueError and OSError only, so it would have been a traceback."""
+    import companion.winprob
+    from companion.cli import main
+
+    def unsettled(*args: object) -> None:
+        raise ArithmeticError("the win probability did not converge")
+
+    monkeypatch.setattr(companion.winprob, "win_report", unsettled)
+    args = ["strategy", "--rules", "farkle", "--win-probability", "--target", "500"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == "hotdice: error: the win probability did not converge\n"
+
+
 def test_cli_win_probability(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from companion.cli import main
 
