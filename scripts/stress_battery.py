@@ -65,10 +65,15 @@ FIGURES = ("precision", "recall", "face_accuracy", "roll_accuracy")
 Figures = list[float | None]  # (face accuracy is None where no die was scored for its face)
 
 
+def run_name(folder: str, change: str) -> str:
+    """How a run is named in the output, and found again by `--compare`."""
+    return " ".join([folder, *FOLDERS[folder], *change.split()])
+
+
 def run(shared: Path, folder: str, change: str) -> tuple[str, Figures]:
     """One stress run: its name and its four figures in percent."""
     args = [*FOLDERS[folder], *change.split()]
-    name = " ".join([folder, *args])
+    name = run_name(folder, change)
     cmd = [sys.executable, str(STRESS), str(shared / folder), *args]
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     lines = done.stdout.strip().splitlines()
@@ -122,10 +127,10 @@ def main(argv: list[str] | None = None) -> int:
         before = read_output(args.compare) if args.compare else {}
     except (OSError, ValueError) as exc:
         ap.error(f"--compare: cannot read {args.compare}: {exc}")
-    names = {" ".join([f, *FOLDERS[f], c]) for f, c in todo}
+    names = {run_name(f, c) for f, c in todo}
     if args.compare and not names & set(before):
         ap.error(f"--compare: {args.compare} holds no run of the battery {args.battery!r}")
-    total, better, worse = [0.0] * 4, 0, 0
+    total, better, worse = [0.0] * len(FIGURES), 0, 0
     with ThreadPoolExecutor(args.jobs) as pool:
         try:
             for name, figures in pool.map(lambda fc: run(args.shared, *fc), todo):

@@ -175,8 +175,8 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     for k, entry in enumerate(entries):
         problem = _label_problem(entry)
         if not problem:
-            # (by the file it leads to: "sub/../a.jpg" or a link to a.jpg is a.jpg again)
-            # (os.path.realpath, not Path.resolve: that raises on a symlink loop)
+            # by the file it leads to ("sub/../a.jpg" or a link to a.jpg is a.jpg again);
+            # os.path.realpath, as Path.resolve raises on a symlink loop
             seen = first.setdefault(Path(os.path.realpath(Path(directory) / entry["file"])), k + 1)
             if seen != k + 1:  # (it would be read and counted twice)
                 problem = f"{entry['file']}: listed twice (image {seen} too)"

@@ -193,7 +193,8 @@ def new() -> WResponse | tuple[str, int]:
     if finished is not None and finished.rematch:  # (another phone was first)
         flash(REMATCH_TAKEN)
         return redirect(url_for("pages.game", game_id=finished.rematch, joined=1))
-    if again is not None and finished is None:  # (taken back since the form was opened)
+    if again is not None and finished is None:  # (taken back since the form was opened,
+        # or not this phone's game)
         return _no_rematch(again.game.id, not_a_player=again.over)
     try:
         target = int(target_text) if target_text else None
