@@ -625,6 +625,10 @@ def record_roll_off(
         raise Conflict(snap)
     if snap.started:  # a tie would otherwise be recorded for nothing
         raise Rejected(SEATING_FIXED)
+    if snap.seated:  # (another roll would re-seat a table every phone saw settled)
+        raise Rejected(
+            f"{snap.seated[0]} already won the roll for first player (Undo takes it back)"
+        )
     winner, again, rounds = roll_off(snap, rounds, every_round)
     # ("on": its version, so that a tie recorded again after an undo is another round)
     if winner is None:

@@ -536,6 +536,18 @@ def test_players_join_and_roll_for_first(
         },
     )
     assert nothing_new.status_code == 422 and "recorded" in nothing_new.get_json()["error"]
+    bad = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 7, "Bob": 1}},
+    )
+    assert bad.status_code == 422 and "1 to 6" in bad.get_json()["error"]
+    stranger = client.post(
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Zed": 4}},
+    )
+    assert stranger.status_code == 422
     win = client.post(  # the new round alone continues the recorded ones
         f"/api/games/{game.id}/first",
         headers=game.auth,
@@ -554,19 +566,17 @@ def test_players_join_and_roll_for_first(
     state = win.get_json()["state"]
     assert [p["name"] for p in state["players"]] == ["Bob", "Cid", "Ann"]
     assert state["current_player"] == "Bob"
-    bad = client.post(
-        f"/api/games/{game.id}/first",
-        headers=game.auth,
-        json={"version": game.version + 1, "rolls": {"Ann": 7, "Bob": 1, "Cid": 2}},
-    )
-    assert bad.status_code == 422 and "1 to 6" in bad.get_json()["error"]
-    stranger = client.post(
-        f"/api/games/{game.id}/first",
-        headers=game.auth,
-        json={"version": game.version + 1, "rolls": {"Zed": 4}},
-    )
-    assert stranger.status_code == 422
     game.version += 1
+    again = client.post(  # the roll is won: another would re-seat the table unasked
+        f"/api/games/{game.id}/first",
+        headers=game.auth,
+        json={"version": game.version, "rolls": {"Ann": 6, "Bob": 1, "Cid": 2}},
+    )
+    assert again.status_code == 422, again.get_json()
+    assert again.get_json()["error"] == (
+        "Bob already won the roll for first player (Undo takes it back)"
+    )
+    assert client.get(f"/api/games/{game.id}").get_json()["version"] == game.version
     game.score("Bob", 500)
     late = client.post(
         f"/api/games/{game.id}/players",

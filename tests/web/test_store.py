@@ -213,16 +213,20 @@ def test_a_refused_write_leaves_no_transaction_open(app: Flask, game: GameAction
         assert store.append(game.id, 0, "game", score).version == 1
 
 
-def test_a_new_roll_for_first_player_after_a_seating_unseats_it(
+def test_a_won_roll_for_first_player_stands_until_undone(
     app: Flask, client: FlaskClient, game: GameActions
 ) -> None:
-    """Rolled again after a seating and tied, the table has no seating until the tie is
-    settled: the seating decided before no longer stands."""
+    """Once a roll for first player is won, another is refused (it would re-seat a table
+    every phone saw settled, with no one asked); Undo takes the seating back, and the
+    table rolls again from the first round."""
     game.create("farkle", ["Ann", "Bob", "Cid"])
     seated = _first(client, game, {"Ann": 2, "Bob": 6, "Cid": 4})
     assert seated.get_json()["winner"] == "Bob"
+    again = _first(client, game, {"Ann": 5, "Bob": 5, "Cid": 1})
+    assert again.status_code == 422 and "Bob already won" in again.get_json()["error"]
     with app.app_context():
         assert store.load(game.id).seated == ["Bob", "Cid", "Ann"]
+    game.undo()
     tie = _first(client, game, {"Ann": 5, "Bob": 5, "Cid": 1})
     assert tie.status_code == 200 and sorted(tie.get_json()["roll_again"]) == ["Ann", "Bob"]
     with app.app_context():
