@@ -517,8 +517,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(wrong)}")
         args.photos += named + extra[cut + 1 :]
     handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
+    if handler is None:  # (a usage error: the help goes where errors go, as argparse's do)
+        parser.print_help(sys.stderr)
         return EXIT_ERROR
     try:
         return int(handler(args) or 0)

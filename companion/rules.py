@@ -430,9 +430,10 @@ def load_rules(
                 strict and not is_plain_line(label)
             ):
                 raise ParseError(f"'name' must be one line of plain text, not {label!r}")
-            if strict and named_preset(label) not in (None, base):
+            named = named_preset(label.lower())  # (a sheet headed "Zilch" reads as zilch)
+            if strict and named not in (None, base):
                 raise ParseError(
-                    f"'name' {label!r} names the preset {named_preset(label)}, but the base "
+                    f"'name' {label!r} names the preset {named}, but the base "
                     f"is {base}: call these rules something else"
                 )
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")

@@ -696,9 +696,12 @@ def test_replay_keeps_columns_after_fullwidth_names(
 def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """A bare `hotdice` prints help but fails (2); a stray argument is a one-line usage
-    error, not a traceback; Ctrl+C ends with 130 as a shell expects."""
-    assert main([]) == 2 and "COMMAND" in capsys.readouterr().out
+    """A bare `hotdice` prints help on stderr and fails (2), a usage error like any other;
+    a stray argument is a one-line usage error, not a traceback; Ctrl+C ends with 130 as a
+    shell expects."""
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "COMMAND" in err
     with pytest.raises(SystemExit) as exited:
         main(["replay", str(tmp_path / "a.json"), "b.json"])
     err = capsys.readouterr().err

@@ -126,6 +126,7 @@ def test_custom_rules_from_a_mapping() -> None:
             r"'greed' and 'threshold' set the entry threshold two ways \(1,000 and 500\)",
         ),
         ({"base": "farkle", "name": "zilch"}, "names the preset zilch, but the base is farkle"),
+        ({"base": "farkle", "name": "Zilch+Greed"}, "names the preset zilch, but the base"),
         ({"base": "farkle", "name": "ours\nand theirs"}, "one line of plain text"),
         ({"base": "farkle", "name": "ours\u202esrieht"}, "one line of plain text"),  # (reversed)
         ({"base": "farkle", "name": "ours\u2028theirs"}, "one line of plain text"),  # (a break)
