@@ -88,6 +88,17 @@ port_number = _whole_number("port", 1, 65535)
 thread_count = _whole_number("number of threads", 1, 256)
 
 
+WAITRESS_BODY_LIMIT = 1 << 30  # waitress's own default
+
+
+def body_limit(upload_limit: int | None) -> int:
+    """The body size waitress refuses from its header, before reading a byte of it: twice
+    the app's upload limit. A body a little over that limit is still read and gets the
+    app's JSON 413 naming the limit; a far bigger one (a gigabyte, by default) would fill
+    the server's disk with a temporary file first, for the same answer."""
+    return WAITRESS_BODY_LIMIT if upload_limit is None else 2 * upload_limit
+
+
 def build_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of `hotdice serve`."""
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
@@ -134,6 +145,7 @@ def run_serve(args: argparse.Namespace) -> int:
             connection_limit=CONNECTION_LIMIT,
             channel_timeout=60,
             ident="hotdice",
+            max_request_body_size=body_limit(app.config.get("MAX_CONTENT_LENGTH")),
         )
     except OSError as exc:
         raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc

@@ -16,7 +16,7 @@ import pytest
 from web import cli
 
 if TYPE_CHECKING:
-    from tests.web.conftest import GameActions
+    from tests.web.conftest import GameActions, Server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -224,3 +224,30 @@ def test_serve_passes_its_options_to_waitress(
     assert seen["app"].config["DATABASE"] == str(tmp_path / "new" / "x.sqlite")
     assert (tmp_path / "new").is_dir() and err == ""
     assert out.startswith(f"hotdice scoresheet: http://127.0.0.1:{port}/\n")
+
+
+def _post_head(server: Server, length: int, body: bytes = b"") -> bytes:
+    """What the server answers to a photo upload announcing ``length`` bytes and sending
+    only ``body`` of them (the answer's status line and headers)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=15) as conn:
+        conn.sendall(
+            b"POST /api/read HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: image/jpeg\r\n"
+            + f"Content-Length: {length}\r\n\r\n".encode()
+            + body
+        )
+        answer = b""
+        while b"\r\n\r\n" not in answer and (more := conn.recv(4096)):
+            answer += more
+        return answer
+
+
+def test_a_huge_upload_is_refused_from_its_header(server: Server) -> None:
+    """A body far over the upload limit is refused before a byte of it is read (waitress's
+    own limit, twice the app's): waitress would otherwise spool up to a gigabyte to disk
+    for the same 413. One a little over the app's limit still gets the app's JSON."""
+    limit = cli.body_limit(20 * 1024 * 1024)
+    assert limit == 40 * 1024 * 1024
+    assert _post_head(server, 900_000_000).startswith(b"HTTP/1.1 413")  # (no body sent)
+    just_over = 20 * 1024 * 1024 + 1
+    answer = _post_head(server, just_over, b"\0" * just_over)
+    assert answer.startswith(b"HTTP/1.1 413") and b"application/json" in answer
