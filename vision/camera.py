@@ -8,6 +8,9 @@ same on a camera, a video file or a list in a test.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -105,10 +108,31 @@ def settled_rolls(
             yield Roll(index, reader(frame))
 
 
+@contextlib.contextmanager
+def _native_stderr_closed() -> Iterator[None]:
+    """Standard error's file descriptor on /dev/null for a moment: OpenCV's own AVI reader
+    prints what it finds wrong in a file ("Unexpected list type") with C's fprintf, past
+    its log level, before the command's one-line error says the video does not open."""
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # (no standard error at all: nothing to keep quiet)
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def video_frames(source: str | int) -> Iterator[np.ndarray]:
     """Frames from a camera index or a video file, until the stream ends."""
     try:
-        cap = cv2.VideoCapture(source)
+        with _native_stderr_closed():
+            cap = cv2.VideoCapture(source)
     except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
         cap = None
     if cap is None or not cap.isOpened():

@@ -139,6 +139,16 @@ def test_a_camera_number_in_other_digits_is_refused_plainly(
         )
 
 
+def test_a_broken_video_file_is_one_line(tmp_path: Path) -> None:
+    """OpenCV's AVI reader prints its complaint with C's fprintf, past its log level: the
+    command's own error is the one line a user sees."""
+    video = tmp_path / "roll.avi"
+    video.write_bytes(b"RIFF\x00\x10\x00\x00AVI LIST\x00\x01\x00\x00junk" + bytes(range(256)) * 8)
+    r = _run("read", "--camera", str(video))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"hotdice: error: cannot open camera or video {str(video)!r}\n"
+
+
 def test_a_camera_number_past_a_c_int_is_no_camera(capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCV's own error (and a traceback) for a number it cannot take: no such camera."""
     assert main(["read", "--camera", "9" * 23]) == 2
