@@ -1,6 +1,6 @@
 """Rule sets as data: every table's rules are one frozen ``Rules`` value.
 
-The presets and house-rule toggles are those of ``RULES.md``; a table can also describe its
+The presets and house-rule toggles are those of ``docs/RULES.md``; a table can also describe its
 own rules as a mapping (from a TOML file read at the edge) naming a base preset, toggles and
 option overrides. Nothing here scores a roll: ``scoring`` and ``turn`` read these options.
 

@@ -464,6 +464,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.handler(args)
+    except BrokenPipeError:  # (`| head`: the reader has what it wanted, as under `hotdice`)
+        return 0
     except (OSError, ValueError) as exc:
         print(f"hotdice: error: {exc}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.cli import main as hotdice_main
 from vision import cli, model
 from vision.annotate import SURE, annotate
 from vision.cli import _NoRules, _print_text, _Progress, main, read_photo
@@ -137,6 +138,30 @@ def test_a_camera_number_in_other_digits_is_refused_plainly(
             "hotdice: error: --camera SOURCE must be a camera number such as 0 or a video "
             f"file path, not {source!r}\n"
         )
+
+
+class _ClosedPipe:
+    """Standard output whose reader has gone (`| head -1` after its line)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("entry", [main, hotdice_main], ids=["vision.cli", "hotdice"])
+def test_a_reader_that_stops_early_is_no_error(
+    entry: Callable[[list[str]], int],
+    samples_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`eval ... | head -1`: the pipe closes and the command ends quietly (exit 0), as a
+    shell pipeline expects; `python -m vision.cli` printed "error: [Errno 32]"."""
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert entry(["eval", "--no-progress", str(samples_dir)]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_a_broken_video_file_is_one_line(tmp_path: Path) -> None:
