@@ -7,14 +7,16 @@ raises ``ValueError`` (or ``OSError``) with a one-line message on bad input.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 from companion.errors import ParseError
-from companion.rules import Rules
+from companion.rules import Finish, Rules
 from companion.scoring import parse_dice
 from companion.strategy import (
     advise_roll,
@@ -166,7 +168,7 @@ WIN_SLOW_TARGET = 3_000
 def run_win_probability(rules: Rules, as_json: bool) -> int:
     """The two-player game: the first player's chance under optimal play, and how the play
     that maximises it differs from the expected-score play."""
-    from companion.winprob import win_report
+    from companion.winprob import tie_break_chance, win_report
 
     if rules.target > WIN_MAX_TARGET:
         raise ParseError(
@@ -179,6 +181,9 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
             f"hotdice: note: solving a game to {rules.target:,} takes minutes to hours in pure "
             "Python (--target 2000 takes seconds to a minute); Ctrl+C stops it\n"
         )
+    if rules.finish is Finish.FINAL_ROUND:  # (its ties go to tie-break turns, solved first)
+        with said_if_slow("hotdice: note: solving the tie-break turns first\n"):
+            tie_break_chance(rules)  # (kept: the game's solve reads it again at once)
     progress = ProgressLine(f"solving the two-player game to {rules.target:,}")
     try:
         report = win_report(rules, progress)
@@ -190,6 +195,25 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
         return 0
     print(format_win_report(report))
     return 0
+
+
+@contextlib.contextmanager
+def said_if_slow(
+    words: str, out: TextIO | None = None, after: float | None = None
+) -> Iterator[None]:
+    """Write ``words`` once the block has run ``after`` seconds (`ProgressLine.QUIET_S`):
+    for a step that cannot say how far it is (`hot-dice`'s tie-break turns take 40 s
+    before the game's own progress line can start), so a long silence is explained."""
+    stream = out if out is not None else sys.stderr
+    timer = threading.Timer(
+        ProgressLine.QUIET_S if after is None else after, lambda: stream.write(words)
+    )
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class ProgressLine:

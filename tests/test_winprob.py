@@ -687,6 +687,29 @@ def test_the_progress_line_is_silent_for_quick_solves_and_estimates_the_rest() -
     assert text == "solving: 1% done, about 50 min left\nsolving: 50% done, about 60 min left\n"
 
 
+def test_a_step_with_no_progress_line_is_said_once_it_runs_long() -> None:
+    """`hot-dice`'s tie-break turns are solved before the game's progress line can start
+    (40 s): past the quiet seconds the silence is explained, once; a quick step says
+    nothing."""
+    import threading
+
+    quick = io.StringIO()
+    with cli_strategy.said_if_slow("note\n", quick, after=0.5):
+        pass
+    slow, said = io.StringIO(), threading.Event()
+    written = slow.write
+
+    def write(text: str) -> int:
+        n = written(text)
+        said.set()
+        return n
+
+    slow.write = write  # type: ignore[method-assign]
+    with cli_strategy.said_if_slow("note\n", slow, after=0.01):
+        assert said.wait(10)
+    assert quick.getvalue() == "" and slow.getvalue() == "note\n"
+
+
 # --- from the session-30 mutation review: each fails on a plausible bug the others missed
 
 
