@@ -17,7 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 from companion import rules as crules
 
 from . import coach, photos, store
-from .errors import error_response
+from .errors import HOST_UNUSABLE, error_response
 from .fastpoll import etag_for
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -126,12 +126,15 @@ def base_url() -> str:
     """Where other phones reach this server: the request's host, except that a page opened
     on the server itself (localhost) links to the LAN address ``hotdice serve`` printed."""
     if not request.host:  # (Werkzeug empties a Host header that is no address: "a b")
-        abort(400, description="the request's Host header is not an address phones can open")
+        abort(400, description=HOST_UNUSABLE)
     public = current_app.config.get("PUBLIC_URL")
     host = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
     if public and (host in LOOPBACK or host.startswith("127.")):
         return str(public).rstrip("/")
-    return request.host_url.rstrip("/")
+    try:
+        return request.host_url.rstrip("/")
+    except ValueError:  # (a port past 65535: "x:99999999")
+        abort(400, description=HOST_UNUSABLE)
 
 
 def game_urls(game_id: str, token: str | None) -> dict[str, str]:

@@ -6,11 +6,14 @@ import sqlite3
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from flask.globals import request_ctx
+from werkzeug.exceptions import BadHost, HTTPException
 
 from companion.errors import brief
 
 from . import store
+
+HOST_UNUSABLE = "the request's Host header is not an address phones can open"
 
 
 def error_response(status: int, message: str, **extra: Any) -> tuple[Response, int]:
@@ -27,6 +30,8 @@ def _answer(status: int, message: str) -> Any:
     """The error as JSON for the API and scripts, as a short page for a browser."""
     if _wants_json():
         return error_response(status, message)
+    if request_ctx.url_adapter is None:  # (a Host Werkzeug cannot route: no link to build)
+        return render_template("error_bare.html", message=brief(message)), status
     return render_template("error.html", message=brief(message)), status
 
 
@@ -88,6 +93,8 @@ def init_app(app: Flask) -> None:
         status = exc.code or 500
         if status == 413:
             message = _too_large(app)
+        elif isinstance(exc, BadHost):  # (a name Werkzeug cannot route: "a..b", 64 letters)
+            message = HOST_UNUSABLE
         else:
             message = exc.description or exc.name
         return _answer(status, message)

@@ -71,8 +71,9 @@ def check_form() -> None:
     origin = request.headers.get("Origin")
     if origin and origin != "null" and _netloc(origin) != request.host:
         abort(403, "cross-site form post refused")
-    sent = request.form.get("csrf_token", "")
-    if not sent or not secrets.compare_digest(sent, session.get("csrf", "")):
+    sent = request.form.get("csrf_token", "").encode("utf-8", "surrogatepass")
+    # (as bytes: compare_digest refuses text that is not ASCII, "é" was a 500)
+    if not sent or not secrets.compare_digest(sent, str(session.get("csrf", "")).encode()):
         abort(403, "the form has expired; reload the page and try again")
 
 
@@ -197,13 +198,18 @@ def new() -> WResponse | tuple[str, int]:
         # or not this phone's game)
         return _no_rematch(again.game.id, not_a_player=again.over)
     try:
+        if "_" in target_text:  # (int() reads "1_0000" as 10,000: no one writes a target so)
+            raise ValueError(target_text)
         target = int(target_text) if target_text else None
         held = session_token(finished.game) if finished else None
         snap, token = store.create_game(spec, target, players, follows=held)
     except (ValueError, store.Rejected) as exc:
-        message = (
-            "the target must be a whole number" if not isinstance(exc, store.Rejected) else str(exc)
-        )
+        if isinstance(exc, store.Rejected):
+            message = str(exc)
+        elif target_text.lstrip("+-").isdecimal():  # (digits past what int() reads)
+            message = f"the target is at most {crules.MAX_TARGET:,}"
+        else:
+            message = "the target must be a whole number"
         flash(brief(message))  # (the flash rides in the session cookie)
         return render_template(
             "index.html",
@@ -254,7 +260,14 @@ def join() -> WResponse | tuple[str, int]:
             form=None,
             joining={**typed, "error": message},
         ), 422
+    if len(code) > 2 * store.TOKEN_LEN:  # (checked here: the link would carry it whole,
+        # and a browser refuses a redirect of 400 KB rather than say the code is wrong)
+        flash(NOT_A_JOIN_CODE)
+        return redirect(url_for("pages.game", game_id=game_id))
     return redirect(url_for("pages.game", game_id=game_id, t=code or None))
+
+
+NOT_A_JOIN_CODE = "That join code is not valid: you are watching, not playing."
 
 
 def watching() -> bool:
@@ -270,7 +283,7 @@ def game(game_id: str) -> WResponse | str:
     token = request.args.get("t")
     if token is not None:
         if not store.check_token(snap.game, token):
-            flash("That join code is not valid: you are watching, not playing.")
+            flash(NOT_A_JOIN_CODE)
             return redirect(url_for("pages.game", game_id=snap.game.id))
         remember_token(snap.game.id, token)
         # (a phone that came by the invite has been invited: the sheet first, not the QR;
@@ -294,7 +307,8 @@ def game(game_id: str) -> WResponse | str:
         editor=token is not None,
         watch=watching(),
         joined=request.args.get("joined") in ("1", "late"),
-        late=request.args.get("joined") == "late" and snap.started,
+        # (to a phone that plays only: a spectator sent a player's link is not told it can)
+        late=request.args.get("joined") == "late" and snap.started and token is not None,
         can_play=held is not None and token is None,
         urls=game_urls(snap.game.id, token),
         view=view,

@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
+from tests.web.conftest import past_the_client
 from web import chart, create_app, store
 
 if TYPE_CHECKING:
@@ -67,6 +68,13 @@ def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: 
         "/new", data={"csrf_token": token, "preset": "minnesota", "target": "12x", "players": "Ann"}
     )
     assert resp.status_code == 422 and b"whole number" in resp.data
+    for target, said in (
+        ("1_0000", b"whole number"),  # (int() reads it as 10,000)
+        ("9" * 5000, b"the target is at most 1,000,000"),  # (past what int() reads)
+    ):
+        data = {"csrf_token": token, "preset": "minnesota", "target": target, "players": "Ann"}
+        resp = client.post("/new", data=data)
+        assert resp.status_code == 422 and said in resp.data, target
     resp = client.post(
         "/new", data={"csrf_token": token, "preset": "minnesota", "players": "Ann\nann"}
     )
@@ -93,6 +101,9 @@ def test_cross_site_form_posts_are_refused(client: FlaskClient) -> None:
     assert client.post("/new", data=data).status_code == 403
     assert client.post("/new", data={**data, "csrf_token": "forged"}).status_code == 403
     token = csrf(client)
+    for form in ("/new", "/join"):  # (a token that is not ASCII: compare_digest raised, a 500)
+        sent = client.post(form, data={**data, "csrf_token": "\u00e9t\u00e9"})
+        assert sent.status_code == 403 and b"the form has expired" in sent.data
     evil = client.post(
         "/new", data={**data, "csrf_token": token}, headers={"Origin": "http://evil.example"}
     )
@@ -129,6 +140,9 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     assert 'id="add-player"' not in page
     # a phone that joined before it is not told so on every reload
     assert 'id="late-join"' not in player.get(resp.location).get_data(as_text=True)
+    # nor is a spectator sent the late player's address (it cannot enter turns)
+    pasted = spectator.get(f"/g/{game.id}?joined=late").get_data(as_text=True)
+    assert "watching" in pasted and 'id="late-join"' not in pasted
     # the player's own spectator link shows what spectators see, and the way back to play
     view = player.get(f"/g/{game.id}?watch=1").get_data(as_text=True)
     assert "watching" in view and 'id="quick"' not in view and out["token"] not in view
@@ -162,6 +176,10 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
         assert resp.status_code == 422 and f'id="join-error">{said}' in page
         game_box, code_box = re.findall(r'name="(?:game|code)"[^>]*value="([^"]*)"', page)
         assert (game_box, code_box) == kept
+    # a code far too long to be one is not carried into a link of 400 KB: it is refused
+    long = typed.post("/join", data={"csrf_token": token, "game": game.id, "code": "A" * 400_000})
+    assert long.status_code == 302 and long.location == f"/g/{game.id}"
+    assert "not valid" in typed.get(long.location).get_data(as_text=True)
 
 
 def test_sheet_fragment_etag_and_content(
@@ -693,18 +711,39 @@ def test_a_rematch_made_while_its_game_is_taken_back_is_not_made(
         assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 
+@pytest.mark.parametrize("host", ["a b", "x:99999999"])
 def test_the_create_form_from_a_host_no_phone_can_open_makes_no_game(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, host: str
 ) -> None:
-    """As the API's create: its links would be "http:/g/...", so no game is made."""
+    """As the API's create: its links would be "http:/g/..." (or, a port past 65535, no
+    link at all: a 500), so no game is made."""
     form = {"csrf_token": csrf(client), "preset": "farkle", "players": "Ann\nBob"}
-    sent = client.post("/new", data=form, headers={"Host": "a b"})
-    assert sent.status_code == 400
-    assert "not an address phones can open" in sent.get_data(as_text=True)
+    cookie = client.get_cookie("session")  # (sent by hand: `past_the_client`)
+    assert cookie is not None
+    headers = {"Host": host, "Cookie": f"session={cookie.value}"}
+    status, page = past_the_client(app, "/new", method="POST", data=form, headers=headers)
+    assert status == 400 and "not an address phones can open" in page
     with app.app_context():
         from web.db import get_db
 
         assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("host", ["a" * 64, "a..b"])
+def test_a_host_werkzeug_cannot_route_gets_a_page_not_a_500(client: FlaskClient, host: str) -> None:
+    """A host name Werkzeug refuses to route (a label over 63 letters, an empty one) left
+    the error page no URL adapter for its links: a 500, on every page. Now a 400 page
+    whose links are fixed paths, or the API's JSON."""
+    for path in ("/", "/check", "/g/ABCDEF"):
+        page = client.get(path, headers={"Host": host, "Accept": "text/html"})
+        assert page.status_code == 400 and page.mimetype == "text/html"
+        assert "not an address phones can open" in page.get_data(as_text=True)
+        assert 'href="/"' in page.get_data(as_text=True)
+    api = client.get("/api/rules", headers={"Host": host})
+    assert api.status_code == 400
+    assert api.get_json() == {
+        "error": "the request's Host header is not an address phones can open"
+    }
 
 
 def test_a_rematch_of_a_game_this_phone_does_not_play_is_not_made(
