@@ -58,6 +58,7 @@ from .model import (
     vote,
 )
 from .perspective import fit_sizes, relative_sides
+from .same_set import unread_dice_of_the_set
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -643,14 +644,23 @@ class _Looks:
         probs[over] = _classify(self.image, found[over], self.rotations, self.min_dieness)
         return found, probs, True
 
+    def in_roll(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The finds `roll` reports: those `reported`, and the unread dice of the roll's set
+        (`same_set`: a logo face the readers or the finder half doubt), ranked after them
+        where two are one die found twice. Returns the rank (-1: not reported)."""
+        reported = self.reported(found, probs)
+        of_set = unread_dice_of_the_set(self.image, found, probs, reported, self.min_dieness)
+        return np.where(reported, found[:, 3] + 1.0, np.where(of_set, found[:, 3], -1.0))
+
     def roll(self, found: np.ndarray, probs: np.ndarray) -> Detections:
-        keep = self.reported(found, probs)
-        found, probs = found[keep], probs[keep]
-        keep = dedupe(found, found[:, 3])  # (a die found twice, once)
+        rank = self.in_roll(found, probs)
+        found, probs, rank = found[rank >= 0], probs[rank >= 0], rank[rank >= 0]
+        keep = dedupe(found, rank)  # (a die found twice, once)
         found, probs, cut = self.cut_to_size(found, probs, keep)
         if cut:  # a find read again may be no die, and the die it duplicated then stays
-            keep = np.nonzero(self.reported(found, probs))[0]
-            keep = keep[dedupe(found[keep], found[keep, 3])]
+            rank = self.in_roll(found, probs)
+            keep = np.flatnonzero(rank >= 0)
+            keep = keep[dedupe(found[keep], rank[keep])]
         return _detections(found[keep], probs[keep], (self.w, self.h), self.roll_size)
 
 

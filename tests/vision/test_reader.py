@@ -498,17 +498,27 @@ def test_other_dice_on_another_table_read_the_same(
         assert result.problems == [], (entry["file"], change, result.problems)
 
 
-def test_the_unread_bar_applies_to_the_roll_reported(drawn: Drawn) -> None:
+@pytest.mark.parametrize("same_set", [False, True], ids=["other-colour", "same-set"])
+def test_the_unread_bar_applies_to_the_roll_reported(drawn: Drawn, same_set: bool) -> None:
     """The logo die of `test_logo_face_is_found_but_unsure` is reported unread because the
-    readers are all but sure it is a die; with the bar above any belief, only the read die
-    is left, and nothing else about the reading changes."""
+    readers are all but sure it is a die; with the bar above any belief, beside a die of
+    another colour only the read die is left, and nothing else about the reading changes.
+    Beside a die of its own set (its colour and size) it is still reported: a die of the
+    roll's set (`same_set`)."""
     draw_die, table = drawn
     img = table((185, 190, 195), (560, 300), seed=3)
     draw_die(img, 6, (140, 150), 60, angle=12, face=(150, 60, 20), pip=(240, 240, 240), logo="W")
-    draw_die(img, 3, (400, 150), 60, angle=-8, face=(150, 60, 20), pip=(240, 240, 240))
+    for a, b in (((118, 128), (162, 172)), ((118, 172), (162, 128))):  # (a symbol's ink:
+        cv2.line(img, a, b, (240, 240, 240), 5, cv2.LINE_AA)  # the letter alone is faint)
+    other = (150, 60, 20) if same_set else (40, 40, 170)
+    draw_die(img, 3, (400, 150), 60, angle=-8, face=other, pip=(240, 240, 240))
     both = vision.read(img)
     strict = vision.read(img, min_unread_dieness=1.01)
-    assert len(both) == 2 and len(strict) == 1
+    assert len(both) == 2
+    if same_set:
+        assert [(d.value, d.box_xywh) for d in strict] == [(d.value, d.box_xywh) for d in both]
+        return
+    assert len(strict) == 1
     assert [(d.value, d.box_xywh) for d in strict] == [
         (d.value, d.box_xywh) for d in both if d.confidence >= 0.5
     ]

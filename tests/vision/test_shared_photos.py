@@ -27,7 +27,7 @@ FLOORS = {
         "face_accuracy": 0.98,
         "roll_accuracy": 0.98,
     },
-    "fudw_tray": {"precision": 0.97, "recall": 0.98, "face_accuracy": 0.98, "roll_accuracy": 0.55},
+    "fudw_tray": {"precision": 0.97, "recall": 0.985, "face_accuracy": 0.98, "roll_accuracy": 0.65},
 }
 
 # README, Close-ups: both engines read 86-100% of each size right (`byler_d6` 31 of 36 at
@@ -74,7 +74,7 @@ def test_printed_symbols_are_found_but_unsure(shared_photos: Path) -> None:
                 near = min(inside, key=lambda d: math.dist(d.center_xy, (cx, cy)))
                 unsure += near.confidence < 0.5
     assert total >= 50
-    assert found / total >= 0.95, (found, total)
+    assert found / total >= 0.97, (found, total)
     assert unsure / found >= 0.9, (unsure, found)
 
 
