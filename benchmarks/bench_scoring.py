@@ -53,7 +53,14 @@ def main(repeats: int = 20) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+
+    def passes(text: str) -> int:
+        value = int(text)
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"at least one pass, not {value}")
+        return value
+
     parser.add_argument(
-        "--repeat", type=int, default=20, help="timed passes per preset, best kept (default 20)"
+        "--repeat", type=passes, default=20, help="timed passes per preset, best kept (default 20)"
     )
     main(parser.parse_args().repeat)

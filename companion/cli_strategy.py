@@ -168,7 +168,7 @@ WIN_SLOW_TARGET = 3_000
 def run_win_probability(rules: Rules, as_json: bool) -> int:
     """The two-player game: the first player's chance under optimal play, and how the play
     that maximises it differs from the expected-score play."""
-    from companion.winprob import tie_break_chance, win_report
+    from companion.winprob import check_solvable, tie_break_chance, win_report
 
     if rules.target > WIN_MAX_TARGET:
         raise ParseError(
@@ -181,6 +181,7 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
             f"hotdice: note: solving a game to {rules.target:,} takes minutes to hours in pure "
             "Python (--target 2000 takes seconds to a minute); Ctrl+C stops it\n"
         )
+    check_solvable(rules)  # (refused at once, not after the tie-break's solve)
     if rules.finish is Finish.FINAL_ROUND:  # (its ties go to tie-break turns, solved first)
         with said_if_slow("hotdice: note: solving the tie-break turns first\n"):
             tie_break_chance(rules)  # (kept: the game's solve reads it again at once)
@@ -203,21 +204,29 @@ def said_if_slow(
 ) -> Iterator[None]:
     """Write ``words`` once the block has run ``after`` seconds (`ProgressLine.QUIET_S`):
     for a step that cannot say how far it is (`hot-dice`'s tie-break turns take 40 s
-    before the game's own progress line can start), so a long silence is explained."""
+    before the game's own progress line can start), so a long silence is explained. The
+    words are written whole before the block's end returns, or not at all."""
     stream = out if out is not None else sys.stderr
-    timer = threading.Timer(
-        ProgressLine.QUIET_S if after is None else after, lambda: stream.write(words)
-    )
+
+    def say() -> None:
+        try:
+            stream.write(words)
+            stream.flush()
+        except (OSError, ValueError):  # (a closed pipe or stream: nobody to tell)
+            pass
+
+    timer = threading.Timer(ProgressLine.QUIET_S if after is None else after, say)
     timer.daemon = True
     timer.start()
     try:
         yield
     finally:
         timer.cancel()
+        timer.join()  # (a note already being written ends before the answer starts)
 
 
 class ProgressLine:
-    """How far a long solve is, on stderr: a 10,000-point game takes 15 minutes.
+    """How far a long solve is, on stderr: a 10,000-point game takes 10-12 minutes.
 
     Silent for the first seconds, so quick solves print nothing; on a terminal one line
     redrawn each second, elsewhere (a log file) a line a minute.

@@ -757,7 +757,9 @@ class _StillNeeded:
         return self.roll[need]
 
 
-def _check(rules: Rules) -> None:
+def check_solvable(rules: Rules) -> None:
+    """Raise ParseError for a game the solver does not take (an odd target, an exact finish
+    no first bank can meet, strike penalties), before any work is spent on it."""
     if rules.target <= 0 or rules.target % UNIT:
         raise ParseError(f"the target must be a positive multiple of {UNIT}, not {rules.target}")
     if rules.finish is Finish.EXACT and max(rules.entry, rules.min_bank) > rules.target:
@@ -795,7 +797,7 @@ def _solved(rules: Rules) -> GameSolution:
 
 
 def _solve_game(rules: Rules, progress: Progress | None) -> GameSolution:
-    _check(rules)
+    check_solvable(rules)
     started = time.process_time()
     plan = _plan(rules)
     n = rules.target // UNIT
@@ -960,7 +962,7 @@ def situations(target: int, entry: int = 0) -> list[tuple[int, int]]:
 
 def left_out(rules: Rules) -> list[str]:
     """What of these rules the two-player solution does not play, in words (strike
-    penalties are refused instead: ``_check``)."""
+    penalties are refused instead: ``check_solvable``)."""
     out = []
     if rules.finish is Finish.TIE_OR_BEAT:
         out.append("tie-or-beat (solved as first to the target)")

@@ -112,16 +112,22 @@ def settled_rolls(
 def _native_stderr_closed() -> Iterator[None]:
     """Standard error's file descriptor on /dev/null for a moment: OpenCV's own AVI reader
     prints what it finds wrong in a file ("Unexpected list type") with C's fprintf, past
-    its log level, before the command's one-line error says the video does not open."""
-    sys.stderr.flush()
+    its log level, before the command's one-line error says the video does not open.
+    Best effort (left alone where there is no descriptor 2 to swap), and for one thread:
+    the descriptor is the process's (`hotdice read --camera` opens one source at a time)."""
     try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
         saved = os.dup(2)
-    except OSError:  # (no standard error at all: nothing to keep quiet)
+    except (OSError, ValueError):  # (no standard error at all: nothing to keep quiet)
         yield
         return
     try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
+        try:
+            with open(os.devnull, "wb") as null:
+                os.dup2(null.fileno(), 2)
+        except OSError:
+            pass
         yield
     finally:
         os.dup2(saved, 2)
@@ -130,8 +136,11 @@ def _native_stderr_closed() -> Iterator[None]:
 
 def video_frames(source: str | int) -> Iterator[np.ndarray]:
     """Frames from a camera index or a video file, until the stream ends."""
+    # (a file's complaints are kept off the terminal; a camera's, "busy" or "permission
+    # denied", are what explain the one-line error, and are left)
+    quiet = _native_stderr_closed() if isinstance(source, str) else contextlib.nullcontext()
     try:
-        with _native_stderr_closed():
+        with quiet:
             cap = cv2.VideoCapture(source)
     except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
         cap = None

@@ -69,8 +69,9 @@ def confirmed_dice(
     """Which finds count as dice: the readers give "a die" at least `min_dieness`, and
     either the finder is sure (score >= `min_sure_score`) or the readers can read the face
     (confidence >= 0.5). A find only the finder doubts and the readers cannot read is a
-    chair foot, a box corner or a blot; one the finder is sure of is kept unread (a logo;
-    `read` reports it only past `not_lookalike`)."""
+    chair foot, a box corner or a blot, unless the roll's dice vouch for it (`same_set`,
+    applied to the roll as reported); one the finder is sure of is kept unread (a logo;
+    `read` reports it only past `not_lookalike`, or as a die of the roll's set)."""
     _, confidence = readings(probs)
     sure_find = (scores >= min_sure_score) | (confidence >= 0.5)
     return (1.0 - probs[:, 0] >= min_dieness) & sure_find

@@ -710,7 +710,9 @@ def read(
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
     whose finder score is below `min_sure_score` must also be readable (confidence 0.5),
-    and one reported unread, a die at least `min_unread_dieness` (`not_lookalike`).
+    and one reported unread, a die at least `min_unread_dieness` (`not_lookalike`), unless
+    it is a die of the roll's set: its size and face colour those of a die read surely,
+    its face marked, `min_dieness` is then enough, whatever the other two say (`same_set`).
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()

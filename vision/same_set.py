@@ -25,7 +25,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .finds import readings
+from .finds import surely_read
 
 SAME_COLOUR = 10.0
 """The most a face's median colour may differ from a die's of the roll, read surely
@@ -38,12 +38,12 @@ FACE_SPAN = 0.7
 """The middle of a face whose colour is taken, in die sides: inside its rounded edges and
 shading; its pips, or a logo, are the minority of it, so the median is the face's colour."""
 
-
 MARKED = 0.3
 """The least share of a face's middle whose lightness is `MARK_LEVEL` or more from its
-median: a die's face carries marks, a symbol most of all (`fudw_tray`'s logo dice 0.47-0.52),
-while a plain disc of a die's colour is a button (the byler tray's, 0.11-0.24 in the dev
-folders' stress runs, where it came within `SAME_COLOUR` of a grey die)."""
+median: a die's face carries marks, a symbol most of all (`fudw_tray`'s 74 symbol faces, at
+their labelled boxes: median 0.61, 0.43 at the 5th percentile), while a plain disc of a
+die's colour is a button (the byler tray's, 0.11-0.24 in the dev folders' stress runs,
+where it came within `SAME_COLOUR` of a grey die)."""
 
 MARK_LEVEL = 15.0
 """Lightness levels (8-bit Lab) a mark differs from the face by."""
@@ -79,7 +79,7 @@ def unread_dice_of_the_set(
     `min_dieness` of being a die, they are `SAME_SIZE` as the reported dice, their face is
     `SAME_COLOUR` as a die of the roll read surely (confidence 0.5) and it is `MARKED`. A
     mask over `found`; none without such a die to compare with."""
-    sure = reported & (readings(probs)[1] >= 0.5)
+    sure = reported & surely_read(probs)
     candidate = ~reported & (1.0 - probs[:, 0] >= min_dieness)
     if not sure.any() or not candidate.any():
         return np.zeros(len(found), bool)

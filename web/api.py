@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
@@ -132,9 +133,12 @@ def base_url() -> str:
     if public and (host in LOOPBACK or host.startswith("127.")):
         return str(public).rstrip("/")
     try:
-        return request.host_url.rstrip("/")
+        port = urlsplit(f"//{request.host}").port
     except ValueError:  # (a port past 65535: "x:99999999")
+        port = 0
+    if port == 0:  # (no phone opens port 0 either)
         abort(400, description=HOST_UNUSABLE)
+    return request.host_url.rstrip("/")
 
 
 def game_urls(game_id: str, token: str | None) -> dict[str, str]:

@@ -6,7 +6,6 @@ import sqlite3
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
-from flask.globals import request_ctx
 from werkzeug.exceptions import BadHost, HTTPException
 
 from companion.errors import brief
@@ -30,7 +29,7 @@ def _answer(status: int, message: str) -> Any:
     """The error as JSON for the API and scripts, as a short page for a browser."""
     if _wants_json():
         return error_response(status, message)
-    if request_ctx.url_adapter is None:  # (a Host Werkzeug cannot route: no link to build)
+    if isinstance(request.routing_exception, BadHost):  # (no URL adapter: no link built)
         return render_template("error_bare.html", message=brief(message)), status
     return render_template("error.html", message=brief(message)), status
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 from urllib.parse import urlsplit
@@ -176,6 +177,13 @@ def _no_rematch(game_id: str, *, not_a_player: bool = False) -> WResponse:
     return redirect(url_for("pages.game", game_id=game_id))
 
 
+NOT_A_JOIN_CODE = "That join code is not valid: you are watching, not playing."
+
+WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+"""A target as typed (commas and spaces taken out): digits of any script, as a phone's
+keyboard gives them and int() reads them; not int()'s "1_0000"."""
+
+
 @bp.post("/new")
 def new() -> WResponse | tuple[str, int]:
     """The create form: preset, house rules, target, players in seating order."""
@@ -198,7 +206,7 @@ def new() -> WResponse | tuple[str, int]:
         # or not this phone's game)
         return _no_rematch(again.game.id, not_a_player=again.over)
     try:
-        if "_" in target_text:  # (int() reads "1_0000" as 10,000: no one writes a target so)
+        if target_text and not WHOLE_NUMBER.fullmatch(target_text):
             raise ValueError(target_text)
         target = int(target_text) if target_text else None
         held = session_token(finished.game) if finished else None
@@ -206,8 +214,12 @@ def new() -> WResponse | tuple[str, int]:
     except (ValueError, store.Rejected) as exc:
         if isinstance(exc, store.Rejected):
             message = str(exc)
-        elif target_text.lstrip("+-").isdecimal():  # (digits past what int() reads)
-            message = f"the target is at most {crules.MAX_TARGET:,}"
+        elif WHOLE_NUMBER.fullmatch(target_text):  # (digits past what int() reads)
+            message = (
+                f"the target must be a positive multiple of {crules.SCORE_STEP}"
+                if target_text.startswith("-")
+                else f"the target is at most {crules.MAX_TARGET:,}"
+            )
         else:
             message = "the target must be a whole number"
         flash(brief(message))  # (the flash rides in the session cookie)
@@ -265,9 +277,6 @@ def join() -> WResponse | tuple[str, int]:
         flash(NOT_A_JOIN_CODE)
         return redirect(url_for("pages.game", game_id=game_id))
     return redirect(url_for("pages.game", game_id=game_id, t=code or None))
-
-
-NOT_A_JOIN_CODE = "That join code is not valid: you are watching, not playing."
 
 
 def watching() -> bool:

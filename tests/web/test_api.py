@@ -729,7 +729,7 @@ def test_links_made_on_the_server_itself_point_to_the_lan_address(
     assert lan["view_url"] == f"http://10.0.0.5:8000/g/{lan['id']}"
 
 
-@pytest.mark.parametrize("host", ["a b", "\u00e9t\u00e9", "x:99999999"])
+@pytest.mark.parametrize("host", ["a b", "\u00e9t\u00e9", "x:99999999", "x:0"])
 def test_a_host_no_phone_can_open_makes_no_game(client: FlaskClient, host: str) -> None:
     """Werkzeug empties a Host header that is no address; its links came out "http:/g/..."
     in a 201, and the game was made all the same. Now: a 400, and no game."""

@@ -71,6 +71,8 @@ def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: 
     for target, said in (
         ("1_0000", b"whole number"),  # (int() reads it as 10,000)
         ("9" * 5000, b"the target is at most 1,000,000"),  # (past what int() reads)
+        ("-" + "9" * 5000, b"the target must be a positive multiple of 50"),
+        ("--5", b"whole number"),
     ):
         data = {"csrf_token": token, "preset": "minnesota", "target": target, "players": "Ann"}
         resp = client.post("/new", data=data)

@@ -113,7 +113,7 @@
           photoDice = false;
           selected = -1;
           render();
-          status.textContent = `Could not read that photo: ${body.error || "HTTP " + resp.status}`;
+          status.textContent = `Could not read that photo: ${body.error || tooLargeOr(resp.status)}`;
           status.classList.add("error");
           return;
         }
@@ -150,5 +150,11 @@
     };
   }
 
-  window.HotDice = {attach, dieSvg};
+  // What a failed photo upload says when its answer is not the app's JSON: a body far over
+  // the limit is refused by the server itself (`hotdice serve`), in plain text.
+  function tooLargeOr(status) {
+    return status === 413 ? "the photo is too large to send (at most 20 MB)" : `HTTP ${status}`;
+  }
+
+  window.HotDice = {attach, dieSvg, tooLargeOr};
 })();

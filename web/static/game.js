@@ -429,8 +429,9 @@
     say(`Reading ${name}'s die…`);
     try {
       const resp = await fetch("/api/read", {method: "POST", body: form});
-      const body = await resp.json();
-      if (!resp.ok) { say(body.error || `HTTP ${resp.status}`, true); return; }
+      // (not JSON: the server's own refusal of a body far over the limit, or a proxy's page)
+      const body = await resp.json().catch(() => ({}));
+      if (!resp.ok) { say(body.error || HotDice.tooLargeOr(resp.status), true); return; }
       if (body.detections.length !== 1) {
         say(`Found ${body.detections.length} dice: photograph ${name}'s one die.`, true);
         return;
