@@ -1137,6 +1137,26 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Browser, server: Ser
         assert not errors, errors
 
 
+def test_a_photo_the_server_refuses_as_too_large_says_so(browser: Browser, server: Server) -> None:
+    """`hotdice serve` refuses a body far over the upload limit itself, in plain text: the
+    roll-for-first photo and the dice pad say it is too large (the first had failed on
+    reading the answer as JSON)."""
+    photo = upload("ann.png", b"stub")
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        page.route(
+            "**/api/read*",
+            lambda route: route.fulfill(
+                status=413, content_type="text/plain", body="Request Entity Too Large"
+            ),
+        )
+        page.set_input_files('#first input.first-photo[data-player="Ann"]', files=photo)
+        wait_text(page, "#toast", "the photo is too large to send (at most 20 MB)")
+        page.set_input_files("#controls input.photo", files=photo)
+        wait_text(page, "#controls .photo-status", "the photo is too large to send")
+        assert not errors, errors
+
+
 def _new_game(
     ctx: BrowserContext,
     server: Server,
