@@ -123,11 +123,8 @@ def _native_stderr_closed() -> Iterator[None]:
         yield
         return
     try:
-        try:
-            with open(os.devnull, "wb") as null:
-                os.dup2(null.fileno(), 2)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError), open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
         yield
     finally:
         os.dup2(saved, 2)

@@ -654,7 +654,8 @@ class _Looks:
 
     def roll(self, found: np.ndarray, probs: np.ndarray) -> Detections:
         rank = self.in_roll(found, probs)
-        found, probs, rank = found[rank >= 0], probs[rank >= 0], rank[rank >= 0]
+        listed = rank >= 0
+        found, probs, rank = found[listed], probs[listed], rank[listed]
         keep = dedupe(found, rank)  # (a die found twice, once)
         found, probs, cut = self.cut_to_size(found, probs, keep)
         if cut:  # a find read again may be no die, and the die it duplicated then stays

@@ -184,6 +184,23 @@ WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 keyboard gives them and int() reads them; not int()'s "1_0000"."""
 
 
+def _form_target(text: str) -> int | None:
+    """The create form's target (None: the rule set's own); ValueError saying what is
+    wrong with it, in the words the form shows."""
+    if not text:
+        return None
+    if not WHOLE_NUMBER.fullmatch(text):
+        raise ValueError("the target must be a whole number")
+    try:
+        return int(text)
+    except ValueError:  # (digits past what int() reads)
+        if text.startswith("-"):
+            raise ValueError(
+                f"the target must be a positive multiple of {crules.SCORE_STEP}"
+            ) from None
+        raise ValueError(f"the target is at most {crules.MAX_TARGET:,}") from None
+
+
 @bp.post("/new")
 def new() -> WResponse | tuple[str, int]:
     """The create form: preset, house rules, target, players in seating order."""
@@ -206,23 +223,11 @@ def new() -> WResponse | tuple[str, int]:
         # or not this phone's game)
         return _no_rematch(again.game.id, not_a_player=again.over)
     try:
-        if target_text and not WHOLE_NUMBER.fullmatch(target_text):
-            raise ValueError(target_text)
-        target = int(target_text) if target_text else None
+        target = _form_target(target_text)
         held = session_token(finished.game) if finished else None
         snap, token = store.create_game(spec, target, players, follows=held)
-    except (ValueError, store.Rejected) as exc:
-        if isinstance(exc, store.Rejected):
-            message = str(exc)
-        elif WHOLE_NUMBER.fullmatch(target_text):  # (digits past what int() reads)
-            message = (
-                f"the target must be a positive multiple of {crules.SCORE_STEP}"
-                if target_text.startswith("-")
-                else f"the target is at most {crules.MAX_TARGET:,}"
-            )
-        else:
-            message = "the target must be a whole number"
-        flash(brief(message))  # (the flash rides in the session cookie)
+    except ValueError as exc:  # (store.Rejected is one: the engine's reason)
+        flash(brief(str(exc)))  # (the flash rides in the session cookie)
         return render_template(
             "index.html",
             presets=preset_choices(),
