@@ -90,7 +90,7 @@ def session_token(game: store.Game) -> str | None:
     """The join token this browser holds for the game, if it is still valid. A rematch's
     is derived from its finished game's (`store.rematch_token`): a browser that played that
     one plays this one."""
-    tokens = session.get("tokens", {})
+    tokens = _held_tokens()
     token = tokens.get(game.id)
     if token and store.check_token(game, token):
         return token
@@ -102,6 +102,16 @@ def session_token(game: store.Game) -> str | None:
     return None
 
 
+def _held_tokens() -> dict[str, str]:
+    """The join tokens in this browser's session, game id to token. The cookie is signed,
+    so only a server with another layout (or its secret) writes anything else; whatever it
+    is, a page answers as for a browser that holds none rather than with a 500."""
+    tokens = session.get("tokens")
+    if not isinstance(tokens, dict):
+        return {}
+    return {k: v for k, v in tokens.items() if isinstance(k, str) and isinstance(v, str)}
+
+
 REMEMBERED_GAMES = 30
 """Join tokens a browser keeps, newest first: the session cookie must stay under the 4 KB
 a browser keeps (it passed that at about 200 games, and a dropped cookie loses them all)."""
@@ -109,7 +119,7 @@ a browser keeps (it passed that at about 200 games, and a dropped cookie loses t
 
 def remember_token(game_id: str, token: str) -> None:
     """Keep a game's join token in this browser's session, so its creator can play."""
-    tokens = {k: v for k, v in session.get("tokens", {}).items() if k != game_id}
+    tokens = {k: v for k, v in _held_tokens().items() if k != game_id}
     tokens[game_id] = token
     session["tokens"] = dict(list(tokens.items())[-REMEMBERED_GAMES:])
     session.permanent = True

@@ -390,6 +390,20 @@ def test_a_browser_keeps_the_join_tokens_of_its_latest_games(app: Flask) -> None
     assert playing(games[0]) and not playing(games[10])  # rejoined: now the newest
 
 
+@pytest.mark.parametrize("held", [["a", "b"], "text", {"x": 3}, 7])
+def test_a_session_holding_tokens_in_another_shape_plays_no_game(app: Flask, held: object) -> None:
+    # (a signed cookie another layout wrote: the page treats it as holding none, no 500)
+    made = app.test_client().post("/api/games", json={"rules": "farkle", "players": ["Ann", "Bob"]})
+    game = made.get_json()
+    browser = app.test_client()
+    with browser.session_transaction() as sess:
+        sess["tokens"] = held
+    page = browser.get(f"/g/{game['id']}")
+    assert page.status_code == 200 and 'id="quick"' not in page.get_data(as_text=True)
+    assert browser.get(game["join_url"]).status_code == 302  # joining mends the cookie
+    assert 'id="quick"' in browser.get(f"/g/{game['id']}").get_data(as_text=True)
+
+
 def test_the_sheet_says_what_the_rules_did_where_no_button_would(
     client: FlaskClient, game: GameActions
 ) -> None:
