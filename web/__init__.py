@@ -34,6 +34,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         DATABASE=os.path.join(app.instance_path, "hotdice.sqlite"),
         DB_SYNCHRONOUS="NORMAL",
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
+        MAX_JSON_SIZE=64 * 1024,  # a JSON request's body (`errors.limit_bodies_read_whole`)
         MAX_PIXELS=MAX_PIXELS,
         DB_REUSE=False,
         POLL_MS=1000,

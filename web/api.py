@@ -138,7 +138,10 @@ def base_url() -> str:
         port = 0
     if port == 0:  # (no phone opens port 0 either)
         abort(400, description=HOST_UNUSABLE)
-    return request.host_url.rstrip("/")
+    try:
+        return request.host_url.rstrip("/")
+    except (ValueError, IndexError):  # (a name Werkzeug cannot decode from IDNA: "xn--a")
+        abort(400, description=HOST_UNUSABLE)
 
 
 def game_urls(game_id: str, token: str | None) -> dict[str, str]:
@@ -332,15 +335,7 @@ def advice(game_id: str) -> Response:
         resp = Response(status=304)
     else:
         try:
-            body = store.memo(
-                ("advice", game.id, version),
-                lambda: current_app.json.dumps(
-                    {
-                        "version": version,
-                        "advice": coach.advice_for(store.snapshot_at(game, version).state),
-                    }
-                ),
-            )
+            body = store.memo(("advice", game.id, version), lambda: _advice_json(game, version))
         except coach.Pending as wait:  # (not cached: asked again, it will be ready)
             resp = jsonify({"version": version, "advice": wait.advice})
             resp.headers["Cache-Control"] = "no-store"
@@ -349,6 +344,24 @@ def advice(game_id: str) -> Response:
     resp.set_etag(tag)
     resp.headers["Cache-Control"] = "no-cache"
     return resp
+
+
+def _advice_json(game: store.Game, version: int) -> str:
+    """The coach's advice at ``version`` as a JSON body. Working it out solves the rules'
+    turn (seconds for rules no game has asked about), so it shares the cap on heavy work:
+    past it the phone is told the coach is busy and asks again (eight phones asking at
+    once for new rules held every other game's polling for 8 s)."""
+    state = store.snapshot_at(game, version).state
+    advice = None  # (no game yet: nothing to work out)
+    if state is not None:
+        try:
+            with heavy_work("working out advice"):
+                advice = coach.advice_for(state)
+        except ServiceUnavailable:
+            raise coach.pending(
+                state, "The coach is busy for other players; asking again…"
+            ) from None
+    return str(current_app.json.dumps({"version": version, "advice": advice}))
 
 
 def coach_on(body: dict[str, Any] | None = None) -> bool:

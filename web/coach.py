@@ -98,15 +98,20 @@ def advice_for(state: GameState | None) -> dict[str, Any] | None:
         if needs_the_race(state) and (solved is None or not solved.is_set()):
             # (no request waits on the solver: a waiting request holds a server thread, and
             # a table of phones asking at every change held them all, stalling every game)
-            raise Pending(
-                {
-                    "player": state.players[state.current].name,
-                    "situation": "pending",
-                    "reason": "Working out the tie-break odds for these rules…",
-                    "retry_ms": RETRY_MS,
-                }
-            )
+            raise pending(state, "Working out the tie-break odds for these rules…")
     return advise_game(state)
+
+
+def pending(state: GameState, reason: str) -> Pending:
+    """The answer for now while the advice cannot be given yet, for ``reason``."""
+    return Pending(
+        {
+            "player": state.players[state.current].name,
+            "situation": "pending",
+            "reason": reason,
+            "retry_ms": RETRY_MS,
+        }
+    )
 
 
 def advice_for_roll(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import http.client
 import io
 import json
 import socket
@@ -251,3 +252,35 @@ def test_a_huge_upload_is_refused_from_its_header(server: Server) -> None:
     just_over = 20 * 1024 * 1024 + 1
     answer = _post_head(server, just_over, b"\0" * just_over)
     assert answer.startswith(b"HTTP/1.1 413") and b"application/json" in answer
+
+
+def test_a_json_body_sent_in_chunks_is_held_to_its_limit(server: Server) -> None:
+    """A body with no declared length (chunked) is cut off at the JSON limit as it is read,
+    not parsed whole: the game it was sent to is untouched and still answers."""
+    made = json.loads(
+        _request(server, "POST", "/api/games", b'{"rules": "farkle", "players": ["Ann", "Bob"]}')
+    )
+    filler = b",".join([b"[[[[[1]]]]]"] * 200_000)  # (2.4 MB, within the depth limit)
+    body = b'{"version": 0, "event": {"type": "bank"}, "x": [' + filler + b"]}"
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    chunks = (body[i : i + 65536] for i in range(0, len(body), 65536))
+    conn.request(
+        "POST",
+        f"/api/games/{made['id']}/events",
+        body=chunks,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {made['token']}"},
+        encode_chunked=True,
+    )
+    resp = conn.getresponse()
+    assert resp.status == 413
+    assert json.loads(resp.read())["error"] == "JSON body too large: at most 64 KB"
+    conn.close()
+    assert json.loads(_request(server, "GET", f"/api/games/{made['id']}"))["version"] == 0
+
+
+def _request(server: Server, method: str, path: str, body: bytes | None = None) -> bytes:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request(method, path, body=body, headers={"Content-Type": "application/json"})
+    data = conn.getresponse().read()
+    conn.close()
+    return data

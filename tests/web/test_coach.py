@@ -83,6 +83,30 @@ def test_advice_is_cached_per_version_with_an_etag(game: GameActions) -> None:
     assert fresh.get_json()["advice"]["player"] == "Bob"
 
 
+def test_advice_past_the_cap_on_heavy_work_is_pending(game: GameActions) -> None:
+    # (working advice out solves the rules' turn, seconds for new rules: while every slot
+    # is busy the phone is told so, and nothing is cached, so the next ask answers)
+    game.create("zilch", ["Ann", "Bob"])
+    heavy = game.client.application.extensions["hotdice_heavy"]
+    taken = 0
+    while heavy.acquire(blocking=False):
+        taken += 1
+    try:
+        resp = game.client.get(f"/api/games/{game.id}/advice")
+        busy = resp.get_json()["advice"]
+        assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
+        assert (busy["situation"], busy["player"], busy["retry_ms"]) == (
+            "pending",
+            "Ann",
+            coach.RETRY_MS,
+        )
+        assert "busy" in busy["reason"]
+    finally:
+        for _ in range(taken):
+            heavy.release()
+    assert advice(game, wait=0)["situation"] == "fresh"
+
+
 def test_unknown_game_is_404(client: FlaskClient) -> None:
     resp = client.get("/api/games/ZZZZZZ/advice")
     assert resp.status_code == 404 and "error" in resp.get_json()

@@ -727,7 +727,7 @@ def test_a_rematch_made_while_its_game_is_taken_back_is_not_made(
         assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
 
 
-@pytest.mark.parametrize("host", ["a b", "x:99999999"])
+@pytest.mark.parametrize("host", ["a b", "x:99999999", "xn--a"])
 def test_the_create_form_from_a_host_no_phone_can_open_makes_no_game(
     app: Flask, client: FlaskClient, host: str
 ) -> None:
@@ -760,6 +760,18 @@ def test_a_host_werkzeug_cannot_route_gets_a_page_not_a_500(client: FlaskClient,
     assert api.get_json() == {
         "error": "the request's Host header is not an address phones can open"
     }
+
+
+def test_a_game_seen_from_a_host_idna_cannot_decode_gets_a_400(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    """Its links (the join link, the QR code's) cannot be written: a 400, not a 500."""
+    game.create()
+    for path in (f"/g/{game.id}", f"/g/{game.id}/qr.svg"):
+        headers = {"Host": "xn--a", "Accept": "text/html"}
+        status, page = past_the_client(app, path, headers=headers)
+        assert status == 400 and "not an address phones can open" in page, path
+    assert client.get(f"/g/{game.id}").status_code == 200  # (its own host: as ever)
 
 
 def test_a_rematch_of_a_game_this_phone_does_not_play_is_not_made(
