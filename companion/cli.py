@@ -8,8 +8,12 @@ the ``hotdice.commands`` entry points, so this package never imports those layer
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import io
 import json
+import os
+import stat
 import sys
 import tomllib
 import unicodedata
@@ -47,14 +51,34 @@ def _has_huge_int(value: object) -> bool:
     return isinstance(value, int) and value.bit_length() > 14_000  # (about 4,200 digits)
 
 
+RULE_FILE_MAX_BYTES = 1024 * 1024
+GAME_LOG_MAX_BYTES = 64 * 1024 * 1024
+"""A real game's log is a few KB; 64 MB holds over a million events (replaying 100,000
+takes half a minute)."""
+
+
+def read_plain_file(path: str, *, limit: int, what: str) -> bytes:
+    """The bytes of a plain file of at most ``limit`` bytes. A device (/dev/zero) or a huge
+    file was read until memory ran out, and a named pipe waited for a writer; each is now
+    an OSError of one line."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, f"not a file (a {what} is a plain file)")
+    with open(path, "rb") as file:
+        data = file.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"over {limit // (1024 * 1024):,} MB, too big for a {what}")
+    return data
+
+
 def rules_spec(spec: str) -> str | dict[str, Any]:
     """What ``--rules`` names: a preset spec as it is, or a ``.toml`` file's table (a base
     preset and overrides, named after the file unless it says otherwise)."""
     if not spec.endswith(".toml"):
         return spec
     try:
-        with open(spec, "rb") as file:
-            text = file.read().decode("utf-8-sig")  # (Notepad's byte-order mark is fine)
+        data = read_plain_file(spec, limit=RULE_FILE_MAX_BYTES, what="rule file")
+        text = data.decode("utf-8-sig")  # (Notepad's byte-order mark is fine)
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ParseError(f"{spec}: not valid TOML: {error}") from None
@@ -292,7 +316,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not path:
         raise ParseError("the game log's path is empty")
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            text = sys.stdin.read(GAME_LOG_MAX_BYTES + 1)  # (characters: near enough)
+            if len(text) > GAME_LOG_MAX_BYTES:
+                raise OSError(errno.EFBIG, "over 64 MB, too big for a game log")
+        else:
+            data = read_plain_file(path, limit=GAME_LOG_MAX_BYTES, what="game log")
+            text = data.decode("utf-8")
     except OSError as error:
         raise OSError(f"cannot read {path}: {error.strerror}") from None
     except UnicodeDecodeError:
@@ -423,6 +453,14 @@ class _Parser(argparse.ArgumentParser):
         sys.stderr.write(f"hotdice: error: {brief(message)} (see: {self.prog} --help)\n")
         raise SystemExit(EXIT_ERROR)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """As argparse's, but the help that a stream cannot take (a full disk) is an
+        error: argparse passes over it, and the exit status said all was well."""
+        if message:
+            out = file or sys.stderr
+            out.write(message)
+            out.flush()
+
 
 def _common() -> _Parser:
     """--rules, --target and --json, accepted by every command."""
@@ -506,7 +544,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdin = io.StringIO()  # (read as empty: "no roll on standard input")
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
-    args, extra = parser.parse_known_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+    except BrokenPipeError:  # (`hotdice --help | head -1`: what was asked for was shown)
+        return 0
+    except OSError as error:  # (the help, to a full disk: `_Parser._print_message`)
+        sys.stderr.write(f"hotdice: error: {error}\n")
+        return EXIT_ERROR
     photos = getattr(args, "photos", None)
     if extra:  # photos listed after an option (`read a.jpg --rules farkle b.jpg`) are photos
         # (and after a `--` even one whose name starts with "-")
@@ -518,7 +562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.photos += named + extra[cut + 1 :]
     handler = getattr(args, "handler", None)
     if handler is None:  # (a usage error: the help goes where errors go, as argparse's do)
-        parser.print_help(sys.stderr)
+        with contextlib.suppress(OSError):  # (nowhere to say it: the status still does)
+            parser.print_help(sys.stderr)
         return EXIT_ERROR
     try:
         return int(handler(args) or 0)

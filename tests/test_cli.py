@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -712,3 +713,48 @@ def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
 
     monkeypatch.setattr("companion.cli.cmd_score", interrupted)
     assert main(["score", "--rules", "farkle", "1"]) == 130
+
+
+@pytest.mark.parametrize("command", ["replay {}", "score --rules {} 1"])
+def test_a_device_or_a_named_pipe_is_no_file_to_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    """/dev/zero was read until memory ran out (Ctrl-C unheard), a pipe waited for a
+    writer: each is refused before it is opened."""
+    pipe, device = tmp_path / "pipe.toml", tmp_path / "null.toml"
+    os.mkfifo(pipe)
+    os.symlink(os.devnull, device)
+    for path in (str(pipe), str(device)):
+        code, out, err = run(capsys, *command.format(path).split())
+        assert code == 2 and out == "" and "not a file" in err and err.count("\n") == 1
+
+
+def test_a_game_log_or_rule_file_past_its_size_is_refused_unread(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion import cli
+
+    monkeypatch.setattr(cli, "GAME_LOG_MAX_BYTES", 1024)
+    monkeypatch.setattr(cli, "RULE_FILE_MAX_BYTES", 1024)
+    log = tmp_path / "log.json"
+    log.write_text(" " * 1025)
+    code, _, err = run(capsys, "replay", str(log))
+    assert code == 2 and "too big for a game log" in err
+    rules = tmp_path / "big.toml"
+    rules.write_text("# " + "x" * 1024)
+    code, _, err = run(capsys, "score", "--rules", str(rules), "1")
+    assert code == 2 and "too big for a rule file" in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(" " * 1025))
+    code, _, err = run(capsys, "replay", "-")
+    assert code == 2 and "too big for a game log" in err
+
+
+@pytest.mark.parametrize("command", ["--help", "score --help", "rules"])
+def test_help_or_an_answer_to_a_full_disk_is_an_error(command: str) -> None:
+    """The help was lost on /dev/full with exit status 0, as if it had been shown."""
+    cli = f"{sys.executable} -m companion.cli"
+    done = subprocess.run(
+        ["bash", "-c", f"{cli} {command} > /dev/full"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == "hotdice: error: [Errno 28] No space left on device\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -131,10 +132,25 @@ def _native_stderr_closed() -> Iterator[None]:
         os.close(saved)
 
 
+def _video_or_device(path: str) -> bool:
+    """Whether OpenCV may be given `path`: a file, a camera device (/dev/video0), or what
+    is no file here (a stream's URL; one that is nothing, OpenCV says it cannot open). A
+    named pipe with no writer held it, and Ctrl-C with it, forever; a folder is no video."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return True
+    return stat.S_ISREG(mode) or stat.S_ISCHR(mode)
+
+
 def video_frames(source: str | int) -> Iterator[np.ndarray]:
     """Frames from a camera index or a video file, until the stream ends."""
     # (a file's complaints are kept off the terminal; a camera's, "busy" or "permission
     # denied", are what explain the one-line error, and are left)
+    text = str(source)  # (a path past 100 characters is cut: the error is one line)
+    shown = repr(source) if len(text) <= 100 else f"{text[:40]!r}… ({len(text):,} characters)"
+    if isinstance(source, str) and not _video_or_device(source):
+        raise OSError(f"cannot open camera or video {shown}: not a video file or camera device")
     quiet = _native_stderr_closed() if isinstance(source, str) else contextlib.nullcontext()
     try:
         with quiet:
@@ -142,8 +158,6 @@ def video_frames(source: str | int) -> Iterator[np.ndarray]:
     except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
         cap = None
     if cap is None or not cap.isOpened():
-        text = str(source)  # (a path past 100 characters is cut: the error is one line)
-        shown = repr(source) if len(text) <= 100 else f"{text[:40]!r}… ({len(text):,} characters)"
         raise OSError(f"cannot open camera or video {shown}")
     try:
         while True:

@@ -8,6 +8,7 @@ handlers with a context that has no rules engine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import stat
@@ -27,7 +28,7 @@ from .annotate import annotate
 from .camera import settled_rolls, video_frames
 from .detections import ASK_BELOW, Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
-from .io import load_image, read_bytes, stat_path
+from .io import load_image, read_bytes, stat_path, write_image
 from .model import warm_up
 from .photo import PhotoReading, read_photo_data
 from .reader import read
@@ -233,7 +234,8 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
             if not many:
                 raise
             message = context.brief(str(exc))
-            print(f"hotdice: error: {message}", file=sys.stderr)
+            with contextlib.suppress(OSError):  # (a full stderr: the JSON line still says it)
+                print(f"hotdice: error: {message}", file=sys.stderr, flush=True)
             if args.json:  # line N stays photo N's
                 print(json.dumps({"file": str(photo), "error": message}), flush=True)
             status = 2
@@ -243,12 +245,7 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
             if image.shape[1] != dets.size_wh[0]:  # decoded small for speed: draw full size
                 image = load_image(photo)
             drawn = annotate(image, PhotoReading(dets, image).on_image())
-            try:
-                written = cv2.imwrite(str(outs[k]), drawn)
-            except cv2.error:
-                written = False
-            if not written:
-                raise OSError(f"{outs[k]}: cannot write the annotated image")
+            write_image(outs[k], drawn)
         ruled = _ruled(args, context, dets)
         if args.json:
             print(_json_line(photo, dets, ms, ruled), flush=True)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .io import path_problem, stat_path
+from .io import read_bytes, stat_path
 
 
 @dataclass
@@ -146,15 +146,19 @@ def _pairs(labels: list[dict], dets: list) -> dict[int, int]:
     return held
 
 
+LABELS_MAX_BYTES = 64 * 1024 * 1024
+"""The most a labels.json may hold: 100 bytes a die, over half a million dice."""
+
+
 def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     """The labels file of a folder: (header, image entries)."""
     path = Path(directory) / "labels.json"
-    if not _is_file(path):
-        raise OSError(f"{path}: no labels.json in {directory}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))  # (a BOM, as Notepad writes)
-    except OSError as exc:
-        raise OSError(path_problem(path, exc)) from None
+        raw = read_bytes(path, limit=LABELS_MAX_BYTES, what="labels file")
+    except (FileNotFoundError, NotADirectoryError):
+        raise OSError(f"{path}: no labels.json in {directory}") from None
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))  # (a BOM, as Notepad writes)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"  # (a message may end in "at")
         raise ValueError(
@@ -185,14 +189,14 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     return data, entries
 
 
-def _is_file(path: Path) -> bool:
-    """Whether `path` is a file: False where nothing is, a one-line OSError for a symlink
-    loop or a folder without permission (Path.is_file() calls a loop missing, or raises a
-    bare [Errno 13])."""
+def _not_a_photo(path: Path) -> str | None:
+    """Why `path` cannot be a labelled photo ("no such file", "not a file": a folder, a
+    device, a named pipe), or None; a one-line OSError for a symlink loop or a folder
+    without permission (Path.is_file() calls a loop missing, or raises a bare [Errno 13])."""
     try:
-        return stat.S_ISREG(stat_path(path).st_mode)
+        return None if stat.S_ISREG(stat_path(path).st_mode) else "not a file"
     except (FileNotFoundError, NotADirectoryError):
-        return False
+        return "no such file"
 
 
 def _is_box(box: object) -> bool:
@@ -240,10 +244,12 @@ def evaluate(
 ) -> list[ImageResult]:
     """Read every labelled image of `directory` with `read_file(path) -> (detections, ms)`."""
     _, entries = iter_dataset(directory)
-    missing = [e["file"] for e in entries if not _is_file(Path(directory) / e["file"])]
-    if missing:  # said before an hour of reading, not after
-        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-        raise OSError(f"{Path(directory) / missing[0]}{more}: labelled, but no such file")
+    unread = [
+        (e["file"], why) for e in entries if (why := _not_a_photo(Path(directory) / e["file"]))
+    ]
+    if unread:  # said before an hour of reading, not after
+        more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+        raise OSError(f"{Path(directory) / unread[0][0]}{more}: labelled, but {unread[0][1]}")
     results = []
     for k, entry in enumerate(entries):
         dets, ms = read_file(Path(directory) / entry["file"])

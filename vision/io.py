@@ -8,10 +8,12 @@ with a phone held upright come out upright. Large JPEGs are decoded at a reduced
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 import struct
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -124,17 +126,30 @@ def stat_path(path: str | os.PathLike, *, what: str = "file") -> os.stat_result:
         raise FileNotFoundError(f"{path}: no such {what}") from None
 
 
-def read_bytes(path: str | os.PathLike) -> bytes:
-    """The file's bytes, with a one-line OSError for a missing or unreadable file."""
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""The most of a file read whole: a 50-megapixel photo is 10-150 MB even uncompressed,
+and an 8 GB file was read into memory before anything looked at it."""
+
+
+def read_bytes(
+    path: str | os.PathLike, *, limit: int = MAX_FILE_BYTES, what: str = "photo"
+) -> bytes:
+    """The bytes of a plain file of at most `limit` bytes, with a one-line OSError for a
+    missing, unreadable or bigger file, and for anything but a plain file (a device such
+    as /dev/zero, or a named pipe, would be read until memory ran out, or wait forever)."""
     if os.fspath(path) == "":  # (Path("") is the current folder)
-        raise OSError("the photo path is empty")
+        raise OSError(f"the {what} path is empty")
     p = Path(path)
     if not stat.S_ISREG(stat_path(p).st_mode):
         raise OSError(f"{p}: not a file")
     try:
-        return p.read_bytes()
+        with p.open("rb") as file:
+            data = file.read(limit + 1)  # (what it holds now: it may have grown)
     except OSError as exc:
         raise OSError(path_problem(p, exc)) from None
+    if len(data) > limit:
+        raise OSError(f"{p}: over {limit // (1024 * 1024):,} MB, too big for a {what}")
+    return data
 
 
 def load_image(
@@ -154,3 +169,39 @@ def load_image(
         return decode_image(data, max_pixels=max_pixels, reduce=reduce)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
+
+
+def write_image(path: str | os.PathLike, image: np.ndarray) -> None:
+    """Write `image` to `path` in the format its extension names, whole or not at all: it
+    is encoded in memory, written beside the target and renamed over it, so a full disk
+    leaves the file that was there (OpenCV's own writer had deleted it, or left half a
+    TIFF) and no partial file. Writes through a symlink to the file it names. A one-line
+    OSError when it cannot."""
+    target = Path(os.path.realpath(path))
+    ext = target.name[target.name.rfind(".") :] if "." in target.name else ""
+    try:  # (by the last dot, as OpenCV goes: Path.suffix of ".png" is "")
+        ok, encoded = cv2.imencode(ext, image)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise OSError(f"{path}: cannot write the image as {ext or 'a file with no extension'}")
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:  # (a new file: as the umask allows)
+        mode = 0o666 & ~_umask()
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(encoded.tobytes())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise OSError(f"{path}: cannot write the image: {exc.strerror or exc}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -30,6 +30,8 @@ def lan_address() -> str:
 def public_url(host: str, port: int) -> str:
     """The URL to print: the LAN address when listening on all interfaces."""
     shown = lan_address() if host in ("0.0.0.0", "", "::") else host
+    if ":" in shown and not shown.startswith("["):  # (an IPv6 address goes in brackets)
+        shown = f"[{shown}]"
     return f"http://{shown}:{port}/"
 
 
@@ -128,6 +130,9 @@ def run_serve(args: argparse.Namespace) -> int:
     config: dict[str, Any] = {"DB_REUSE": True, "PUBLIC_URL": public_url(args.host, args.port)}
     if args.db:
         db = os.path.abspath(args.db)
+        if os.path.exists(db) and not os.path.isfile(db):  # (SQLite would open /dev/full,
+            # and leave its journal beside it)
+            raise ValueError(f"--db: {args.db} is not a file (the database is one SQLite file)")
         if os.path.dirname(db):
             os.makedirs(os.path.dirname(db), exist_ok=True)
         config["DATABASE"] = db

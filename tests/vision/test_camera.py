@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -159,3 +162,12 @@ def test_thumbnail_is_320_wide_grey_and_never_enlarged() -> None:
     assert thumbnail(np.zeros((720, 1280, 3), np.uint8)).shape == (180, 320)
     assert thumbnail(np.zeros((120, 160, 4), np.uint8)).shape == (120, 160)
     assert thumbnail(np.zeros((120, 160, 1), np.uint8)).shape == (120, 160)
+
+
+def test_a_named_pipe_or_a_folder_is_no_video(tmp_path: Path) -> None:
+    """A pipe with no writer held `--camera`, and Ctrl-C with it, forever."""
+    pipe = tmp_path / "roll.avi"
+    os.mkfifo(pipe)
+    for source in (pipe, tmp_path):
+        with pytest.raises(OSError, match="not a video file or camera device"):
+            next(camera.video_frames(str(source)))

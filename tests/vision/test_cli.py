@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import shutil
@@ -749,6 +751,26 @@ def test_one_missing_photo_with_json_is_the_commands_error(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == f"hotdice: error: {missing}: no such file\n"
+
+
+def test_a_batch_with_standard_error_full_still_prints_each_photos_line(
+    samples_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bad photo's error could not be said, and the failure to say it lost the rest."""
+
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sys, "stderr", Full())
+    photo = samples_dir / "IMG_20191208_112014.jpg"
+    assert main(["read", "--json", str(tmp_path / "nope.jpg"), str(photo)]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["file"] for line in lines] == [str(tmp_path / "nope.jpg"), str(photo)]
+    assert "error" in lines[0] and len(lines[1]["dice"]) == 4
 
 
 def test_annotate_outlines_and_labels_each_die_of_a_wide_photo(

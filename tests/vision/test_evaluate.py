@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -310,3 +311,19 @@ def test_evaluate_names_a_missing_photo_before_reading_any(tmp_path: Path) -> No
     with pytest.raises(OSError, match="gone.jpg: labelled, but no such file"):
         evaluate(tmp_path, read_file)
     assert read == []
+
+
+def test_a_labels_file_or_photo_that_is_no_plain_file_is_said_so(tmp_path: Path) -> None:
+    """A folder (or a pipe, a device) where a file should be was called missing."""
+    (tmp_path / "labels.json").mkdir()
+    with pytest.raises(OSError, match="labels.json: not a file"):
+        evaluate(tmp_path, lambda path: (Detections(), 1.0))
+    (tmp_path / "labels.json").rmdir()
+    (tmp_path / "labels.json").write_text(json.dumps({"images": [{"file": "sub"}]}))
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(OSError, match="sub: labelled, but not a file"):
+        evaluate(tmp_path, lambda path: (Detections(), 1.0))
+    (tmp_path / "labels.json").unlink()
+    os.mkfifo(tmp_path / "labels.json")  # (never opened: it would wait for a writer)
+    with pytest.raises(OSError, match="labels.json: not a file"):
+        evaluate(tmp_path, lambda path: (Detections(), 1.0))

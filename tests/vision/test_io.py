@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,7 +11,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.io import ImageTooLarge, decode_image, image_size_wh, load_image, reduction_for
+from vision.io import (
+    ImageTooLarge,
+    decode_image,
+    image_size_wh,
+    load_image,
+    read_bytes,
+    reduction_for,
+    write_image,
+)
 
 
 def test_exif_orientation_is_applied(exif_jpeg: Callable[[np.ndarray, int], bytes]) -> None:
@@ -107,3 +117,43 @@ def test_a_folder_or_a_path_through_a_file_is_a_one_line_error(tmp_path: Path) -
     note.write_text("x")
     with pytest.raises(OSError, match="note.txt/a.jpg: no such file"):
         load_image(note / "a.jpg")
+
+
+def test_a_named_pipe_a_device_or_a_file_past_the_limit_is_not_read(tmp_path: Path) -> None:
+    """/dev/zero and an 8 GB file were read into memory, a pipe waited for a writer."""
+    pipe = tmp_path / "pipe.jpg"
+    os.mkfifo(pipe)
+    for path in (pipe, Path(os.devnull)):
+        with pytest.raises(OSError, match="not a file"):
+            read_bytes(path)
+    big = tmp_path / "big.jpg"
+    big.write_bytes(b"\0" * 2049)
+    with pytest.raises(OSError, match="big.jpg: over 0 MB, too big for a photo"):
+        read_bytes(big, limit=2048)
+    assert len(read_bytes(big, limit=4096)) == 2049
+
+
+def test_an_image_is_written_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk had deleted the file that was there (or left half a TIFF): the new image
+    is written beside it and renamed over it, keeping its permissions."""
+    out = tmp_path / "copy.png"
+    write_image(out, np.zeros((8, 8, 3), np.uint8))
+    out.chmod(0o640)
+    before = out.read_bytes()
+
+    def full_disk(source: str, target: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "replace", full_disk)
+        with pytest.raises(OSError, match="copy.png: cannot write the image: No space left"):
+            write_image(out, np.full((8, 8, 3), 255, np.uint8))
+    assert out.read_bytes() == before and sorted(tmp_path.iterdir()) == [out]
+    write_image(out, np.full((8, 8, 3), 255, np.uint8))
+    written = cv2.imread(str(out))
+    assert written is not None and written[0, 0].tolist() == [255, 255, 255]
+    assert out.stat().st_mode & 0o777 == 0o640
+    with pytest.raises(OSError, match="cannot write the image as .txt"):
+        write_image(tmp_path / "copy.txt", np.zeros((8, 8, 3), np.uint8))

@@ -6,6 +6,7 @@ import argparse
 import http.client
 import io
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.web.conftest import free_port
 from web import cli
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ def test_banner_prints_url_and_qr() -> None:
 
 def test_public_url_uses_the_lan_address_for_all_interfaces() -> None:
     assert cli.public_url("127.0.0.1", 8123) == "http://127.0.0.1:8123/"
+    assert cli.public_url("::1", 8123) == "http://[::1]:8123/"  # (a link a phone can open)
+    assert cli.public_url("[::1]", 8123) == "http://[::1]:8123/"
     assert cli.public_url("0.0.0.0", 8000).startswith("http://")
     assert ":8000/" in cli.public_url("0.0.0.0", 8000)
 
@@ -58,6 +62,20 @@ def test_an_empty_db_path_is_an_error_not_the_default_database(
 ) -> None:
     assert cli.main(["serve", "--db", " "]) == 2
     assert capsys.readouterr().err.strip() == "hotdice: error: --db: the database path is empty"
+
+
+def test_a_db_path_that_is_no_file_is_refused_before_sqlite_opens_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """SQLite opened /dev/full, and left /dev/full-journal behind."""
+    for path in (os.devnull, str(tmp_path)):
+        port = str(free_port())
+        assert cli.main(["serve", "--host", "127.0.0.1", "--port", port, "--db", path]) == 2
+        err = capsys.readouterr().err
+        assert (
+            err == f"hotdice: error: --db: {path} is not a file (the database is one SQLite file)\n"
+        )
+    assert not os.path.exists(os.devnull + "-journal") and list(tmp_path.iterdir()) == []
 
 
 def test_bad_thread_count_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
