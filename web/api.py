@@ -444,6 +444,11 @@ def read() -> Response:
         data = request.get_data(cache=False)
     elif request.mimetype == "multipart/form-data" and "photo" in request.files:
         data = request.files["photo"].read()
+    elif request.mimetype == "multipart/form-data" and "photo" in request.form:
+        raise BadRequest(  # (a part with no filename is a text field to Werkzeug)
+            "the multipart field 'photo' came as text, with no filename: send it as a file "
+            "(curl -F 'photo=@roll.jpg')"
+        )
     else:
         raise BadRequest(
             "send the photo as multipart field 'photo' or as an image body "

@@ -112,6 +112,19 @@ def test_not_an_image_is_400(client: FlaskClient) -> None:
     assert resp.status_code == 400
 
 
+def test_a_photo_part_with_no_filename_is_told_to_be_sent_as_a_file(client: FlaskClient) -> None:
+    """`curl -F 'photo=<roll.jpg'` sends the bytes as a text field: the old answer told the
+    client to send the multipart field 'photo', which it had."""
+    body = (
+        b'--XyZ\r\nContent-Disposition: form-data; name="photo"\r\n\r\n'
+        + (ROOT / "sample_images" / "IMG_20191208_112014.jpg").read_bytes()[:1000]
+        + b"\r\n--XyZ--\r\n"
+    )
+    resp = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=XyZ")
+    assert resp.status_code == 400
+    assert "came as text, with no filename" in resp.get_json()["error"]
+
+
 def test_a_photo_cut_off_after_its_size_is_called_damaged(client: FlaskClient) -> None:
     """Cut off after the header that sizes it (a dropped upload): said to be so, as one cut
     off before is, not "not a readable image"."""
