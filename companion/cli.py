@@ -58,11 +58,11 @@ takes half a minute)."""
 
 
 def read_plain_file(path: str, *, limit: int, what: str) -> bytes:
-    """The bytes of a plain file of at most ``limit`` bytes. A device (/dev/zero) or a huge
-    file was read until memory ran out, and a named pipe waited for a writer; each is now
-    an OSError of one line."""
+    """The bytes of a plain file or a pipe (`<(...)`, /dev/stdin) of at most ``limit``
+    bytes, read no further. A device (/dev/zero) or a huge file was read until memory ran
+    out; each is now an OSError of one line."""
     info = os.stat(path)
-    if not stat.S_ISREG(info.st_mode):
+    if not (stat.S_ISREG(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
         raise OSError(errno.EINVAL, f"not a file (a {what} is a plain file)")
     with open(path, "rb") as file:
         data = file.read(limit + 1)

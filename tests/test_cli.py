@@ -716,17 +716,34 @@ def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
 
 
 @pytest.mark.parametrize("command", ["replay {}", "score --rules {} 1"])
-def test_a_device_or_a_named_pipe_is_no_file_to_read(
+def test_a_device_or_a_folder_is_no_file_to_read(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
 ) -> None:
-    """/dev/zero was read until memory ran out (Ctrl-C unheard), a pipe waited for a
-    writer: each is refused before it is opened."""
-    pipe, device = tmp_path / "pipe.toml", tmp_path / "null.toml"
-    os.mkfifo(pipe)
+    """/dev/zero was read until memory ran out (Ctrl-C unheard): refused before it is opened."""
+    device, folder = tmp_path / "null.toml", tmp_path / "folder.toml"
     os.symlink(os.devnull, device)
-    for path in (str(pipe), str(device)):
+    folder.mkdir()
+    for path in (str(device), str(folder)):
         code, out, err = run(capsys, *command.format(path).split())
         assert code == 2 and out == "" and "not a file" in err and err.count("\n") == 1
+
+
+def test_a_game_log_comes_through_a_pipe(capsys: pytest.CaptureFixture[str]) -> None:
+    """`hotdice replay <(...)` and `/dev/stdin` name a pipe: read as a file is."""
+    log = {
+        "rules": "farkle",
+        "players": ["Ann", "Bob"],
+        "events": [{"type": "score", "player": "Ann", "points": 500}],
+    }
+    reading, writing = os.pipe()
+    try:
+        os.write(writing, json.dumps(log).encode())
+        os.close(writing)
+        code, out, err = run(capsys, "replay", "--json", f"/dev/fd/{reading}")
+    finally:
+        os.close(reading)
+    assert code == 0, err
+    assert [p["score"] for p in json.loads(out)["players"]] == [500, 0]
 
 
 def test_a_game_log_or_rule_file_past_its_size_is_refused_unread(

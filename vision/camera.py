@@ -12,6 +12,7 @@ import contextlib
 import os
 import stat
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -132,15 +133,34 @@ def _native_stderr_closed() -> Iterator[None]:
         os.close(saved)
 
 
-def _video_or_device(path: str) -> bool:
-    """Whether OpenCV may be given `path`: a file, a camera device (/dev/video0), or what
-    is no file here (a stream's URL; one that is nothing, OpenCV says it cannot open). A
-    named pipe with no writer held it, and Ctrl-C with it, forever; a folder is no video."""
+def _a_folder(path: str) -> bool:
+    """Whether `path` is a folder, which holds no video (a stream's URL, a file, a camera
+    device or a pipe, `--camera /dev/stdin`, go to OpenCV, which says if it cannot open one)."""
     try:
-        mode = os.stat(path).st_mode
+        return stat.S_ISDIR(os.stat(path).st_mode)
     except (OSError, ValueError):
-        return True
-    return stat.S_ISREG(mode) or stat.S_ISCHR(mode)
+        return False
+
+
+def _capture(source: str | int) -> cv2.VideoCapture | None:
+    """OpenCV's capture of `source`, or None where OpenCV refuses it. Opened on a thread of
+    its own while this one waits in short steps: a named pipe with no writer yet holds
+    the open in C, where Ctrl-C went unheard, and now ends the wait (KeyboardInterrupt)."""
+    opened: list[cv2.VideoCapture | None] = []
+
+    def open_it() -> None:
+        try:
+            opened.append(cv2.VideoCapture(source))
+        except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
+            opened.append(None)
+
+    quiet = _native_stderr_closed() if isinstance(source, str) else contextlib.nullcontext()
+    with quiet:
+        worker = threading.Thread(target=open_it, name="open-video", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.1)
+    return opened[0] if opened else None
 
 
 def video_frames(source: str | int) -> Iterator[np.ndarray]:
@@ -149,14 +169,9 @@ def video_frames(source: str | int) -> Iterator[np.ndarray]:
     # denied", are what explain the one-line error, and are left)
     text = str(source)  # (a path past 100 characters is cut: the error is one line)
     shown = repr(source) if len(text) <= 100 else f"{text[:40]!r}… ({len(text):,} characters)"
-    if isinstance(source, str) and not _video_or_device(source):
-        raise OSError(f"cannot open camera or video {shown}: not a video file or camera device")
-    quiet = _native_stderr_closed() if isinstance(source, str) else contextlib.nullcontext()
-    try:
-        with quiet:
-            cap = cv2.VideoCapture(source)
-    except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
-        cap = None
+    if isinstance(source, str) and _a_folder(source):
+        raise OSError(f"cannot open camera or video {shown}: a folder, not a video")
+    cap = _capture(source)
     if cap is None or not cap.isOpened():
         raise OSError(f"cannot open camera or video {shown}")
     try:

@@ -172,33 +172,47 @@ def load_image(
 
 
 def write_image(path: str | os.PathLike, image: np.ndarray) -> None:
-    """Write `image` to `path` in the format its extension names, whole or not at all: it
-    is encoded in memory, written beside the target and renamed over it, so a full disk
-    leaves the file that was there (OpenCV's own writer had deleted it, or left half a
-    TIFF) and no partial file. Writes through a symlink to the file it names. A one-line
-    OSError when it cannot."""
-    target = Path(os.path.realpath(path))
-    ext = target.name[target.name.rfind(".") :] if "." in target.name else ""
+    """Write `image` to `path` in the format its name's extension gives, whole or not at
+    all: it is encoded in memory, written beside the file (through a symlink, beside the
+    file it names) and renamed over it, so a full disk leaves the file that was there
+    (OpenCV's own writer had deleted it, or left half a TIFF) and no partial file. Like
+    `mv`, the new file takes the old one's place: a hard link to the old one keeps the
+    old image. A file this user may not write is not replaced. A one-line OSError when
+    it cannot."""
+    name = Path(path).name
+    ext = name[name.rfind(".") :] if "." in name else ""
     try:  # (by the last dot, as OpenCV goes: Path.suffix of ".png" is "")
         ok, encoded = cv2.imencode(ext, image)
     except cv2.error:
         ok = False
     if not ok:
         raise OSError(f"{path}: cannot write the image as {ext or 'a file with no extension'}")
+    target = Path(os.path.realpath(path))
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
     except OSError:  # (a new file: as the umask allows)
-        mode = 0o666 & ~_umask()
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+        mode = None
+    if mode is not None and not os.access(target, os.W_OK):
+        raise OSError(f"{path}: cannot write the image: permission denied")
+    temporary = None
     try:
+        fd, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".part"
+        )
         with os.fdopen(fd, "wb") as file:
             file.write(encoded.tobytes())
-        os.chmod(temporary, mode)
+            file.flush()
+            os.fsync(file.fileno())  # (on disk before it takes the old file's name)
+        with contextlib.suppress(OSError):  # (a FAT stick's fixed modes refuse a change)
+            os.chmod(temporary, 0o666 & ~_umask() if mode is None else mode)
         os.replace(temporary, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise OSError(f"{path}: cannot write the image: {exc.strerror or exc}") from None
+    except BaseException as exc:  # (Ctrl-C too: no partial file is left)
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise OSError(f"{path}: cannot write the image: {exc.strerror or exc}") from None
+        raise
 
 
 def _umask() -> int:

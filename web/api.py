@@ -359,7 +359,7 @@ def _advice_json(game: store.Game, version: int) -> str:
                 advice = coach.advice_for(state)
         except ServiceUnavailable:
             raise coach.pending(
-                state, "The coach is busy for other players; asking again…"
+                state, "The server is busy just now; asking the coach again…"
             ) from None
     return str(current_app.json.dumps({"version": version, "advice": advice}))
 

@@ -49,7 +49,11 @@ def _too_large(app: Flask) -> str:
             f"a field over {field // 1000:,} KB" if field else "",
             f"more than {parts:,} parts" if parts else "",
         ]
-        return "form too large: " + ", or ".join(x for x in limits if x)
+        words = "form too large: " + ", or ".join(x for x in limits if x)
+        if request.mimetype == "multipart/form-data" and field:  # (a photo sent as a text
+            # part, `curl -F 'photo=<roll.jpg'`, is such a field)
+            words += "; a photo goes in a file part, with a filename"
+        return words
     if limit is None:  # (a limit of some other layer: a proxy's, the server's)
         return "upload too large"
     return f"upload too large: at most {limit // (1024 * 1024)} MB"

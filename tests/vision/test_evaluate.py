@@ -313,7 +313,9 @@ def test_evaluate_names_a_missing_photo_before_reading_any(tmp_path: Path) -> No
     assert read == []
 
 
-def test_a_labels_file_or_photo_that_is_no_plain_file_is_said_so(tmp_path: Path) -> None:
+def test_a_labels_file_or_photo_that_is_no_plain_file_is_said_so(
+    tmp_path: Path, ends_or_fails: None
+) -> None:
     """A folder (or a pipe, a device) where a file should be was called missing."""
     (tmp_path / "labels.json").mkdir()
     with pytest.raises(OSError, match="labels.json: not a file"):

@@ -119,7 +119,9 @@ def test_a_folder_or_a_path_through_a_file_is_a_one_line_error(tmp_path: Path) -
         load_image(note / "a.jpg")
 
 
-def test_a_named_pipe_a_device_or_a_file_past_the_limit_is_not_read(tmp_path: Path) -> None:
+def test_a_named_pipe_a_device_or_a_file_past_the_limit_is_not_read(
+    tmp_path: Path, ends_or_fails: None
+) -> None:
     """/dev/zero and an 8 GB file were read into memory, a pipe waited for a writer."""
     pipe = tmp_path / "pipe.jpg"
     os.mkfifo(pipe)
@@ -157,3 +159,15 @@ def test_an_image_is_written_whole_or_not_at_all(
     assert out.stat().st_mode & 0o777 == 0o640
     with pytest.raises(OSError, match="cannot write the image as .txt"):
         write_image(tmp_path / "copy.txt", np.zeros((8, 8, 3), np.uint8))
+
+
+def test_an_image_is_written_through_a_symlink_in_the_format_its_name_gives(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "data.bin").write_bytes(b"old")
+    link = tmp_path / "copy.png"
+    link.symlink_to(tmp_path / "data.bin")
+    write_image(link, np.zeros((8, 8, 3), np.uint8))
+    assert link.is_symlink() and (tmp_path / "data.bin").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(OSError, match=r"^\S*nowhere/copy.png: cannot write the image: "):
+        write_image(tmp_path / "nowhere" / "copy.png", np.zeros((8, 8, 3), np.uint8))

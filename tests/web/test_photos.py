@@ -70,7 +70,8 @@ def test_a_small_form_over_the_form_limits_is_said_as_such(app: Flask, client: F
     )
     error = resp.get_json()["error"]
     assert resp.status_code == 413 and error == (
-        "form too large: a field over 500 KB, or more than 1,000 parts"
+        "form too large: a field over 500 KB, or more than 1,000 parts; "
+        "a photo goes in a file part, with a filename"
     )
     page = client.post("/new", data={"players": "A" * 600_000})
     assert page.status_code == 413 and b"a field over 500 KB" in page.data
@@ -123,6 +124,10 @@ def test_a_photo_part_with_no_filename_is_told_to_be_sent_as_a_file(client: Flas
     resp = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=XyZ")
     assert resp.status_code == 400
     assert "came as text, with no filename" in resp.get_json()["error"]
+    big = body.replace(b"\r\n--XyZ--", b"\0" * 600_000 + b"\r\n--XyZ--")  # (over a field's limit)
+    resp = client.post("/api/read", data=big, content_type="multipart/form-data; boundary=XyZ")
+    assert resp.status_code == 413
+    assert resp.get_json()["error"].endswith("a photo goes in a file part, with a filename")
 
 
 def test_a_photo_cut_off_after_its_size_is_called_damaged(client: FlaskClient) -> None:
