@@ -571,6 +571,9 @@ def _finish_turn(
             if rules.finish is Finish.FIRST_TO_TARGET
             else (player.score == rules.target)
         )
+        if reached and rules.finish is Finish.EXACT:  # ("wins at once", as an instant win:
+            # no 5150 bonus roll, which could only pass the target or tie it for ever)
+            return replace(state, phase=GamePhase.OVER, winner=p, to_play=())
         if reached:
             return _would_end(state, p)
         return _with_offer(_next_of(state, p, range(len(players))), p, banked)
@@ -625,8 +628,12 @@ def _with_offer(state: GameState, p: int, banked: Turn | None) -> GameState:
 
 
 def _resolve(state: GameState, among: Sequence[int] | range, *, after: int) -> GameState:
-    """The last owed turn is played: a single leader ends the game, tied leaders play on,
+    """The last owed turn is played: the 5150 bonus rolls come first (a bonus may break a
+    tie, or make one), then a single leader ends the game and tied leaders play on,
     starting with the first of them to sit after the player who just played."""
+    bonus = _bonus_rolls(state)
+    if bonus is not None:
+        return bonus
     top = max(state.players[i].score for i in among)
     leaders = _seating_after(
         after, [i for i in among if state.players[i].score == top], len(state.players)
@@ -645,7 +652,16 @@ def _resolve(state: GameState, among: Sequence[int] | range, *, after: int) -> G
 
 def _would_end(state: GameState, winner: int) -> GameState:
     """The game would end: first the 5150 bonus rolls, then the winner."""
-    owed = tuple(i for i, q in enumerate(state.players) if q.hit_5150 and not q.bonus_done)
-    if state.rules.the_5150 and owed:
-        return replace(state, phase=GamePhase.BONUS, to_play=owed, current=owed[0], offer=None)
+    bonus = _bonus_rolls(state)
+    if bonus is not None:
+        return bonus
     return replace(state, phase=GamePhase.OVER, winner=winner, to_play=(), offer=None)
+
+
+def _bonus_rolls(state: GameState) -> GameState | None:
+    """The 5150 bonus rolls still owed (players who ever stood at exactly 5150), as the
+    phase that plays them; None when none is."""
+    owed = tuple(i for i, q in enumerate(state.players) if q.hit_5150 and not q.bonus_done)
+    if not state.rules.the_5150 or not owed:
+        return None
+    return replace(state, phase=GamePhase.BONUS, to_play=owed, current=owed[0], offer=None)

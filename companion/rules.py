@@ -600,7 +600,7 @@ def describe(rules: Rules) -> str:
         lines.append(
             "  all kept dice of one value since the last pick-up form one set: two "
             "kept 1s (or 5s) plus a third make three of a kind, and each die past "
-            "three doubles the set (three 1s then three more: 8,000)"
+            f"three doubles the set (three 1s then three more: {_points(8 * t(1))})"
         )
     if rules.dice == 6:
         lines.append("  six of a kind may always be scored as two triples instead")

@@ -303,6 +303,37 @@ def test_an_instant_win_ends_the_game_before_any_bonus_roll() -> None:
     assert state.phase is GamePhase.OVER and state.winner_name == "Bob"
 
 
+def test_an_exact_finish_ends_the_game_before_any_bonus_roll() -> None:
+    """ "Wins at once": a bonus roll after it could only pass the target (Ann's 4,000 made
+    13,900) or tie it in a tie-break no turn could end."""
+    state = play(
+        "exact-10000+the-5150",
+        ["Ann", "Bob"],
+        [quick("Ann", 5150), quick("Bob", 5000), quick("Ann", 4750), quick("Bob", 5000)],
+    )
+    assert state.players[0].hit_5150
+    assert state.phase is GamePhase.OVER and state.winner_name == "Bob"
+
+
+def _tied_with_a_bonus_owed() -> Any:
+    """A minnesota+the-5150 final round that ends with Ann and Bob tied at 10,000, Bob
+    having once stood at 5150."""
+    events = [quick("Ann", 5000), quick("Bob", 5150), quick("Ann", 5000), quick("Bob", 4850)]
+    return play("minnesota+the-5150", ["Ann", "Bob"], [*events, quick("Ann", 0)])
+
+
+def test_the_5150_bonus_comes_before_a_tie_break() -> None:
+    """After the bonus rolls the highest score wins, tied leaders play tie-break turns: a
+    tie-break played first would be undone by the bonus."""
+    state = _tied_with_a_bonus_owed()
+    assert state.phase is GamePhase.BONUS and state.current_player == "Bob"
+    won = apply(state, quick("Bob", 50))
+    assert won.phase is GamePhase.OVER and won.winner_name == "Bob"
+    tied = apply(state, quick("Bob", 0))
+    assert tied.phase is GamePhase.TIE_BREAK and [p.score for p in tied.players] == [10000] * 2
+    assert apply(apply(tied, quick("Ann", 100)), quick("Bob", 0)).winner_name == "Ann"
+
+
 def test_zilch_bank_minimum_every_turn() -> None:
     with pytest.raises(IllegalEvent, match="Ann: a bank needs at least 300, has 250"):
         play("zilch", ["Ann"], [quick("Ann", 300), quick("Ann", 250)])

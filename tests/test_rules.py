@@ -17,6 +17,7 @@ from companion.rules import (
     option_names,
     rules_to_json,
 )
+from companion.scoring import keep_options
 
 
 def test_every_preset_of_rules_md_is_there() -> None:
@@ -168,6 +169,14 @@ def test_describe_mentions_house_rules() -> None:
     text = describe(load_rules("minnesota+the-420+hard-six+the-5150"))
     assert "the 420" in text and "hard six" in text and "5,150" in text
     assert "1,000" in text  # the entry threshold
+
+
+@pytest.mark.parametrize("name", ["ten-thousand+progressive", "farkle+progressive"])
+def test_describe_gives_progressive_six_1s_as_the_engine_scores_them(name: str) -> None:
+    """The words were written for ten-thousand's three 1s (1,000): farkle's are 300."""
+    rules = load_rules(name)
+    six = max(keep.points for keep in keep_options(rules, (1,) * 6))
+    assert f"three 1s then three more: {six:,})" in describe(rules)
 
 
 def test_describe_says_what_a_house_rule_replaces_of_the_preset() -> None:
