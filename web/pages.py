@@ -273,7 +273,7 @@ def join() -> WResponse | tuple[str, int]:
         typed = {"game": request.form.get("game", ""), "code": request.form.get("code", "")}
         if len(game_id) == store.TOKEN_LEN and not code:  # (the join code, in the wrong box)
             typed = {"game": "", "code": store.format_token(game_id)}
-            message = f"That is the join code: type the {store.ID_LEN}-letter game code too"
+            message = f"That is the join code: type the {store.ID_LEN}-character game code too"
         else:
             message = (
                 f"no game {game_id[:20]}: check the game code ({store.ID_LEN} letters)"

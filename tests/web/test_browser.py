@@ -1439,3 +1439,41 @@ def test_a_320_px_phone_a_keyboard_and_a_screen_reader_can_play(
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_this_phones_own_action_shows_what_it_did(browser: Browser, server: Server) -> None:
+    """Found by a phone review: the browser's scroll anchoring held the invite below the
+    sheet in place as a roll's keeps grew the sheet, so the page jumped and the best keep
+    (and a final round's banner) sat above the screen. Now the page does not anchor, and
+    this phone's own action brings its result into view: the keeps, or a new phase's
+    banner."""
+    from playwright.sync_api import expect
+
+    with phone(browser) as ctx:
+        page, errors = _new_game(ctx, server, "farkle", "Ann\nBob", target="1000"), []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        tap_dice(page, [1, 1, 1, 1, 5, 5])
+        # the controls' top scrolled just above the screen, the Roll button still on it
+        page.evaluate(
+            "() => window.scrollBy(0, document.getElementById('controls')"
+            ".getBoundingClientRect().top + 40)"
+        )
+        go = page.locator('#controls [data-pad="go"]')
+        expect(go).to_be_in_viewport()
+        assert (
+            page.evaluate("() => document.getElementById('controls').getBoundingClientRect().top")
+            < 0
+        )
+        go.click()
+        best = page.locator("#controls .option").first
+        best.wait_for()
+        expect(best).to_be_in_viewport()
+        assert (
+            page.evaluate("() => document.getElementById('controls').getBoundingClientRect().top")
+            >= -1
+        )
+        best.click()  # (1,500: four 1s and two 5s, doubled)
+        page.locator("#controls .btn.bank").click()
+        wait_text(page, "#final-banner", "Ann reached the target")
+        expect(page.locator("#final-banner")).to_be_in_viewport()
+        assert not errors, errors

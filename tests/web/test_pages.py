@@ -169,7 +169,11 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     # form, by it what to type, and what was typed kept (the join code in its own box)
     formatted = "-".join(out["token"][i : i + 4] for i in range(0, 12, 4))
     for sent, said, kept in (
-        ({"game": code}, "That is the join code: type the 6-letter game code too", ("", formatted)),
+        (
+            {"game": code},
+            "That is the join code: type the 6-character game code too",
+            ("", formatted),
+        ),
         ({"game": "zzzzzz", "code": code}, "no game ZZZZZZ: check the game code", ("zzzzzz", code)),
         ({"game": " "}, "type the game code", (" ", "")),
     ):

@@ -36,11 +36,13 @@
       `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span>` +
       ` <b>${o.points.toLocaleString("en")}</b><br><span class="why">` +
       o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
+    // (the coach's ranking, asked for, comes before the list of every keep: after it, it was
+    // a long scroll down with nothing saying it was there)
     result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p>` +
       `<p class="big">Best: <b id="best-points">${report.best.points.toLocaleString("en")}</b></p>` +
-      `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>` +
       (report.advice ? `<section class="coach" id="coach"><h3>Coach: keeps ranked by what the turn is then worth</h3>` +
-        `<p class="hint">At a turn total of 0, then playing on optimally.</p>${HotCoach.keeps(report.advice)}</section>` : "");
+        `<p class="hint">At a turn total of 0, then playing on optimally.</p>${HotCoach.keeps(report.advice)}</section>` : "") +
+      `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
   }
 
   async function score(dice) {

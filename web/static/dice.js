@@ -42,6 +42,7 @@
           : `${max - dice.length} more to enter: tap their faces.`;
       }
       pad.querySelector('[data-pad="clear"]').disabled = dice.length === 0;
+      pad.querySelector('[data-pad="back"]').disabled = dice.length === 0;  // (nothing to remove)
       go.disabled = dice.length === 0 || unsure || dice.length > max ||
         (opts.exact && dice.length !== max);
     }

@@ -131,6 +131,7 @@
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
     const before = turnKey(sheet);
+    const phaseBefore = sheet.dataset.phase;
     const focused = document.activeElement;  // (gone with the old sheet, unless typed in)
     const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
@@ -155,9 +156,23 @@
       fresh.after(share);
     }
     wire();
+    if (hold) showOwnResult(fresh, phaseBefore);
     if (hold === "always" || (hold && turnKey(fresh) !== before)) settle(fresh, SETTLE_MS);
     else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
     return {lost};
+  }
+
+  // after this phone's own action, what it did is in view: a new phase's banner (the final
+  // round, a tie-break, the winner) where the phase moved, else the controls (the roll's
+  // keeps), whenever they start above the screen (a sheet grown by a roll's keeps or a
+  // row had left them there); nothing moves when they are in view or below it
+  function showOwnResult(fresh, phaseBefore) {
+    const moved = fresh.dataset.phase !== phaseBefore;
+    const headline = moved ? fresh.querySelector("#winner, .banner.final") : null;
+    const target = headline || fresh.querySelector("#controls");
+    if (target && (headline || target.getBoundingClientRect().top < 0)) {
+      target.scrollIntoView({block: "start"});
+    }
   }
 
   // the newest rows and the current player's column in view: with many players the table
