@@ -67,8 +67,13 @@ def read_plain_file(path: str, *, limit: int, what: str) -> bytes:
     with open(path, "rb") as file:
         data = file.read(limit + 1)
     if len(data) > limit:
-        raise OSError(errno.EFBIG, f"over {limit // (1024 * 1024):,} MB, too big for a {what}")
+        raise too_big(limit, what)
     return data
+
+
+def too_big(limit: int, what: str) -> OSError:
+    """The error for input past ``limit`` bytes (a file's, or standard input's)."""
+    return OSError(errno.EFBIG, f"over {limit // (1024 * 1024):,} MB, too big for a {what}")
 
 
 def rules_spec(spec: str) -> str | dict[str, Any]:
@@ -319,7 +324,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if path == "-":
             text = sys.stdin.read(GAME_LOG_MAX_BYTES + 1)  # (characters: near enough)
             if len(text) > GAME_LOG_MAX_BYTES:
-                raise OSError(errno.EFBIG, "over 64 MB, too big for a game log")
+                raise too_big(GAME_LOG_MAX_BYTES, "game log")
         else:
             data = read_plain_file(path, limit=GAME_LOG_MAX_BYTES, what="game log")
             text = data.decode("utf-8")
