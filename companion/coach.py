@@ -135,6 +135,12 @@ def _say_what_the_rules_allow(turn: Turn, advice: dict[str, Any]) -> None:
         advice["bank_short"] = f"a bank of {turn.total:,} leaves you behind the leader"
 
 
+def nothing_to_decide(state: GameState) -> bool:
+    """The game is over, or a 5150 bonus roll (a single roll, no choice) is due: the web
+    answers at once without taking a slot of heavy work."""
+    return state.phase in (GamePhase.OVER, GamePhase.BONUS)
+
+
 def advise_game(state: GameState) -> dict[str, Any] | None:
     """Advice for the player to act in a game, labelled with its ``situation``.
 
@@ -143,7 +149,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
     or ``unavailable`` (a state the advisor cannot value, with its reason). None when there is
     nothing to decide: the game is over, or a 5150 bonus roll (a single roll) is due.
     """
-    if state.phase in (GamePhase.OVER, GamePhase.BONUS):
+    if nothing_to_decide(state):
         return None
     me = state.players[state.current]
     need = _need_to_lead(state)

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from companion import rules as crules
+from companion.coach import nothing_to_decide
 
 from . import coach, photos, store
 from .errors import HOST_UNUSABLE, error_response
@@ -352,8 +353,8 @@ def _advice_json(game: store.Game, version: int) -> str:
     past it the phone is told the coach is busy and asks again (eight phones asking at
     once for new rules held every other game's polling for 8 s)."""
     state = store.snapshot_at(game, version).state
-    advice = None  # (no game yet: nothing to work out)
-    if state is not None:
+    advice = None  # (no game yet, or over, or a bonus roll: nothing to work out)
+    if state is not None and not nothing_to_decide(state):
         try:
             with heavy_work("working out advice"):
                 advice = coach.advice_for(state)

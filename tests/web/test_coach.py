@@ -107,6 +107,23 @@ def test_advice_past_the_cap_on_heavy_work_is_pending(game: GameActions) -> None
     assert advice(game, wait=0)["situation"] == "fresh"
 
 
+def test_advice_with_nothing_to_decide_takes_no_slot_of_heavy_work(game: GameActions) -> None:
+    # (a finished game's advice is null at once: it is not told "busy" while photos are read)
+    game.create("farkle", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 1000)
+    game.score("Bob", 0)
+    heavy = game.client.application.extensions["hotdice_heavy"]
+    taken = 0
+    while heavy.acquire(blocking=False):
+        taken += 1
+    try:
+        resp = game.client.get(f"/api/games/{game.id}/advice")
+    finally:
+        for _ in range(taken):
+            heavy.release()
+    assert taken and resp.status_code == 200 and resp.get_json()["advice"] is None
+
+
 def test_unknown_game_is_404(client: FlaskClient) -> None:
     resp = client.get("/api/games/ZZZZZZ/advice")
     assert resp.status_code == 404 and "error" in resp.get_json()
