@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,21 @@ def past_the_client(app: Flask, path: str, **request: Any) -> tuple[int, str]:
     `werkzeug.test.EnvironBuilder` takes (method, headers, json, data...)."""
     body, status, _headers = run_wsgi_app(app, EnvironBuilder(path, **request).get_environ())
     return int(status.split()[0]), b"".join(body).decode()
+
+
+@contextmanager
+def heavy_work_full(app: Flask) -> Iterator[int]:
+    """Every slot of heavy work taken, as if other phones were reading photos or solving
+    rules (yields how many); given back afterwards."""
+    heavy = app.extensions["hotdice_heavy"]
+    taken = 0
+    while heavy.acquire(blocking=False):
+        taken += 1
+    try:
+        yield taken
+    finally:
+        for _ in range(taken):
+            heavy.release()
 
 
 @pytest.fixture

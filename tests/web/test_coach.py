@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from companion.rules import Rules, load_rules
 from companion.strategy import advise_roll, advise_state
 from companion.winprob import TurnValues, tie_break_chance, tie_break_race
+from tests.web.conftest import heavy_work_full
 from web import coach, photos
 
 if TYPE_CHECKING:
@@ -87,23 +88,16 @@ def test_advice_past_the_cap_on_heavy_work_is_pending(game: GameActions) -> None
     # (working advice out solves the rules' turn, seconds for new rules: while every slot
     # is busy the phone is told so, and nothing is cached, so the next ask answers)
     game.create("zilch", ["Ann", "Bob"])
-    heavy = game.client.application.extensions["hotdice_heavy"]
-    taken = 0
-    while heavy.acquire(blocking=False):
-        taken += 1
-    try:
+    with heavy_work_full(game.client.application):
         resp = game.client.get(f"/api/games/{game.id}/advice")
-        busy = resp.get_json()["advice"]
-        assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
-        assert (busy["situation"], busy["player"], busy["retry_ms"]) == (
-            "pending",
-            "Ann",
-            coach.RETRY_MS,
-        )
-        assert "busy" in busy["reason"]
-    finally:
-        for _ in range(taken):
-            heavy.release()
+    busy = resp.get_json()["advice"]
+    assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
+    assert (busy["situation"], busy["player"], busy["retry_ms"]) == (
+        "pending",
+        "Ann",
+        coach.RETRY_MS,
+    )
+    assert "busy" in busy["reason"]
     assert advice(game, wait=0)["situation"] == "fresh"
 
 
@@ -112,15 +106,8 @@ def test_advice_with_nothing_to_decide_takes_no_slot_of_heavy_work(game: GameAct
     game.create("farkle", ["Ann", "Bob"], target=1000)
     game.score("Ann", 1000)
     game.score("Bob", 0)
-    heavy = game.client.application.extensions["hotdice_heavy"]
-    taken = 0
-    while heavy.acquire(blocking=False):
-        taken += 1
-    try:
+    with heavy_work_full(game.client.application) as taken:
         resp = game.client.get(f"/api/games/{game.id}/advice")
-    finally:
-        for _ in range(taken):
-            heavy.release()
     assert taken and resp.status_code == 200 and resp.get_json()["advice"] is None
 
 

@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.web.conftest import heavy_work_full
 from web import photos
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -271,12 +272,8 @@ def test_heavy_requests_past_the_cap_are_told_to_try_again(app: Flask, client: F
     """While ``HEAVY_AT_ONCE`` photo reads or coach solves run, one more is a 503 at once
     (it does not hold a server thread waiting); plain scoring is never held back."""
     photo = (ROOT / "sample_images" / "IMG_20191208_112014.jpg").read_bytes()
-    heavy = app.extensions["hotdice_heavy"]
-    taken = 0
-    while heavy.acquire(blocking=False):  # (every slot busy, as if others were reading)
-        taken += 1
-    assert taken == app.config["HEAVY_AT_ONCE"] == 2
-    try:
+    with heavy_work_full(app) as taken:  # (every slot busy, as if others were reading)
+        assert taken == app.config["HEAVY_AT_ONCE"] == 2
         resp = client.post("/api/read", data=photo, content_type="image/jpeg")
         assert resp.status_code == 503
         assert resp.get_json()["error"] == (
@@ -289,9 +286,6 @@ def test_heavy_requests_past_the_cap_are_told_to_try_again(app: Flask, client: F
         coached = client.post("/api/score", json={**roll, "coach": True})
         assert coached.status_code == 503 and "ranking keeps" in coached.get_json()["error"]
         assert client.post("/api/score", json=roll).status_code == 200
-    finally:
-        for _ in range(taken):
-            heavy.release()
     resp = client.post("/api/read", data=photo, content_type="image/jpeg")
     assert resp.status_code == 200 and sorted(resp.get_json()["dice"]) == [1, 2, 3, 4]
     assert client.post("/api/score", json={**roll, "coach": True}).status_code == 200
