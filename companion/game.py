@@ -163,7 +163,7 @@ class GameState:
                 "from": self.players[self.offer.from_player].name,
                 "dice": self.offer.turn.dice_left,
                 "total": self.offer.turn.total,
-                "past_target": rules.past_exact_target(
+                "past_target": rules.takeover_only_busts(
                     self.players[self.current].score + self.offer.turn.total
                 ),
             },

@@ -156,6 +156,12 @@ class Rules:
         banked, and every roll busts (a takeover can hand one over)."""
         return self.finish is Finish.EXACT and total > self.target
 
+    def takeover_only_busts(self, total: int) -> bool:
+        """Whether a takeover offer that would put its taker at ``total`` can only bust: under
+        an exact finish, past the target, or at it exactly, since a taker must roll and keep
+        before banking and every keep then passes it."""
+        return self.finish is Finish.EXACT and total >= self.target
+
     def past_target_refusal(self, total: int) -> str:
         """Why a total past the exact target cannot be banked, in one wording for the
         engine's refusal and the advisor's."""
@@ -673,7 +679,12 @@ def describe(rules: Rules) -> str:
     lines.append("")
     lines.append("Winning:")
     target = _points(rules.target)
-    if rules.finish is Finish.FIRST_TO_TARGET:
+    if rules.finish is Finish.FIRST_TO_TARGET and rules.the_5150:
+        lines.append(
+            f"  the first player to bank {target} or more ends the game; after the 5150 "
+            "bonus rolls the highest score wins, tied leaders play tie-break turns"
+        )
+    elif rules.finish is Finish.FIRST_TO_TARGET:
         lines.append(f"  the first player to bank {target} or more wins at once")
     elif rules.finish is Finish.FINAL_ROUND:
         lines.append(
@@ -692,7 +703,12 @@ def describe(rules: Rules) -> str:
             "it is a bust, and a roll whose scoring dice would all carry the player "
             "above it must be kept whole, so it busts"
         )
-    if rules.the_5150:
+    if rules.the_5150 and rules.finish is Finish.EXACT:
+        lines.append(
+            f"  the 5150 never comes into play: reaching exactly {target} wins at once, "
+            "with no bonus roll (one could only carry a player past it)"
+        )
+    elif rules.the_5150:
         lines.append(
             "  the 5150: a player whose score is ever exactly 5,150 rolls all dice "
             "once more at the end and adds the best keep"

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.errors import ParseError
+from companion.game import GamePhase, GameState, new_log, replay
 from companion.rules import (
     PRESETS,
     TOGGLES,
@@ -169,6 +170,27 @@ def test_describe_mentions_house_rules() -> None:
     text = describe(load_rules("minnesota+the-420+hard-six+the-5150"))
     assert "the 420" in text and "hard six" in text and "5,150" in text
     assert "1,000" in text  # the entry threshold
+
+
+def _quick_scores(rules: str, scores: list[tuple[str, int]]) -> GameState:
+    log = new_log(rules, ["Ann", "Bob"])
+    log["events"] = [{"type": "score", "player": p, "points": n} for p, n in scores]
+    return replay(log)
+
+
+def test_describe_says_when_the_5150_bonus_comes_as_the_engine_plays_it() -> None:
+    # (found by a review: "wins at once" was said where a bonus roll can still take the win,
+    # and a bonus roll promised where an exact finish ends the game before it)
+    scores = [("Ann", 5150), ("Bob", 9000), ("Ann", 4650), ("Bob", 1000)]
+    first = _quick_scores("dice-10000+the-5150", scores)
+    assert first.phase is GamePhase.BONUS  # Bob is at 10,000, Ann's bonus may pass him
+    text = describe(load_rules("dice-10000+the-5150"))
+    assert "wins at once" not in text and "after the 5150 bonus rolls the highest" in text
+    assert "wins at once" in describe(load_rules("dice-10000"))
+    exact = _quick_scores("exact-10000+the-5150", [*scores[:2], ("Ann", 0), ("Bob", 1000)])
+    assert exact.phase is GamePhase.OVER and exact.winner_name == "Bob"
+    text = describe(load_rules("exact-10000+the-5150"))
+    assert "the 5150 never comes into play" in text and "once more at the end" not in text
 
 
 @pytest.mark.parametrize("name", ["ten-thousand+progressive", "farkle+progressive"])

@@ -134,6 +134,10 @@ def index() -> WResponse | str:
     finished = _finished_here(again)
     if finished is not None and finished.rematch:
         return redirect(url_for("pages.game", game_id=finished.rematch, joined=1))
+    if again is not None and not again.over and session_token(again.game):
+        # (a Rematch tapped on a winner screen another phone's Undo had already taken back:
+        # the form would look like the rematch and make a game no other phone is sent to)
+        return _no_rematch(again.game.id)
     return render_template(
         "index.html",
         presets=preset_choices(),
@@ -276,7 +280,7 @@ def join() -> WResponse | tuple[str, int]:
             message = f"That is the join code: type the {store.ID_LEN}-character game code too"
         else:
             message = (
-                f"no game {game_id[:20]}: check the game code ({store.ID_LEN} letters)"
+                f"no game {game_id[:20]}: check the game code ({store.ID_LEN} characters)"
                 if game_id
                 else str(missing)
             )

@@ -449,6 +449,8 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
         # the very field typed in (a phone's keyboard stays open), its form still working
         assert guest.evaluate("document.activeElement.typedHere === true")
         guest.keyboard.type("5")
+        # (another phone's change settles the sheet: its buttons and Enter wait a moment)
+        guest.locator('#quick [data-quick="bank"]:not(:disabled)').wait_for(timeout=6000)
         guest.keyboard.press("Enter")
         wait_text(guest, "#quick-error", "Scores go up in 50s: 3,000 or 3,050?")
         guest.fill("#quick-points", "300")
@@ -1295,6 +1297,35 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         page.unroute("**/g/*/sheet")
         assert failed and "may or may not" not in page.locator("#toast").inner_text()
         assert not errors, errors
+
+
+def test_a_tap_meant_for_the_sheet_another_phone_just_changed_is_not_sent(
+    browser: Browser, server: Server
+) -> None:
+    """Found by a review: two phones record Ann's bust a moment apart. The second tap,
+    made once its phone's poll had brought the first one's bust, busted Bob too (and an
+    Undo tapped so undid the other phone's action): another phone's change settles the
+    sheet as this phone's own does."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        sent: list[str] = []
+        guest.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+        bust = guest.locator('#quick [data-quick="bust"]')
+        box = bust.bounding_box()
+        assert box is not None
+        host.click('#quick [data-quick="bust"]')
+        guest.wait_for_selector('#sheet[data-version="1"]')  # (the guest's poll brought it)
+        guest.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        undo = guest.locator("#undo")
+        undo_box = undo.bounding_box()
+        assert undo_box is not None and "Ann's bust" in undo.inner_text()
+        guest.mouse.click(undo_box["x"] + undo_box["width"] / 2, undo_box["y"] + 4)
+        guest.wait_for_timeout(1200)
+        assert sent == [] and _version(guest, server) == 1
+        wait_text(guest, "#turn-line", "Bob's turn")
+        bust.click()  # (once settled, the guest's taps count)
+        wait_text(guest, "#turn-line", "Ann's turn")
+        assert _version(guest, server) == 2
 
 
 def test_busts_say_why_and_what_they_cost(browser: Browser, server: Server) -> None:

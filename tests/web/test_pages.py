@@ -328,6 +328,30 @@ def test_a_takeover_past_the_exact_target_is_marked(client: FlaskClient, game: G
     assert "takeover-past" not in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
 
 
+def test_a_takeover_to_the_exact_target_is_marked_too(
+    client: FlaskClient, game: GameActions
+) -> None:
+    # (found by a review: a taker must roll and keep before banking, and at 10,000 exactly
+    # every keep passes it, so this offer too can only bust)
+    game.create("exact-10000", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    game.score("Ann", 1000)
+    game.score("Bob", 9000)
+    game.event({"type": "roll", "dice": [1, 1, 1, 2, 3, 4]})
+    game.event({"type": "keep", "dice": [1, 1, 1]})
+    game.event({"type": "bank"})
+    assert game.state["takeover"]["past_target"] is True
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert (
+        "That would bring Bob to exactly 10,000, but a takeover must roll and keep before "
+        "banking, and every keep would pass it: every roll would bust." in html
+    )
+    assert 'class="btn primary" data-event=\'{"type": "takeover", "accept": false}\'' in html
+    game.event({"type": "takeover", "accept": True})
+    game.event({"type": "roll", "dice": [1, 4, 6]})  # (a 1 would pass: the turn busts)
+    assert game.state["history"][-1]["bust"] is True
+
+
 def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> None:
     game.create()
     svg = client.get(f"/g/{game.id}/qr.svg")
@@ -720,6 +744,10 @@ def test_a_rematch_made_while_its_game_is_taken_back_is_not_made(
     of their own: now none is made, and each is told why."""
     (host,) = _won_with_rematch_form(app, game, phones=1)
     game.undo()  # meanwhile, on another phone
+    # (and a Rematch tapped only now, on a winner screen not yet taken down, says so too)
+    opened = host.get(f"/?again={game.id}")
+    assert opened.status_code == 302 and opened.location == f"/g/{game.id}"
+    assert "no longer finished (taken back?)" in host.get(opened.location).get_data(as_text=True)
     sent = _send_rematch(host, game.id)
     assert sent.location == f"/g/{game.id}"
     assert "no longer finished (taken back?): no rematch was made" in host.get(

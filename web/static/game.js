@@ -15,9 +15,10 @@
   }
   let etag = null;
   let busy = false;
-  // when this phone's action passes the turn (or undoes one), a second tap meant for the
-  // old sheet's button would land on the next player's: the fresh sheet's buttons wait a
-  // moment (greyed) before they take taps
+  // when this phone's action passes the turn (or undoes one), or another phone's action
+  // changes the sheet, a tap meant for the old sheet's button would land on the new one's
+  // (the next player's Busted, an Undo of the other phone's action): the fresh sheet's
+  // buttons wait a moment (greyed) before they take taps
   const SETTLE_MS = 800;
   let settleUntil = 0;
   function settle(sheet, ms) {
@@ -123,7 +124,8 @@
   // the fresh sheet: null when it could not be fetched, else whether an entry under way
   // was `lost` (what this phone was entering is carried over, whoever's change it was:
   // an Undo or a join on this phone keeps a name half-typed, as another phone's does);
-  // `hold` ("turn", or "always" after an undo) settles it after this phone's own action
+  // `hold` ("turn", or "always" after an undo) settles it after this phone's own action;
+  // null (another phone's change, brought by a poll) settles it always
   async function refresh(hold) {
     const resp = await fetch(`/g/${gameId}/sheet${root.dataset.watch ? "?watch=1" : ""}`, {cache: "no-store"});
     if (!resp.ok) return null;
@@ -157,7 +159,10 @@
     }
     wire();
     if (hold) showOwnResult(fresh, phaseBefore);
-    if (hold === "always" || (hold && turnKey(fresh) !== before)) settle(fresh, SETTLE_MS);
+    // (another phone's change, `hold` null, settles it whatever it was: a tap meant for the
+    // sheet as it was, a moment after the other phone's, would score the next player or
+    // undo the other phone's action)
+    if (hold !== "turn" || turnKey(fresh) !== before) settle(fresh, SETTLE_MS);
     else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
     return {lost};
   }
