@@ -633,6 +633,23 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
         page.click('[data-pad="go"]')
         wait_text(page, "#result h2", "extra-combos")
         assert page.locator("#best-points").inner_text() == "500"  # (farkle's own: 1,500)
+        # found by a review: the answer stayed under other dice and other rules, and a
+        # dispute read the old "Best". Other rules (or the coach) ask again at once...
+        page.uncheck('input[name=toggle][value="extra-combos"]')
+        wait_text(page, "#best-points", "1,500")
+        assert "extra-combos" not in page.locator("#result h2").inner_text()
+        page.select_option("#preset", "zilch")
+        wait_text(page, "#result h2", "zilch")
+        # ...and other dice take the answer down until they are scored
+        page.locator("#check .tray-die").nth(0).click()  # (a die picked: nothing changed yet)
+        assert page.locator("#result").is_visible()
+        page.locator('.face[data-face="1"]').click()  # now it shows a 1
+        assert page.locator("#result").is_hidden()
+        page.click('[data-pad="go"]')
+        assert _tray(page, "#check") == [1, 2, 3, 3, 4, 4]
+        wait_text(page, "#best-points", "100")  # (zilch: the 1 alone; no three pairs)
+        page.click('[data-pad="back"]')
+        assert page.locator("#result").is_hidden()
 
 
 def _tray(page: Page, where: str) -> list[int]:

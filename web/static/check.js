@@ -23,8 +23,22 @@
   // the answer in view: below the pad it was under the fold, its heading alone showing
   function reveal() { result.scrollIntoView({block: "start"}); }
 
+  // what the answer on screen is for (the dice, the rules, the coach): once the dice change
+  // it goes, and once the rules or the coach change it is asked for again (a dispute read
+  // the last roll's "Best", or the last rules', under new dice or rules)
+  let shownFor = null;
+  let asked = 0;  // (only the newest question's answer is shown)
+  const sorted = (dice) => [...dice].sort().join();  // (a roll in any order is the same roll)
+  function question(dice) { return JSON.stringify([sorted(dice), spec(), coach.checked]); }
+  function stale() {
+    result.hidden = true;
+    result.innerHTML = "";
+    shownFor = null;
+  }
+
   // `scroll`: not for a photo's dice, whose picture and tray above are to be checked first
   function show(report, scroll = true) {
+    shownFor = question(report.roll);
     result.hidden = false;
     if (scroll) requestAnimationFrame(reveal);
     const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
@@ -45,25 +59,40 @@
       `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
   }
 
-  async function score(dice) {
+  async function score(dice, scroll = true) {
+    const mine = ++asked;
     const resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
       body: JSON.stringify({rules: spec(), dice, coach: coach.checked})});
-    const body = await resp.json();
+    const body = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
+    if (mine !== asked) return;
     if (!resp.ok) {
+      shownFor = question(dice);
       result.hidden = false;
       result.innerHTML = `<p class="error">${esc(body.error)}</p>`;
-      requestAnimationFrame(reveal);
+      if (scroll) requestAnimationFrame(reveal);
       return;
     }
-    show(body);
+    show(body, scroll);
   }
 
   const pad = HotDice.attach(document.querySelector("#check .pad"), {
-    exact: false, rules: spec, onGo: score, readQuery: () => (coach.checked ? "&coach=1" : ""),
+    exact: false, rules: spec, onGo: (dice) => score(dice), readQuery: () => (coach.checked ? "&coach=1" : ""),
     onRead: (body) => {
       if (body.score && !body.detections.some((d) => d.unsure)) show({...body.score, advice: body.advice}, false);
     },
+    onChange: (dice, unsure) => {
+      if (shownFor && (unsure || JSON.parse(shownFor)[0] !== sorted(dice))) {
+        asked++;  // (an answer still on its way is for the old dice too)
+        stale();
+      }
+    },
   });
+  // other rules or the coach switched: the answer on screen is asked for again, where it is
+  function rescore() {
+    if (shownFor && pad.settled()) score(pad.values(), false);
+    else if (shownFor) stale();
+  }
+  form.addEventListener("change", rescore);
   // the pad takes as many dice as the chosen rules roll (minnesota's five)
   const preset = form.querySelector("#preset");
   const dice = () => parseInt(preset.selectedOptions[0].dataset.dice, 10);

@@ -45,6 +45,7 @@
       pad.querySelector('[data-pad="back"]').disabled = dice.length === 0;  // (nothing to remove)
       go.disabled = dice.length === 0 || unsure || dice.length > max ||
         (opts.exact && dice.length !== max);
+      if (opts.onChange) opts.onChange(dice.map((d) => d.value), unsure);
     }
 
     pad.addEventListener("click", (ev) => {
@@ -140,6 +141,8 @@
     render();
     return {
       clear() { dice = []; photoDice = false; render(); },
+      values() { return dice.map((d) => d.value); },
+      settled() { return dice.length > 0 && dice.length <= max && !dice.some((d) => d.unsure); },
       // another rule set's dice (the rule check's picker): the help and the limit follow
       setCount(n) {
         max = n;
