@@ -192,6 +192,7 @@ def _no_rematch(game_id: str, *, not_a_player: bool = False) -> WResponse:
 
 
 NOT_A_JOIN_CODE = "That join code is not valid: you are watching, not playing."
+NOT_A_JOIN_CODE_HELD = "That join code is not valid: this phone plays with the one it already had."
 
 WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 """A target as typed (commas and spaces taken out): digits of any script, as a phone's
@@ -269,12 +270,12 @@ def join() -> WResponse | tuple[str, int]:
     check_form()
     game_id = store.normalise_code(request.form.get("game", ""))
     code = store.normalise_code(request.form.get("code", ""))
+    typed = {"game": request.form.get("game", ""), "code": request.form.get("code", "")}
     try:
         if not game_id:
             raise store.NotFound("type the game code")
-        store.get_game(game_id)
+        found = store.get_game(game_id)
     except store.NotFound as missing:  # (back to the form, what was typed kept: no dead end)
-        typed = {"game": request.form.get("game", ""), "code": request.form.get("code", "")}
         if len(game_id) == store.TOKEN_LEN and not code:  # (the join code, in the wrong box)
             typed = {"game": "", "code": store.format_token(game_id)}
             message = f"That is the join code: type the {store.ID_LEN}-character game code too"
@@ -284,18 +285,27 @@ def join() -> WResponse | tuple[str, int]:
                 if game_id
                 else str(missing)
             )
-        return render_template(  # (the message by the Join form, not at the page's top)
-            "index.html",
-            presets=preset_choices(),
-            toggles=toggle_choices(),
-            form=None,
-            joining={**typed, "error": message},
-        ), 422
-    if len(code) > 2 * store.TOKEN_LEN:  # (checked here: the link would carry it whole,
-        # and a browser refuses a redirect of 400 KB rather than say the code is wrong)
-        flash(NOT_A_JOIN_CODE)
-        return redirect(url_for("pages.game", game_id=game_id))
-    return redirect(url_for("pages.game", game_id=game_id, t=code or None))
+        return _join_form(typed, message)
+    if code and not store.check_token(found, code):
+        # (back to the form too, both codes kept: it had opened the game to watch, a
+        # player typing one letter wrong with no way to type it again)
+        typed["code"] = typed["code"][:40]
+        return _join_form(
+            typed,
+            f"That join code is not for game {found.id}: check it, or leave it empty to watch",
+        )
+    return redirect(url_for("pages.game", game_id=found.id, t=code or None))
+
+
+def _join_form(typed: dict[str, str], message: str) -> tuple[str, int]:
+    """The home page again, what was typed in the Join form kept and `message` by it."""
+    return render_template(  # (the message by the Join form, not at the page's top)
+        "index.html",
+        presets=preset_choices(),
+        toggles=toggle_choices(),
+        form=None,
+        joining={**typed, "error": message},
+    ), 422
 
 
 def watching() -> bool:
@@ -311,7 +321,9 @@ def game(game_id: str) -> WResponse | str:
     token = request.args.get("t")
     if token is not None:
         if not store.check_token(snap.game, token):
-            flash(NOT_A_JOIN_CODE)
+            # (a phone that plays already keeps playing: "you are watching" over its own
+            # player's sheet contradicted it)
+            flash(NOT_A_JOIN_CODE_HELD if session_token(snap.game) else NOT_A_JOIN_CODE)
             return redirect(url_for("pages.game", game_id=snap.game.id))
         remember_token(snap.game.id, token)
         # (a phone that came by the invite has been invited: the sheet first, not the QR;

@@ -176,6 +176,13 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
         ),
         ({"game": "zzzzzz", "code": code}, "no game ZZZZZZ: check the game code", ("zzzzzz", code)),
         ({"game": " "}, "type the game code", (" ", "")),
+        # (found by a review: a join code typed wrong opened the game to watch, with no
+        # way to type it again)
+        (
+            {"game": game.id.lower(), "code": "aaaa-bbbb-cccc"},
+            f"That join code is not for game {game.id}: check it, or leave it empty to watch",
+            (game.id.lower(), "aaaa-bbbb-cccc"),
+        ),
     ):
         resp = typed.post("/join", data={"csrf_token": token, **sent})
         page = resp.get_data(as_text=True)
@@ -184,8 +191,11 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
         assert (game_box, code_box) == kept
     # a code far too long to be one is not carried into a link of 400 KB: it is refused
     long = typed.post("/join", data={"csrf_token": token, "game": game.id, "code": "A" * 400_000})
-    assert long.status_code == 302 and long.location == f"/g/{game.id}"
-    assert "not valid" in typed.get(long.location).get_data(as_text=True)
+    assert long.status_code == 422
+    assert "That join code is not for game" in long.get_data(as_text=True)
+    # a wrong code in a link, opened by a phone that plays already: it still plays
+    page = typed.get(f"/g/{game.id}?t=NOTVALID", follow_redirects=True).get_data(as_text=True)
+    assert "this phone plays with the one it already had" in page and 'id="quick"' in page
 
 
 def test_sheet_fragment_etag_and_content(
