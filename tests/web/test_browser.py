@@ -1188,6 +1188,7 @@ def _new_game(
     page.goto(server.url + "/")
     page.select_option("#preset", preset)
     if toggle:
+        page.click("#new-game summary:has-text('House rules')")  # (folded until opened)
         page.check(f'input[name=toggle][value="{toggle}"]')
     page.fill("#target", target)
     page.fill("#players", players)

@@ -738,6 +738,9 @@ def _won_with_rematch_form(app: Flask, game: GameActions, phones: int) -> list[F
     game.score("Bob", 0)
     form = clients[0].get(f"/?again={game.id}").get_data(as_text=True)
     assert f'name="again" value="{game.id}"' in form and "Ann\nBob\n</textarea>" in form
+    # (said to be the rematch, not a bare "New game"; the house rules folded, as none is set)
+    assert "<h1>Rematch</h1>" in form and f"Game {game.id}'s rules, target" in form
+    assert '<details class="toggles-fold">' in form
     return clients
 
 
