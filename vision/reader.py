@@ -136,6 +136,16 @@ def _centres_at(image: np.ndarray, scale: float, min_score: float, views: Views)
 COARSE_VIEWS: Views = FINDER_VIEWS[:1]
 
 
+# The coarser looks' smallest, in pixels on the short side: a die filling the frame is then
+# about the finder's best size (32). A die filling a 16:9 frame's height is 45 pixels at an
+# eighth of a frame's first look (640x360), and one filling a 4:3 photo's at a sixteenth of
+# a photo's (960x720; an eighth was 90). Until session 40 it was 40, and a photo of one die
+# cut close (a 150-pixel crop, a die of 125: the look that would see it at 31 pixels was
+# 37 on its short side) was read as its pips, or not at all: of 1,280 such close-ups cut
+# from the four dev folders, 1,232 were read right at 40 and 1,255 at 24.
+SMALLEST_LOOK = 24
+
+
 def _coarser(
     image: np.ndarray,
     scale: float,
@@ -149,12 +159,10 @@ def _coarser(
     `accept(found, probs)`: a die far too big for the finder at one scale (its pips then
     look like little dice) is the right size at a smaller one. Only the finds `candidates`
     keeps are read. Returns the finds, their scores and the scale they were found at
-    (none: `scale`). The smallest look is 40 pixels on the short side: a die filling a
-    16:9 frame's height is 45 pixels at an eighth of a frame's first look (640x360), and
-    one filling a 4:3 photo's at a sixteenth of a photo's (960x720; an eighth was 90)."""
+    (none: `scale`). The smallest look is `SMALLEST_LOOK` pixels on the short side."""
     h, w = image.shape[:2]
     for k in (2, 4, 8, 16):
-        if min(w, h) * scale / k < 40:
+        if min(w, h) * scale / k < SMALLEST_LOOK:
             break
         found = _centres_at(image, scale / k, min_score, COARSE_VIEWS)
         if candidates is not None:

@@ -164,6 +164,13 @@ def stress() -> ModuleType:
 
 
 @pytest.fixture(scope="session")
+def single_die_crops() -> ModuleType:
+    """scripts/single_die_crops.py, behind the README's figures for photos cut close
+    around one die."""
+    return _script("single_die_crops")
+
+
+@pytest.fixture(scope="session")
 def battery() -> ModuleType:
     """scripts/stress_battery.py, which runs stress_vision.py many ways at once."""
     return _script("stress_battery")

@@ -98,12 +98,21 @@ def test_scale_does_not_matter(drawn: Drawn) -> None:
 
 @pytest.mark.parametrize(
     "size_wh, side",
-    [((640, 480), 250), ((640, 480), 420), ((1920, 1080), 950), ((4000, 3000), 2600)],
+    [
+        ((640, 480), 250),
+        ((640, 480), 420),
+        ((1920, 1080), 950),
+        ((4000, 3000), 2600),
+        ((150, 150), 135),
+        ((260, 272), 220),
+    ],
 )
 def test_close_up_die_fills_the_frame(drawn: Drawn, size_wh: tuple[int, int], side: int) -> None:
     """A phone held close: one die up to 0.9 of the frame's height. At the first look the
     finder sees its pips as small dice; the readers reject them and a coarser look (down to
-    an eighth, or a sixteenth of a 12 MP photo's bigger first look) finds the die itself."""
+    an eighth, or a sixteenth of a 12 MP photo's bigger first look) finds the die itself.
+    A photo cut close around one die (150 px, the die 135) needs a look down to 24 px on
+    its short side (`reader.SMALLEST_LOOK`): stopped at 40, it read as nothing or as pips."""
     draw_die, table = drawn
     w, h = size_wh
     for value in (1, 3, 6):
