@@ -236,6 +236,26 @@ def _label_problem(entry: object) -> str | None:
     return None
 
 
+def _size_problem(entry: dict, size_wh: tuple[int, int]) -> str | None:
+    """Why an image's labels do not fit the image as read, if they do not: the size the
+    labels give (`width`, `height`, where given) is not the image's (labels made for a copy
+    of another size, or the image since turned by its EXIF orientation), or a box's centre
+    lies outside it. (A reader that gives no size, 0 x 0, is not checked.)"""
+    w, h = size_wh
+    if w <= 0 or h <= 0:
+        return None
+    said = entry.get("width"), entry.get("height")
+    if all(type(v) is int for v in said) and said != (w, h):
+        return f"labelled as {said[0]}x{said[1]}, but the image is {w}x{h}"
+    for die in entry.get("dice", []):
+        if "box" in die:
+            x, y, bw, bh = die["box"]
+            if not (0 <= x + bw / 2 <= w and 0 <= y + bh / 2 <= h):
+                box = [round(v) for v in die["box"]]
+                return f"a labelled box {box} lies outside the {w}x{h} image"
+    return None
+
+
 def evaluate(
     directory: Path,
     read_file: Callable[[Path], tuple[Detections, float]],
@@ -253,6 +273,9 @@ def evaluate(
     results = []
     for k, entry in enumerate(entries):
         dets, ms = read_file(Path(directory) / entry["file"])
+        problem = _size_problem(entry, dets.size_wh)
+        if problem:  # (its boxes would be scored in the wrong pixels: every die "missed")
+            raise ValueError(f"{Path(directory) / entry['file']}: {problem}")
         results.append(score_image(entry, dets, ms))
         if progress:
             progress(k + 1, len(entries))

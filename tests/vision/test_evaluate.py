@@ -297,6 +297,36 @@ def test_evaluate_reads_each_labelled_photo_once_and_counts_progress(tmp_path: P
     assert [r.roll_ok for r in results] == [True, False]  # b.jpg: a die on a bare table
 
 
+@pytest.mark.parametrize(
+    "entry, said",
+    [
+        (
+            {"file": "a.jpg", "width": 1280, "height": 720, "dice": []},
+            "a.jpg: labelled as 1280x720, but the image is 640x360",
+        ),
+        (
+            {"file": "a.jpg", "dice": [{"value": 2, "box": [5000, 5000, 40, 40]}]},
+            r"a.jpg: a labelled box \[5000, 5000, 40, 40\] lies outside the 640x360 image",
+        ),
+    ],
+)
+def test_labels_that_do_not_fit_the_image_are_an_error_not_misses(
+    tmp_path: Path, entry: dict, said: str
+) -> None:
+    # (found by a review: labels made for a copy of twice the size scored 0%, every die
+    # "missed", with no word of why)
+    _labels(tmp_path, [entry])
+    fits = {**entry, "width": 640, "height": 360, "dice": []}
+
+    def read_file(path: Path) -> tuple[Detections, float]:
+        return Detections((), (640, 360)), 1.0
+
+    with pytest.raises(ValueError, match=said):
+        evaluate(tmp_path, read_file)
+    _labels(tmp_path, [fits])
+    assert evaluate(tmp_path, read_file)[0].roll_ok
+
+
 def test_evaluate_names_a_missing_photo_before_reading_any(tmp_path: Path) -> None:
     _labels(tmp_path, [{"file": "a.jpg", "dice": []}])
     (tmp_path / "labels.json").write_text(
