@@ -9,7 +9,7 @@ Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
 
 from .annotate import annotate
 from .detections import ASK_BELOW, Detections, DieDetection
-from .io import ImageTooLarge, decode_image, image_size_wh, load_image
+from .io import ImageTooLarge, decode_image, format_problem, image_size_wh, load_image
 from .photo import PhotoReading, read_photo_data
 from .reader import read
 
@@ -24,5 +24,6 @@ __all__ = [
     "decode_image",
     "ImageTooLarge",
     "image_size_wh",
+    "format_problem",
     "load_image",
 ]

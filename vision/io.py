@@ -69,6 +69,27 @@ def reduction_for(
     return factor
 
 
+# The brands of an ISO media file (bytes 8-12, after "ftyp") that mark a HEIC/HEIF still:
+# an iPhone's own photo format, which OpenCV's decoders do not read (AVIF, its cousin, they do)
+HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
+
+HEIC_REFUSED = (
+    "a HEIC photo (an iPhone's own format), which cannot be read here: send it as a JPEG "
+    "(on the iPhone, Settings > Camera > Formats > Most Compatible takes JPEGs)"
+)
+
+
+def format_problem(data: bytes) -> str | None:
+    """Why these bytes, of a kind a camera makes, cannot be decoded, said before trying: a
+    HEIC photo, or a PNG cut off before its end (libpng said so on standard error, past the
+    one-line message, which was all a user should see)."""
+    if data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
+        return HEIC_REFUSED
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-4096:]:
+        return "the PNG is cut off before its end (damaged, or not sent whole)"
+    return None
+
+
 class ImageTooLarge(ValueError):
     """An image over the caller's pixel limit: the upload's size is the fault (a 413 on the
     web), not its bytes."""
@@ -86,6 +107,9 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     size = image_size_wh(data)
     if size is not None and size[0] * size[1] > max_pixels:
         raise ImageTooLarge(f"image is {size[0]}x{size[1]}, more than {max_pixels} pixels")
+    problem = format_problem(data)
+    if problem:
+        raise ValueError(problem)
     buf = np.frombuffer(data, dtype=np.uint8)
     try:
         image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))

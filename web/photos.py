@@ -70,7 +70,12 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
         # 16000x16000 of blank WebP, 455 KB, took 1.6 GB before the pixel limit could say no)
         if data.startswith((b"\xff\xd8", b"\x89PNG")):  # the format's mark, but no size
             raise PhotoError(DAMAGED, 400)
-        raise PhotoError("send the photo as a JPEG or PNG (a phone camera's own format)", 400)
+        # (an iPhone's HEIC photo is said to be one: "a JPEG or PNG" alone read oddly to it)
+        raise PhotoError(
+            vision.format_problem(data)
+            or "send the photo as a JPEG or PNG (a phone camera's own format)",
+            400,
+        )
     try:
         reading = vision.read_photo_data(data, max_pixels=max_pixels)
     except vision.ImageTooLarge as exc:

@@ -53,6 +53,24 @@ def test_a_decoder_failure_is_a_one_line_error() -> None:
         decode_image(png.tobytes(), reduce=8)  # OpenCV asserts on a 500x0 result
 
 
+def test_a_heic_photo_and_a_png_cut_off_are_said_to_be_so_before_decoding(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    # (found by a review: a HEIC photo was "not a readable image", and a PNG cut off made
+    # libpng print its own line on standard error before the command's one line)
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100)
+    with pytest.raises(ValueError, match="a HEIC photo .* send it as a JPEG"):
+        decode_image(heic)
+    png = cv2.imencode(".png", np.full((60, 80, 3), 90, np.uint8))[1].tobytes()
+    assert decode_image(png).shape == (60, 80, 3)
+    with pytest.raises(ValueError, match="the PNG is cut off before its end"):
+        decode_image(png[: len(png) * 9 // 10])
+    assert capfd.readouterr().err == ""
+    avif_like = b"\x00\x00\x00\x1cftypavif" + bytes(100)  # (not refused as a HEIC)
+    with pytest.raises(ValueError, match="not a readable image"):
+        decode_image(avif_like)
+
+
 def test_not_an_image(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a readable image"):
         decode_image(b"hello world")

@@ -131,6 +131,12 @@ def test_a_photo_part_with_no_filename_is_told_to_be_sent_as_a_file(client: Flas
     assert resp.get_json()["error"].endswith("a photo goes in a file part, with a filename")
 
 
+def test_a_heic_photo_is_said_to_be_one(client: FlaskClient) -> None:
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100)
+    resp = client.post("/api/read", data=heic, content_type="image/heic")
+    assert resp.status_code == 400 and resp.get_json()["error"].startswith("a HEIC photo")
+
+
 def test_a_photo_cut_off_after_its_size_is_called_damaged(client: FlaskClient) -> None:
     """Cut off after the header that sizes it (a dropped upload): said to be so, as one cut
     off before is, not "not a readable image"."""
