@@ -26,6 +26,7 @@ found twice), and `closeup.py` the tests that tell a close-up's pips from a pile
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -62,8 +63,15 @@ from .same_set import unread_dice_of_the_set
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if isinstance(image, (str, bytes, os.PathLike)):  # (the two likeliest slips, said so)
+        raise ValueError(
+            "read() takes a decoded image array: read a file with vision.load_image(path), "
+            "bytes with vision.decode_image(data)"
+        )
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise ValueError("image must be a non-empty numpy array")
+    if image.ndim == 3 and image.shape[2] == 1:  # (a grey image kept with its channel axis)
+        image = image[:, :, 0]
     if image.dtype != np.uint8:
         raise ValueError(f"image must be uint8, got {image.dtype}")
     if image.ndim == 2:

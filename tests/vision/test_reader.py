@@ -150,6 +150,12 @@ def test_bad_input_is_rejected() -> None:
         vision.read(np.zeros((0, 0, 3), np.uint8))
     with pytest.raises(ValueError):
         vision.read(np.zeros((10, 10, 3), np.float32))
+    # a path or a file's bytes: said how to read them (found by a review)
+    for slip in ("roll.jpg", Path("roll.jpg"), b"\xff\xd8\xff"):
+        with pytest.raises(ValueError, match=r"vision.load_image\(path\).*decode_image"):
+            vision.read(slip)  # type: ignore[arg-type]
+    # a grey image kept with its channel axis (HxWx1) is read as a grey one
+    assert vision.read(np.full((120, 160, 1), 200, np.uint8)).values == []
 
 
 def _read(value: int, confidence: float, dieness: float = 0.98) -> np.ndarray:
