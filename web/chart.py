@@ -61,6 +61,11 @@ def axis_step(highest: int) -> int:
         power *= 10
 
 
+FONT_PX = 15
+"""The chart's text size in its own pixels: drawn 360 wide, it is shrunk to a 320-px phone's
+card, where 13 came out under 10 px (a review); 15 comes out about 12-13."""
+
+
 def score_chart(
     state: dict[str, Any] | None, players: list[str], *, width: int = 360, height: int = 220
 ) -> str:
@@ -72,8 +77,8 @@ def score_chart(
     step = axis_step(highest)
     top = -(-highest // step) * step  # (up to the next step)
     turns = max([len(s) - 1 for s in series.values()] + [1])
-    # the legend two to a row where every entry fits half the width (about 7.5 px a letter
-    # at 13 px, twice that for a wide CJK one, 28 for the line), else one to a row
+    # the legend two to a row where every entry fits half the width (about 8.7 px a letter
+    # at 15 px, twice that for a wide CJK one, 28 for the line), else one to a row
     longest = max(  # (no one seated yet: the axes alone)
         (
             sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in f"{name} {s[-1]:,}")
@@ -81,10 +86,10 @@ def score_chart(
         ),
         default=0,
     )
-    per_row = 2 if 28 + 7.5 * longest <= (width - 16) / 2 else 1
+    per_row = 2 if 28 + 8.7 * longest <= (width - 16) / 2 else 1
     legend_rows = -(-len(series) // per_row)
     height += 18 * max(legend_rows - 1, 0)
-    left, right, upper, lower = 48, 8, 10, 26 + 18 * legend_rows
+    left, right, upper, lower = 58, 8, 10, 28 + 18 * legend_rows  # (room for "10,000")
     pw, ph = width - left - right, height - upper - lower
 
     def xy(i: int, v: int) -> str:
@@ -93,7 +98,7 @@ def score_chart(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'role="img" aria-label="score over turns" font-family="system-ui,sans-serif" '
-        f'font-size="13">',
+        f'font-size="{FONT_PX}">',
         f'<rect width="{width}" height="{height}" fill="#fff"/>',
     ]
     for v in range(0, top + 1, step):
@@ -105,7 +110,7 @@ def score_chart(
         )
     out.append(
         f'<text x="{left + pw / 2:.0f}" y="{upper + ph + 16}" text-anchor="middle">'
-        f"turns (0 to {turns})</text>"
+        f"each player's turns (0 to {turns})</text>"
     )
     for n, (name, points) in enumerate(series.items()):
         colour = COLOURS[n % len(COLOURS)]

@@ -31,7 +31,7 @@ def test_the_chart_rises_with_the_score_up_to_the_target_and_the_last_turn() -> 
     svg = chart.score_chart({"history": history, "target": 10_000}, ["Ann", "Bob"])
     labels = re.findall(r'text-anchor="end">([\d,]+)</text>', svg)
     assert labels == ["0", "2,000", "4,000", "6,000", "8,000", "10,000"]
-    assert "turns (0 to 2)" in svg
+    assert "each player's turns (0 to 2)" in svg
     ann, bob = _lines(svg)
     assert ann[0][1] > ann[1][1] > ann[2][1]  # (SVG's y grows downwards)
     assert {y for _x, y in bob} == {ann[0][1]}
