@@ -681,8 +681,9 @@ def describe(rules: Rules) -> str:
     target = _points(rules.target)
     if rules.finish is Finish.FIRST_TO_TARGET and rules.the_5150:
         lines.append(
-            f"  the first player to bank {target} or more ends the game; after the 5150 "
-            "bonus rolls the highest score wins, tied leaders play tie-break turns"
+            f"  the first player to bank {target} or more wins at once, unless a player "
+            "who ever stood at exactly 5,150 still has the 5150's bonus roll: after such "
+            "rolls the highest score wins, tied leaders play tie-break turns"
         )
     elif rules.finish is Finish.FIRST_TO_TARGET:
         lines.append(f"  the first player to bank {target} or more wins at once")

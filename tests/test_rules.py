@@ -185,8 +185,9 @@ def test_describe_says_when_the_5150_bonus_comes_as_the_engine_plays_it() -> Non
     first = _quick_scores("dice-10000+the-5150", scores)
     assert first.phase is GamePhase.BONUS  # Bob is at 10,000, Ann's bonus may pass him
     text = describe(load_rules("dice-10000+the-5150"))
-    assert "wins at once" not in text and "after the 5150 bonus rolls the highest" in text
-    assert "wins at once" in describe(load_rules("dice-10000"))
+    assert "unless a player who ever stood at exactly 5,150 still has the 5150's" in text
+    assert "after such rolls the highest score wins" in text
+    assert "wins at once\n" in describe(load_rules("dice-10000")) + "\n"
     exact = _quick_scores("exact-10000+the-5150", [*scores[:2], ("Ann", 0), ("Bob", 1000)])
     assert exact.phase is GamePhase.OVER and exact.winner_name == "Bob"
     text = describe(load_rules("exact-10000+the-5150"))

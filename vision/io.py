@@ -69,9 +69,23 @@ def reduction_for(
     return factor
 
 
-# The brands of an ISO media file (bytes 8-12, after "ftyp") that mark a HEIC/HEIF still:
-# an iPhone's own photo format, which OpenCV's decoders do not read (AVIF, its cousin, they do)
-HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
+# The brands of an ISO media file (its "ftyp" box: a major brand, then compatible ones)
+# that mark a HEIC still, an iPhone's own photo format, which OpenCV's decoders do not read.
+# AVIF, its cousin, they do read: a file that names an AVIF brand too is left to them (both
+# may carry the generic HEIF brands "mif1" and "msf1", which say nothing either way).
+HEIC_BRANDS = frozenset({b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis"})
+AVIF_BRANDS = frozenset({b"avif", b"avis"})
+
+
+def _ftyp_brands(data: bytes) -> set[bytes]:
+    """The brands an ISO media file's leading "ftyp" box names (none: not such a file)."""
+    if data[4:8] != b"ftyp" or len(data) < 12:
+        return set()
+    size = min(struct.unpack(">I", data[:4])[0], len(data), 4096)
+    brands = {data[8:12]}
+    brands.update(data[k : k + 4] for k in range(16, size - 3, 4))
+    return brands
+
 
 HEIC_REFUSED = (
     "a HEIC photo (an iPhone's own format), which cannot be read here: send it as a JPEG "
@@ -83,9 +97,10 @@ def format_problem(data: bytes) -> str | None:
     """Why these bytes, of a kind a camera makes, cannot be decoded, said before trying: a
     HEIC photo, or a PNG cut off before its end (libpng said so on standard error, past the
     one-line message, which was all a user should see)."""
-    if data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
+    brands = _ftyp_brands(data)
+    if brands & HEIC_BRANDS and not brands & AVIF_BRANDS:
         return HEIC_REFUSED
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data[-4096:]:
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data:
         return "the PNG is cut off before its end (damaged, or not sent whole)"
     return None
 

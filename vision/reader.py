@@ -150,7 +150,8 @@ COARSE_VIEWS: Views = FINDER_VIEWS[:1]
 # a photo's (960x720; an eighth was 90). Until session 40 it was 40, and a photo of one die
 # cut close (a 150-pixel crop, a die of 125: the look that would see it at 31 pixels was
 # 37 on its short side) was read as its pips, or not at all: of 1,280 such close-ups cut
-# from the four dev folders, 1,232 were read right at 40 and 1,255 at 24.
+# from the three dev folders and sample_images/ (scripts/single_die_crops.py; the held-out
+# fudw_tray measured, not tuned on), 1,232 were read right at 40 and 1,255 at 24.
 SMALLEST_LOOK = 24
 
 

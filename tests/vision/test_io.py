@@ -66,9 +66,17 @@ def test_a_heic_photo_and_a_png_cut_off_are_said_to_be_so_before_decoding(
     with pytest.raises(ValueError, match="the PNG is cut off before its end"):
         decode_image(png[: len(png) * 9 // 10])
     assert capfd.readouterr().err == ""
-    avif_like = b"\x00\x00\x00\x1cftypavif" + bytes(100)  # (not refused as a HEIC)
-    with pytest.raises(ValueError, match="not a readable image"):
-        decode_image(avif_like)
+    for avif_like in (  # (not refused as a HEIC: OpenCV reads AVIF)
+        b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(100),
+        b"\x00\x00\x00\x1cftypmif1\x00\x00\x00\x00mif1avifmiaf" + bytes(100),
+    ):
+        with pytest.raises(ValueError, match="not a readable image"):
+            decode_image(avif_like)
+    heic_generic = b"\x00\x00\x00\x1cftypmif1\x00\x00\x00\x00mif1heicmiaf" + bytes(100)
+    with pytest.raises(ValueError, match="a HEIC photo"):
+        decode_image(heic_generic)
+    after_end = png + bytes(10_000)  # (bytes after the end: read, not called cut off)
+    assert decode_image(after_end).shape == (60, 80, 3)
 
 
 def test_not_an_image(tmp_path: Path) -> None:

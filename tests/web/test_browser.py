@@ -211,6 +211,7 @@ def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: P
         ann.goto(server.url + "/")
         # the rules' words follow the house rules ticked: farkle's own three pairs replaced
         ann.select_option("#preset", "farkle")
+        ann.click("#new-game summary:has-text('House rules')")  # (folded until opened)
         ann.check('input[value="extra-combos"]')
         ann.click("details.describe summary")
         described = 'pre[data-preset="farkle"]'
@@ -449,8 +450,7 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
         # the very field typed in (a phone's keyboard stays open), its form still working
         assert guest.evaluate("document.activeElement.typedHere === true")
         guest.keyboard.type("5")
-        # (another phone's change settles the sheet: its buttons and Enter wait a moment)
-        guest.locator('#quick [data-quick="bank"]:not(:disabled)').wait_for(timeout=6000)
+        # (no wait: before the first turn another phone's join does not settle the sheet)
         guest.keyboard.press("Enter")
         wait_text(guest, "#quick-error", "Scores go up in 50s: 3,000 or 3,050?")
         guest.fill("#quick-points", "300")
@@ -652,6 +652,67 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
         assert page.locator("#result").is_hidden()
 
 
+def test_rule_check_answers_overtaken_on_their_way_are_not_shown(
+    browser: Browser, server: Server
+) -> None:
+    """Found by a review: an answer still on its way when the dice or the rules changed was
+    shown all the same, under the new dice or headed with the old rules."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        held: list[Route] = []
+        page.route("**/api/score", lambda route: held.append(route))
+        for v in [1, 2, 3, 3, 4, 4]:
+            page.locator(f'.face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        _wait_for(page, lambda: len(held) == 1)
+        page.click('[data-pad="back"]')  # the dice change while it is on its way
+        held.pop().continue_()
+        page.wait_for_timeout(500)
+        assert page.locator("#result").is_hidden()
+        page.click('[data-pad="go"]')  # 1 2 3 3 4: asked again
+        _wait_for(page, lambda: len(held) == 1)
+        page.select_option("#preset", "zilch")  # the rules change while it is on its way
+        _wait_for(page, lambda: len(held) == 2)  # (asked again under zilch)
+        held.pop(0).continue_()  # farkle's answer comes first: dropped
+        page.wait_for_timeout(500)
+        assert page.locator("#result").is_hidden()
+        held.pop().continue_()
+        wait_text(page, "#result h2", "zilch")
+        assert page.locator("#best-points").inner_text() == "100"
+
+
+def test_a_ticked_house_rule_is_never_folded_out_of_sight(browser: Browser, server: Server) -> None:
+    """The home page folds its house rules; a tick the browser brings back (Back, a restored
+    tab: as the page is shown again) opens the fold, so no game is made with a rule that
+    nobody sees (found by a review)."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_load_state("load")  # (its scripts run: they are deferred)
+        fold = page.locator("#new-game details.toggles-fold")
+        assert not fold.evaluate("d => d.open")
+        page.evaluate(
+            """() => {
+            document.querySelector('input[name=toggle][value="greed"]').checked = true;
+            window.dispatchEvent(new PageTransitionEvent("pageshow", {persisted: true}));
+        }"""
+        )
+        assert fold.evaluate("d => d.open")
+        expect_visible = page.locator('input[name=toggle][value="greed"]')
+        assert expect_visible.is_visible() and expect_visible.is_checked()
+
+
+def _wait_for(page: Page, done: Callable[[], bool], timeout_s: float = 6.0) -> None:
+    """Wait until `done()`, the page's events handled meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        assert time.monotonic() < deadline, "waited in vain"
+        page.wait_for_timeout(20)
+
+
 def _tray(page: Page, where: str) -> list[int]:
     """The dice on the pad in ``where``, in the order they show."""
     labels = page.eval_on_selector_all(
@@ -690,6 +751,7 @@ def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
         page.goto(server.url + "/")
         page.select_option("#preset", "farkle")
         page.click("details.describe summary")
+        page.click("#new-game summary:has-text('House rules')")  # (folded until opened)
         described = page.locator('pre[data-preset="farkle"]')
         plain = described.inner_text()
         held: dict[str, Route] = {}

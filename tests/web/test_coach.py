@@ -109,6 +109,14 @@ def test_advice_with_nothing_to_decide_takes_no_slot_of_heavy_work(game: GameAct
     with heavy_work_full(game.client.application) as taken:
         resp = game.client.get(f"/api/games/{game.id}/advice")
     assert taken and resp.status_code == 200 and resp.get_json()["advice"] is None
+    # ...nor is a 5150 bonus roll's (one roll of all the dice: nothing to choose)
+    game.create("dice-10000+the-5150", ["Ann", "Bob"])
+    for player, points in (("Ann", 5150), ("Bob", 9000), ("Ann", 4650), ("Bob", 1000)):
+        game.score(player, points)
+    assert game.state["phase"] == "bonus"
+    with heavy_work_full(game.client.application):
+        resp = game.client.get(f"/api/games/{game.id}/advice")
+    assert resp.status_code == 200 and resp.get_json()["advice"] is None
 
 
 def test_unknown_game_is_404(client: FlaskClient) -> None:

@@ -221,6 +221,10 @@ def test_sheet_fragment_etag_and_content(
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert "· 1 die left" in html  # (not "1 dice")
     assert b"Tap what to keep" not in spectator.data
+    # the photo shows under the pad's Roll and Bank buttons (above them, once read, it had
+    # pushed Roll below a phone's screen)
+    assert html.index('data-pad="go"') < html.index('class="photo-preview"')
+    assert html.index('data-event=\'{"type": "bank"}\'') < html.index('class="photo-preview"')
 
 
 def test_banners_for_final_round_tie_break_and_winner(

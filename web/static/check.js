@@ -25,11 +25,15 @@
 
   // what the answer on screen is for (the dice, the rules, the coach): once the dice change
   // it goes, and once the rules or the coach change it is asked for again (a dispute read
-  // the last roll's "Best", or the last rules', under new dice or rules)
-  let shownFor = null;
-  let asked = 0;  // (only the newest question's answer is shown)
+  // the last roll's "Best", or the last rules', under new dice or rules). Each answer is
+  // shown only if it is for the question as it stands when it comes (`question`, worked
+  // out when it was asked): an answer for dice or rules changed meanwhile is dropped.
+  let shownFor = null;  // the question the answer on screen answers
+  let waiting = null;  // the question the newest request asks
   const sorted = (dice) => [...dice].sort().join();  // (a roll in any order is the same roll)
-  function question(dice) { return JSON.stringify([sorted(dice), spec(), coach.checked]); }
+  function question(dice, rules = spec(), coached = coach.checked) {
+    return JSON.stringify([sorted(dice), rules, coached]);
+  }
   function stale() {
     result.hidden = true;
     result.innerHTML = "";
@@ -37,8 +41,8 @@
   }
 
   // `scroll`: not for a photo's dice, whose picture and tray above are to be checked first
-  function show(report, scroll = true) {
-    shownFor = question(report.roll);
+  function show(report, asked, scroll = true) {
+    shownFor = asked;
     result.hidden = false;
     if (scroll) requestAnimationFrame(reveal);
     const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
@@ -60,37 +64,51 @@
   }
 
   async function score(dice, scroll = true) {
-    const mine = ++asked;
-    const resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
-      body: JSON.stringify({rules: spec(), dice, coach: coach.checked})});
-    const body = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
-    if (mine !== asked) return;
+    const asked = waiting = question(dice);
+    let resp;
+    let body;
+    try {
+      resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({rules: spec(), dice, coach: coach.checked})});
+      body = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
+    } catch (e) {
+      resp = {ok: false};
+      body = {error: "No answer from the server (network?): press Score it again."};
+    }
+    if (asked !== waiting || asked !== question(pad.values())) return;  // (overtaken)
+    waiting = null;
     if (!resp.ok) {
-      shownFor = question(dice);
+      shownFor = asked;
       result.hidden = false;
       result.innerHTML = `<p class="error">${esc(body.error)}</p>`;
       if (scroll) requestAnimationFrame(reveal);
       return;
     }
-    show(body, scroll);
+    show(body, asked, scroll);
   }
 
   const pad = HotDice.attach(document.querySelector("#check .pad"), {
     exact: false, rules: spec, onGo: (dice) => score(dice), readQuery: () => (coach.checked ? "&coach=1" : ""),
     onRead: (body) => {
-      if (body.score && !body.detections.some((d) => d.unsure)) show({...body.score, advice: body.advice}, false);
+      if (!body.score || body.detections.some((d) => d.unsure)) return;
+      // (read under the rules and coach of the moment it was sent: asked again if they
+      // changed while it was read)
+      const asked = question(body.score.roll, body.rules, "advice" in body);
+      if (asked === question(pad.values())) show({...body.score, advice: body.advice}, asked, false);
+      else score(pad.values(), false);
     },
     onChange: (dice, unsure) => {
-      if (shownFor && (unsure || JSON.parse(shownFor)[0] !== sorted(dice))) {
-        asked++;  // (an answer still on its way is for the old dice too)
-        stale();
-      }
+      if (shownFor && (unsure || JSON.parse(shownFor)[0] !== sorted(dice))) stale();
+      if (waiting && (unsure || JSON.parse(waiting)[0] !== sorted(dice))) waiting = null;
     },
   });
-  // other rules or the coach switched: the answer on screen is asked for again, where it is
+  // other rules or the coach switched: the answer on screen, or on its way, is asked for
+  // again, for the dice as they are
   function rescore() {
-    if (shownFor && pad.settled()) score(pad.values(), false);
-    else if (shownFor) stale();
+    const had = shownFor || waiting;
+    waiting = null;
+    if (had && pad.settled()) score(pad.values(), false);
+    else if (had) stale();
   }
   form.addEventListener("change", rescore);
   // the pad takes as many dice as the chosen rules roll (minnesota's five)

@@ -124,8 +124,8 @@
   // the fresh sheet: null when it could not be fetched, else whether an entry under way
   // was `lost` (what this phone was entering is carried over, whoever's change it was:
   // an Undo or a join on this phone keeps a name half-typed, as another phone's does);
-  // `hold` ("turn", or "always" after an undo) settles it after this phone's own action;
-  // null (another phone's change, brought by a poll) settles it always
+  // `hold` ("turn", or "always" after an undo or a 409) settles it after this phone's own
+  // action; null (another phone's change, brought by a poll) once play has started
   async function refresh(hold) {
     const resp = await fetch(`/g/${gameId}/sheet${root.dataset.watch ? "?watch=1" : ""}`, {cache: "no-store"});
     if (!resp.ok) return null;
@@ -159,10 +159,14 @@
     }
     wire();
     if (hold) showOwnResult(fresh, phaseBefore);
-    // (another phone's change, `hold` null, settles it whatever it was: a tap meant for the
-    // sheet as it was, a moment after the other phone's, would score the next player or
-    // undo the other phone's action)
-    if (hold !== "turn" || turnKey(fresh) !== before) settle(fresh, SETTLE_MS);
+    // (another phone's change, `hold` null, or "always" when it beat this phone's own
+    // action, settles it whatever it was once play has started: a tap meant for the sheet
+    // as it was would score the next player or undo the other phone's action. Before the
+    // first turn joins come and go, and never clash with what this phone enters.)
+    const foreign = hold === null && fresh.dataset.started === "1";
+    if (hold === "always" || foreign || (hold === "turn" && turnKey(fresh) !== before)) {
+      settle(fresh, SETTLE_MS);
+    }
     else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
     return {lost};
   }
@@ -284,7 +288,8 @@
       let fresh = null;
       if (resp.ok || resp.status === 409) {
         try {
-          fresh = await refresh(path === "undo" && resp.ok ? "always" : "turn");
+          // (an undo, or another phone's action that beat this one: 409)
+          fresh = await refresh((path === "undo" && resp.ok) || resp.status === 409 ? "always" : "turn");
         } catch (e) { /* answered, but the sheet did not come: the next poll brings it */ }
       }
       if (resp.ok && out) out.cleared = Boolean(fresh && fresh.lost);  // (an entry it had no place for)

@@ -22,7 +22,15 @@
       if (mine === asked) pre.textContent = resp.ok ? body.description : body.error;
     } catch (e) { /* offline: the preset's own words stay */ }
   }
+  // a house rule ticked is never hidden in the folded list: the browser may bring back a
+  // form's ticks (Back, a restored tab) after the page folded them away
+  function unfoldTicked() {
+    const fold = document.querySelector("details.toggles-fold");
+    if (fold && fold.querySelector('input[name="toggle"]:checked')) fold.open = true;
+  }
   select.addEventListener("change", show);
   document.querySelectorAll('input[name="toggle"]').forEach((t) => t.addEventListener("change", show));
+  window.addEventListener("pageshow", () => { unfoldTicked(); show(); });
+  unfoldTicked();
   show();
 })();
