@@ -228,11 +228,22 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+ROLL_LINE_MAX = 64 * 1024
+"""The longest line `score -` reads as a roll: far past any roll written out (ten thousand
+dice, spaced), and short of what a line with no end (`< /dev/zero`) would take, all of
+memory, Ctrl-C unheard."""
+
+
 def _score_stream(rules: Rules, lines: TextIO, as_json: bool) -> int:
     """Score one roll a line; a bad line is reported with its number and stops the run, and
-    input without a roll is an error (an empty pipe is a mistake, not a bare table)."""
+    input without a roll is an error (an empty pipe is a mistake, not a bare table). A
+    byte-order mark before the first line, as Notepad saves it, is passed over."""
     rolls = 0
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(iter(lambda: lines.readline(ROLL_LINE_MAX + 1), ""), 1):
+        if len(line) > ROLL_LINE_MAX:
+            raise ParseError(f"line {number}: over {ROLL_LINE_MAX // 1024} KB, too long for a roll")
+        if number == 1:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
         rolls += 1
@@ -451,8 +462,33 @@ def _require_rules(args: argparse.Namespace) -> Rules:
 # --- the parser ------------------------------------------------------------------------------
 
 
+class _StoreOnce(argparse._StoreAction):
+    """An option given twice is an error: argparse keeps the last one, silently, and
+    `score --rules farkle --rules zilch` scored under zilch."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if option_string is not None:
+            given = namespace.__dict__.setdefault("_options_given", set())
+            if self.dest in given:
+                parser.error(f"{'/'.join(self.option_strings)} given twice: give it once")
+            given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line and exit status 2."""
+    """argparse, but a usage error is one line and exit status 2, and an option given
+    twice is one (`_StoreOnce`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _StoreOnce)
+        self.register("action", "store", _StoreOnce)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"hotdice: error: {brief(message)} (see: {self.prog} --help)\n")
@@ -547,6 +583,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     if sys.stdin is None:
         sys.stdin = io.StringIO()  # (read as empty: "no roll on standard input")
+    # a character the output's encoding has no place for (a rule set named "Zoë's ★" on a
+    # Windows console's cp1252) is shown as "?", not an error that shows nothing (standard
+    # error keeps Python's backslash escapes)
+    with contextlib.suppress(AttributeError, ValueError):  # (a stream of the caller's)
+        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     try:

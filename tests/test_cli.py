@@ -775,3 +775,51 @@ def test_help_or_an_answer_to_a_full_disk_is_an_error(command: str) -> None:
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr == "hotdice: error: [Errno 28] No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--rules", "farkle", "--rules", "zilch", "1", "5"],
+        ["turn", "--rules", "farkle", "--score", "1000", "--score", "2000", "15"],
+        ["advise", "--rules", "hot-dice", "--held-sets", "4", "--held-sets", "5", "--roll", "4"],
+    ],
+)
+def test_an_option_given_twice_is_an_error_not_the_last_one(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # (found by a review: argparse kept the last one, silently: scored under zilch)
+    with pytest.raises(SystemExit) as exited:  # (a usage error, as argparse's own)
+        main(argv)
+    out, err = capsys.readouterr()
+    twice = next(a for i, a in enumerate(argv) if a.startswith("--") and a in argv[i + 1 :])
+    assert exited.value.code == 2 and out == ""
+    assert err.startswith(f"hotdice: error: {twice} given twice: give it once")
+
+
+def test_score_from_standard_input_takes_a_bom_and_refuses_a_line_with_no_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\ufeff15\n2 2 2\n"))  # (Notepad's file)
+    code, out, _ = run(capsys, "score", "--rules", "farkle", "-")
+    assert code == 0 and out.startswith("15 under farkle: best keep 15 for 150")
+    # a line with no end (`< /dev/zero`) is refused, read no further than its limit
+    endless = io.StringIO("1" * 10_000_000)
+    monkeypatch.setattr(sys, "stdin", endless)
+    code, _, err = run(capsys, "score", "--rules", "farkle", "-")
+    assert code == 2 and err.startswith("hotdice: error: line 1: over 64 KB, too long for a roll")
+    assert endless.tell() <= 64 * 1024 + 1
+
+
+def test_output_the_console_cannot_encode_is_shown_not_an_error(tmp_path: Path) -> None:
+    # (a rule set named with a star, printed to a Windows console's cp1252)
+    rules = tmp_path / "ours.toml"
+    rules.write_text('name = "Zoë’s table ★"\nbase = "farkle"\n', encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "score", "--rules", str(rules), "1"],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("1 under Zoë’s table ?: best keep 1 for 100".encode("cp1252"))
