@@ -98,10 +98,10 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
     if _has_huge_int(table):  # (0x and 0o numbers pass tomllib, then fail when printed)
         raise ParseError(f"{spec}: not a rule file: a number in it is too long")
     stem = Path(spec).stem
-    if "name" not in table and not is_plain_line(stem):
+    if "name" not in table and (not is_plain_line(stem) or not stem.strip()):
         raise ParseError(
             f"{spec!r}: a rule file's name names its rules, so it must be one line of plain "
-            'text: rename the file, or give it a name = "..." line'
+            'text, not blank: rename the file, or give it a name = "..." line'
         )
     # (a file named after a preset is not that preset: "zilch.toml" may hold farkle's rules)
     table.setdefault("name", f"{stem}.toml" if named_preset(stem) else stem)

@@ -436,12 +436,23 @@ def load_rules(
                 strict and not is_plain_line(label)
             ):
                 raise ParseError(f"'name' must be one line of plain text, not {label!r}")
-            named = named_preset(label.lower())  # (a sheet headed "Zilch" reads as zilch)
-            if strict and named not in (None, base):
+            if strict and not label.strip():  # ("123456 under    : ...")
+                raise ParseError("'name' must not be blank: name the table's rules")
+            named = preset_spec(label.lower())  # (a sheet headed "Zilch" reads as zilch)
+            if strict and named is not None and named[0] != base:
                 raise ParseError(
-                    f"'name' {label!r} names the preset {named}, but the base "
+                    f"'name' {label!r} names the preset {named[0]}, but the base "
                     f"is {base}: call these rules something else"
                 )
+            if strict and named is not None and sorted(named[1]) != sorted(toggles):
+                # ("farkle+greed" with no greed ticked advised a bank greed would refuse)
+                ticked = "+".join([base, *toggles])
+                raise ParseError(
+                    f"'name' {label!r} names other house rules than the file ticks "
+                    f"({ticked}): call these rules something else"
+                )
+            if strict and named is not None and options and not label.endswith(" (custom)"):
+                label += " (custom)"  # (a preset's name, its values changed: said so)
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")
         rules = _build(base, toggles, options, name, strict)
     else:

@@ -129,6 +129,9 @@ def test_custom_rules_from_a_mapping() -> None:
         ),
         ({"base": "farkle", "name": "zilch"}, "names the preset zilch, but the base is farkle"),
         ({"base": "farkle", "name": "Zilch+Greed"}, "names the preset zilch, but the base"),
+        # (found by a review: named as house rules the file does not tick, or blank)
+        ({"base": "farkle", "name": "farkle+greed"}, r"other house rules than the file ticks"),
+        ({"base": "farkle", "name": "   "}, "'name' must not be blank"),
         ({"base": "farkle", "name": "ours\nand theirs"}, "one line of plain text"),
         ({"base": "farkle", "name": "ours\u202esrieht"}, "one line of plain text"),  # (reversed)
         ({"base": "farkle", "name": "ours\u2028theirs"}, "one line of plain text"),  # (a break)
@@ -256,3 +259,11 @@ def test_describe_says_a_least_bank_without_any_turn_total_bankable() -> None:
     text = describe(load_rules("zilch"))
     assert "  no entry threshold\n  every bank needs at least 300" in text
     assert "no entry threshold: any turn total may be banked" in describe(load_rules("farkle"))
+
+
+def test_a_rule_file_named_as_its_preset_with_values_changed_says_custom() -> None:
+    # ("farkle" with no straight printed "123456 under farkle": farkle scores it 1,500)
+    assert load_rules({"base": "farkle", "name": "farkle", "straight": 0}).name == "farkle (custom)"
+    assert load_rules({"base": "zilch", "name": "Zilch"}).name == "Zilch"  # (the preset as is)
+    named = {"base": "farkle", "toggles": ["greed"], "name": "Farkle+Greed"}
+    assert load_rules(named).name == "Farkle+Greed"
