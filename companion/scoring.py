@@ -59,8 +59,9 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
             raise ParseError(f"a die must be a number from 1 to 6, not {token!r}") from None
         if isinstance(token, float) and token != value:
             raise ParseError(f"a die must be a number from 1 to 6, not {token!r}")
-        if not 1 <= value <= 6:
-            raise ParseError(f"a die must be a number from 1 to 6, not {value}")
+        if not 1 <= value <= 6:  # (said as typed: "1_1" is no 11)
+            shown = token.strip() if isinstance(token, str) else value
+            raise ParseError(f"a die must be a number from 1 to 6, not {shown}")
         values.append(value)
     if not values:
         raise ParseError("no dice given")

@@ -139,6 +139,14 @@ def test_parse_dice_rejects_bad_input(text: str) -> None:
         parse_dice(text)
 
 
+def test_a_die_out_of_range_is_said_as_typed() -> None:
+    # ("1_1", which int() reads as 11, was said to be "not 11")
+    with pytest.raises(ParseError, match="not 1_1$"):
+        parse_dice("1 1_1")
+    with pytest.raises(ParseError, match="not 7$"):
+        parse_dice([1, 7])
+
+
 def test_parse_dice_forms_round_trip() -> None:
     for text in ("142445", "1 4 2 4 4 5", "1,4,2,4,4,5"):
         assert format_dice(parse_dice(text)) == "142445"
