@@ -144,7 +144,35 @@ def index() -> WResponse | str:
         toggles=toggle_choices(),
         form=_rematch(again) if again else None,
         again=finished.game.id if finished else None,
+        mine=[] if again else my_games(),
     )
+
+
+GAMES_LISTED = 5
+"""This phone's games the home page lists, newest first."""
+
+
+def my_games() -> list[dict[str, str]]:
+    """The games this browser plays in (holds a valid join code for), newest first, as the
+    home page lists them: code, players and how the game stands. A player who closed the
+    tab (or whose phone's home-screen icon opens the home page) gets back to the sheet."""
+    out: list[dict[str, str]] = []
+    for game_id in reversed(_held_tokens()):
+        snap = _load_or_none(game_id)
+        if snap is None or session_token(snap.game) is None:
+            continue
+        state = snap.state_json
+        if state is None:
+            status = "setting up" + (f": {', '.join(snap.players)}" if snap.players else "")
+        elif state["phase"] == "over":
+            status = f"{state['winner']} won"
+        else:
+            status = f"{state['current_player']}'s turn"
+        players = " · ".join(snap.players) if state is not None else ""
+        out.append({"id": snap.game.id, "players": players, "status": status})
+        if len(out) == GAMES_LISTED:
+            break
+    return out
 
 
 def _load_or_none(game_id: str) -> store.Snapshot | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from html import unescape
 from typing import TYPE_CHECKING, Any
@@ -1025,3 +1026,22 @@ def test_a_spectator_link_typed_in_lower_case_stays_read_only(
     resp = host.get(f"/g/{game.id.lower()}?watch=1")
     assert resp.status_code == 302 and resp.location == f"/g/{game.id}?watch=1"
     assert 'id="quick"' not in host.get(resp.location).get_data(as_text=True)
+
+
+def test_the_home_page_lists_this_phones_games_newest_first(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    """A player who closed the tab gets back to the sheet from the home page (found by a
+    review: the cookie kept 30 games' codes, and the page listed none)."""
+    assert 'id="my-games"' not in client.get("/").get_data(as_text=True)
+    first = game.create("farkle", ["Ann", "Bob"])
+    client.get(first["join_url"])
+    game.score("Ann", 500)
+    second = app.test_client().post("/api/games", json={"rules": "zilch", "players": []})
+    client.get(second.get_json()["join_url"])
+    page = html.unescape(client.get("/").get_data(as_text=True))
+    listed = re.findall(r'href="/g/([^"]+)"><b>[^<]*</b> <span>([^<]*)</span>', page)
+    assert listed == [(second.get_json()["id"], "setting up"), (first["id"], "Bob's turn")]
+    assert "Ann · Bob" in page
+    # a phone that only watches has no game of its own to list
+    assert 'id="my-games"' not in app.test_client().get("/").get_data(as_text=True)
