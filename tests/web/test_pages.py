@@ -319,16 +319,22 @@ def test_badge_needs_and_takeover_offer(client: FlaskClient, game: GameActions) 
     assert 'id="quick"' in html and "may take" not in html
 
 
-def test_a_takeover_past_the_exact_target_is_marked(client: FlaskClient, game: GameActions) -> None:
+def _offer_of_1000_to_bob(client: FlaskClient, game: GameActions, bob: int) -> str:
+    """An exact-10000 game where Ann banks 1,000 (three 1s) and Bob, at `bob`, may take it
+    over: the sheet Bob's phone shows."""
     game.create("exact-10000", ["Ann", "Bob"])
     client.get(f"/g/{game.id}?t={game.token}")
     game.score("Ann", 1000)
-    game.score("Bob", 9500)
+    game.score("Bob", bob)
     game.event({"type": "roll", "dice": [1, 1, 1, 2, 3, 4]})
     game.event({"type": "keep", "dice": [1, 1, 1]})
     game.event({"type": "bank"})
     assert game.state["takeover"]["past_target"] is True
-    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    return str(client.get(f"/g/{game.id}/sheet").get_data(as_text=True))
+
+
+def test_a_takeover_past_the_exact_target_is_marked(client: FlaskClient, game: GameActions) -> None:
+    html = _offer_of_1000_to_bob(client, game, 9500)
     assert (
         "That would carry Bob past 10,000: it could never be banked, and every roll would bust."
         in html
@@ -348,15 +354,7 @@ def test_a_takeover_to_the_exact_target_is_marked_too(
 ) -> None:
     # (found by a review: a taker must roll and keep before banking, and at 10,000 exactly
     # every keep passes it, so this offer too can only bust)
-    game.create("exact-10000", ["Ann", "Bob"])
-    client.get(f"/g/{game.id}?t={game.token}")
-    game.score("Ann", 1000)
-    game.score("Bob", 9000)
-    game.event({"type": "roll", "dice": [1, 1, 1, 2, 3, 4]})
-    game.event({"type": "keep", "dice": [1, 1, 1]})
-    game.event({"type": "bank"})
-    assert game.state["takeover"]["past_target"] is True
-    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    html = _offer_of_1000_to_bob(client, game, 9000)
     assert (
         "That would bring Bob to exactly 10,000, but a takeover must roll and keep before "
         "banking, and every keep would pass it: every roll would bust." in html
