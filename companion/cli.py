@@ -104,7 +104,7 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
             'text, not blank: rename the file, or give it a name = "..." line'
         )
     # (a file named after a preset is not that preset: "zilch.toml" may hold farkle's rules)
-    table.setdefault("name", f"{stem}.toml" if named_preset(stem) else stem)
+    table.setdefault("name", f"{stem}.toml" if named_preset(stem.lower()) else stem)
     return table
 
 
@@ -240,8 +240,10 @@ def _score_stream(rules: Rules, lines: TextIO, as_json: bool) -> int:
     byte-order mark before the first line, as Notepad saves it, is passed over."""
     rolls = 0
     for number, line in enumerate(iter(lambda: lines.readline(ROLL_LINE_MAX + 1), ""), 1):
-        if len(line) > ROLL_LINE_MAX:
-            raise ParseError(f"line {number}: over {ROLL_LINE_MAX // 1024} KB, too long for a roll")
+        if len(line) > ROLL_LINE_MAX and not line.endswith("\n"):
+            raise ParseError(
+                f"line {number}: over {ROLL_LINE_MAX:,} characters, too long for a roll"
+            )
         if number == 1:
             line = line.removeprefix("\ufeff")
         if not line.strip():

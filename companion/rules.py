@@ -444,15 +444,20 @@ def load_rules(
                     f"'name' {label!r} names the preset {named[0]}, but the base "
                     f"is {base}: call these rules something else"
                 )
-            if strict and named is not None and sorted(named[1]) != sorted(toggles):
+            if strict and named is not None and named[1] and sorted(named[1]) != sorted(toggles):
                 # ("farkle+greed" with no greed ticked advised a bank greed would refuse)
                 ticked = "+".join([base, *toggles])
                 raise ParseError(
                     f"'name' {label!r} names other house rules than the file ticks "
                     f"({ticked}): call these rules something else"
                 )
-            if strict and named is not None and options and not label.endswith(" (custom)"):
-                label += " (custom)"  # (a preset's name, its values changed: said so)
+            if (
+                strict
+                and named is not None
+                and (options or sorted(named[1]) != sorted(toggles))
+                and not label.lower().endswith(" (custom)")
+            ):
+                label += " (custom)"  # (a preset's name on other rules: said so)
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")
         rules = _build(base, toggles, options, name, strict)
     else:

@@ -463,6 +463,12 @@ def test_odd_rule_files_and_logs_are_one_line_errors_or_read(
     assert code == 0 and out.startswith("223466 under zilch.toml: bust")
     code, out, _ = run(capsys, "rules", str(zilch))
     assert code == 0 and out.startswith("zilch.toml: 6 dice") and "Zilch" not in out
+    # ...in any case (a review: "Farkle.toml" ticking greed was refused for its "name")
+    for stem in ("Farkle", "Farkle+Greed"):
+        capital = tmp_path / f"{stem}.toml"
+        capital.write_text('base = "farkle"\ntoggles = ["greed"]\n')
+        code, out, err = run(capsys, "score", "--rules", str(capital), "1")
+        assert code == 0 and out.startswith(f"1 under {stem}.toml: best keep 1"), err
     # nor may its name say so; a name is one line; Notepad's byte-order mark is fine
     named = tmp_path / "ours.toml"
     named.write_bytes(b'\xef\xbb\xbfbase = "farkle"\nname = "zilch"\n')
@@ -807,8 +813,13 @@ def test_score_from_standard_input_takes_a_bom_and_refuses_a_line_with_no_end(
     endless = io.StringIO("1" * 10_000_000)
     monkeypatch.setattr(sys, "stdin", endless)
     code, _, err = run(capsys, "score", "--rules", "farkle", "-")
-    assert code == 2 and err.startswith("hotdice: error: line 1: over 64 KB, too long for a roll")
+    assert code == 2
+    assert err.startswith("hotdice: error: line 1: over 65,536 characters, too long for a roll")
     assert endless.tell() <= 64 * 1024 + 1
+    # (a line of exactly the limit, spaced dice and all, is read)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1" + " " * (64 * 1024 - 1) + "\n"))
+    code, out, _ = run(capsys, "score", "--rules", "farkle", "-")
+    assert code == 0 and out.startswith("1 under farkle")
 
 
 def test_output_the_console_cannot_encode_is_shown_not_an_error(tmp_path: Path) -> None:

@@ -267,3 +267,7 @@ def test_a_rule_file_named_as_its_preset_with_values_changed_says_custom() -> No
     assert load_rules({"base": "zilch", "name": "Zilch"}).name == "Zilch"  # (the preset as is)
     named = {"base": "farkle", "toggles": ["greed"], "name": "Farkle+Greed"}
     assert load_rules(named).name == "Farkle+Greed"
+    # a preset's bare name on house rules it leaves out: custom too, not an error
+    assert load_rules({**named, "name": "Farkle"}).name == "Farkle (custom)"
+    said = {"base": "farkle", "name": "Farkle (Custom)", "straight": 0}
+    assert load_rules(said).name == "Farkle (Custom)"  # (said already, in any case)

@@ -153,8 +153,8 @@ GAMES_LISTED = 5
 
 
 def my_games() -> list[dict[str, str]]:
-    """The games this browser plays in (holds a valid join code for), newest first, as the
-    home page lists them: code, players and how the game stands. A player who closed the
+    """The games this browser plays in (holds a valid join code for), the last opened first,
+    as the home page lists them: code, players and how the game stands. A player who closed the
     tab (or whose phone's home-screen icon opens the home page) gets back to the sheet."""
     out: list[dict[str, str]] = []
     for game_id in reversed(_held_tokens()):
@@ -364,6 +364,8 @@ def game(game_id: str) -> WResponse | str:
             url_for("pages.game", game_id=snap.game.id, watch=1 if watching() else None)
         )
     held = session_token(snap.game)
+    if held is not None and next(reversed(_held_tokens()), None) != snap.game.id:
+        remember_token(snap.game.id, held)  # (opened: first on the home page's list)
     token = None if watching() else held
     view = view_model(snap)
     return render_template(

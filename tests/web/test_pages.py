@@ -1041,5 +1041,9 @@ def test_the_home_page_lists_this_phones_games_newest_first(
     listed = re.findall(r'href="/g/([^"]+)"><b>[^<]*</b> <span>([^<]*)</span>', page)
     assert listed == [(second.get_json()["id"], "setting up"), (first["id"], "Bob's turn")]
     assert "Ann · Bob" in page
+    client.get(f"/g/{first['id']}")  # (the game opened last comes first)
+    page = html.unescape(client.get("/").get_data(as_text=True))
+    listed = re.findall(r'href="/g/([^"]+)"><b>', page)
+    assert listed == [first["id"], second.get_json()["id"]]
     # a phone that only watches has no game of its own to list
     assert 'id="my-games"' not in app.test_client().get("/").get_data(as_text=True)
