@@ -1021,6 +1021,35 @@ def test_two_phones_acting_at_once(browser: Browser, server: Server) -> None:
         bob_ctx.close()
 
 
+def test_the_coachs_advice_coming_late_leaves_the_keeps_where_they_are(
+    browser: Browser, server: Server
+) -> None:
+    """Found by a review at 320 px: the coach's panel, filled above the controls once its
+    advice came, pushed a roll's keeps down to the screen's bottom edge."""
+    ctx = new_phone(browser, 320, 640)
+    try:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        page.click("#coach-on")
+        wait_text(page, "#coach-line", "expect 542", 5.0)
+        held: list[Route] = []
+        page.route("**/advice", lambda route: held.append(route))
+        tap_dice(page, [4, 4, 4, 4, 2, 3])
+        page.click('#controls [data-pad="go"]')
+        page.locator("#controls .option").first.wait_for()
+        _wait_for(page, lambda: bool(held))
+        page.wait_for_timeout(300)  # (the sheet settled where this phone's roll put it)
+        before = page.locator("#controls .options").bounding_box()
+        assert before is not None and 0 <= before["y"] < 640
+        for route in held:
+            route.continue_()
+        page.locator("#coach .coach-keeps li.best").wait_for()
+        after = page.locator("#controls .options").bounding_box()
+        assert after is not None and abs(after["y"] - before["y"]) <= 2, (before, after)
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_coach_panel(browser: Browser, server: Server, shots: Path) -> None:
     """The Coach switch (a per-phone preference) shows the advisor's figures for each version,
     and the rule check's Coach box adds the ranked keeps."""

@@ -336,9 +336,17 @@
     }
     const fresh = document.getElementById("coach");
     if (!fresh || version() !== advice.version || !coachBox.checked) return;
+    // a roll's keeps in view when the advice comes stay where they are: the panel fills
+    // above them, and had pushed them down the screen (their buttons carry the coach's
+    // pick, marked green; its Bank or Roll call, where it makes one, still shows in full)
+    const keeps = advice.body && advice.body.situation === "keep" ? document.querySelector("#sheet .options") : null;
+    const top = keeps ? keeps.getBoundingClientRect().top : null;
     fresh.innerHTML = HotCoach.render(advice.body);
     fresh.hidden = !advice.body;
     markCoachPick(advice.body);
+    if (keeps && top !== null && top >= 0 && top < window.innerHeight) {
+      window.scrollBy(0, keeps.getBoundingClientRect().top - top);
+    }
   }
   // with the coach on, the green keep is the coach's best, not the one worth most points now
   function markCoachPick(body) {
