@@ -40,6 +40,9 @@ class ImageResult:
     roll_ok: bool
     ms: float
     problems: list[str] = field(default_factory=list)
+    read: bool = True
+    """False for a photo that could not be decoded: scored as a roll read wrong, with no
+    dice found, and left out of the timings."""
 
 
 def _inside(pt: tuple[float, float], box: list[float]) -> bool:
@@ -272,11 +275,24 @@ def evaluate(
         raise OSError(f"{Path(directory) / unread[0][0]}{more}: labelled, but {unread[0][1]}")
     results = []
     for k, entry in enumerate(entries):
-        dets, ms = read_file(Path(directory) / entry["file"])
-        problem = _size_problem(entry, dets.size_wh)
-        if problem:  # (its boxes would be scored in the wrong pixels: every die "missed")
-            raise ValueError(f"{Path(directory) / entry['file']}: {problem}")
-        results.append(score_image(entry, dets, ms))
+        # One photo that does not decode, or whose labels do not fit it, is a failure of
+        # its own, said in the list of failures: the run goes on (it had stopped, its
+        # figures lost, after the photos before it were read)
+        path = Path(directory) / entry["file"]
+        try:
+            dets, ms = read_file(path)
+        except ValueError as exc:  # (not an image, cut off, a HEIC, too many pixels)
+            result = score_image(entry, Detections(), 0.0)
+            why = str(exc).removeprefix(f"{path}: ")  # (the line names the photo already)
+            result.problems.insert(0, f"not read: {why}")
+            result.roll_ok, result.read = False, False
+        else:
+            result = score_image(entry, dets, ms)
+            problem = _size_problem(entry, dets.size_wh)
+            if problem:  # (its boxes are scored in the wrong pixels: dice "missed")
+                result.problems.insert(0, f"labels do not fit the photo: {problem}")
+                result.roll_ok = False
+        results.append(result)
         if progress:
             progress(k + 1, len(entries))
     return results
@@ -298,7 +314,7 @@ def summarize(results: Iterable[ImageResult]) -> dict:
     detected = sum(r.detected for r in res)
     matched = sum(r.matched for r in res)
     face_n = sum(r.face_scored for r in res)
-    ms = [r.ms for r in res]
+    ms = [r.ms for r in res if r.read]
     return {
         "images": len(res),
         "dice_labelled": labelled,

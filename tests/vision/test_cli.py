@@ -563,7 +563,8 @@ def test_eval_says_which_labelled_photos_are_missing_before_reading(
 
 
 def test_a_progress_bar_cut_short_ends_its_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """An unreadable image stops `hotdice eval` midway: its error must not be glued to the bar."""
+    """A photo that cannot be opened midway (gone, or its permission taken) stops `hotdice
+    eval`: its error must not be glued to the bar."""
     bar = _Progress(True)
     bar(5, 12)
     bar.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -310,21 +311,50 @@ def test_evaluate_reads_each_labelled_photo_once_and_counts_progress(tmp_path: P
         ),
     ],
 )
-def test_labels_that_do_not_fit_the_image_are_an_error_not_misses(
+def test_labels_that_do_not_fit_the_image_are_said_so_not_silent_misses(
     tmp_path: Path, entry: dict, said: str
 ) -> None:
     # (found by a review: labels made for a copy of twice the size scored 0%, every die
     # "missed", with no word of why)
-    _labels(tmp_path, [entry])
+    _labels(tmp_path, [entry, {"file": "b.jpg", "dice": []}])
     fits = {**entry, "width": 640, "height": 360, "dice": []}
 
     def read_file(path: Path) -> tuple[Detections, float]:
         return Detections((), (640, 360)), 1.0
 
-    with pytest.raises(ValueError, match=said):
-        evaluate(tmp_path, read_file)
+    bad, good = evaluate(tmp_path, read_file)  # (the run goes on past it)
+    assert not bad.roll_ok and good.roll_ok
+    (line,) = failure_lines([bad, good])
+    assert re.match(said.replace(": ", ": labels do not fit the photo: ", 1), line)
     _labels(tmp_path, [fits])
     assert evaluate(tmp_path, read_file)[0].roll_ok
+
+
+def test_a_photo_that_does_not_decode_is_a_failure_of_its_own(tmp_path: Path) -> None:
+    """One damaged photo had stopped the run, every figure lost, after the photos before
+    it were read: now it counts as a roll read wrong (its dice missed), says why, and is
+    left out of the timings."""
+    _labels(
+        tmp_path,
+        [
+            {"file": "a.jpg", "dice": [{"value": 2, "box": [0, 0, 20, 20]}]},
+            {"file": "cut.png", "dice": [{"value": 5, "box": [0, 0, 20, 20]}]},
+        ],
+    )
+
+    def read_file(path: Path) -> tuple[Detections, float]:
+        if path.name == "cut.png":
+            raise ValueError(f"{path}: the PNG is cut off before its end")
+        return Detections((_die(2, 10, 10),), (640, 360)), 5.0
+
+    results = evaluate(tmp_path, read_file)
+    assert [r.roll_ok for r in results] == [True, False]
+    assert list(failure_lines(results)) == [
+        "cut.png: not read: the PNG is cut off before its end; missed 5 at [0, 0, 20, 20]"
+    ]
+    summary = summarize(results)
+    assert summary["recall"] == 0.5 and summary["roll_accuracy"] == 0.5
+    assert summary["ms_median"] == 5.0  # (the photo not read takes no time to count)
 
 
 def test_evaluate_names_a_missing_photo_before_reading_any(tmp_path: Path) -> None:
