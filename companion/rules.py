@@ -439,25 +439,23 @@ def load_rules(
             if strict and not label.strip():  # ("123456 under    : ...")
                 raise ParseError("'name' must not be blank: name the table's rules")
             named = preset_spec(label.lower())  # (a sheet headed "Zilch" reads as zilch)
-            if strict and named is not None and named[0] != base:
-                raise ParseError(
-                    f"'name' {label!r} names the preset {named[0]}, but the base "
-                    f"is {base}: call these rules something else"
-                )
-            if strict and named is not None and named[1] and sorted(named[1]) != sorted(toggles):
-                # ("farkle+greed" with no greed ticked advised a bank greed would refuse)
-                ticked = "+".join([base, *toggles])
-                raise ParseError(
-                    f"'name' {label!r} names other house rules than the file ticks "
-                    f"({ticked}): call these rules something else"
-                )
-            if (
-                strict
-                and named is not None
-                and (options or sorted(named[1]) != sorted(toggles))
-                and not label.lower().endswith(" (custom)")
-            ):
-                label += " (custom)"  # (a preset's name on other rules: said so)
+            if strict and named is not None:
+                named_base, named_toggles = named
+                other_toggles = sorted(named_toggles) != sorted(toggles)
+                if named_base != base:
+                    raise ParseError(
+                        f"'name' {label!r} names the preset {named_base}, but the base "
+                        f"is {base}: call these rules something else"
+                    )
+                if named_toggles and other_toggles:
+                    # ("farkle+greed" with no greed ticked advised a bank greed would refuse)
+                    ticked = "+".join([base, *toggles])
+                    raise ParseError(
+                        f"'name' {label!r} names other house rules than the file ticks "
+                        f"({ticked}): call these rules something else"
+                    )
+                if (options or other_toggles) and not label.lower().endswith(" (custom)"):
+                    label += " (custom)"  # (a preset's name on other rules: said so)
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")
         rules = _build(base, toggles, options, name, strict)
     else:

@@ -34,6 +34,8 @@
   function question(dice, rules = spec(), coached = coach.checked) {
     return JSON.stringify([sorted(dice), rules, coached]);
   }
+  // (a question, or none, asked about other dice than these, or about dice still unsure)
+  const forOtherDice = (asked, dice, unsure) => asked && (unsure || JSON.parse(asked)[0] !== sorted(dice));
   function stale() {
     result.hidden = true;
     result.innerHTML = "";
@@ -98,8 +100,8 @@
       else score(pad.values(), false);
     },
     onChange: (dice, unsure) => {
-      if (shownFor && (unsure || JSON.parse(shownFor)[0] !== sorted(dice))) stale();
-      if (waiting && (unsure || JSON.parse(waiting)[0] !== sorted(dice))) waiting = null;
+      if (forOtherDice(shownFor, dice, unsure)) stale();
+      if (forOtherDice(waiting, dice, unsure)) waiting = null;
     },
   });
   // other rules or the coach switched: the answer on screen, or on its way, is asked for

@@ -166,8 +166,7 @@
     const foreign = hold === null && fresh.dataset.started === "1";
     if (hold === "always" || foreign || (hold === "turn" && turnKey(fresh) !== before)) {
       settle(fresh, SETTLE_MS);
-    }
-    else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
+    } else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
     return {lost};
   }
 
@@ -344,7 +343,7 @@
     fresh.innerHTML = HotCoach.render(advice.body);
     fresh.hidden = !advice.body;
     markCoachPick(advice.body);
-    if (keeps && top !== null && top >= 0 && top < window.innerHeight) {
+    if (keeps && top >= 0 && top < window.innerHeight) {
       window.scrollBy(0, keeps.getBoundingClientRect().top - top);
     }
   }

@@ -30,7 +30,9 @@
   }
   select.addEventListener("change", show);
   document.querySelectorAll('input[name="toggle"]').forEach((t) => t.addEventListener("change", show));
-  window.addEventListener("pageshow", () => { unfoldTicked(); show(); });
+  // (a page brought back from the back-forward cache runs no script again; a first load's
+  // pageshow would only ask for the same words twice)
+  window.addEventListener("pageshow", (ev) => { if (ev.persisted) { unfoldTicked(); show(); } });
   unfoldTicked();
   show();
 })();
