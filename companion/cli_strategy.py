@@ -176,9 +176,18 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
             f"{rules.target:,} (pure Python: 10,000 takes 10-12 minutes under farkle); "
             "give a smaller --target"
         )
-    if rules.target > WIN_SLOW_TARGET:
+    least = max(rules.entry, rules.min_bank)  # (each turn's solve spans totals up to it)
+    if least > WIN_MAX_TARGET:
+        raise ParseError(
+            f"--win-probability solves games whose first bank needs at most "
+            f"{WIN_MAX_TARGET:,} points, not {least:,} (each turn is solved up to it)"
+        )
+    if max(rules.target, least) > WIN_SLOW_TARGET:
+        game = f"a game to {rules.target:,}" + (
+            f" whose first bank needs {least:,}" if least > rules.target else ""
+        )
         sys.stderr.write(
-            f"hotdice: note: solving a game to {rules.target:,} takes minutes to hours in pure "
+            f"hotdice: note: solving {game} takes minutes to hours in pure "
             "Python (--target 2000 takes seconds to a minute); Ctrl+C stops it\n"
         )
     check_solvable(rules)  # (refused at once, not after the tie-break's solve)

@@ -820,7 +820,7 @@ def test_newton_starts_close_enough_to_settle_a_pair_in_few_solves() -> None:
 
 
 def test_cli_win_probability_limits_and_note(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """20,000 itself is allowed and 3,000 is not yet slow: the refusal and the note on
     standard error (not in the answer) start just past them. (The solve is stubbed: it
@@ -831,6 +831,7 @@ def test_cli_win_probability_limits_and_note(
         raise KeyboardInterrupt
 
     monkeypatch.setattr("companion.winprob.win_report", interrupted)
+    monkeypatch.setattr("companion.winprob.tie_break_chance", lambda rules: 0.5)
     argv = ["strategy", "--rules", "farkle", "--win-probability", "--target"]
     assert main([*argv, "20000"]) == 130
     out, err = capsys.readouterr()
@@ -840,6 +841,17 @@ def test_cli_win_probability_limits_and_note(
     assert main([*argv, "3050"]) == 130
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("hotdice: note: solving a game to 3,050 takes")
+    # a first bank far past the target makes every turn's solve span up to it: a minimum
+    # bank of a million was solved for ever, 10,000 to a target of 1,000 for over a minute
+    for min_bank in (1_000_000, 10_000):
+        (tmp_path / f"big{min_bank}.toml").write_text(f'base = "farkle"\nmin_bank = {min_bank}\n')
+    big = ["strategy", "--win-probability", "--target", "1000", "--rules"]
+    assert main([*big, str(tmp_path / "big1000000.toml")]) == 2
+    assert "first bank needs at most 20,000 points, not 1,000,000" in capsys.readouterr().err
+    assert main([*big, str(tmp_path / "big10000.toml")]) == 130
+    assert "solving a game to 1,000 whose first bank needs 10,000 takes" in capsys.readouterr().err
+    assert main([*big[:3], "500", "--rules", "farkle+greed"]) == 130
+    assert capsys.readouterr() == ("", "")  # (an entry of 1,000 past the target is quick)
 
 
 def test_cli_win_probability_text_layout(capsys: pytest.CaptureFixture[str]) -> None:
