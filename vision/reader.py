@@ -48,6 +48,7 @@ from .finds import (
     surely_read,
     typical_sides,
 )
+from .marks import plain_faces
 from .model import (
     FINDER_VIEWS,
     Views,
@@ -103,16 +104,22 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
     of their light kept 38-43% of their dice without it and 92-94% with it. A dim photo
     above `dark` is left alone: scaling it also scales its noise, which made round grey
     buttons pass as dice. Photos in normal light are returned unchanged. `image`: BGR."""
+    top = light_level(image)
+    if top >= dark:
+        return image
+    return cv2.convertScaleAbs(image, alpha=min(4.0, aim / max(top, 1.0)))
+
+
+def light_level(image: np.ndarray) -> float:
+    """The level of a BGR image's brightest pixels (`top_level`, brightest channel) over a
+    sparse sample of it, about 64 pixels on the short side."""
     h, w = image.shape[:2]
     step = max(1, min(h, w) // 64)  # (OpenCV here: NumPy's max over channels took 0.4 ms)
     sample = cv2.resize(
         image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
     )
     b, g, r = cv2.split(sample)
-    top = top_level(cv2.max(cv2.max(b, g), r))
-    if top >= dark:
-        return image
-    return cv2.convertScaleAbs(image, alpha=min(4.0, aim / max(top, 1.0)))
+    return top_level(cv2.max(cv2.max(b, g), r))
 
 
 def resize(image: np.ndarray, scale: float) -> np.ndarray:
@@ -664,9 +671,15 @@ class _Looks:
     def in_roll(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The finds `roll` reports: those `reported`, and the unread dice of the roll's set
         (`same_set`: a logo face the readers or the finder half doubt), ranked after them
-        where two are one die found twice. Returns the rank (-1: not reported)."""
+        where two are one die found twice; of those unread, none with a plain face
+        (`marks`: a button or a token). Returns the rank (-1: not reported)."""
         reported = self.reported(found, probs)
         of_set = unread_dice_of_the_set(self.image, found, probs, reported, self.min_dieness)
+        unread = (reported | of_set) & ~surely_read(probs)
+        if unread.any():  # (a face read is marked; one unread must show its marks)
+            plain = np.zeros(len(found), bool)
+            plain[unread] = plain_faces(self.image, found[unread], light_level(self.image))
+            reported, of_set = reported & ~plain, of_set & ~plain
         return np.where(reported, found[:, 3] + 1.0, np.where(of_set, found[:, 3], -1.0))
 
     def roll(self, found: np.ndarray, probs: np.ndarray) -> Detections:
