@@ -14,7 +14,7 @@ Measured (session 41) on every find `read` reported unread, on the licensed dev 
 as shot, under sensor noise of 6 levels, with the light times 1.6 (blown out), at a fifth
 of the light with noise and a JPEG, blurred (1.5 px) and in grey: 556 of the 635 finds
 that are no die are plain (at a fifth of the light 458 of 464: tray corners and walls; the
-tray's two buttons in 88 of 158 noisy reads, one of them nicked), and 1 of the 353 real
+tray's buttons in 88 of 158 noisy reads), and 1 of the 353 real
 dice (grey, misread). On the held-out `fudw_tray`, measured after: none of its 404 symbol
 faces nor its 22 real dice reported unread are plain, 1 of its 22 false finds is.
 """
@@ -38,10 +38,10 @@ pip and part of every other pip, and stays inside a round button the size of a d
 square there took in the table at its corners, which counted as marks)."""
 
 PLAIN = 0.04
-"""A face with less than this share of its disc marked is plain: no die. A 1's pip of a
-fifth of a side is 6% of the disc; a 2's pips sit at its edge, so a crisp 2 can show 3-5%
-(it is read surely, and never meets the test: the dice reported unread are hard to see,
-and showed 5% or more)."""
+"""A face with less than this share of its disc marked is plain: no die. A drawn 1's pip
+is 4-6% of the disc; a 2's pips sit at its edge, so a crisp 2 can show 3-8% (it is read
+surely, and never meets the test: the dice reported unread are hard to see, and only one
+of 353 measured under it)."""
 
 MIN_SIDE = 24
 """Finds smaller than this (pixels) are not judged: their pips are a pixel or two, which

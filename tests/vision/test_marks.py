@@ -87,7 +87,7 @@ def test_a_grey_button_in_a_noisy_photo_is_not_reported(
     """`sample_images/IMG_20191208_112143.jpg` (byler tray) under sensor noise of 6 levels:
     the tray's plain grey button in its lower right corner, which the readers then take
     0.9 for a die, was reported as an unread die (a 3 at 0.23); its face is plain, so it
-    is not. (The other button, nicked, carries a mark, and still can be.)"""
+    is not. (The other one still is: noise now and then marks a button past `PLAIN`.)"""
     image = cv2.imread(str(samples_dir / "IMG_20191208_112143.jpg"))
     assert image is not None
     noisy = _noisy(image, 6)
