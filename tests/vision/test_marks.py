@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision import read, reader
+from vision.detections import DieDetection
 from vision.marks import MIN_SIDE, PLAIN, marked_share, plain_faces
 from vision.reader import light_level
 
@@ -92,7 +94,7 @@ def test_a_grey_button_in_a_noisy_photo_is_not_reported(
     assert image is not None
     noisy = _noisy(image, 6)
 
-    def corner(dice: list) -> list:
+    def corner(dice: Sequence[DieDetection]) -> list[DieDetection]:
         return [d for d in dice if d.center_xy[0] > 540 and d.center_xy[1] > 550]
 
     dice = read(noisy).dice
