@@ -104,22 +104,16 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
     of their light kept 38-43% of their dice without it and 92-94% with it. A dim photo
     above `dark` is left alone: scaling it also scales its noise, which made round grey
     buttons pass as dice. Photos in normal light are returned unchanged. `image`: BGR."""
-    top = light_level(image)
-    if top >= dark:
-        return image
-    return cv2.convertScaleAbs(image, alpha=min(4.0, aim / max(top, 1.0)))
-
-
-def light_level(image: np.ndarray) -> float:
-    """The level of a BGR image's brightest pixels (`top_level`, brightest channel) over a
-    sparse sample of it, about 64 pixels on the short side."""
     h, w = image.shape[:2]
     step = max(1, min(h, w) // 64)  # (OpenCV here: NumPy's max over channels took 0.4 ms)
     sample = cv2.resize(
         image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
     )
     b, g, r = cv2.split(sample)
-    return top_level(cv2.max(cv2.max(b, g), r))
+    top = top_level(cv2.max(cv2.max(b, g), r))
+    if top >= dark:
+        return image
+    return cv2.convertScaleAbs(image, alpha=min(4.0, aim / max(top, 1.0)))
 
 
 def resize(image: np.ndarray, scale: float) -> np.ndarray:
@@ -678,7 +672,7 @@ class _Looks:
         unread = (reported | of_set) & ~surely_read(probs)
         if unread.any():  # (a face read is marked; one unread must show its marks)
             plain = np.zeros(len(found), bool)
-            plain[unread] = plain_faces(self.image, found[unread], light_level(self.image))
+            plain[unread] = plain_faces(self.image, found[unread])
             reported, of_set = reported & ~plain, of_set & ~plain
         return np.where(reported, found[:, 3] + 1.0, np.where(of_set, found[:, 3], -1.0))
 
