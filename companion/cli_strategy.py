@@ -186,9 +186,10 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
         game = f"a game to {rules.target:,}" + (
             f" whose first bank needs {least:,}" if least > rules.target else ""
         )
+        quick = "a first bank near 2,000" if least > rules.target else "--target 2000"
         sys.stderr.write(
             f"hotdice: note: solving {game} takes minutes to hours in pure "
-            "Python (--target 2000 takes seconds to a minute); Ctrl+C stops it\n"
+            f"Python ({quick} takes seconds to a minute); Ctrl+C stops it\n"
         )
     check_solvable(rules)  # (refused at once, not after the tie-break's solve)
     if rules.finish is Finish.FINAL_ROUND:  # (its ties go to tie-break turns, solved first)

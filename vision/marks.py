@@ -40,8 +40,9 @@ light the reader reads in."""
 
 PLAIN = 0.04
 """A face with less than this share of its disc marked is plain: no die. A drawn 1's pip
-is 4-6% of the disc; a 2's pips sit at its edge, so a crisp 2 found a little small can
-show less, but it is read surely, and only dice read unsure meet the test."""
+is 4-6% of the disc; a 2's pips sit at its edge, so a 2 found a little small can show
+less: a crisp one is read surely and never meets the test, but an unsure 2 in a deep
+shadow can be lost (2 of the 939 dice measured)."""
 
 MIN_SIDE = 24
 """Finds smaller than this (pixels) are not judged: their pips are a pixel or two, which
