@@ -9,9 +9,11 @@ a dark photo brightened, the tray's dark corners pass too. So a find reported un
 must show marks where a face has them, in the disc around its centre: pixels whose
 colour (not lightness alone: red pips on a dark green die differ in hue) stands out of
 the disc's median by more than the photo's noise there. A 3x3 median takes the noise
-out of the pixels first, and the noise left in them sets how far a mark must stand out:
-a fixed distance dropped real dice in a shadow or a washed-out photo, where pips differ
-from the face by little but nothing is noisy.
+out of the pixels first, and the noise it took out sets how far a mark must stand out: a
+fixed distance dropped real dice in a shadow or a washed-out photo, where pips differ
+from the face by little but nothing is noisy. (The median sees noise that changes from
+pixel to pixel, not a JPEG's blotches: those count as marks, but for the least distance
+growing with a dark photo's brightening, `LEAST`.)
 
 Measured in session 41 (docs/vision-log.md): on every find `read` reported unread, with
 the rule off, in the licensed dev folders as shot and in nine harder versions (noise,
@@ -33,10 +35,18 @@ square there took in the table at its corners, which counted as marks)."""
 NOISE_MARGIN = 2.0
 """How many times the disc's noise a mark must stand out of its median colour by."""
 
-MARK_DISTANCE = (5.0, 15.0)
-"""The least and the most that distance may be (8-bit Lab): at least 5 in a clean photo,
-where JPEG's ripples stand out by a few levels; at most 15, which a pip clears in any
-light the reader reads in."""
+LEAST = 5.0
+"""The least distance (8-bit Lab) a mark must stand out by: in a clean photo JPEG's
+ripples stand out by a few levels. The noise estimate sees noise that changes from pixel
+to pixel only, not JPEG's blotches, so in a dark photo the reader brightened (which
+scales those too) it grows with the brightening."""
+
+MOST = 15.0
+"""The most that distance may be: a pip clears it in any light the reader reads in."""
+
+DISC_PX = 64
+"""A disc wider than this (pixels) is shrunk to it first: a close-up die of 1,500 px in
+a 12 MP photo took 140 ms measured whole."""
 
 PLAIN = 0.04
 """A face with less than this share of its disc marked is plain: no die. A drawn 1's pip
@@ -49,12 +59,12 @@ MIN_SIDE = 24
 the median takes out."""
 
 
-def marked_share(image: np.ndarray, found: np.ndarray) -> np.ndarray:
+def marked_share(image: np.ndarray, found: np.ndarray, least: float = LEAST) -> np.ndarray:
     """The share of the disc of `MARK_RADIUS` sides around each find's (x, y, side, ...)
     centre marked: its colour, after a 3x3 median, `NOISE_MARGIN` times the noise the
-    median took out (a robust spread) or more from the disc's median, within
-    `MARK_DISTANCE`. NaN where less than half the disc lies in the image. `image`: BGR
-    uint8."""
+    median took out (a robust spread) or more from the disc's median, and `least` to
+    `MOST`. A disc over `DISC_PX` across is shrunk to it first. NaN where less than half
+    the disc lies in the image. `image`: BGR uint8."""
     h, w = image.shape[:2]
     shares = np.full(len(found), np.nan)
     for k, (x, y, side) in enumerate(found[:, :3].tolist()):
@@ -64,25 +74,34 @@ def marked_share(image: np.ndarray, found: np.ndarray) -> np.ndarray:
         if x1 <= x0 or y1 <= y0:
             continue
         raw = np.ascontiguousarray(image[y0:y1, x0:x1])
+        shrink = min(1.0, DISC_PX / (2 * r))
+        if shrink < 1.0:
+            size = (max(1, round((x1 - x0) * shrink)), max(1, round((y1 - y0) * shrink)))
+            raw = cv2.resize(raw, size, interpolation=cv2.INTER_AREA)
+        yy, xx = np.mgrid[0 : raw.shape[0], 0 : raw.shape[1]]  # (the patch's pixels
+        px, py = x0 + (xx + 0.5) / shrink - 0.5, y0 + (yy + 0.5) / shrink - 0.5  # placed)
+        inside = (px - x) ** 2 + (py - y) ** 2 <= r * r
+        if inside.sum() < 0.5 * np.pi * (r * shrink) ** 2:  # (a die mostly off the frame)
+            continue
         smooth = cv2.cvtColor(cv2.medianBlur(raw, 3), cv2.COLOR_BGR2LAB).astype(np.float64)
         rough = cv2.cvtColor(raw, cv2.COLOR_BGR2LAB).astype(np.float64)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        inside = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
-        if inside.sum() < 0.5 * np.pi * r * r:  # (a die mostly off the frame: too little)
-            continue
         colours = smooth[inside]
         noise = 1.4826 * float(np.median(np.linalg.norm(rough[inside] - colours, axis=1)))
-        distance = float(np.clip(NOISE_MARGIN * noise, *MARK_DISTANCE))
+        distance = float(np.clip(NOISE_MARGIN * noise, least, MOST))
         off = np.linalg.norm(colours - np.median(colours, axis=0), axis=1)
         shares[k] = float(np.mean(off >= distance))
     return shares
 
 
-def plain_faces(image: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """Which finds (x, y, side, ...) show a plain face (`PLAIN`): a mask. A find under
+def plain_faces(image: np.ndarray, found: np.ndarray, gain: float = 1.0) -> np.ndarray:
+    """Which finds (x, y, side, ...) show a plain face (`PLAIN`): a mask. `gain`: what the
+    reader scaled a dark image by (`reader.brightened`), which scaled its JPEG's ripples
+    too: the least distance a mark stands out by grows with it, to `MOST`. A find under
     `MIN_SIDE`, or with less than half its disc in the image, is not called plain."""
     plain = np.zeros(len(found), bool)
     judged = found[:, 2] >= MIN_SIDE
     if judged.any():
-        plain[judged] = np.nan_to_num(marked_share(image, found[judged]), nan=1.0) < PLAIN
+        least = min(MOST, LEAST * max(1.0, gain))
+        shares = marked_share(image, found[judged], least)
+        plain[judged] = np.nan_to_num(shares, nan=1.0) < PLAIN
     return plain

@@ -13,6 +13,7 @@ import pytest
 from vision import read, reader
 from vision.detections import DieDetection
 from vision.marks import MIN_SIDE, PLAIN, marked_share, plain_faces
+from vision.reader import brightened, brightening
 
 if TYPE_CHECKING:
     from tests.vision.conftest import Drawn
@@ -63,6 +64,38 @@ def test_a_faint_die_in_a_clean_photo_is_marked(drawn: Drawn) -> None:
     hazy = cv2.convertScaleAbs(image, alpha=0.4, beta=120)
     for picture in (image, dim, hazy):
         assert plain_faces(picture, found).tolist() == [False, True]
+
+
+def test_a_dark_jpeg_brightened_holds_marks_to_its_gain(drawn: Drawn) -> None:
+    """A fifth of the light with noise, through a JPEG at quality 75, brightened as the
+    reader does (by 3.3): the JPEG's blotches are no pixel-to-pixel noise, so the median
+    misses them and they mark a plain button's disc; the least distance grown with the
+    brightening holds them out, and the die beside it stays marked."""
+    draw_die, table = drawn
+    image = table((225, 225, 225), (240, 120), noise=0)
+    cv2.circle(image, (60, 60), 18, (120, 120, 120), -1, cv2.LINE_AA)
+    draw_die(image, 3, (170, 60), 40)
+    found = np.array([(60, 60, 40), (170, 60, 40)], np.float64)
+    noisy = _noisy((image * 0.2).astype(np.uint8), 3)
+    jpeg = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 75])[1]
+    dark = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert dark is not None
+    gain = brightening(dark)
+    assert gain > 3
+    lit = brightened(dark)
+    assert plain_faces(lit, found).tolist() == [False, False]
+    assert plain_faces(lit, found, gain).tolist() == [True, False]
+
+
+def test_a_big_find_is_measured_shrunk(drawn: Drawn) -> None:
+    """A close-up's die of 400 px is marked and a plain disc of its size plain, measured
+    on a disc shrunk to `DISC_PX` (a 1,500 px die had taken 140 ms whole)."""
+    draw_die, table = drawn
+    image = table((225, 225, 225), (1000, 500), noise=0)
+    draw_die(image, 5, (250, 250), 400)
+    cv2.circle(image, (750, 250), 180, (120, 120, 120), -1, cv2.LINE_AA)
+    found = np.array([(250, 250, 400), (750, 250, 400)], np.float64)
+    assert plain_faces(_noisy(image, 6), found).tolist() == [False, True]
 
 
 def test_a_small_find_is_not_judged() -> None:
