@@ -64,10 +64,12 @@ def marked_share(image: np.ndarray, found: np.ndarray, least: float = LEAST) -> 
     centre marked: its colour, after a 3x3 median, `NOISE_MARGIN` times the noise the
     median took out (a robust spread) or more from the disc's median, and `least` to
     `MOST`. A disc over `DISC_PX` across is shrunk to it first. NaN where less than half
-    the disc lies in the image. `image`: BGR uint8."""
+    the disc lies in the image, or a find is not a number. `image`: BGR uint8."""
     h, w = image.shape[:2]
     shares = np.full(len(found), np.nan)
     for k, (x, y, side) in enumerate(found[:, :3].tolist()):
+        if not np.isfinite((x, y, side)).all():
+            continue
         r = MARK_RADIUS * side
         x0, x1 = max(0, int(x - r)), min(w, int(x + r) + 1)
         y0, y1 = max(0, int(y - r)), min(h, int(y + r) + 1)
@@ -78,8 +80,9 @@ def marked_share(image: np.ndarray, found: np.ndarray, least: float = LEAST) -> 
         if shrink < 1.0:
             size = (max(1, round((x1 - x0) * shrink)), max(1, round((y1 - y0) * shrink)))
             raw = cv2.resize(raw, size, interpolation=cv2.INTER_AREA)
-        yy, xx = np.mgrid[0 : raw.shape[0], 0 : raw.shape[1]]  # (the patch's pixels
-        px, py = x0 + (xx + 0.5) / shrink - 0.5, y0 + (yy + 0.5) / shrink - 0.5  # placed)
+        # where the patch's pixels (shrunk or not) lie in the image
+        yy, xx = np.mgrid[0 : raw.shape[0], 0 : raw.shape[1]]
+        px, py = x0 + (xx + 0.5) / shrink - 0.5, y0 + (yy + 0.5) / shrink - 0.5
         inside = (px - x) ** 2 + (py - y) ** 2 <= r * r
         if inside.sum() < 0.5 * np.pi * (r * shrink) ** 2:  # (a die mostly off the frame)
             continue

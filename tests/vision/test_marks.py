@@ -115,6 +115,8 @@ def test_a_find_mostly_off_the_image_is_not_called_plain() -> None:
     shares = marked_share(image, found)
     assert shares[0] == 0 and np.isnan(shares[1:3]).all() and shares[3] == 0
     assert plain_faces(image, found).tolist() == [True, False, False, True]
+    odd = np.array([(np.nan, 50, 30), (50, np.inf, 30)], np.float64)
+    assert np.isnan(marked_share(image, odd)).all()
 
 
 def test_a_grey_button_in_a_noisy_photo_is_not_reported(
