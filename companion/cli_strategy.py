@@ -183,10 +183,11 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
             f"{WIN_MAX_TARGET:,} points, not {least:,} (each turn is solved up to it)"
         )
     if max(rules.target, least) > WIN_SLOW_TARGET:
+        past = least > rules.target  # (then the first bank is what makes it slow)
         game = f"a game to {rules.target:,}" + (
-            f" whose first bank needs {least:,}" if least > rules.target else ""
+            f" whose first bank needs {least:,}" if past else ""
         )
-        quick = "a first bank near 2,000" if least > rules.target else "--target 2000"
+        quick = "a first bank near 2,000" if past else "--target 2000"
         sys.stderr.write(
             f"hotdice: note: solving {game} takes minutes to hours in pure "
             f"Python ({quick} takes seconds to a minute); Ctrl+C stops it\n"

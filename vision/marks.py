@@ -64,11 +64,12 @@ def marked_share(image: np.ndarray, found: np.ndarray, least: float = LEAST) -> 
     centre marked: its colour, after a 3x3 median, `NOISE_MARGIN` times the noise the
     median took out (a robust spread) or more from the disc's median, and `least` to
     `MOST`. A disc over `DISC_PX` across is shrunk to it first. NaN where less than half
-    the disc lies in the image, or a find is not a number. `image`: BGR uint8."""
+    the disc lies in the image, or a find is not a number or has no size. `image`: BGR
+    uint8."""
     h, w = image.shape[:2]
     shares = np.full(len(found), np.nan)
     for k, (x, y, side) in enumerate(found[:, :3].tolist()):
-        if not np.isfinite((x, y, side)).all():
+        if not (np.isfinite((x, y, side)).all() and side > 0):
             continue
         r = MARK_RADIUS * side
         x0, x1 = max(0, int(x - r)), min(w, int(x + r) + 1)
