@@ -141,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         for engine in engines:
             model.ENGINE = engine
             version = ort.__version__ if engine == "onnxruntime" and ort else cv2.__version__
-            print(f"-- networks run by {engine} {version}")
+            saturated = model.describe_engine().removeprefix(engine)  # ("; int8 ... saturate")
+            print(f"-- networks run by {engine} {version}{saturated}")
             _engine(args, frame, roll, jpeg)
     anchor = camera.thumbnail(frame)
 

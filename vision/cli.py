@@ -381,7 +381,7 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")
     print(
         f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}"
-        f" (networks run by {model.engine()})"
+        f" (networks run by {model.describe_engine()})"
     )
     lines = list(failure_lines(results))
     if lines:

@@ -111,10 +111,12 @@ def _ships(folder: Path, name: str) -> bool:
 
 def network_file(name: str, engine_name: str | None = None) -> str:
     """The file that `engine_name` (default: `engine()`) runs for network `name`: under ONNX
-    Runtime a face reader's int8 copy where one ships; else the float network."""
+    Runtime a face reader's int8 copy where one ships, unless this CPU's int8 kernels
+    saturate on it (`int8_saturates`); else the float network."""
     if (engine_name or engine()) == "onnxruntime" and name != DET_FILE:
-        if _ships(MODEL_DIR, int8_file(name)):
-            return int8_file(name)
+        int8 = int8_file(name)
+        if _ships(MODEL_DIR, int8) and not _saturates(MODEL_DIR, int8):
+            return int8
     return name
 
 
@@ -138,6 +140,13 @@ def _failed(path: Path, what: str, message: str) -> OSError:
 @functools.lru_cache(maxsize=8)
 def _session(name: str) -> Any:
     """An ONNX Runtime session for a network file."""
+    return _new_session(name)
+
+
+def _new_session(name: str, *, exact: bool = False) -> Any:
+    """`exact`: with the graph left as it is, so an int8 file runs op by op, each quantized
+    layer as float arithmetic on the dequantized values (what a CPU with VNNI computes, at
+    2-3 times the time: `int8_saturates`)."""
     path = _model_path(name)
     ort = onnxruntime()
     if ort is None:  # (`pick_engine` picks ONNX Runtime only where it is installed)
@@ -150,6 +159,8 @@ def _session(name: str) -> Any:
     options.inter_op_num_threads = 1
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3
+    if exact:
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime's own error types derive from Exception alone
@@ -184,11 +195,7 @@ def _run(name: str, blob: np.ndarray) -> np.ndarray:
     not take the blob (a file swapped for another network) is a one-line OSError."""
     if engine() == "onnxruntime":
         file = network_file(name, "onnxruntime")
-        session = _session(file)
-        try:
-            return session.run(None, {session.get_inputs()[0].name: blob})[0]
-        except Exception as exc:  # ONNX Runtime's errors derive from Exception alone
-            raise _failed(MODEL_DIR / file, "does not take this input", str(exc)) from None
+        return _run_session(_session(file), file, blob)
     net = _net(name)
     try:
         with _OPENCV_LOCK:
@@ -197,6 +204,67 @@ def _run(name: str, blob: np.ndarray) -> np.ndarray:
     except cv2.error as exc:
         message = exc.err or str(exc)
         raise _failed(MODEL_DIR / name, "does not take this input", message) from None
+
+
+# The int8 probe (`int8_saturates`): crops of uniform noise, and how far apart (in logits:
+# the median over the crops of the largest gap) a reader's int8 copy may read, run by ONNX
+# Runtime's fused kernels and op by op, before this CPU's kernels are said to saturate.
+# Measured in session 42 on 64 such crops: 0.38 for the first reader on an AMD EPYC with
+# AVX2 alone; 0.00 for the second reader there, and for the first reader's copies made
+# with 7-bit weights or a float first layer.
+PROBE_CROPS = 16
+SATURATES_ABOVE = 0.15
+
+
+def saturating(fused: np.ndarray, exact: np.ndarray) -> bool:
+    """Whether logits read by the fused kernels stray from those of the exact arithmetic
+    (same crops, same order) as saturated 16-bit sums make them stray."""
+    gaps = np.abs(fused.astype(np.float64) - exact.astype(np.float64)).max(axis=1)
+    return float(np.median(gaps)) > SATURATES_ABOVE
+
+
+@functools.lru_cache(maxsize=8)
+def _saturates(folder: Path, file: str) -> bool:
+    """Whether ONNX Runtime's fused int8 kernels saturate on int8 network `file` of
+    `folder` (`MODEL_DIR`) on this CPU: its probe read both ways."""
+    noise = np.random.default_rng(0).integers(0, 256, (PROBE_CROPS, CROP, CROP, 3), np.uint8)
+    blob = _blob(list(noise))
+    fused = _run_session(_session(file), file, blob)
+    exact = _run_session(_new_session(file, exact=True), file, blob)
+    if fused.shape != (PROBE_CROPS, 7) or exact.shape != fused.shape:
+        return False  # (not a reader: reading with it says so, `_softmax_of`)
+    return saturating(fused, exact)
+
+
+def int8_saturates() -> tuple[str, ...]:
+    """The face readers' int8 files that ONNX Runtime's kernels saturate on, on this CPU
+    (none where OpenCV's DNN runs the networks). A CPU without VNNI instructions (AVX2
+    alone) multiplies uint8 activations by int8 weights in pairs summed into 16 bits,
+    which saturate: there the first reader's int8 copy read some dice otherwise than a VNNI
+    CPU does, and otherwise than the README's figures and the tests expect (README,
+    Measured accuracy), so that reader runs its float network instead (`network_file`).
+    The probe runs once a process, when the reader is first used (`warm_up`)."""
+    if engine() != "onnxruntime":
+        return ()
+    files = (int8_file(name) for name in CLS_FILES)
+    return tuple(f for f in files if _ships(MODEL_DIR, f) and _saturates(MODEL_DIR, f))
+
+
+def describe_engine() -> str:
+    """What runs the networks, as `hotdice eval` and the benchmark print it."""
+    name = engine()
+    saturated = int8_saturates()
+    if saturated:
+        floats = ", ".join(f.replace(".int8", "") for f in saturated)
+        name += f"; {floats} in float: its int8 copy saturates on this CPU, no VNNI"
+    return name
+
+
+def _run_session(session: Any, file: str, blob: np.ndarray) -> np.ndarray:
+    try:
+        return session.run(None, {session.get_inputs()[0].name: blob})[0]
+    except Exception as exc:  # ONNX Runtime's errors derive from Exception alone
+        raise _failed(MODEL_DIR / file, "does not take this input", str(exc)) from None
 
 
 def _not_this_network(name: str, shape: tuple[int, ...]) -> OSError:

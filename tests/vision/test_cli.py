@@ -915,7 +915,8 @@ def test_eval_text_gives_its_figures_as_percentages(
         "  precision 77.78%  recall 87.50%",
         "  face accuracy 85.71% (matched dice, printed symbols left out)",
         "  roll accuracy 50.00% (whole roll exactly right)",
-        f"  ms per image: median 25.0, 95th percentile 89.5 (networks run by {model.engine()})",
+        "  ms per image: median 25.0, 95th percentile 89.5"
+        f" (networks run by {model.describe_engine()})",
     ]
     assert lines[6] == "  failures (2 images):" and len(lines) == 9
     assert lines[7].startswith("    c.png: ") and lines[8].startswith("    d.png: ")

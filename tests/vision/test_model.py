@@ -159,10 +159,13 @@ def test_a_batch_reads_as_its_crops_one_at_a_time(drawn: Drawn, engine: str) -> 
 def test_onnx_runtime_runs_int8_readers_and_the_float_finder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The int8 copies are for ONNX Runtime only; OpenCV's DNN and the finder stay float."""
+    """The int8 copies are for ONNX Runtime only, where its kernels do not saturate on this
+    CPU; OpenCV's DNN and the finder stay float."""
+    saturated = model.int8_saturates() if HAVE_ONNXRUNTIME else ()
     for name in model.CLS_FILES:
         assert (model.MODEL_DIR / model.int8_file(name)).is_file()
-        assert model.network_file(name, "onnxruntime") == model.int8_file(name)
+        ort_file = name if model.int8_file(name) in saturated else model.int8_file(name)
+        assert model.network_file(name, "onnxruntime") == ort_file
         assert model.network_file(name, "opencv") == name
     assert model.network_file(model.DET_FILE, "onnxruntime") == model.DET_FILE
     monkeypatch.setattr(model, "MODEL_DIR", model.MODEL_DIR / "no such folder")
@@ -207,7 +210,7 @@ def model_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     for file in model.MODEL_DIR.iterdir():
         shutil.copy(file, tmp_path / file.name)
     monkeypatch.setattr(model, "MODEL_DIR", tmp_path)
-    caches = (model._session, model._net, model._ships)
+    caches = (model._session, model._net, model._ships, model._saturates)
     for cache in caches:
         cache.cache_clear()
     yield tmp_path
@@ -280,6 +283,80 @@ def test_both_engines_read_the_sample_photos_alike(
         for a, b in zip(fast, slow, strict=True):
             assert abs(a.confidence - b.confidence) < 0.15, photo.name
             assert np.hypot(*np.subtract(a.center_xy, b.center_xy)) < 1.0, photo.name
+
+
+def test_saturating_tells_strayed_logits_from_rounding() -> None:
+    """Saturated 16-bit sums move most crops' logits by a third or more; the exact
+    arithmetic and the fused kernels otherwise differ by a rounding step (0.04 at most),
+    and one odd crop of the probe does not decide."""
+    rng = np.random.default_rng(1)
+    exact = rng.normal(0, 3, (16, 7)).astype(np.float32)
+    rounding = exact + rng.choice([-0.04, 0.0, 0.04], (16, 7)).astype(np.float32)
+    assert not model.saturating(rounding, exact)
+    one_odd = rounding.copy()
+    one_odd[3, 2] += 1.0
+    assert not model.saturating(one_odd, exact)
+    strayed = exact + rng.uniform(-0.6, 0.6, (16, 7)).astype(np.float32)
+    assert model.saturating(strayed, exact)
+
+
+@pytest.mark.skipif(not HAVE_ONNXRUNTIME, reason="ONNX Runtime not installed")
+def test_the_int8_probe_says_how_the_readers_read_real_dice(
+    samples_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The probe's noise crops tell whether this CPU's int8 kernels give what the files
+    say: a reader it does not name reads the sample photos' dice as its file's exact
+    arithmetic does (within 0.02); one it names strays from it (0.36 for the first reader
+    on an AVX2 CPU). OpenCV's DNN runs the float networks, which never saturate."""
+    import json
+
+    from vision.io import load_image
+
+    monkeypatch.setattr(model, "ENGINE", "opencv")
+    assert model.int8_saturates() == () and model.describe_engine() == "opencv"
+    monkeypatch.setattr(model, "ENGINE", "onnxruntime")
+    saturated = model.int8_saturates()
+    crops = []
+    for entry in json.loads((samples_dir / "labels.json").read_text())["images"]:
+        image = load_image(samples_dir / entry["file"])
+        for die in entry["dice"]:
+            x, y, w, h = die["box"]
+            for scale in (0.9, 1.0, 1.15):  # (as far off as the finder's sizes)
+                crops.append(model.crop_die(image, (x + w / 2, y + h / 2), max(w, h) * scale))
+    assert len(crops) >= 120
+    blob = model._blob(crops)
+    for name in model.CLS_FILES:
+        file = model.int8_file(name)
+        probabilities = []
+        for exact in (False, True):
+            logits = model._new_session(file, exact=exact).run(None, {"input": blob})[0]
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            probabilities.append(e / e.sum(axis=1, keepdims=True))
+        apart = float(np.abs(probabilities[0] - probabilities[1]).max())
+        assert (apart > 0.02) == (file in saturated), (file, apart)
+    floats = "dice_cls.onnx" if saturated == ("dice_cls.int8.onnx",) else ""
+    said = f"; {floats} in float: its int8 copy saturates on this CPU, no VNNI"
+    assert model.describe_engine() == "onnxruntime" + (said if saturated else "")
+
+
+@pytest.mark.skipif(not HAVE_ONNXRUNTIME, reason="ONNX Runtime not installed")
+def test_a_reader_whose_int8_kernels_saturate_runs_in_float(
+    monkeypatch: pytest.MonkeyPatch, drawn: Drawn
+) -> None:
+    """Where the probe finds a reader's int8 copy saturating, ONNX Runtime runs its float
+    network, which reads as OpenCV's DNN does (every CPU: the probe's verdict is made up)."""
+    monkeypatch.setattr(model, "ENGINE", "onnxruntime")
+    first = model.CLS_FILES[0]
+    monkeypatch.setattr(model, "_saturates", lambda folder, file: file == model.int8_file(first))
+    assert model.int8_saturates() == (model.int8_file(first),)
+    assert model.network_file(first) == first
+    assert model.describe_engine() == (
+        f"onnxruntime; {first} in float: its int8 copy saturates on this CPU, no VNNI"
+    )
+    blob = model._blob(_crops(drawn))
+    by_onnxruntime = model._softmax_of(first, blob)
+    monkeypatch.setattr(model, "ENGINE", "opencv")
+    np.testing.assert_allclose(by_onnxruntime, model._softmax_of(first, blob), atol=1e-4)
 
 
 def test_threads_reading_at_once_read_as_one_alone(drawn: Drawn, engine: str) -> None:
