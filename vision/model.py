@@ -111,12 +111,10 @@ def _ships(folder: Path, name: str) -> bool:
 
 def network_file(name: str, engine_name: str | None = None) -> str:
     """The file that `engine_name` (default: `engine()`) runs for network `name`: under ONNX
-    Runtime a face reader's int8 copy where one ships, unless this CPU's int8 kernels
-    saturate on it (`int8_saturates`); else the float network."""
+    Runtime a face reader's int8 copy where one ships; else the float network."""
     if (engine_name or engine()) == "onnxruntime" and name != DET_FILE:
-        int8 = int8_file(name)
-        if _ships(MODEL_DIR, int8) and not _saturates(MODEL_DIR, int8):
-            return int8
+        if _ships(MODEL_DIR, int8_file(name)):
+            return int8_file(name)
     return name
 
 
@@ -139,14 +137,18 @@ def _failed(path: Path, what: str, message: str) -> OSError:
 
 @functools.lru_cache(maxsize=8)
 def _session(name: str) -> Any:
-    """An ONNX Runtime session for a network file."""
-    return _new_session(name)
+    """An ONNX Runtime session for a network file; for an int8 file whose fused kernels
+    saturate on this CPU (`int8_saturates`), one that multiplies in uint8 x uint8."""
+    precise = name.endswith(".int8.onnx") and _saturates(MODEL_DIR, name)
+    return _new_session(name, precise=precise)
 
 
-def _new_session(name: str, *, exact: bool = False) -> Any:
+def _new_session(name: str, *, exact: bool = False, precise: bool = False) -> Any:
     """`exact`: with the graph left as it is, so an int8 file runs op by op, each quantized
     layer as float arithmetic on the dequantized values (what a CPU with VNNI computes, at
-    2-3 times the time: `int8_saturates`)."""
+    2-3 times the time). `precise`: ONNX Runtime's `session.x64quantprecision`, which on
+    an x86 CPU without VNNI multiplies uint8 by uint8 (its int8 weights shifted), in sums
+    that do not saturate, at about the float network's speed."""
     path = _model_path(name)
     ort = onnxruntime()
     if ort is None:  # (`pick_engine` picks ONNX Runtime only where it is installed)
@@ -161,6 +163,8 @@ def _new_session(name: str, *, exact: bool = False) -> Any:
     options.log_severity_level = 3
     if exact:
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    if precise:
+        options.add_session_config_entry("session.x64quantprecision", "1")
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime's own error types derive from Exception alone
@@ -209,9 +213,10 @@ def _run(name: str, blob: np.ndarray) -> np.ndarray:
 # The int8 probe (`int8_saturates`): crops of uniform noise, and how far apart (in logits:
 # the median over the crops of the largest gap) a reader's int8 copy may read, run by ONNX
 # Runtime's fused kernels and op by op, before this CPU's kernels are said to saturate.
-# Measured in session 42 on 64 such crops: 0.38 for the first reader on an AMD EPYC with
-# AVX2 alone; 0.00 for the second reader there, and for the first reader's copies made
-# with 7-bit weights or a float first layer.
+# Logit gaps come in steps of the output's quantization (about 0.038), so 0.15 is four
+# steps: measured in session 42 on an AMD EPYC with AVX2 alone, 0.35-0.42 for the first
+# reader (noise seeds 0-3), 0.00 for the second reader and for the first reader's copies
+# made with 7-bit weights or a float first layer, and for the first reader run in uint8.
 PROBE_CROPS = 16
 SATURATES_ABOVE = 0.15
 
@@ -227,9 +232,11 @@ def saturating(fused: np.ndarray, exact: np.ndarray) -> bool:
 def _saturates(folder: Path, file: str) -> bool:
     """Whether ONNX Runtime's fused int8 kernels saturate on int8 network `file` of
     `folder` (`MODEL_DIR`) on this CPU: its probe read both ways."""
+    if onnxruntime() is None:
+        return False
     noise = np.random.default_rng(0).integers(0, 256, (PROBE_CROPS, CROP, CROP, 3), np.uint8)
     blob = _blob(list(noise))
-    fused = _run_session(_session(file), file, blob)
+    fused = _run_session(_new_session(file), file, blob)
     exact = _run_session(_new_session(file, exact=True), file, blob)
     if fused.shape != (PROBE_CROPS, 7) or exact.shape != fused.shape:
         return False  # (not a reader: reading with it says so, `_softmax_of`)
@@ -237,13 +244,16 @@ def _saturates(folder: Path, file: str) -> bool:
 
 
 def int8_saturates() -> tuple[str, ...]:
-    """The face readers' int8 files that ONNX Runtime's kernels saturate on, on this CPU
-    (none where OpenCV's DNN runs the networks). A CPU without VNNI instructions (AVX2
-    alone) multiplies uint8 activations by int8 weights in pairs summed into 16 bits,
-    which saturate: there the first reader's int8 copy read some dice otherwise than a VNNI
-    CPU does, and otherwise than the README's figures and the tests expect (README,
-    Measured accuracy), so that reader runs its float network instead (`network_file`).
-    The probe runs once a process, when the reader is first used (`warm_up`)."""
+    """The face readers' int8 files that ONNX Runtime's fused kernels saturate on, on this
+    CPU (none where OpenCV's DNN runs the networks). An x86 CPU without VNNI instructions
+    (AVX2, or AVX512 without VNNI) multiplies uint8 activations by int8 weights in pairs
+    summed into 16 bits, which saturate: there the first reader's int8 copy read some dice
+    otherwise than a VNNI CPU does, and otherwise than the README's figures and the tests
+    expect (README, Measured accuracy). So such a file is run multiplying in uint8 x uint8
+    (`_session`), which reads as its exact arithmetic does. ONNX Runtime's switch for that
+    is not used everywhere: it would also take a VNNI CPU off its fast kernels. The probe
+    runs once a process, when a reader is first used (`warm_up`; threads reading at once
+    for the first time may each run it, to the same answer)."""
     if engine() != "onnxruntime":
         return ()
     files = (int8_file(name) for name in CLS_FILES)
@@ -255,12 +265,12 @@ def describe_engine() -> str:
     name = engine()
     saturated = int8_saturates()
     if saturated:
-        floats = ", ".join(f.replace(".int8", "") for f in saturated)
-        name += f"; {floats} in float: its int8 copy saturates on this CPU, no VNNI"
+        name += f"; {', '.join(saturated)} run in uint8: int8 saturates on this CPU, no VNNI"
     return name
 
 
 def _run_session(session: Any, file: str, blob: np.ndarray) -> np.ndarray:
+    """A session's one output for `blob`; an input it does not take is a one-line error."""
     try:
         return session.run(None, {session.get_inputs()[0].name: blob})[0]
     except Exception as exc:  # ONNX Runtime's errors derive from Exception alone
