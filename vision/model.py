@@ -251,7 +251,8 @@ def int8_saturates() -> tuple[str, ...]:
     otherwise than a VNNI CPU does, and otherwise than the README's figures and the tests
     expect (README, Measured accuracy). So such a file is run multiplying in uint8 x uint8
     (`_session`), which reads as its exact arithmetic does. ONNX Runtime's switch for that
-    is not used everywhere: it would also take a VNNI CPU off its fast kernels. The probe
+    is not set everywhere: it could take a VNNI CPU off its fast kernels (not measured:
+    no VNNI CPU was at hand). The probe
     runs once a process, when a reader is first used (`warm_up`; threads reading at once
     for the first time may each run it, to the same answer)."""
     if engine() != "onnxruntime":
