@@ -10,6 +10,7 @@ Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
 from .annotate import annotate
 from .detections import ASK_BELOW, Detections, DieDetection
 from .io import ImageTooLarge, decode_image, format_problem, image_size_wh, load_image
+from .model import warm_up
 from .photo import PhotoReading, read_photo_data
 from .reader import read
 
@@ -26,4 +27,5 @@ __all__ = [
     "image_size_wh",
     "format_problem",
     "load_image",
+    "warm_up",
 ]

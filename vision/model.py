@@ -104,6 +104,24 @@ def int8_file(name: str) -> str:
     return name.removesuffix(".onnx") + ".int8.onnx"
 
 
+def _loaded_once(load: Callable[..., Any]) -> Any:
+    """`load` cached (`functools.lru_cache`, 8 entries), one load at a time: a server's
+    threads reading their first photos at once each waited for the same network files to
+    load and the int8 probe to run, and did it again, where now they wait for the first.
+    The cache's `cache_clear` is kept (the tests swap networks)."""
+    cached = functools.lru_cache(maxsize=8)(load)
+    lock = threading.Lock()  # (one per cache: a session's load runs the probe, under its own)
+
+    @functools.wraps(load)
+    def once(*args: Any) -> Any:
+        with lock:
+            return cached(*args)
+
+    once.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    once.cache_info = cached.cache_info  # type: ignore[attr-defined]
+    return once
+
+
 @functools.lru_cache(maxsize=32)
 def _ships(folder: Path, name: str) -> bool:
     return (folder / name).is_file()
@@ -135,7 +153,7 @@ def _failed(path: Path, what: str, message: str) -> OSError:
     return OSError(f"{path}: {what} ({reason})")
 
 
-@functools.lru_cache(maxsize=8)
+@_loaded_once
 def _session(name: str) -> Any:
     """An ONNX Runtime session for a network file; for an int8 file whose fused kernels
     saturate on this CPU (`int8_saturates`), one that multiplies in uint8 x uint8."""
@@ -171,7 +189,7 @@ def _new_session(name: str, *, exact: bool = False, precise: bool = False) -> An
         raise _failed(path, "not a network ONNX Runtime can load", str(exc)) from None
 
 
-@functools.lru_cache(maxsize=8)
+@_loaded_once
 def _net(name: str) -> cv2.dnn.Net:
     """OpenCV's DNN network for a file, on the classic engine: about 5-10% faster on one
     core for these small networks than the new engine OpenCV 5 picks by default."""
@@ -228,7 +246,7 @@ def saturating(fused: np.ndarray, exact: np.ndarray) -> bool:
     return float(np.median(gaps)) > SATURATES_ABOVE
 
 
-@functools.lru_cache(maxsize=8)
+@_loaded_once
 def _saturates(folder: Path, file: str) -> bool:
     """Whether ONNX Runtime's fused int8 kernels saturate on int8 network `file` of
     `folder` (`MODEL_DIR`) on this CPU: its probe read both ways."""
@@ -254,7 +272,7 @@ def int8_saturates() -> tuple[str, ...]:
     is not set everywhere: it could take a VNNI CPU off its fast kernels (not measured:
     no VNNI CPU was at hand). The probe
     runs once a process, when a reader is first used (`warm_up`; threads reading at once
-    for the first time may each run it, to the same answer)."""
+    for the first time wait for one probe: `_loaded_once`)."""
     if engine() != "onnxruntime":
         return ()
     files = (int8_file(name) for name in CLS_FILES)

@@ -120,7 +120,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Start waitress (a production WSGI server) on the app; returns when stopped."""
     import waitress
 
-    from . import create_app
+    from . import create_app, photos
 
     if not args.host.strip():
         raise ValueError("--host: the address is empty (0.0.0.0 listens on every network)")
@@ -155,6 +155,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc
     print_banner(config["PUBLIC_URL"], sys.stdout)
+    photos.warm_up_in_background()
     try:
         server.run()
     except KeyboardInterrupt:

@@ -7,6 +7,7 @@ The web layer only moves bytes and JSON here: reading pips and drawing the previ
 from __future__ import annotations
 
 import base64
+import threading
 from typing import Any
 
 from companion import rules as crules
@@ -58,6 +59,25 @@ def _vision() -> Any:
     except ImportError as exc:
         raise PhotoError(f"photo reading is not available on this server ({exc})", 503) from exc
     return vision
+
+
+def warm_up_in_background() -> threading.Thread:
+    """Load the networks in a thread as the server starts (`hotdice serve`), so the table's
+    first photo reads as fast as the rest: cold, importing OpenCV, loading the networks and
+    probing the int8 readers (`vision.model.int8_saturates`) took 0.6 s more than a warm
+    read of a sample photo. A photo sent meanwhile waits for the loads under way, not for a
+    second run of them. A server that cannot read photos says why on the first photo (503),
+    so a failure here is left for that answer."""
+
+    def run() -> None:
+        try:
+            _vision().warm_up()
+        except (PhotoError, OSError, RuntimeError):
+            pass
+
+    thread = threading.Thread(target=run, name="hotdice-vision-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[str, Any]:

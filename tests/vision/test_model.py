@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -195,6 +197,29 @@ def test_onnx_runtime_uses_as_many_threads_as_opencv(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(model.cv2, "getNumThreads", lambda: 3)
     try:
         assert model._session(model.DET_FILE).get_session_options().intra_op_num_threads == 3
+    finally:
+        model._session.cache_clear()
+
+
+def test_threads_loading_a_network_at_once_wait_for_one_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server's threads reading their first photos at once share one load of each network
+    (and one int8 probe), rather than each loading it again."""
+    loads: list[str] = []
+
+    def slow_load(name: str, **options: object) -> object:
+        loads.append(name)
+        time.sleep(0.2)
+        return object()
+
+    monkeypatch.setattr(model, "_new_session", slow_load)
+    model._session.cache_clear()
+    try:
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            sessions = list(pool.map(model._session, [model.DET_FILE] * 4))
+        assert loads == [model.DET_FILE]
+        assert all(session is sessions[0] for session in sessions)
     finally:
         model._session.cache_clear()
 

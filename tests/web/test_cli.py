@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.web.conftest import free_port
-from web import cli
+from web import cli, photos
 
 if TYPE_CHECKING:
     from tests.web.conftest import GameActions, Server
@@ -215,7 +215,8 @@ def test_serve_passes_its_options_to_waitress(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--threads reaches waitress, a relative --db becomes an absolute path in a folder
-    made for it, and the banner goes to standard output. (waitress is stubbed.)"""
+    made for it, the banner goes to standard output and the reader is warmed up.
+    (waitress and the warm-up are stubbed.)"""
     import waitress
 
     seen: dict = {}
@@ -232,6 +233,7 @@ def test_serve_passes_its_options_to_waitress(
         return Server()
 
     monkeypatch.setattr(waitress, "create_server", create_server)
+    monkeypatch.setattr(photos, "warm_up_in_background", lambda: seen.setdefault("warmed", True))
     monkeypatch.chdir(tmp_path)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -239,7 +241,7 @@ def test_serve_passes_its_options_to_waitress(
     argv = ["serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "3"]
     assert cli.main([*argv, "--db", "new/x.sqlite"]) == 0
     out, err = capsys.readouterr()
-    assert seen["options"]["threads"] == 3 and seen["ran"] and seen["closed"]
+    assert seen["options"]["threads"] == 3 and seen["ran"] and seen["closed"] and seen["warmed"]
     assert seen["app"].config["DATABASE"] == str(tmp_path / "new" / "x.sqlite")
     assert (tmp_path / "new").is_dir() and err == ""
     assert out.startswith(f"hotdice scoresheet: http://127.0.0.1:{port}/\n")

@@ -374,3 +374,32 @@ def test_a_server_that_cannot_read_photos_says_so_with_503(
     assert resp.get_json()["error"] == (
         "photo reading is not available on this server (dice.onnx not found)"
     )
+
+
+def test_the_server_warms_the_reader_up_in_the_background(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`hotdice serve` loads the networks as it starts, off the request threads, so the
+    table's first photo does not wait for them; a server that cannot read photos leaves
+    that for the first photo's 503, with nothing raised in the thread."""
+    import threading
+
+    import vision
+    from vision import model
+
+    model._session.cache_clear()
+    model._net.cache_clear()
+    photos.warm_up_in_background().join(timeout=60)
+    loaded = model._session if model.engine() == "onnxruntime" else model._net
+    assert loaded.cache_info().currsize >= 2  # (the finder and a face reader at least)
+
+    raised: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda hook: raised.append(hook.exc_value))
+
+    def missing() -> None:
+        raise FileNotFoundError("dice_det.onnx: model file missing")
+
+    monkeypatch.setattr(vision, "warm_up", missing)
+    thread = photos.warm_up_in_background()
+    thread.join(timeout=60)
+    assert not thread.is_alive() and raised == []
