@@ -440,6 +440,11 @@ def _softmax_of(name: str, blob: np.ndarray) -> np.ndarray:
     logits = _run(name, blob)
     if logits.shape != (len(blob), 7):
         raise _not_this_network(name, logits.shape)
+    return softmax(logits)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row of a reader's logits as class probabilities (float64)."""
     logits = logits.astype(np.float64)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)

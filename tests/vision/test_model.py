@@ -323,9 +323,8 @@ def test_saturating_tells_strayed_logits_from_rounding() -> None:
 
 
 def _probabilities(session: Any, blob: np.ndarray) -> np.ndarray:
-    logits = session.run(None, {session.get_inputs()[0].name: blob})[0]
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    """A reader's probabilities from a given session of it (not the one `read` runs)."""
+    return model.softmax(model._run_session(session, "a reader", blob))
 
 
 @pytest.mark.skipif(not HAVE_ONNXRUNTIME, reason="ONNX Runtime not installed")
