@@ -7,6 +7,15 @@
 Depends on NumPy and OpenCV only; knows nothing of the rules of any game.
 """
 
+import os
+
+# OpenCV refuses, from its header, to decode an image of more pixels than this; it reads the
+# setting once, as it loads, so it is set before any module here imports it. The size check
+# in `io.decode_image` reads JPEG and PNG headers only: a 1 KB BMP or a 35-byte GIF that
+# says 30000x30000 took 5-7 GB and 11-12 s to decode before the limit could refuse it.
+# (Where OpenCV was loaded before this package, the limit is OpenCV's own, a gigapixel.)
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(50_000_000))
+
 from .annotate import annotate
 from .detections import ASK_BELOW, Detections, DieDetection
 from .io import ImageTooLarge, decode_image, format_problem, image_size_wh, load_image

@@ -225,6 +225,12 @@ def _label_problem(entry: object) -> str | None:
         return 'no "file" name'
     if not entry["file"].strip():  # (else read as the folder itself: "no such file")
         return 'an empty "file" name'
+    name = os.path.normpath(entry["file"])
+    if os.path.isabs(name) or name.split(os.sep)[0] == "..":
+        return f"{entry['file']}: not in the folder (labels name photos beside labels.json)"
+    for key in ("width", "height"):
+        if key in entry and (type(entry[key]) is not int or entry[key] < 1):
+            return f'{entry["file"]}: a "{key}" that is not a whole number of pixels'
     dice, ignore = entry.get("dice", []), entry.get("ignore", [])
     if not isinstance(dice, list):
         return f'{entry["file"]}: "dice" is not a list'
@@ -235,7 +241,12 @@ def _label_problem(entry: object) -> str | None:
         if type(value) is not int or value not in range(1, 7):
             return f'{entry["file"]}: a die without a "value" of 1-6'
         if "box" in die and not _is_box(die["box"]):
-            return f'{entry["file"]}: a "box" that is not [x, y, w, h] with w, h >= 1 pixel'
+            return (
+                f'{entry["file"]}: a "box" that is not [x, y, w, h] (pixels: four numbers '
+                "under a billion, w and h 1 or more)"
+            )
+        if die.get("face", "pips") not in ("pips", "symbol"):
+            return f'{entry["file"]}: a "face" other than "symbol" (a printed symbol) or "pips"'
     return None
 
 

@@ -19,6 +19,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+
+def _decoded_pixels() -> int:
+    """OpenCV's limit as it reads its setting (`vision/__init__.py` sets it to 50 MP where
+    not set already), for the message that names it."""
+    try:
+        return int(os.environ.get("OPENCV_IO_MAX_IMAGE_PIXELS", ""))
+    except ValueError:
+        return 1 << 30  # (OpenCV's own default)
+
+
+DECODED_PIXELS = _decoded_pixels()
+"""The most pixels OpenCV decodes an image to, whatever its format says of its size."""
+
 _REDUCED = {
     1: cv2.IMREAD_COLOR,
     2: cv2.IMREAD_REDUCED_COLOR_2,
@@ -34,21 +47,42 @@ def image_size_wh(data: bytes) -> tuple[int, int] | None:
         return int(w), int(h)
     if data[:2] != b"\xff\xd8":
         return None
+    # Walked as libjpeg walks it (jdmarker.c, next_marker): bytes that are not 0xFF are
+    # skipped, so are 0xFF fill bytes, and 0xFF 0x00 is no marker but two bytes skipped. Taken
+    # for a marker with a length (until session 43), it let a 16x16 frame header hidden in a
+    # segment libjpeg skips stand for the 30000x30000 one libjpeg decodes (5 GB).
     i, n = 2, len(data)
     while i + 9 < n:
         if data[i] != 0xFF:
             i += 1
             continue
         marker = data[i + 1]
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+        if marker in (0xD8, 0x01, 0x00) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
             i += 1 if marker == 0xFF else 2
             continue
+        if marker in (0xD9, 0xDA):  # (the image's end or its first scan: no frame header)
+            return None
         length = struct.unpack(">H", data[i + 2 : i + 4])[0]
         if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
             h, w = struct.unpack(">HH", data[i + 5 : i + 9])
             return int(w), int(h)
-        i += 2 + length
+        i += 2 + max(2, length)
     return None
+
+
+MAX_SCANS = 50
+"""The most scans a JPEG may have to be decoded. A camera's progressive JPEG has about 10
+(libjpeg's own progression: 10 in colour, 6 in grey), a baseline one 1; each scan makes
+libjpeg go over the whole image again, so a 2000x2000 JPEG of 52 KB with its last scan
+repeated 2,000 times took 10.7 s to decode, and one of 20,000 scans (304 KB) 87 s,
+holding one of the server's two photo-reading turns."""
+
+
+def jpeg_scans(data: bytes) -> int:
+    """How many scans (SOS markers) a JPEG holds. Within a scan's coded data every 0xFF
+    byte is followed by 0x00 or a restart marker, so each 0xFF 0xDA is a scan's start, but
+    for any in a segment's own bytes (an EXIF thumbnail's): a count, not a parse."""
+    return data.count(b"\xff\xda")
 
 
 def reduction_for(
@@ -125,10 +159,17 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     problem = format_problem(data)
     if problem:
         raise ValueError(problem)
+    if data[:2] == b"\xff\xd8" and jpeg_scans(data) > MAX_SCANS:
+        raise ValueError(
+            f"the JPEG has {jpeg_scans(data)} scans, more than a camera writes (at most "
+            f"about 10; {MAX_SCANS} are read)"
+        )
     buf = np.frombuffer(data, dtype=np.uint8)
     try:
         image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))
-    except cv2.error:  # a decoder's own assertion, e.g. a reduced size of zero pixels
+    except cv2.error as exc:  # a decoder's own assertion, e.g. a reduced size of zero pixels
+        if "CV_IO_MAX_IMAGE" in str(exc):  # (OpenCV's own limit, `DECODED_PIXELS`)
+            raise ImageTooLarge(f"image is more than {DECODED_PIXELS} pixels") from None
         image = None
     if image is None or image.size == 0:
         raise ValueError("data is not a readable image")

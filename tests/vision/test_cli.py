@@ -76,7 +76,20 @@ def test_eval_reads_labels_saved_with_a_byte_order_mark(
         # (a close-up of it scaled the photo past a float, with two lines of NumPy warning)
         (
             {"images": [{"file": "a.jpg", "dice": [{"value": 2, "box": [0, 0, 1e-300, 1e-300]}]}]},
-            "with w, h >= 1 pixel",
+            "w and h 1 or more)",
+        ),
+        (
+            {"images": [{"file": "a.jpg", "dice": [{"value": 2, "box": [0, 0, 1e9, 1e9]}]}]},
+            "four numbers under a billion",
+        ),
+        # (found by a review: each was taken without a word, or read from outside the folder)
+        ({"images": [{"file": "/etc/passwd", "dice": []}]}, "/etc/passwd: not in the folder"),
+        ({"images": [{"file": "../a.jpg", "dice": []}]}, "../a.jpg: not in the folder"),
+        ({"images": [{"file": "a.jpg", "width": "x", "dice": []}]}, 'a "width" that is not'),
+        ({"images": [{"file": "a.jpg", "height": -1, "dice": []}]}, 'a "height" that is not'),
+        (
+            {"images": [{"file": "a.jpg", "dice": [{"value": 2, "face": "symbl"}]}]},
+            'a "face" other than "symbol"',
         ),
         ({"images": [{"file": "a.jpg", "dice": [{"value": 2}]}]}, "no labelled dice with boxes"),
         ({"images": "a.jpg"}, "no list of images"),

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import errno
 import os
+import struct
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,9 +15,11 @@ import numpy as np
 import pytest
 
 from vision.io import (
+    MAX_SCANS,
     ImageTooLarge,
     decode_image,
     image_size_wh,
+    jpeg_scans,
     load_image,
     read_bytes,
     reduction_for,
@@ -111,6 +116,91 @@ def test_header_size_of_a_progressive_jpeg() -> None:
     )
     assert ok and b"\xff\xc2" in enc.tobytes() and b"\xff\xc0" not in enc.tobytes()
     assert image_size_wh(enc.tobytes()) == (70, 30)
+
+
+def _segment(marker: int, payload: bytes) -> bytes:
+    return bytes([0xFF, marker]) + struct.pack(">H", 2 + len(payload)) + payload
+
+
+def test_a_jpeg_size_is_read_where_libjpeg_reads_it() -> None:
+    """0xFF 0x00 is no marker (libjpeg skips it): taken for one with a length, it let a
+    16x16 frame header hidden in a segment libjpeg skips stand for the image's own, and a
+    30000x30000 JPEG was decoded past the size check (found by a review: 5 GB)."""
+    ok, enc = cv2.imencode(".jpg", np.zeros((80, 100, 3), np.uint8))
+    fake_sof = _segment(0xC0, bytes([8]) + struct.pack(">HH", 16, 16) + bytes(10))
+    hidden = b"\xff\xd8\xff\x00" + struct.pack(">H", 6) + _segment(0xE1, fake_sof)
+    data = hidden + enc.tobytes()[2:]
+    assert image_size_wh(data) == (100, 80)
+    with pytest.raises(ImageTooLarge, match="100x80, more than 5000 pixels"):
+        decode_image(data, max_pixels=5000)
+    assert image_size_wh(b"\xff\xd8" + _segment(0xDA, bytes(12)) + enc.tobytes()) is None
+
+
+def _progressive_with_scans(extra: int) -> bytes:
+    """A real progressive JPEG with its last scan repeated `extra` times before its end."""
+    ok, enc = cv2.imencode(
+        ".jpg", np.zeros((64, 64, 3), np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]
+    )
+    data = enc.tobytes()
+    last = data[data.rindex(b"\xff\xda") : -2]
+    return data[:-2] + last * extra + b"\xff\xd9"
+
+
+def test_a_jpeg_of_more_scans_than_a_camera_writes_is_not_decoded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each scan makes libjpeg go over the whole image again: a 2000x2000 JPEG of 52 KB
+    with 2,000 scans took 10.7 s to decode (found by a review). A camera's have about 10."""
+    ok, camera = cv2.imencode(
+        ".jpg", np.zeros((64, 64, 3), np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]
+    )
+    assert 1 < jpeg_scans(camera.tobytes()) <= 12 < MAX_SCANS
+    assert decode_image(camera.tobytes()).shape == (64, 64, 3)
+    many = _progressive_with_scans(MAX_SCANS)
+    assert jpeg_scans(many) > MAX_SCANS
+
+    def never(*args: object) -> None:
+        raise AssertionError("decoded")
+
+    monkeypatch.setattr(cv2, "imdecode", never)
+    with pytest.raises(ValueError, match=f"the JPEG has {jpeg_scans(many)} scans, more than"):
+        decode_image(many)
+
+
+BOMB = """
+import resource, struct
+import vision
+from vision.io import ImageTooLarge, decode_image
+side = 30000  # a BMP of 1 KB that says 30000x30000: run-length coded, its end at once
+palette = bytes(1024)
+head = struct.pack("<IiiHHIIiiII", 40, side, side, 1, 8, 1, 2, 2835, 2835, 256, 0)
+offset = 14 + len(head) + len(palette)
+bmp = b"BM" + struct.pack("<IHHI", offset + 2, 0, 0, offset) + head + palette + b"\\0\\1"
+try:
+    decode_image(bmp)
+except ImageTooLarge as exc:
+    print(exc)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def test_an_image_of_any_format_too_big_is_refused_from_its_header() -> None:
+    """The size check reads JPEG and PNG headers only; OpenCV's own limit, set to 50 MP as
+    the package loads (before OpenCV), refuses the rest from theirs: a 1 KB BMP that says
+    30000x30000 took 5 GB and 11 s to be refused once decoded (found by a review). A fresh
+    process: OpenCV reads the setting once, as it loads."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_IO_MAX_IMAGE_PIXELS"}
+    out = subprocess.run(
+        [sys.executable, "-c", BOMB],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    message, peak_kb = out.stdout.splitlines()
+    assert message == "image is more than 50000000 pixels", out.stderr
+    assert int(peak_kb) < 1_000_000  # (under a gigabyte: 5 GB before)
 
 
 def test_reduction_keeps_sides_at_their_minimum_exactly() -> None:
