@@ -171,6 +171,29 @@ def test_a_photo_not_sized_by_its_header_is_refused_before_decoding(
     assert resp.get_json()["error"] == "the photo is cut off or damaged: take or send it again"
 
 
+def test_jpegs_that_would_cost_gigabytes_or_minutes_are_refused_undecoded(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a review: a JPEG whose size header hid behind a skipped segment went
+    through as 16x16 (30000x30000 took 5 GB), and one of 20,000 scans took 87 s."""
+    import cv2
+    import numpy as np
+
+    big = cv2.imencode(".jpg", np.zeros((8000, 8000, 3), np.uint8))[1].tobytes()
+    fake = b"\xff\xc0" + struct.pack(">HBHH", 17, 8, 16, 16) + bytes(10)
+    hidden = b"\xff\xd8\xff\x00\x00\x06\xff\xe1" + struct.pack(">H", 2 + len(fake)) + fake
+    progressive = cv2.imencode(
+        ".jpg", np.zeros((64, 64, 3), np.uint8), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1]
+    )[1].tobytes()
+    last_scan = progressive[progressive.rindex(b"\xff\xda") : -2]
+    many = progressive[:-2] + last_scan * 60 + b"\xff\xd9"
+    monkeypatch.setattr(cv2, "imdecode", must_not_run("decoded a JPEG"))
+    resp = client.post("/api/read", data=hidden + big[2:], content_type="image/jpeg")
+    assert resp.status_code == 413 and "8000x8000" in resp.get_json()["error"]
+    resp = client.post("/api/read", data=many, content_type="image/jpeg")
+    assert resp.status_code == 400 and resp.get_json()["error"] == photos.UNDECODED
+
+
 def test_a_long_thin_photo_is_read_not_a_500(client: FlaskClient) -> None:
     import cv2
     import numpy as np
