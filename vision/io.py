@@ -14,6 +14,7 @@ import os
 import stat
 import struct
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -30,7 +31,9 @@ def _decoded_pixels() -> int:
 
 
 DECODED_PIXELS = _decoded_pixels()
-"""The most pixels OpenCV decodes an image to, whatever its format says of its size."""
+"""The most pixels OpenCV decodes an image to, whatever its format says of its size: a
+`max_pixels` over it is held to it. (Where OpenCV was loaded before `vision`, its own
+default holds, a gigapixel, whatever this says.)"""
 
 _REDUCED = {
     1: cv2.IMREAD_COLOR,
@@ -40,6 +43,34 @@ _REDUCED = {
 }
 
 
+_SOF_MARKERS = frozenset(
+    {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+)
+
+
+def _jpeg_markers(data: bytes) -> Iterator[tuple[int, int]]:
+    """A JPEG's markers that carry a segment, as (marker, offset), up to its image's end
+    marker, walked as libjpeg walks them (jdmarker.c, `next_marker`): a segment is skipped
+    by its length, bytes that are not 0xFF are skipped (a scan's coded data among them),
+    so are 0xFF fill bytes, and 0xFF 0x00 is no marker but two bytes skipped, as are the
+    markers without a segment (restarts). Taking 0xFF 0x00 for a marker with a length
+    (until session 43) let a 16x16 frame header hidden in a segment libjpeg skips stand for
+    the 30000x30000 one libjpeg decodes (5 GB). What follows the end marker (the video of
+    a phone's motion photo) is not walked."""
+    i, n = 2, len(data)
+    while (i := data.find(b"\xff", i)) >= 0 and i + 3 < n:
+        marker = data[i + 1]
+        if marker == 0xFF:
+            i += 1
+        elif marker in (0x00, 0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
+            i += 2
+        elif marker == 0xD9:
+            return
+        else:
+            yield marker, i
+            i += 2 + max(2, struct.unpack(">H", data[i + 2 : i + 4])[0])
+
+
 def image_size_wh(data: bytes) -> tuple[int, int] | None:
     """Width and height from a JPEG or PNG header without decoding, or None if unknown."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
@@ -47,26 +78,12 @@ def image_size_wh(data: bytes) -> tuple[int, int] | None:
         return int(w), int(h)
     if data[:2] != b"\xff\xd8":
         return None
-    # Walked as libjpeg walks it (jdmarker.c, next_marker): bytes that are not 0xFF are
-    # skipped, so are 0xFF fill bytes, and 0xFF 0x00 is no marker but two bytes skipped. Taken
-    # for a marker with a length (until session 43), it let a 16x16 frame header hidden in a
-    # segment libjpeg skips stand for the 30000x30000 one libjpeg decodes (5 GB).
-    i, n = 2, len(data)
-    while i + 9 < n:
-        if data[i] != 0xFF:
-            i += 1
-            continue
-        marker = data[i + 1]
-        if marker in (0xD8, 0x01, 0x00) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
-            i += 1 if marker == 0xFF else 2
-            continue
-        if marker in (0xD9, 0xDA):  # (the image's end or its first scan: no frame header)
+    for marker, i in _jpeg_markers(data):
+        if marker == 0xDA or i + 9 > len(data):  # (a scan before any frame header: none)
             return None
-        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
-        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+        if marker in _SOF_MARKERS:
             h, w = struct.unpack(">HH", data[i + 5 : i + 9])
             return int(w), int(h)
-        i += 2 + max(2, length)
     return None
 
 
@@ -79,10 +96,10 @@ holding one of the server's two photo-reading turns."""
 
 
 def jpeg_scans(data: bytes) -> int:
-    """How many scans (SOS markers) a JPEG holds. Within a scan's coded data every 0xFF
-    byte is followed by 0x00 or a restart marker, so each 0xFF 0xDA is a scan's start, but
-    for any in a segment's own bytes (an EXIF thumbnail's): a count, not a parse."""
-    return data.count(b"\xff\xda")
+    """How many scans a JPEG's image has (`_jpeg_markers`: not an EXIF thumbnail's, in a
+    segment, nor a motion photo's video after the image's end, whose bytes would count
+    about one 0xFF 0xDA every 65 KB)."""
+    return sum(marker == 0xDA for marker, _ in _jpeg_markers(data))
 
 
 def reduction_for(
@@ -159,17 +176,20 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     problem = format_problem(data)
     if problem:
         raise ValueError(problem)
-    if data[:2] == b"\xff\xd8" and jpeg_scans(data) > MAX_SCANS:
+    scans = jpeg_scans(data) if data[:2] == b"\xff\xd8" else 0
+    if scans > MAX_SCANS:
         raise ValueError(
-            f"the JPEG has {jpeg_scans(data)} scans, more than a camera writes (at most "
-            f"about 10; {MAX_SCANS} are read)"
+            f"the JPEG has {scans} scans, more than a camera writes (at most about 10; "
+            f"{MAX_SCANS} are read)"
         )
     buf = np.frombuffer(data, dtype=np.uint8)
     try:
         image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))
     except cv2.error as exc:  # a decoder's own assertion, e.g. a reduced size of zero pixels
-        if "CV_IO_MAX_IMAGE" in str(exc):  # (OpenCV's own limit, `DECODED_PIXELS`)
+        if "CV_IO_MAX_IMAGE_PIXELS" in str(exc):  # (OpenCV's own limit, `DECODED_PIXELS`)
             raise ImageTooLarge(f"image is more than {DECODED_PIXELS} pixels") from None
+        if "CV_IO_MAX_IMAGE_" in str(exc):  # (its width's and height's: 1,048,576)
+            raise ImageTooLarge("image is over 1048576 pixels on a side") from None
         image = None
     if image is None or image.size == 0:
         raise ValueError("data is not a readable image")

@@ -52,8 +52,9 @@ def check_rules(rules_spec: str | None) -> None:
 
 
 def _vision() -> Any:
-    """The vision package, imported on the first photo (OpenCV and the networks cost the
-    server's start nothing until a photo comes)."""
+    """The vision package, imported when first needed: by `hotdice serve`'s warm-up as it
+    starts (`warm_up_in_background`), or, in an app made otherwise (the tests'), on the
+    first photo, so an app that reads none never loads OpenCV."""
     try:
         import vision
     except ImportError as exc:

@@ -167,19 +167,33 @@ def test_a_jpeg_of_more_scans_than_a_camera_writes_is_not_decoded(
         decode_image(many)
 
 
+def test_a_motion_photos_video_after_the_image_is_not_counted_as_scans() -> None:
+    """A phone's motion photo carries a video after the JPEG's end marker, whose bytes hold
+    a 0xFF 0xDA every 65 KB or so: counted, a real photo of 3.5 MB of video was refused
+    (found by a review). Nor does an EXIF thumbnail's scan, inside a segment, count."""
+    ok, enc = cv2.imencode(".jpg", np.zeros((64, 64, 3), np.uint8))
+    video = b"\x00\x00\xff\xda\x00\x10" * (2 * MAX_SCANS)
+    assert jpeg_scans(enc.tobytes() + video) == 1
+    assert decode_image(enc.tobytes() + video).shape == (64, 64, 3)
+    thumbnail = _segment(0xE1, b"Exif\x00\x00" + enc.tobytes())
+    with_thumbnail = enc.tobytes()[:2] + thumbnail + enc.tobytes()[2:]
+    assert jpeg_scans(with_thumbnail) == 1 and image_size_wh(with_thumbnail) == (64, 64)
+
+
 BOMB = """
 import resource, struct
 import vision
 from vision.io import ImageTooLarge, decode_image
-side = 30000  # a BMP of 1 KB that says 30000x30000: run-length coded, its end at once
-palette = bytes(1024)
-head = struct.pack("<IiiHHIIiiII", 40, side, side, 1, 8, 1, 2, 2835, 2835, 256, 0)
-offset = 14 + len(head) + len(palette)
-bmp = b"BM" + struct.pack("<IHHI", offset + 2, 0, 0, offset) + head + palette + b"\\0\\1"
-try:
-    decode_image(bmp)
-except ImageTooLarge as exc:
-    print(exc)
+def bmp(width, height):  # 1 KB, whatever its size: run-length coded, its end at once
+    palette = bytes(1024)
+    head = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 8, 1, 2, 2835, 2835, 256, 0)
+    offset = 14 + len(head) + len(palette)
+    return b"BM" + struct.pack("<IHHI", offset + 2, 0, 0, offset) + head + palette + b"\\0\\1"
+for size in ((30000, 30000), (2_000_000, 1)):
+    try:
+        decode_image(bmp(*size))
+    except ImageTooLarge as exc:
+        print(exc)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
@@ -198,8 +212,9 @@ def test_an_image_of_any_format_too_big_is_refused_from_its_header() -> None:
         timeout=120,
         cwd=Path(__file__).resolve().parents[2],
     )
-    message, peak_kb = out.stdout.splitlines()
+    message, too_wide, peak_kb = out.stdout.splitlines()
     assert message == "image is more than 50000000 pixels", out.stderr
+    assert too_wide == "image is over 1048576 pixels on a side"  # (2 MP: not too many)
     assert int(peak_kb) < 1_000_000  # (under a gigabyte: 5 GB before)
 
 
