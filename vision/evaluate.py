@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .io import read_bytes, stat_path
+from .io import box_upright, exif_orientation, image_size_wh, read_bytes, stat_path
 
 
 @dataclass
@@ -270,6 +270,38 @@ def _size_problem(entry: dict, size_wh: tuple[int, int]) -> str | None:
     return None
 
 
+def labels_upright(entry: dict, path: Path, upright_wh: tuple[int, int]) -> dict:
+    """An image's labels in the pixels `read` gives them in, the photo turned upright by its
+    EXIF orientation. Labels made on the stored pixels (as a tool that ignores EXIF shows
+    them: a phone photo taken upright is stored on its side) are turned with the photo when
+    their `width` and `height` are the stored pixels' and not the upright photo's; else
+    they are taken as given (turned half round or mirrored, orientations 2-4, a photo
+    keeps its size, so which pixels its labels were made on cannot be told)."""
+    said = entry.get("width"), entry.get("height")
+    if said == tuple(upright_wh) or not all(type(v) is int for v in said):
+        return entry
+    try:
+        data = read_bytes(path)
+    except OSError:
+        return entry
+    stored, orientation = image_size_wh(data), exif_orientation(data)
+    if orientation < 5 or stored is None or said != stored:
+        return entry
+
+    def turned(box: list[float]) -> list[float]:
+        return box_upright(box, orientation, stored)
+
+    dice = [{**d, "box": turned(d["box"])} if "box" in d else d for d in entry.get("dice", [])]
+    ignore = [turned(b) for b in entry.get("ignore", [])]
+    return {
+        **entry,
+        "width": upright_wh[0],
+        "height": upright_wh[1],
+        "dice": dice,
+        "ignore": ignore,
+    }
+
+
 def evaluate(
     directory: Path,
     read_file: Callable[[Path], tuple[Detections, float]],
@@ -298,6 +330,7 @@ def evaluate(
             result.problems.insert(0, f"not read: {why}")
             result.roll_ok, result.read = False, False
         else:
+            entry = labels_upright(entry, path, dets.size_wh)
             result = score_image(entry, dets, ms)
             problem = _size_problem(entry, dets.size_wh)
             if problem:  # (its boxes are scored in the wrong pixels: dice "missed")

@@ -87,6 +87,54 @@ def image_size_wh(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def exif_orientation(data: bytes) -> int:
+    """The EXIF orientation (1-8) of a JPEG's first EXIF segment: how the decoder turns its
+    stored pixels to show them upright (OpenCV does, `decode_image`); 1 where it has none
+    or an unreadable one."""
+    if data[:2] != b"\xff\xd8":
+        return 1
+    for marker, i in _jpeg_markers(data):
+        if marker == 0xDA:
+            break
+        if marker != 0xE1 or data[i + 4 : i + 10] != b"Exif\x00\x00":
+            continue
+        tiff = data[i + 10 : i + 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]]
+        order = {b"II": "<", b"MM": ">"}.get(tiff[:2])
+        if order is None or len(tiff) < 8:
+            return 1
+        ifd = struct.unpack(order + "I", tiff[4:8])[0]
+        if ifd + 2 > len(tiff):
+            return 1
+        count = struct.unpack(order + "H", tiff[ifd : ifd + 2])[0]
+        for k in range(count):
+            entry = tiff[ifd + 2 + 12 * k : ifd + 14 + 12 * k]
+            if len(entry) < 12:
+                break
+            tag, kind = struct.unpack(order + "HH", entry[:4])
+            if tag == 0x0112 and kind == 3:  # (a SHORT)
+                value = struct.unpack(order + "H", entry[8:10])[0]
+                return value if 1 <= value <= 8 else 1
+        return 1
+    return 1
+
+
+def box_upright(box: list[float], orientation: int, stored_wh: tuple[int, int]) -> list[float]:
+    """A box [x, y, w, h] in a photo's stored pixels (`stored_wh`), in the pixels of the
+    photo turned upright by its EXIF `orientation` (as OpenCV turns it)."""
+    x, y, w, h = box
+    sw, sh = stored_wh
+    turned = {
+        2: (sw - x - w, y, w, h),
+        3: (sw - x - w, sh - y - h, w, h),
+        4: (x, sh - y - h, w, h),
+        5: (y, x, h, w),
+        6: (sh - y - h, x, h, w),
+        7: (sh - y - h, sw - x - w, h, w),
+        8: (y, sw - x - w, h, w),
+    }.get(orientation, (x, y, w, h))
+    return list(turned)
+
+
 MAX_SCANS = 50
 """The most scans a JPEG may have to be decoded. A camera's progressive JPEG has about 10
 (libjpeg's own progression: 10 in colour, 6 in grey), a baseline one 1; each scan makes

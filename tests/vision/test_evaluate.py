@@ -6,13 +6,16 @@ import itertools
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vision import decode_image, load_image, read
 from vision.detections import Detections, DieDetection
 from vision.evaluate import (
     CLOSE_UP_FRACTIONS,
@@ -24,6 +27,7 @@ from vision.evaluate import (
     score_image,
     summarize,
 )
+from vision.io import box_upright, exif_orientation
 
 
 def _die(value: int, x: float, y: float = 50.0) -> DieDetection:
@@ -389,3 +393,39 @@ def test_a_labels_file_or_photo_that_is_no_plain_file_is_said_so(
     os.mkfifo(tmp_path / "labels.json")  # (never opened: it would wait for a writer)
     with pytest.raises(OSError, match="labels.json: not a file"):
         evaluate(tmp_path, lambda path: (Detections(), 1.0))
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_a_stored_box_is_turned_upright_as_opencv_turns_the_photo(
+    orientation: int, exif_jpeg: Callable[[np.ndarray, int], bytes]
+) -> None:
+    stored = np.zeros((120, 200, 3), np.uint8)
+    stored[10:30, 30:70] = 255  # the box [30, 10, 40, 20]
+    data = exif_jpeg(stored, orientation)
+    assert exif_orientation(data) == orientation
+    upright = decode_image(data)
+    ys, xs = np.nonzero(upright[..., 0] > 128)
+    seen = [xs.min(), ys.min(), xs.max() - xs.min() + 1, ys.max() - ys.min() + 1]
+    assert box_upright([30, 10, 40, 20], orientation, (200, 120)) == seen
+
+
+def test_labels_made_on_a_phone_photos_stored_pixels_are_turned_with_it(
+    samples_dir: Path, tmp_path: Path, exif_jpeg: Callable[[np.ndarray, int], bytes]
+) -> None:
+    """A phone photo taken upright is stored on its side, with EXIF orientation 6; a tool
+    that ignores EXIF labels the stored pixels, and says so by the `width` and `height` it
+    gives. Its labels were scored against the upright photo: every die missed."""
+    entry = json.loads((samples_dir / "labels.json").read_text())["images"]
+    entry = next(e for e in entry if e["width"] != e["height"])
+    photo = load_image(samples_dir / entry["file"])
+    h, w = photo.shape[:2]
+    (tmp_path / "side.jpg").write_bytes(
+        exif_jpeg(cv2.rotate(photo, cv2.ROTATE_90_COUNTERCLOCKWISE), 6)
+    )
+    # (the upright photo turned a quarter back, as orientation 8 turns: the stored pixels)
+    dice = [{**d, "box": box_upright(d["box"], 8, (w, h))} for d in entry["dice"]]
+    stored = {"file": "side.jpg", "width": h, "height": w, "dice": dice}
+    for labels in (stored, {**entry, "file": "side.jpg"}):  # stored pixels, and upright
+        (tmp_path / "labels.json").write_text(json.dumps({"images": [labels]}))
+        results = evaluate(tmp_path, lambda p: (read(load_image(p)), 0.0))
+        assert results[0].problems == [] and results[0].matched == len(entry["dice"])
