@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import stat
 import sys
 import threading
@@ -163,8 +164,18 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
     return opened[0] if opened else None
 
 
+# Failed reads in a row that end a stream. OpenCV gives one failed read for a frame it
+# cannot decode and goes on with the next: a video with one damaged frame had ended there,
+# its later rolls never read and nothing said (found by a review). A stream's end, or a
+# camera unplugged, fails every read.
+MISSED_FRAMES = 10
+
+
 def video_frames(source: str | int) -> Iterator[np.ndarray]:
-    """Frames from a camera index or a video file, until the stream ends."""
+    """Frames from a camera index or a video file, until the stream ends (`MISSED_FRAMES`
+    failed reads in a row). The frames are read on a thread of their own while this one
+    waits in short steps: a pipe whose writer stalls holds a read in C, where Ctrl-C went
+    unheard until the writer let go."""
     # (a file's complaints are kept off the terminal; a camera's, "busy" or "permission
     # denied", are what explain the one-line error, and are left)
     text = str(source)  # (a path past 100 characters is cut: the error is one line)
@@ -174,11 +185,41 @@ def video_frames(source: str | int) -> Iterator[np.ndarray]:
     cap = _capture(source)
     if cap is None or not cap.isOpened():
         raise OSError(f"cannot open camera or video {shown}")
+    frames: queue.Queue[np.ndarray | None] = queue.Queue(maxsize=2)
+    done = threading.Event()
+
+    def handed(item: np.ndarray | None) -> bool:
+        while not done.is_set():
+            with contextlib.suppress(queue.Full):
+                frames.put(item, timeout=0.1)
+                return True
+        return False
+
+    def read_frames() -> None:
+        missed = 0
+        try:
+            while missed < MISSED_FRAMES and not done.is_set():
+                ok, frame = cap.read()
+                missed = 0 if ok else missed + 1
+                if ok and not handed(frame):
+                    return
+        finally:
+            handed(None)
+
+    worker = threading.Thread(target=read_frames, name="read-video", daemon=True)
+    worker.start()
     try:
-        while True:
-            ok, frame = cap.read()
-            if not ok:
-                break
+        while (frame := _next(frames)) is not None:
             yield frame
     finally:
-        cap.release()
+        done.set()
+        worker.join(1.0)
+        if not worker.is_alive():  # (else a read still holds it: the process's end frees it)
+            cap.release()
+
+
+def _next(frames: queue.Queue[np.ndarray | None]) -> np.ndarray | None:
+    """The next frame, waited for in short steps (Ctrl-C is heard between them)."""
+    while True:
+        with contextlib.suppress(queue.Empty):
+            return frames.get(timeout=0.1)

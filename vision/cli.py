@@ -254,9 +254,18 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
     return status
 
 
+def _a_pipe(source: str | int) -> bool:
+    """Whether a camera source is a pipe, which cannot seek back."""
+    try:
+        return isinstance(source, str) and stat.S_ISFIFO(os.stat(source).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     """`hotdice read --camera SOURCE`: print each settled roll until the stream ends."""
     source = _camera_source(args.camera)
+    warm_up()  # (the first roll's `ms` is its reading's, as a photo's is: not the loading)
     count = 0
     last_ms = [0.0]
 
@@ -288,6 +297,11 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     except KeyboardInterrupt:
         return 0
     if not frames[0]:
+        if _a_pipe(source):  # (`cat roll.mp4 | hotdice read --camera /dev/stdin`)
+            raise ValueError(
+                f"{args.camera}: no video frames (through a pipe, an MP4 or MOV cannot be "
+                "read: its index is at its end; give its path, or pipe MJPEG, AVI or MKV)"
+            )
         raise ValueError(f"{args.camera}: no video frames (not a camera or a video file)")
     if not count:
         seen = f"{frames[0]} frame" + ("s" if frames[0] != 1 else "")

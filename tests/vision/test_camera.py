@@ -188,3 +188,40 @@ def test_ctrl_c_ends_the_wait_on_a_named_pipe_with_no_writer(tmp_path: Path) -> 
             assert reading.wait(timeout=20) in (0, 130)
         finally:
             reading.kill()
+
+
+def test_ctrl_c_ends_the_wait_on_a_pipe_whose_writer_stalls(
+    tmp_path: Path, samples_dir: Path
+) -> None:
+    """A pipe whose writer sends a roll and then nothing holds OpenCV's read in C: Ctrl-C
+    went unheard until the writer let go (found by a review: 57 s). The frames are read on
+    a thread of their own now, and Ctrl-C ends the wait at once."""
+    import cv2
+
+    video = tmp_path / "roll.avi"
+    from vision import load_image
+
+    still = cv2.resize(load_image(samples_dir / "WIN_20221210_14_48_22.jpg"), (320, 180))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (320, 180))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for _ in range(40):
+        writer.write(still)
+    writer.release()
+    data = video.read_bytes()
+    pipe = tmp_path / "live.avi"
+    os.mkfifo(pipe)
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    command = [sys.executable, "-m", "companion.cli", "read", "--camera", str(pipe)]
+    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) as reading:
+        try:
+            with open(pipe, "wb") as live:  # (opened once the reader opens it)
+                live.write(data[: len(data) * 3 // 4])
+                live.flush()
+                assert reading.stdout is not None
+                assert "roll at frame 7" in reading.stdout.readline()  # (read, then waiting)
+                time.sleep(0.5)
+                reading.send_signal(signal.SIGINT)
+                assert reading.wait(timeout=10) == 0  # (the writer still holds the pipe)
+        finally:
+            reading.kill()

@@ -685,6 +685,48 @@ def test_camera_on_a_video_file_reads_each_settled_roll(
     assert all("score" in r and "advice" in r for r in coached)
 
 
+def test_a_damaged_frame_does_not_end_the_video(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OpenCV fails one read for a frame it cannot decode and goes on with the next: the
+    second roll, after such a frame, had never been read (found by a review)."""
+    video = _two_rolls_video(samples_dir, tmp_path)
+    data = bytearray(video.read_bytes())
+    frame = [k for k in range(len(data)) if data[k : k + 3] == b"\xff\xd8\xff"][14]
+    header = data.index(b"\xff\xc0", frame)
+    data[header + 5 : header + 9] = bytes(4)  # (its height and width: 0 x 0)
+    video.write_bytes(bytes(data))
+    capture = cv2.VideoCapture(str(video))
+    reads = [capture.read()[0] for _ in range(30)]
+    capture.release()
+    assert reads.count(False) == 1 and reads[-1]  # (one frame lost, then the rest)
+    assert main(["read", "--json", "--camera", str(video)]) == 0
+    rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert len(rolls) == 2 and all(len(r["dice"]) == 2 for r in rolls)
+
+
+def test_an_mp4_through_a_pipe_is_said_to_need_its_path(samples_dir: Path, tmp_path: Path) -> None:
+    """An MP4 keeps its index at its end, which a pipe cannot seek to once it is past
+    FFmpeg's first look (5 MB): it is a video all the same, and was called none."""
+    frame = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
+    video = tmp_path / "roll.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"mp4v"), 15, (640, 360))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MP4 video")
+    noise = np.random.default_rng(0).integers(0, 40, (120, *frame.shape), dtype=np.uint8)
+    for k in range(120):  # (noisy, so that the file outgrows FFmpeg's first look)
+        writer.write(cv2.add(frame, noise[k]))
+    writer.release()
+    assert video.stat().st_size > 5_000_000
+    command = [sys.executable, "-m", "companion.cli", "read", "--camera", "/dev/stdin"]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    r = subprocess.run(command, input=video.read_bytes(), capture_output=True, env=env)
+    assert r.returncode == 2 and r.stderr.decode() == (
+        "hotdice: error: /dev/stdin: no video frames (through a pipe, an MP4 or MOV cannot be "
+        "read: its index is at its end; give its path, or pipe MJPEG, AVI or MKV)\n"
+    )
+
+
 def test_camera_on_a_video_where_no_roll_settles_says_so(
     samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -742,12 +784,19 @@ def test_a_photo_named_like_an_option_after_a_double_dash(
 
 
 def test_camera_stops_after_max_rolls(
-    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    samples_dir: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`--max-rolls 1` prints the first settled roll and stops: the eighth still frame
-    (frame 7, counted from 0) is the one read, and its `ms` is that read's time."""
+    (frame 7, counted from 0) is the one read, and its `ms` is that read's time, the
+    networks loaded before (as for photos: the first roll had said 200-940 ms)."""
     video = _two_rolls_video(samples_dir, tmp_path)
+    warmed: list[bool] = []
+    monkeypatch.setattr(cli, "warm_up", lambda: warmed.append(True))
     assert main(["read", "--json", "--camera", str(video), "--max-rolls", "1"]) == 0
+    assert warmed == [True]
     rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     assert len(rolls) == 1 and rolls[0]["frame"] == 7 and rolls[0]["file"] == str(video)
     assert len(rolls[0]["dice"]) == 2 and rolls[0]["ms"] > 0
