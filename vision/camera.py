@@ -14,6 +14,7 @@ import queue
 import stat
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -79,7 +80,7 @@ def light(thumb: np.ndarray) -> float:
 
 
 def settled_rolls(
-    frames: Iterable[np.ndarray],
+    frames: Iterable[np.ndarray | None],
     reader: Callable[[np.ndarray], Detections],
     *,
     still_frames: int = 8,
@@ -94,12 +95,15 @@ def settled_rolls(
     with the first frame of the run, not the frame before, catches a die sliding slowly.
     A still scene is read only if it differs so from the scene last read: a hand passing
     over the dice, or the camera's exposure drifting, does not read one roll twice, while
-    dice thrown in (or moved) without a hand in view are a new roll.
+    dice thrown in (or moved) without a hand in view are a new roll. A frame given as None
+    (one the stream lost: `video_frames`) keeps its place in the count and nothing else.
     """
     anchor = None  # the first frame of the current still run
     calm = 0
     last_read = None
     for index, frame in enumerate(frames):
+        if frame is None:
+            continue
         thumb = thumbnail(frame)
         level = change_level * light(thumb)
         if changed_share(anchor, thumb, level) > min_change:
@@ -164,18 +168,22 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
     return opened[0] if opened else None
 
 
-# Failed reads in a row that end a stream. OpenCV gives one failed read for a frame it
-# cannot decode and goes on with the next: a video with one damaged frame had ended there,
-# its later rolls never read and nothing said (found by a review). A stream's end, or a
-# camera unplugged, fails every read.
+# Failed reads in a row that end a stream. OpenCV fails one read for a frame it cannot
+# decode and goes on with the next: a video with one damaged frame had ended there, its
+# later rolls never read and nothing said (found by a review). A stream's end fails every
+# read; so does a camera unplugged or frozen, whose every read may wait for a timeout
+# (10 s for a V4L2 camera), so failed reads that have gone on for `MISSED_SECONDS` end it
+# too, as the first such read did before.
 MISSED_FRAMES = 10
+MISSED_SECONDS = 2.0
 
 
-def video_frames(source: str | int) -> Iterator[np.ndarray]:
+def video_frames(source: str | int) -> Iterator[np.ndarray | None]:
     """Frames from a camera index or a video file, until the stream ends (`MISSED_FRAMES`
-    failed reads in a row). The frames are read on a thread of their own while this one
-    waits in short steps: a pipe whose writer stalls holds a read in C, where Ctrl-C went
-    unheard until the writer let go."""
+    failed reads in a row, or `MISSED_SECONDS` of them). A frame lost between two read is
+    given as None, so that frames keep their numbers. The frames are read on a thread of
+    their own while this one waits in short steps: a pipe whose writer stalls holds a read
+    in C, where Ctrl-C went unheard until the writer let go."""
     # (a file's complaints are kept off the terminal; a camera's, "busy" or "permission
     # denied", are what explain the one-line error, and are left)
     text = str(source)  # (a path past 100 characters is cut: the error is one line)
@@ -185,10 +193,10 @@ def video_frames(source: str | int) -> Iterator[np.ndarray]:
     cap = _capture(source)
     if cap is None or not cap.isOpened():
         raise OSError(f"cannot open camera or video {shown}")
-    frames: queue.Queue[np.ndarray | None] = queue.Queue(maxsize=2)
+    frames: queue.Queue[np.ndarray | BaseException | None] = queue.Queue(maxsize=2)
     done = threading.Event()
 
-    def handed(item: np.ndarray | None) -> bool:
+    def handed(item: np.ndarray | BaseException | None) -> bool:
         while not done.is_set():
             with contextlib.suppress(queue.Full):
                 frames.put(item, timeout=0.1)
@@ -196,21 +204,32 @@ def video_frames(source: str | int) -> Iterator[np.ndarray]:
         return False
 
     def read_frames() -> None:
-        missed = 0
+        missed, since = 0, 0.0
         try:
-            while missed < MISSED_FRAMES and not done.is_set():
+            while not done.is_set():
+                started = time.monotonic()
                 ok, frame = cap.read()
-                missed = 0 if ok else missed + 1
-                if ok and not handed(frame):
+                if ok:
+                    lost = [_LOST] * missed  # (lost between two frames read: counted)
+                    missed = 0
+                    if not all(handed(item) for item in [*lost, frame]):
+                        return
+                    continue
+                missed, since = missed + 1, since if missed else started
+                if missed >= MISSED_FRAMES or time.monotonic() - since >= MISSED_SECONDS:
                     return
+        except BaseException as exc:  # (for the reading thread to raise: not lost here)
+            handed(exc)
         finally:
             handed(None)
 
     worker = threading.Thread(target=read_frames, name="read-video", daemon=True)
     worker.start()
     try:
-        while (frame := _next(frames)) is not None:
-            yield frame
+        while (item := _next(frames)) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield None if item is _LOST else item
     finally:
         done.set()
         worker.join(1.0)
@@ -218,7 +237,13 @@ def video_frames(source: str | int) -> Iterator[np.ndarray]:
             cap.release()
 
 
-def _next(frames: queue.Queue[np.ndarray | None]) -> np.ndarray | None:
+# A frame the stream lost between two it gave (`video_frames`)
+_LOST = np.zeros(0, np.uint8)
+
+
+def _next(
+    frames: queue.Queue[np.ndarray | BaseException | None],
+) -> np.ndarray | BaseException | None:
     """The next frame, waited for in short steps (Ctrl-C is heard between them)."""
     while True:
         with contextlib.suppress(queue.Empty):

@@ -265,7 +265,6 @@ def _a_pipe(source: str | int) -> bool:
 def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     """`hotdice read --camera SOURCE`: print each settled roll until the stream ends."""
     source = _camera_source(args.camera)
-    warm_up()  # (the first roll's `ms` is its reading's, as a photo's is: not the loading)
     count = 0
     last_ms = [0.0]
 
@@ -277,8 +276,10 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
 
     frames = [0]
 
-    def counted(stream: Iterator[np.ndarray]) -> Iterator[np.ndarray]:
+    def counted(stream: Iterator[np.ndarray | None]) -> Iterator[np.ndarray | None]:
         for frame in stream:
+            if not frames[0]:  # (opened: the first roll's `ms` is then its reading's alone)
+                warm_up()
             frames[0] += 1
             yield frame
 

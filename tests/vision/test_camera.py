@@ -225,3 +225,58 @@ def test_ctrl_c_ends_the_wait_on_a_pipe_whose_writer_stalls(
                 assert reading.wait(timeout=10) == 0  # (the writer still holds the pipe)
         finally:
             reading.kill()
+
+
+class _Capture:
+    """A stand-in for OpenCV's capture: `script` says what each read gives ("ok", "lost",
+    "slow": a failed read that waits, "raise"), then every read fails."""
+
+    def __init__(self, script: list[str]) -> None:
+        self.script, self.released = list(script), False
+
+    def isOpened(self) -> bool:  # (OpenCV's name)
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        step = self.script.pop(0) if self.script else "lost"
+        if step == "slow":
+            time.sleep(0.3)
+        if step == "raise":
+            raise RuntimeError("the camera's driver failed")
+        return (True, np.zeros((4, 4, 3), np.uint8)) if step == "ok" else (False, None)
+
+    def release(self) -> None:
+        self.released = True
+
+
+def _stream(monkeypatch: pytest.MonkeyPatch, script: list[str]) -> tuple[list[bool], _Capture]:
+    capture = _Capture(script)
+    monkeypatch.setattr(camera, "_capture", lambda source: capture)
+    return [frame is not None for frame in camera.video_frames(0)], capture
+
+
+def test_a_frame_lost_between_two_keeps_its_number_and_the_stream_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    frames, capture = _stream(monkeypatch, ["ok", "lost", "lost", "ok", "ok"])
+    assert frames == [True, False, False, True, True] and capture.released
+    # a stream's end (every read failing) gives no lost frames after the last one
+    frames, _ = _stream(monkeypatch, ["ok"] + ["lost"] * (camera.MISSED_FRAMES - 1) + ["ok"])
+    assert frames == [True] + [False] * (camera.MISSED_FRAMES - 1) + [True]
+
+
+def test_a_frozen_camera_ends_the_stream_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A V4L2 camera's read waits up to 10 s before it fails: ten such reads in a row had
+    taken 100 s to end the stream (found by a review)."""
+    monkeypatch.setattr(camera, "MISSED_SECONDS", 0.5)
+    start = time.monotonic()
+    frames, _ = _stream(monkeypatch, ["ok", "ok"] + ["slow"] * 20)
+    assert frames == [True, True] and time.monotonic() - start < 2.0
+
+
+def test_a_capture_that_raises_raises_in_the_reading_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not a traceback on the frame reader's own thread and a stream ended as if done."""
+    with pytest.raises(RuntimeError, match="the camera's driver failed"):
+        _stream(monkeypatch, ["ok", "ok", "raise"])

@@ -689,8 +689,11 @@ def test_a_damaged_frame_does_not_end_the_video(
     samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """OpenCV fails one read for a frame it cannot decode and goes on with the next: the
-    second roll, after such a frame, had never been read (found by a review)."""
+    second roll, after such a frame, had never been read (found by a review). The lost
+    frame keeps its number: each roll is said at the frame it is in the video."""
     video = _two_rolls_video(samples_dir, tmp_path)
+    assert main(["read", "--json", "--camera", str(video)]) == 0
+    whole = [json.loads(line)["frame"] for line in capsys.readouterr().out.splitlines()]
     data = bytearray(video.read_bytes())
     frame = [k for k in range(len(data)) if data[k : k + 3] == b"\xff\xd8\xff"][14]
     header = data.index(b"\xff\xc0", frame)
@@ -703,6 +706,7 @@ def test_a_damaged_frame_does_not_end_the_video(
     assert main(["read", "--json", "--camera", str(video)]) == 0
     rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
     assert len(rolls) == 2 and all(len(r["dice"]) == 2 for r in rolls)
+    assert [r["frame"] for r in rolls] == whole
 
 
 def test_an_mp4_through_a_pipe_is_said_to_need_its_path(samples_dir: Path, tmp_path: Path) -> None:
