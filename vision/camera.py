@@ -218,6 +218,9 @@ def video_frames(source: str | int) -> Iterator[np.ndarray | None]:
                 missed, since = missed + 1, since if missed else started
                 if missed >= MISSED_FRAMES or time.monotonic() - since >= MISSED_SECONDS:
                     return
+        except cv2.error as exc:  # (the command's one line, as a source that will not open)
+            why = next(iter((exc.err or str(exc)).strip().splitlines()), "")
+            handed(OSError(f"cannot read camera or video {shown}: {why or 'OpenCV failed'}"))
         except BaseException as exc:  # (for the reading thread to raise: not lost here)
             handed(exc)
         finally:

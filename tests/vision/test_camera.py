@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -243,6 +244,8 @@ class _Capture:
             time.sleep(0.3)
         if step == "raise":
             raise RuntimeError("the camera's driver failed")
+        if step == "opencv":
+            raise cv2.error("OpenCV(5.1.0) videoio: read failed\nmore detail")
         return (True, np.zeros((4, 4, 3), np.uint8)) if step == "ok" else (False, None)
 
     def release(self) -> None:
@@ -280,3 +283,6 @@ def test_a_capture_that_raises_raises_in_the_reading_thread(
     """Not a traceback on the frame reader's own thread and a stream ended as if done."""
     with pytest.raises(RuntimeError, match="the camera's driver failed"):
         _stream(monkeypatch, ["ok", "ok", "raise"])
+    with pytest.raises(OSError) as error:  # (OpenCV's own: the command's one-line error)
+        _stream(monkeypatch, ["ok", "opencv"])
+    assert str(error.value) == "cannot read camera or video 0: OpenCV(5.1.0) videoio: read failed"
