@@ -719,6 +719,10 @@ def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
 
     monkeypatch.setattr("companion.cli.cmd_score", interrupted)
     assert main(["score", "--rules", "farkle", "1"]) == 130
+    # and while the commands' modules load (OpenCV's, 0.3 s): no traceback either
+    monkeypatch.setattr("companion.cli.build_parser", interrupted)
+    assert main(["read", "a.jpg"]) == 130
+    assert capsys.readouterr() == ("", "")
 
 
 @pytest.mark.parametrize("command", ["replay {}", "score --rules {} 1"])
