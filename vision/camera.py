@@ -15,7 +15,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -178,7 +178,7 @@ MISSED_FRAMES = 10
 MISSED_SECONDS = 2.0
 
 
-def video_frames(source: str | int) -> Iterator[np.ndarray | None]:
+def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
     """Frames from a camera index or a video file, until the stream ends (`MISSED_FRAMES`
     failed reads in a row, or `MISSED_SECONDS` of them). A frame lost between two read is
     given as None, so that frames keep their numbers. The frames are read on a thread of

@@ -286,3 +286,23 @@ def test_a_capture_that_raises_raises_in_the_reading_thread(
     with pytest.raises(OSError) as error:  # (OpenCV's own: the command's one-line error)
         _stream(monkeypatch, ["ok", "opencv"])
     assert str(error.value) == "cannot read camera or video 0: OpenCV(5.1.0) videoio: read failed"
+
+
+def test_a_roll_settles_across_a_lost_frame() -> None:
+    """A lost frame keeps its place in the count and nothing else: the still run goes on."""
+    frames, still_a, _ = _frames()
+    calm: list[np.ndarray | None] = [*frames[:14], None, *frames[14:30]]
+    rolls = list(settled_rolls(calm, lambda frame: Detections()))
+    assert rolls[0].frame_index == 18  # (as without the gap, one later: the gap counts)
+    assert [r.frame_index for r in settled_rolls(frames[:30], lambda f: Detections())] == [17]
+
+
+def test_a_stream_closed_early_stops_its_reading_thread_and_releases_the_capture(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    capture = _Capture(["ok"] * 100)
+    monkeypatch.setattr(camera, "_capture", lambda source: capture)
+    stream = camera.video_frames(0)
+    assert next(stream) is not None
+    stream.close()  # (`--max-rolls`, or Ctrl-C)
+    assert capture.released and len(capture.script) > 90  # (it stopped reading too)

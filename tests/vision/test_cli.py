@@ -87,6 +87,8 @@ def test_eval_reads_labels_saved_with_a_byte_order_mark(
         ({"images": [{"file": "../a.jpg", "dice": []}]}, "../a.jpg: not in the folder"),
         ({"images": [{"file": "a.jpg", "width": "x", "dice": []}]}, 'a "width" that is not'),
         ({"images": [{"file": "a.jpg", "height": -1, "dice": []}]}, 'a "height" that is not'),
+        ({"images": [{"file": "a.jpg", "width": 0, "dice": []}]}, 'a "width" that is not'),
+        ({"images": [{"file": "a.jpg", "width": True, "dice": []}]}, 'a "width" that is not'),
         (
             {"images": [{"file": "a.jpg", "dice": [{"value": 2, "face": "symbl"}]}]},
             'a "face" other than "symbol"',

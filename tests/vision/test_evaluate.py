@@ -24,6 +24,7 @@ from vision.evaluate import (
     close_ups,
     evaluate,
     failure_lines,
+    labels_upright,
     score_image,
     summarize,
 )
@@ -409,6 +410,15 @@ def test_a_stored_box_is_turned_upright_as_opencv_turns_the_photo(
     assert box_upright([30, 10, 40, 20], orientation, (200, 120)) == seen
 
 
+def test_an_xmp_segment_before_the_exif_one_does_not_hide_the_orientation(
+    exif_jpeg: Callable[[np.ndarray, int], bytes],
+) -> None:
+    data = exif_jpeg(np.zeros((20, 40, 3), np.uint8), 6)
+    xmp = b"http://ns.adobe.com/xap/1.0/\x00<x:xmpmeta/>"
+    xmp_segment = b"\xff\xe1" + (len(xmp) + 2).to_bytes(2, "big")
+    assert exif_orientation(data[:2] + xmp_segment + xmp + data[2:]) == 6
+
+
 def test_labels_made_on_a_phone_photos_stored_pixels_are_turned_with_it(
     samples_dir: Path, tmp_path: Path, exif_jpeg: Callable[[np.ndarray, int], bytes]
 ) -> None:
@@ -429,3 +439,9 @@ def test_labels_made_on_a_phone_photos_stored_pixels_are_turned_with_it(
         (tmp_path / "labels.json").write_text(json.dumps({"images": [labels]}))
         results = evaluate(tmp_path, lambda p: (read(load_image(p)), 0.0))
         assert results[0].problems == [] and results[0].matched == len(entry["dice"])
+    # an ignore box is turned with the dice; labels of neither size are left as they are
+    ignored = {**stored, "ignore": [dice[0]["box"]]}
+    turned = labels_upright(ignored, tmp_path / "side.jpg", (w, h))
+    assert turned["ignore"] == [entry["dice"][0]["box"]]
+    other = {**stored, "width": 100, "height": 50}
+    assert labels_upright(other, tmp_path / "side.jpg", (w, h)) == other

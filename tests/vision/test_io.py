@@ -136,6 +136,32 @@ def test_a_jpeg_size_is_read_where_libjpeg_reads_it() -> None:
     assert image_size_wh(b"\xff\xd8" + _segment(0xDA, bytes(12)) + enc.tobytes()) is None
 
 
+def test_a_jpeg_walk_takes_fill_bytes_restarts_and_a_cut_end_as_libjpeg_does() -> None:
+    """Found by mutating the walk: none of these had a test."""
+    ok, enc = cv2.imencode(".jpg", np.zeros((80, 100, 3), np.uint8))
+    data = enc.tobytes()
+    filled = data[:2] + b"\xff" + data[2:]  # (a fill byte before the first marker)
+    assert image_size_wh(filled) == (100, 80)
+    for cut in (b"\xff\xe1\x00", b"\xff\xe1", b"\xff"):  # (a marker cut off at the end)
+        assert image_size_wh(data[:2] + cut) is None and jpeg_scans(data[:2] + cut) == 0
+    ok, restarts = cv2.imencode(
+        ".jpg",
+        np.random.default_rng(0).integers(0, 256, (64, 64, 3), np.uint8),
+        [cv2.IMWRITE_JPEG_PROGRESSIVE, 1, cv2.IMWRITE_JPEG_RST_INTERVAL, 1],
+    )
+    assert b"\xff\xd7" in restarts.tobytes()  # (every restart marker, RST0 to RST7)
+    assert jpeg_scans(restarts.tobytes()) == 10
+
+
+def test_as_many_scans_as_allowed_are_decoded() -> None:
+    exactly = _progressive_with_scans(MAX_SCANS - 10)
+    assert jpeg_scans(exactly) == MAX_SCANS
+    try:
+        decode_image(exactly)
+    except ValueError as exc:  # (libjpeg may call the repeated scans inconsistent)
+        assert "scans" not in str(exc)
+
+
 def _progressive_with_scans(extra: int) -> bytes:
     """A real progressive JPEG with its last scan repeated `extra` times before its end."""
     ok, enc = cv2.imencode(
