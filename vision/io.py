@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import stat
 import struct
 import tempfile
@@ -58,17 +59,21 @@ def _jpeg_markers(data: bytes) -> Iterator[tuple[int, int]]:
     the 30000x30000 one libjpeg decodes (5 GB). What follows the end marker (the video of
     a phone's motion photo) is not walked."""
     i, n = 2, len(data)
-    while (i := data.find(b"\xff", i)) >= 0 and i + 3 < n:
+    while (found := _MARKER.search(data, i)) and (i := found.start()) + 3 < n:
         marker = data[i + 1]
-        if marker == 0xFF:
-            i += 1
-        elif marker in (0x00, 0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
+        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
             i += 2
         elif marker == 0xD9:
             return
         else:
             yield marker, i
             i += 2 + max(2, struct.unpack(">H", data[i + 2 : i + 4])[0])
+
+
+# 0xFF before a byte that is neither 0x00 (a coded 0xFF) nor 0xFF (a fill byte, the last of
+# which is taken): searched in C, as a scan's coded data holds a 0xFF 0x00 every 100 bytes
+# or so (walked in Python, 8.6 ms of the benchmark 12 MP JPEG's read; 1.2 ms so)
+_MARKER = re.compile(b"\xff(?=[^\x00\xff])")
 
 
 def image_size_wh(data: bytes) -> tuple[int, int] | None:
