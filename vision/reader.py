@@ -528,69 +528,113 @@ class _Looks:
         unsure (taking only dice read surely lost 12 near dice of 20 `fudw_tray` photos
         tilted 50 degrees, most blurred by the warp, and 5 of 60 `byler_d6` ones).
 
-        Where no slant says where near dice are (too few dice confirmed to fit one, as when
-        the near dice are all too big to be read at this look, or a fit that puts none
-        there), the look at half the scale goes over the finds not taken for dice (nor
-        inside one) that have another such find within two `NEAR_TOO_BIG` dice: a die too
-        big for this look is found as pieces (its pips), a speck alone (a look around every
-        leftover find cost a photo 2-5 ms). It adds the dice it finds over such a find
-        that are over `NEAR_TOO_BIG` times `target_side_px` at `scale` and read surely (no
-        slant vouches for a die that big; taken unsure too, they were mostly a cloth's
-        pattern or a box's edge), none holding a confirmed find of the roll's median size
-        or more (a pile of dice seen as one), and drops the smaller finds inside them
-        (session 44: `byler_d6` tilted 50 degrees with a wide lens, recall 93.6% to 94.9%
-        and rolls 46.7% to 51.7%; the rest of the `base` battery lost one precision point
-        of a fifth, an owl on the held-out table's cloth read as a 5 at 0.59).
+        Then, slant or none (too few dice confirmed to fit one, as when the near dice are
+        all too big to be read at this look, or a fit through the far dice's misjudged
+        sizes that runs the wrong way), a second look at half the scale goes over the
+        finds still not taken for dice (nor inside one) that have another such find
+        within two `NEAR_TOO_BIG` dice: a die too big for this look is found as pieces
+        (its pips), a speck alone (a look around every leftover find cost a photo 2-5 ms).
+        It adds the dice it finds over such a find that are over `NEAR_TOO_BIG` times
+        `target_side_px` at `scale` and read surely (no slant vouches for a die that big;
+        taken unsure too, they were mostly a cloth's pattern or a box's edge), none
+        holding a confirmed find of the roll's median size or more (a pile of dice seen as
+        one), and drops the smaller finds inside them (session 44: `byler_d6` tilted 50
+        degrees with a wide lens, recall 93.6% to 95.1% and rolls 46.7% to 51.7%; the
+        rest of the `base` battery gained 0.4 points of precision and of faces on
+        `fudw_tray` so tilted, and lost a fifth of a point of precision to an owl on the
+        held-out table's cloth read as a 5 at 0.59, in a 12 MP photo). The looks are
+        separate: one look over both boxes saw the slant's dice differently (the finder's
+        finds move with the crop's alignment).
 
         A near die that gave no find at all is not looked for: a look over all of the image
         where the plane expects such dice cost 6 ms on 5 of 84 `byler_d6` photos in 1080p
         frames and found about as many on tilted photos. (Looking only around finds the
         readers took for more likely a die than not and could not read lost near dice.)"""
-        is_die = self.confirmed(found, probs)
-        dice = np.nonzero(is_die)[0]
-        dice = dice[dedupe(found[dice], found[dice, 3])]  # (a die found twice counts once)
-        plane = fit_sizes(found[dice], band=self.roll_size, sure=surely_read(probs[dice]))
         coarse = scale / 2
         if self.too_small(coarse):
             return found, probs
         too_big = NEAR_TOO_BIG * self.target_side_px / scale  # (image pixels)
-        pad, size_wh = REFIT_MARGIN * too_big, (self.w, self.h)
-        slanted = plane is not None and plane.at(found[:, :2]) >= too_big
+        found, probs = self._near_by_slant(found, probs, coarse, too_big)
+        return self._near_by_pieces(found, probs, coarse, too_big)
+
+    def _roll_dice(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which finds are confirmed dice (a mask), and those dice each counted once
+        (indices)."""
+        is_die = self.confirmed(found, probs)
+        dice = np.nonzero(is_die)[0]
+        return is_die, dice[dedupe(found[dice], found[dice, 3])]
+
+    def _coarse_look(self, box: tuple[int, int, int, int], scale: float) -> np.ndarray:
+        """The finder's finds in the box (x0, y0, x1, y1) of the image, at `scale`."""
+        x0, y0, x1, y1 = box
+        big = _centres_at(self.image[y0:y1, x0:x1], scale, self.min_score, self.views)
+        big[:, 0] += x0
+        big[:, 1] += y0
+        return big
+
+    def _near_by_slant(
+        self, found: np.ndarray, probs: np.ndarray, coarse: float, too_big: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`nearer`'s look where the slant puts dice over `too_big` (image pixels)."""
+        is_die, dice = self._roll_dice(found, probs)
+        plane = fit_sizes(found[dice], band=self.roll_size, sure=surely_read(probs[dice]))
+        if plane is None:
+            return found, probs
+        there = found[plane.at(found[:, :2]) >= too_big]
+        box = _box_around(there, REFIT_MARGIN * too_big, (self.w, self.h))
+        if box is None:
+            return found, probs
+        big = self._coarse_look(box, coarse)
+        expected = plane.at(big[:, :2])
+        relative = big[:, 2] / expected
+        lowest, highest = self.roll_size
+        candidate = (expected >= too_big) & (relative >= lowest) & (relative <= highest)
+        # confirmed finds of the expected size: dice, not pips (which do not veto a big die)
+        real = is_die & (relative_sides(found, plane) >= lowest)
+        return self._with_big_dice(found, probs, big[candidate], real, ~real, surely=False)
+
+    def _near_by_pieces(
+        self, found: np.ndarray, probs: np.ndarray, coarse: float, too_big: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`nearer`'s look over finds not taken for dice that lie in twos or more."""
+        is_die, dice = self._roll_dice(found, probs)
         left = ~is_die & ~centre_inside(found[is_die], found).any(axis=0)
         # (a die too big for the look gives pieces, its pips, up to a near die's side apart;
         # a speck comes alone, and looking around every one cost a photo 2-5 ms)
         xy = found[left, :2]
         apart = ((xy[:, None] - xy[None]) ** 2).sum(axis=2)
         left[left] = (apart < (2 * too_big) ** 2).sum(axis=1) >= 2
-        box = _box_around(found[slanted if np.any(slanted) else left], pad, size_wh)
+        box = _box_around(found[left], REFIT_MARGIN * too_big, (self.w, self.h))
         if box is None:
             return found, probs
-        x0, y0, x1, y1 = box
-        big = _centres_at(self.image[y0:y1, x0:x1], coarse, self.min_score, self.views)
-        big[:, 0] += x0
-        big[:, 1] += y0
-        lowest = self.roll_size[0]
-        if plane is not None and np.any(slanted):
-            expected = plane.at(big[:, :2])
-            relative = big[:, 2] / expected
-            candidate = (expected >= too_big) & (relative >= lowest)
-            candidate &= relative <= self.roll_size[1]
-            # confirmed finds of the expected size: dice, not pips (which do not veto a big die)
-            real = is_die & (relative_sides(found, plane) >= lowest)
-            pip_sized = ~real
-        else:
-            candidate = (big[:, 2] >= too_big) & centre_inside(big, found[left]).any(axis=1)
-            typical = float(np.median(found[dice, 2])) if len(dice) else np.inf
-            pip_sized = found[:, 2] < lowest * typical
-            real = is_die & ~pip_sized
-        near = near_pairs(big, found[real], overlap=0.5).any(axis=1)
-        candidate &= ~near & ~(centre_inside(big, found) & real[None, :]).any(axis=1)
-        big = big[candidate]
+        big = self._coarse_look(box, coarse)
+        candidate = (big[:, 2] >= too_big) & centre_inside(big, found[left]).any(axis=1)
+        typical = float(np.median(found[dice, 2])) if len(dice) else np.inf
+        pip_sized = found[:, 2] < self.roll_size[0] * typical
+        real = is_die & ~pip_sized
+        return self._with_big_dice(found, probs, big[candidate], real, pip_sized, surely=True)
+
+    def _with_big_dice(
+        self,
+        found: np.ndarray,
+        probs: np.ndarray,
+        big: np.ndarray,
+        real: np.ndarray,
+        pip_sized: np.ndarray,
+        *,
+        surely: bool,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The finds with the `big` ones (a coarser look's) that the readers confirm (and, if
+        `surely`, read surely), none near or holding a `real` find (a die already there), and
+        without the `pip_sized` finds inside the big ones taken."""
+        holds = near_pairs(big, found[real], overlap=0.5).any(axis=1)
+        holds |= (centre_inside(big, found) & real[None, :]).any(axis=1)
+        big = big[~holds]
         if not len(big):
             return found, probs
         big_probs = _classify(self.image, big, self.rotations, self.min_dieness)
         take = self.confirmed(big, big_probs)
-        if not np.any(slanted):
+        if surely:
             take &= surely_read(big_probs)
         if not take.any():
             return found, probs
