@@ -37,6 +37,9 @@ its negative (white dice on a light table become black dice on a dark one, the s
 light halos). `--glare K` puts a lamp's
 reflection on each labelled die: a soft bright spot (a Gaussian whose spread is K die
 sides, a little flattened) somewhere on its face, which on a dark die looks like a pip.
+`--close M` cuts each photo close around its labelled dice (M median die sides beyond the
+outermost) and scales the cut to `--close-long` pixels (1280 by default): a phone held just
+over the roll, its dice a sixth to a quarter of the frame (first, before the other changes).
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
 read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
 Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
@@ -241,6 +244,29 @@ def framed(image: np.ndarray, entry: dict, size_wh: tuple[int, int]) -> tuple[np
     return out, _moved_labels(entry, k, dx, dy)
 
 
+def cut_close(
+    image: np.ndarray, entry: dict, margin: float, long_side: int
+) -> tuple[np.ndarray, dict]:
+    """The photo cut close around its labelled dice (`margin` median die sides beyond the
+    outermost ones, within the photo) and scaled (bicubic) to `long_side` pixels on its long
+    side, its labels moved with it: a phone held just over the roll, whose dice fill the
+    frame. A photo without labelled dice is kept whole."""
+    boxes = np.array([d["box"] for d in entry["dice"]], np.float64).reshape(-1, 4)
+    if not len(boxes):
+        k = long_side / max(image.shape[:2])
+        return cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC), _moved_labels(
+            entry, k
+        )
+    pad = margin * float(np.median(boxes[:, 2:].max(axis=1)))
+    h, w = image.shape[:2]
+    x0, y0 = (max(0, int(v - pad)) for v in boxes[:, :2].min(axis=0))
+    x1 = min(w, int(np.ceil((boxes[:, 0] + boxes[:, 2]).max() + pad)))
+    y1 = min(h, int(np.ceil((boxes[:, 1] + boxes[:, 3]).max() + pad)))
+    k = long_side / max(x1 - x0, y1 - y0)
+    out = cv2.resize(image[y0:y1, x0:x1], None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    return out, _moved_labels(entry, k, -x0 * k, -y0 * k)
+
+
 def on_canvas(
     image: np.ndarray, entry: dict, size_wh: tuple[int, int], rng: np.random.Generator
 ) -> tuple[np.ndarray, dict]:
@@ -297,6 +323,20 @@ def main(argv: list[str] | None = None) -> int:
         "--glare", type=float, default=0.0, help="a reflection on each die, its spread in die sides"
     )
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
+    ap.add_argument(
+        "--close",
+        type=float,
+        default=None,
+        metavar="MARGIN",
+        help="cut close around the dice, MARGIN die sides beyond them (a close-up of the roll)",
+    )
+    ap.add_argument(
+        "--close-long",
+        type=int,
+        default=1280,
+        metavar="PX",
+        help="--close's photo scaled to this long side (default 1280)",
+    )
     ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling")
     ap.add_argument(
         "--jpeg",
@@ -309,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not (0 < args.dim <= 4 and args.noise >= 0 and 0 < args.scale <= 4 and args.images > 0):
         ap.error("need 0 < --dim <= 4, --noise >= 0, 0 < --scale <= 4 and --images > 0")
+    if args.close is not None and not (0 <= args.close <= 10 and 64 <= args.close_long <= 8000):
+        ap.error("need 0 <= --close <= 10 and 64 <= --close-long <= 8000")
     if args.frame and args.scale != 1.0:
         ap.error("--frame scales the photo itself: leave out --scale")
     if args.frame and args.canvas:
@@ -340,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         # only dice with a box can be moved with the photo
         entry = {**entry, "dice": [d for d in entry.get("dice", []) if "box" in d]}
+        if args.close is not None:
+            image, entry = cut_close(image, entry, args.close, args.close_long)
         if args.scale != 1.0:
             image, entry = scaled(image, entry, args.scale)
         if args.frame:
@@ -380,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
             | {"canvas": args.canvas, "jpeg": args.jpeg, "rotate": args.rotate}
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
             | {"glare": args.glare, "hue": args.hue, "invert": args.invert}
+            | {"close": args.close, "close_long": args.close_long}
             | figures
         )
     )

@@ -817,7 +817,9 @@ def read(
     finding (score `min_sure_score`), or only a coarser look found one, or half its dice
     or more are read unsure (counting the finds it does not confirm that the readers give
     more than even odds of being a die, `doubtful`), it looks at twice the scale (dice
-    under the finder's trained size). If the dice it confirms are far from
+    under the finder's trained size); a roll half unsure that the finer look did not read
+    better also gets a look at half the scale (dice too big for the finder, found as
+    pieces), taken if it reads more dice surely. If the dice it confirms are far from
     `target_side_px` (a factor 1.5), it looks again at the scale that makes them so (a
     closer look: only the pieces of the image around its finds), reading again only the
     finds it was not sure of, and, if the dice found there are still far under that size,
@@ -938,6 +940,12 @@ def read(
             take = looks.read_surely(finer_found, finer_probs) > looks.read_surely(found, probs)
         if take:
             found, probs, scale, waiting = finer_found, finer_probs, finer, None
+    # a roll half unsure that no finer look read better may be dice too big for the look
+    # (75-110 px), found as pieces: at half the scale they are whole (session 44)
+    if unsure and scale == first_scale and not looks.too_small(scale / 2):
+        coarse_found, coarse_probs = looks.look(scale / 2)
+        if looks.read_surely(coarse_found, coarse_probs) > looks.read_surely(found, probs):
+            found, probs, scale, waiting = coarse_found, coarse_probs, scale / 2, None
     return looks.roll(*looks.nearer(*looks.refitted(found, probs, scale, waiting)))
 
 

@@ -155,6 +155,22 @@ def test_stands_counts_a_find_at_even_odds_as_maybe_a_die() -> None:
     assert not closeup.stands(found, probs, pips, _confirmed)
 
 
+def test_stands_when_most_bigger_dice_hold_no_more_than_their_pips() -> None:
+    """Five dice of a close-up, one of them (a 4 at a slant) holding six finds, its side
+    face's pips too: one die in five holding too many is a die, not the roll a pile (since
+    session 44). Three in five holding too many are piles."""
+    found = np.array([[100 + 200 * k, 100, 100, 0.9] for k in range(5)], np.float32)
+    pips = [[x + dx, 100 + dy, 15, 0.8] for x in (100, 300, 500, 700) for dx, dy in _FOUR]
+    pips += [[900 + dx, 100 + dy, 15, 0.8] for dx, dy in [*_FOUR, (-40, 0), (-40, 25)]]
+    probs = np.vstack([_reads(4)] * 5)
+    assert closeup.stands(found, probs, np.array(pips, np.float32), _confirmed)
+    crowded = [[x - 40, 100 + dy, 15, 0.8] for x in (100, 300) for dy in (0, 25)]
+    assert not closeup.stands(found, probs, np.array(pips + crowded, np.float32), _confirmed)
+
+
+_FOUR = [(-25, -25), (25, -25), (-25, 25), (25, 25)]  # a 4's pips about its die's centre
+
+
 def test_crowd_when_a_die_holds_more_dice_than_its_value_plus_one() -> None:
     """A 2 holding four finds read as 1s (pip-sized, so neither too small nor read as
     several pips) is a pile; three are a 2's pips, one found twice."""

@@ -1002,9 +1002,10 @@ def test_the_vote_on_a_glance_waits_for_the_closer_look(monkeypatch: pytest.Monk
     which reads every find again at the size it finds there: the first look's unsure die
     is not voted on (that vote would be thrown away), nor told to the closer look as
     known; the sure die is. (With half the roll unread at a glance, the look at twice the
-    scale for dice too small comes first since session 16; here it finds nothing.)"""
+    scale for dice too small comes first since session 16, and since session 44 the look
+    at half the scale for dice too big; here they read no more dice surely.)"""
     events = [e for e in _first_look_events(monkeypatch, read_surely=True) if e != "vote 0"]
-    assert events[:4] == ["look 0.33", "look 0.67", "look 0.85", "told 1"]
+    assert events[:5] == ["look 0.33", "look 0.67", "look 0.17", "look 0.85", "told 1"]
 
 
 def test_a_roll_no_glance_reads_is_voted_on_first(monkeypatch: pytest.MonkeyPatch) -> None:
