@@ -531,14 +531,15 @@ class _Looks:
         Then, slant or none (too few dice confirmed to fit one, as when the near dice are
         all too big to be read at this look, or a fit through the far dice's misjudged
         sizes that runs the wrong way), a second look at half the scale goes over the
-        finds still not taken for dice (nor inside one) that have another such find
-        within two `NEAR_TOO_BIG` dice: a die too big for this look is found as pieces
-        (its pips), a speck alone (a look around every leftover find cost a photo 2-5 ms).
-        It adds the dice it finds over such a find that are over `NEAR_TOO_BIG` times
-        `target_side_px` at `scale` and read surely (no slant vouches for a die that big;
-        taken unsure too, they were mostly a cloth's pattern or a box's edge), none
-        holding a confirmed find of the roll's median size or more (a pile of dice seen as
-        one), and drops the smaller finds inside them (session 44: `byler_d6` tilted 50
+        box around the finds still not taken for dice (nor inside one) that have another
+        such find within two `NEAR_TOO_BIG` dice: a die too big for this look is found as
+        pieces (its pips), a speck alone (a look around every leftover find cost a photo
+        2-5 ms). It adds the dice it finds over such a find that are over `NEAR_TOO_BIG`
+        times `target_side_px` at `scale` and read surely (no slant vouches for a die that
+        big; taken unsure too, they were mostly a cloth's pattern or a box's edge), none
+        near or holding a confirmed find of `min_relative_side` times the roll's median
+        side or more (a die already there, or a pile of dice seen as one), and drops the
+        finds under that size inside them (session 44: `byler_d6` tilted 50
         degrees with a wide lens, recall 93.6% to 95.1% and rolls 46.7% to 51.7%; the
         rest of the `base` battery gained 0.4 points of precision and of faces on
         `fudw_tray` so tilted, and lost a fifth of a point of precision to an owl on the
@@ -554,6 +555,8 @@ class _Looks:
         if self.too_small(coarse):
             return found, probs
         too_big = NEAR_TOO_BIG * self.target_side_px / scale  # (image pixels)
+        if not np.isfinite(too_big):  # (no die can be that big)
+            return found, probs
         found, probs = self._near_by_slant(found, probs, coarse, too_big)
         return self._near_by_pieces(found, probs, coarse, too_big)
 

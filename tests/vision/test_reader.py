@@ -388,7 +388,9 @@ def test_near_dice_too_big_for_the_rolls_look_are_looked_for(
     for k, (value, x, y) in enumerate(dice):
         draw_die(img, value, (x, y), 15 + slope * y, angle=11 * k + 4, pip=(25, 25, 25))
     assert sorted(vision.read(img).values) == sorted(v for v, _, _ in dice)
-    if needs_look:
+    if needs_look:  # (the slant's own look, not the look over leftover pieces after it)
+        monkeypatch.setattr(reader._Looks, "_near_by_pieces", lambda self, f, p, *_: (f, p))
+        assert sorted(vision.read(img).values) == sorted(v for v, _, _ in dice)
         monkeypatch.setattr(reader, "NEAR_TOO_BIG", float("inf"))
         assert len(vision.read(img)) == len(dice) - 2
 
@@ -401,7 +403,7 @@ def test_near_dice_are_looked_for_where_no_slant_can_be_fitted(
     the first look confirms too few dice to fit a slant, and finds only pieces of the near
     dice (their pips), which it cannot take for dice. A look at half the scale where those
     finds lie finds the near dice whole (until session 44 they were lost, as they are
-    without the look)."""
+    without that look)."""
     draw_die, table = drawn
     img = table((170, 175, 165), (1280, 960), seed=5)
     dice = [(1, 300 + shift, 90), (4, 640, 100 + shift), (6, 980, 80)]
@@ -414,8 +416,69 @@ def test_near_dice_are_looked_for_where_no_slant_can_be_fitted(
         at = [d for d in dets if max(abs(d.center_xy[0] - x), abs(d.center_xy[1] - y)) < half]
         assert [d.value for d in at] == [value]
     assert len(dets) == len(dice)
-    monkeypatch.setattr(reader, "NEAR_TOO_BIG", float("inf"))
+    monkeypatch.setattr(reader._Looks, "_near_by_pieces", lambda self, f, p, *_: (f, p))
     assert sorted(vision.read(img).values) == [1, 4, 6]
+
+
+def _pieces_look(
+    monkeypatch: pytest.MonkeyPatch, found: np.ndarray, probs: list[np.ndarray], big: np.ndarray
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """`_Looks._near_by_pieces` at scale 1 (dice over 51 px too big) in a 1280x960 image
+    whose look at half the scale finds `big`, each read as a sure 4 unless its side is 70
+    (read unsure); returns the finds it keeps and the boxes it looked in."""
+    boxes: list[np.ndarray] = []
+
+    def coarse_look(
+        self: reader._Looks, box: tuple[int, int, int, int], scale: float
+    ) -> np.ndarray:
+        assert scale == 0.5
+        boxes.append(np.array(box))
+        return big.astype(np.float32)
+
+    def classify(image: np.ndarray, finds: np.ndarray, *_: Any) -> np.ndarray:
+        return np.array([_read(4, 0.3 if f[2] == 70 else 0.95) for f in finds], np.float32)
+
+    monkeypatch.setattr(reader._Looks, "_coarse_look", coarse_look)
+    monkeypatch.setattr(reader, "_classify", classify)
+    looks = reader._Looks(
+        np.full((960, 1280, 3), 180, np.uint8),
+        min_score=0.3,
+        min_dieness=0.7,
+        min_unread_dieness=0.9,
+        min_sure_score=0.5,
+        roll_size=(0.6, 2.0),
+        target_side_px=34.0,
+        rotations=4,
+    )
+    kept, _ = looks._near_by_pieces(
+        found.astype(np.float32), np.array(probs, np.float32), 0.5, 1.5 * 34.0
+    )
+    return kept, boxes
+
+
+def test_the_look_over_pieces_needs_two_and_takes_big_dice_read_surely(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three far dice of 34 px (read surely), and two finds not taken for dice (no die,
+    at even odds) 40 px apart: pieces of one near die. The look at half the scale over
+    them finds a die of 110 px holding them, read surely: it is added and the pieces go.
+    A lone such find (a speck) takes no look; a big die read unsure is not taken; one near
+    a die of the roll's size already there is that die."""
+    dice = np.array([[100, 100, 34, 0.9], [300, 100, 34, 0.9], [500, 100, 34, 0.9]])
+    pieces = np.array([[600, 700, 20, 0.4], [640, 700, 20, 0.4]])
+    reads = [_read(3, 0.95)] * 3 + [_read(1, 0.5, dieness=0.5)] * 2
+    near_die = np.array([[620, 700, 110, 0.8]])
+    kept, boxes = _pieces_look(monkeypatch, np.vstack([dice, pieces]), reads, near_die)
+    assert kept[:, :3].tolist() == np.vstack([dice, near_die])[:, :3].tolist()
+    assert len(boxes) == 1 and boxes[0][0] <= 600 and boxes[0][2] >= 640
+    kept, boxes = _pieces_look(monkeypatch, np.vstack([dice, pieces[:1]]), reads[:4], near_die)
+    assert boxes == [] and len(kept) == 4  # a lone speck: no look
+    unsure = np.array([[620, 700, 70, 0.8]])  # (read unsure by the stub)
+    kept, _ = _pieces_look(monkeypatch, np.vstack([dice, pieces]), reads, unsure)
+    assert len(kept) == 5
+    there = np.vstack([dice, [[625, 705, 30, 0.9]], pieces])  # a die of the roll's size
+    kept, _ = _pieces_look(monkeypatch, there, [*reads[:3], _read(2, 0.95), *reads[3:]], near_die)
+    assert len(kept) == 6 and not (kept[:, 2] == 110).any()
 
 
 @pytest.mark.parametrize(
