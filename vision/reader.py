@@ -352,6 +352,10 @@ FINDER_LOOKS = 1
 # as in the whole frame
 REFIT_MARGIN = 2.0
 
+# A find under this share of a bigger find's side, inside it, may be a piece of it (a pip,
+# a window of its face); one over it, at its centre, is that die found whole (`wholes`)
+_WHOLE = 0.85
+
 
 def _box_around(
     found: np.ndarray, pad: float, size_wh: tuple[int, int]
@@ -645,6 +649,70 @@ class _Looks:
         stay = ~(pip_sized & centre_inside(big, found).any(axis=0))
         return np.concatenate([found[stay], big]), np.concatenate([probs[stay], big_probs])
 
+    def wholes(
+        self, found: np.ndarray, probs: np.ndarray, owed: np.ndarray, scale: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The first look's finds (at `scale`, read at a glance, `owed` a vote) with dice
+        too big for that look put in whole, or None where there are none. A die over
+        `NEAR_TOO_BIG` times `target_side_px` there is found as pieces: its pips, read as
+        1s, and windows of two or three of them, read surely as 2s and 3s, overlapping each
+        other; so a first look without two pairs of overlapping finds takes no look (after
+        every first look, it cost every frame a look). The look at half the scale finds
+        such a die whole: a find there that big holding two finds or more under `_WHOLE` of
+        its side, read clearly (`_CLEARLY`), replaces the finds inside it under
+        `min_relative_side` of its side, unless the first look found that die whole (a
+        confirmed find of `_WHOLE` of its side or more, near its centre) or two finds in it
+        that may be dice (even odds) lie side by side, not overlapping as windows of one
+        face do: a pile of dice seen as one."""
+        coarse = scale / 2
+        too_big = NEAR_TOO_BIG * self.target_side_px / scale
+        if self.too_small(coarse) or not len(found):
+            return None
+        # (pieces of one face overlap: without two pairs of finds that do, no look)
+        overlapping = near_pairs(found, found, overlap=0.5)
+        if int(overlapping.sum()) - len(found) < 4:
+            return None
+        big = self.finds(coarse)
+        inside = centre_inside(big, found)
+        relative = found[None, :, 2] / big[:, None, 2]
+        pieces = inside & (relative < _WHOLE)
+        candidate = (big[:, 2] >= too_big) & (pieces.sum(axis=1) >= 2)
+        if not candidate.any():
+            return None
+        big, inside, relative = big[candidate], inside[candidate], relative[candidate]
+        # a die the first look found whole (about its size, at its centre) is no die's piece
+        centred = (
+            np.hypot(found[None, :, 0] - big[:, None, 0], found[None, :, 1] - big[:, None, 1])
+            < big[:, None, 2] / 4
+        )
+        whole = (inside & centred & (relative >= _WHOLE) & self.confirmed(found, probs)).any(1)
+        # two dice side by side, not overlapping as windows of one face do: a pile
+        maybe = 1.0 - probs[:, 0] >= 0.5
+        apart = np.hypot(
+            found[:, None, 0] - found[None, :, 0], found[:, None, 1] - found[None, :, 1]
+        ) >= 0.7 * np.maximum(found[:, None, 2], found[None, :, 2])
+        piles = np.zeros(len(big), bool)
+        for i in range(len(big)):
+            held = np.flatnonzero(inside[i] & maybe & (relative[i] >= 1 / 3))
+            piles[i] = bool(apart[np.ix_(held, held)].any())
+        big = big[~piles & ~whole]
+        if not len(big):
+            return None
+        big_probs = _classify(self.image, big, self.rotations, self.min_dieness)
+        take = self.confirmed(big, big_probs) & (readings(big_probs)[1] >= _CLEARLY)
+        if not take.any():
+            return None
+        big, big_probs = big[take], big_probs[take]
+        pieces = centre_inside(big, found) & (
+            found[None, :, 2] < self.roll_size[0] * big[:, None, 2]
+        )
+        stay = ~pieces.any(axis=0)
+        return (
+            np.concatenate([found[stay], big]),
+            np.concatenate([probs[stay], big_probs]),
+            np.concatenate([owed[stay], np.zeros(len(big), bool)]),
+        )
+
     def read_surely(self, found: np.ndarray, probs: np.ndarray) -> int:
         """How many finds are dice read surely (a die found twice counted once)."""
         return count_once(found, self.confirmed(found, probs) & surely_read(probs))
@@ -812,7 +880,9 @@ def read(
     for a `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded
     a big photo at a reduced size says so, and a camera loop that its frames are none),
     and, if it confirms nothing there, at a half, a quarter, an eighth and a sixteenth of
-    that. If two in three of the dice it confirms read as 1 or unsure, as the pips of a
+    that. Every first look is followed by the finder's look at half its scale, which puts
+    in whole the dice too big for the first look that it found as pieces (`wholes`).
+    If two in three of the dice it confirms read as 1 or unsure, as the pips of a
     close-up's dice do, it looks at those scales for bigger dice that hold them
     (`explains`), and takes them only if a second look at their own size bears them out
     (`stands`) and a look at twice the first scale over them finds no `crowd` of dice in
@@ -863,6 +933,9 @@ def read(
     scale = det_scale((w, h), long_side=first_side)
     found = looks.finds(scale)
     probs, owed = _glanced(image, found, min_dieness)
+    whole = looks.wholes(found, probs, owed, scale)
+    if whole is not None:
+        found, probs, owed = whole
     waiting: np.ndarray | None = owed  # the finds whose vote the closer look takes
     if not looks.straight_to_refit(found, probs, owed, scale):
         probs = _voted(image, found, probs, owed, rotations, min_dieness)
