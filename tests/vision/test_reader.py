@@ -165,6 +165,21 @@ def _read(value: int, confidence: float, dieness: float = 0.98) -> np.ndarray:
     return probs
 
 
+def _grey_looks(w: int, h: int) -> reader._Looks:
+    """`read`'s looks, at its default settings, at a plain grey image of w x h (for tests
+    that stub what the finder and the readers see)."""
+    return reader._Looks(
+        np.full((h, w, 3), 180, np.uint8),
+        min_score=0.3,
+        min_dieness=0.7,
+        min_unread_dieness=0.9,
+        min_sure_score=0.5,
+        roll_size=(0.6, 2.0),
+        target_side_px=34.0,
+        rotations=4,
+    )
+
+
 def _roll_cut_to_size(
     monkeypatch: pytest.MonkeyPatch, found: np.ndarray, probs: list[np.ndarray], again: np.ndarray
 ) -> tuple[Detections, list[np.ndarray]]:
@@ -180,16 +195,7 @@ def _roll_cut_to_size(
         return np.repeat(again[None], len(finds), axis=0)
 
     monkeypatch.setattr(reader, "_classify", classify)
-    looks = reader._Looks(
-        np.full((1440, 2560, 3), 180, np.uint8),
-        min_score=0.3,
-        min_dieness=0.7,
-        min_unread_dieness=0.9,
-        min_sure_score=0.5,
-        roll_size=(0.6, 2.0),
-        target_side_px=34.0,
-        rotations=4,
-    )
+    looks = _grey_looks(2560, 1440)
     return looks.roll(found.astype(np.float32), np.array(probs, np.float32)), asked
 
 
@@ -444,16 +450,7 @@ def _pieces_look(
 
     monkeypatch.setattr(reader._Looks, "_coarse_look", coarse_look)
     monkeypatch.setattr(reader, "_classify", classify)
-    looks = reader._Looks(
-        np.full((960, 1280, 3), 180, np.uint8),
-        min_score=0.3,
-        min_dieness=0.7,
-        min_unread_dieness=0.9,
-        min_sure_score=0.5,
-        roll_size=(0.6, 2.0),
-        target_side_px=34.0,
-        rotations=4,
-    )
+    looks = _grey_looks(1280, 960)
     kept, _ = looks._near_by_pieces(
         found.astype(np.float32), np.array(probs, np.float32), 0.5, 1.5 * 34.0
     )
@@ -504,16 +501,7 @@ def _wholes(
 
     monkeypatch.setattr(reader._Looks, "finds", finds)
     monkeypatch.setattr(reader, "_classify", classify)
-    looks = reader._Looks(
-        np.full((960, 1280, 3), 180, np.uint8),
-        min_score=0.3,
-        min_dieness=0.7,
-        min_unread_dieness=0.9,
-        min_sure_score=0.5,
-        roll_size=(0.6, 2.0),
-        target_side_px=34.0,
-        rotations=4,
-    )
+    looks = _grey_looks(1280, 960)
     owed = np.zeros(len(found), bool)
     return looks.wholes(found.astype(np.float32), np.array(probs, np.float32), owed, 1.0)
 
