@@ -880,8 +880,9 @@ def read(
     for a `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded
     a big photo at a reduced size says so, and a camera loop that its frames are none),
     and, if it confirms nothing there, at a half, a quarter, an eighth and a sixteenth of
-    that. Every first look is followed by the finder's look at half its scale, which puts
-    in whole the dice too big for the first look that it found as pieces (`wholes`).
+    that. A first look with two pairs of overlapping finds or more is followed by the
+    finder's look at half its scale, which puts in whole the dice too big for the first
+    look that it found as pieces (`wholes`).
     If two in three of the dice it confirms read as 1 or unsure, as the pips of a
     close-up's dice do, it looks at those scales for bigger dice that hold them
     (`explains`), and takes them only if a second look at their own size bears them out
@@ -962,8 +963,8 @@ def read(
         if looks.confirmed(bigger, big_probs).any():
             # a second, independent look where the bigger dice are `target_side_px` across
             # (unless the frame would be too small to look at) must bear them out: it reads
-            # some die, and no find the readers give even odds of being a die is a pile of
-            # the first finds (`stands`)
+            # some die, and under half of the finds the readers give even odds of being a
+            # die are piles of the first finds (`stands`)
             again_scale = looks.fit_scale(bigger, big_probs)
             if looks.too_small(again_scale):
                 return looks.roll(bigger, big_probs)
@@ -1017,7 +1018,8 @@ def read(
         if take:
             found, probs, scale, waiting = finer_found, finer_probs, finer, None
     # a roll half unsure that no finer look read better may be dice too big for the look
-    # (75-110 px), found as pieces: at half the scale they are whole (session 44)
+    # (75-110 px in a `byler_d6` roll cut close), found as pieces: at half the scale they
+    # are whole (session 44)
     if unsure and scale == first_scale and not looks.too_small(scale / 2):
         coarse_found, coarse_probs = looks.look(scale / 2)
         if looks.read_surely(coarse_found, coarse_probs) > looks.read_surely(found, probs):

@@ -530,8 +530,15 @@ def test_a_die_too_big_for_the_first_look_is_put_in_whole(
     assert _wholes(monkeypatch, found, reads, big, read_as=0.8) is None  # read unclearly
     found_whole = np.vstack([found, [[598, 503, 180, 0.8]]])  # (0.9 of its side, centred)
     assert _wholes(monkeypatch, found_whole, [*reads, _read(3, 0.95)], big) is None
-    pile = np.array(far + [[560, 500, 80, 0.9], [640, 500, 80, 0.9]], np.float32)
-    assert _wholes(monkeypatch, pile, [_read(5, 0.95), _read(2, 0.95), _read(5, 0.95)], big) is None
+    # two dice side by side, each with a window of its face found too (so the first look
+    # has two pairs of overlapping finds and takes the look): a pile, not one die's pieces
+    pile = far + [[560, 500, 80, 0.9], [640, 500, 80, 0.9], [565, 505, 50, 0.6]]
+    pile += [[635, 495, 50, 0.6]]
+    pile_reads = [_read(5, 0.95), _read(2, 0.95), _read(5, 0.95), _read(2, 0.9), _read(5, 0.9)]
+    assert _wholes(monkeypatch, np.array(pile, np.float32), pile_reads, big) is None
+    side_by_side = np.array(pile, np.float32)  # (the same four finds nearer: one die's)
+    side_by_side[1:, 0] = [585, 615, 590, 610]
+    assert _wholes(monkeypatch, side_by_side, pile_reads, big) is not None
 
 
 @pytest.mark.parametrize(
