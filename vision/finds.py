@@ -96,6 +96,12 @@ def centre_inside(big: np.ndarray, small: np.ndarray) -> np.ndarray:
     return (dx < half) & (dy < half)
 
 
+def distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)): how far apart find i of `a` and find j of `b` are, centre to
+    centre."""
+    return np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+
+
 def near_pairs(a: np.ndarray, b: np.ndarray, *, overlap: float) -> np.ndarray:
     """(len(a), len(b)): finds closer than `overlap` times the bigger one's side."""
     d2 = (a[:, None, 0] - b[None, :, 0]) ** 2 + (a[:, None, 1] - b[None, :, 1]) ** 2

@@ -40,6 +40,7 @@ from .finds import (
     confirmed_dice,
     count_once,
     dedupe,
+    distances,
     near_pairs,
     not_lookalike,
     readings,
@@ -365,7 +366,7 @@ def _box_around(
     if not len(found):
         return None
     w, h = size_wh
-    x0, y0 = (max(0, int(v)) for v in np.maximum(found[:, :2].min(axis=0) - pad, 0.0))
+    x0, y0 = (int(v) for v in np.maximum(found[:, :2].min(axis=0) - pad, 0.0))
     x1, y1 = (int(np.ceil(v)) for v in np.minimum(found[:, :2].max(axis=0) + pad, (w, h)))
     return x0, y0, x1, y1
 
@@ -608,9 +609,7 @@ class _Looks:
         left = ~is_die & ~centre_inside(found[is_die], found).any(axis=0)
         # (a die too big for the look gives pieces, its pips, up to a near die's side apart;
         # a speck comes alone, and looking around every one cost a photo 2-5 ms)
-        xy = found[left, :2]
-        apart = ((xy[:, None] - xy[None]) ** 2).sum(axis=2)
-        left[left] = (apart < (2 * too_big) ** 2).sum(axis=1) >= 2
+        left[left] = (distances(found[left], found[left]) < 2 * too_big).sum(axis=1) >= 2
         box = _box_around(found[left], REFIT_MARGIN * too_big, (self.w, self.h))
         if box is None:
             return found, probs
@@ -681,16 +680,11 @@ class _Looks:
             return None
         big, inside, relative = big[candidate], inside[candidate], relative[candidate]
         # a die the first look found whole (about its size, at its centre) is no die's piece
-        centred = (
-            np.hypot(found[None, :, 0] - big[:, None, 0], found[None, :, 1] - big[:, None, 1])
-            < big[:, None, 2] / 4
-        )
+        centred = distances(big, found) < big[:, None, 2] / 4
         whole = (inside & centred & (relative >= _WHOLE) & self.confirmed(found, probs)).any(1)
         # two dice side by side, not overlapping as windows of one face do: a pile
         maybe = 1.0 - probs[:, 0] >= 0.5
-        apart = np.hypot(
-            found[:, None, 0] - found[None, :, 0], found[:, None, 1] - found[None, :, 1]
-        ) >= 0.7 * np.maximum(found[:, None, 2], found[None, :, 2])
+        apart = distances(found, found) >= 0.7 * np.maximum(found[:, None, 2], found[None, :, 2])
         piles = np.zeros(len(big), bool)
         for i in range(len(big)):
             held = np.flatnonzero(inside[i] & maybe & (relative[i] >= 1 / 3))

@@ -104,6 +104,13 @@ def test_centre_inside_uses_half_the_side() -> None:
     assert finds.centre_inside(big, small).tolist() == [[True, False, False]]
 
 
+def test_distances_run_centre_to_centre_whatever_the_sides() -> None:
+    a = np.array([[0, 0, 10, 0.9], [3, 4, 50, 0.5]], np.float32)
+    b = np.array([[6, 8, 20, 0.7]], np.float32)
+    assert finds.distances(a, b).tolist() == [[10.0], [5.0]]
+    assert finds.distances(a, a).tolist() == [[0.0, 5.0], [5.0, 0.0]]
+
+
 def test_near_pairs_measures_by_the_bigger_find() -> None:
     """Closeness is in sides of the bigger find of a pair, so a pip near its die is near."""
     a = np.array([[0, 0, 40, 0.9]], np.float32)
