@@ -711,6 +711,36 @@ class _Looks:
         """How many finds are dice read surely (a die found twice counted once)."""
         return count_once(found, self.confirmed(found, probs) & surely_read(probs))
 
+    def reads_better(
+        self, big: np.ndarray, big_probs: np.ndarray, found: np.ndarray, probs: np.ndarray
+    ) -> bool:
+        """Whether a coarser look (`big`) reads the roll better than `found`: it reads more
+        dice surely, or more clearly (`_CLEARLY`) and as many surely when the finds its
+        clear dice hold as pieces (centre inside, under `min_relative_side` of the side, no
+        more than the die's value plus one) count once per holder. A close-up's pips, each
+        read as a 4 at 0.5-0.6 from a window of its neighbours, outnumbered the two dice
+        read at 0.97 that hold them (session 45)."""
+        if self.read_surely(big, big_probs) > self.read_surely(found, probs):
+            return True
+        values, confidence = readings(big_probs)
+        clear = self.confirmed(big, big_probs) & (confidence >= _CLEARLY)
+        fine_clear = self.confirmed(found, probs) & (readings(probs)[1] >= _CLEARLY)
+        if count_once(big, clear) <= count_once(found, fine_clear):
+            return False
+        sure = np.flatnonzero(self.confirmed(found, probs) & surely_read(probs))
+        held = (
+            centre_inside(big, found[sure])
+            & (found[None, sure, 2] < self.roll_size[0] * big[:, None, 2])
+            & clear[:, None]
+        )
+        holders = held.any(axis=1)
+        if (held.sum(axis=1) > values + 1).any():
+            return False  # a pile of dice seen as one
+        loose = np.zeros(len(found), bool)
+        loose[sure[~held.any(axis=0)]] = True
+        collapsed = count_once(found, loose) + count_once(big, holders)
+        return self.read_surely(big, big_probs) >= collapsed
+
     def readable(self, found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
         """Whether some confirmed die is read (and, with `finder_sure`, found surely)."""
         read = self.confirmed(found, probs) & surely_read(probs)
@@ -1016,7 +1046,7 @@ def read(
     # are whole (session 44)
     if unsure and scale == first_scale and not looks.too_small(scale / 2):
         coarse_found, coarse_probs = looks.look(scale / 2)
-        if looks.read_surely(coarse_found, coarse_probs) > looks.read_surely(found, probs):
+        if looks.reads_better(coarse_found, coarse_probs, found, probs):
             found, probs, scale, waiting = coarse_found, coarse_probs, scale / 2, None
     return looks.roll(*looks.nearer(*looks.refitted(found, probs, scale, waiting)))
 

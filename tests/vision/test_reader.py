@@ -482,6 +482,36 @@ def test_the_look_over_pieces_needs_two_and_takes_big_dice_read_surely(
     assert len(kept) == 6 and not (kept[:, 2] == 110).any()
 
 
+def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_surely() -> None:
+    """A close-up of two dice of 250 px: the first look finds their pips, three read surely
+    (as 4s at 0.55, from windows of their neighbours) and five not; the look at half the
+    scale reads the two dice clearly. Counting the pips each clear die holds once, it reads
+    as many dice surely and more clearly: it reads better (session 45; it lost, 2 to 3,
+    on dice read surely alone). Not so when a first look reads its dice clearly (a roll of
+    small dice the coarser look sees as one), nor when a die holds more pips than its
+    value plus one (a pile), nor when a die it reads surely is no die's piece."""
+    looks = _grey_looks(1280, 960)
+    pip_xy = [(-60, -60), (60, -60), (-60, 60), (60, 60)]
+    pips = [[300 + dx, 700 + dy, 45, 0.7] for dx, dy in pip_xy]
+    pips += [[900 + dx, 300 + dy, 45, 0.4] for dx, dy in pip_xy]
+    found = np.array(pips, np.float32)
+    reads = [_read(4, 0.55)] * 3 + [_read(4, 0.3)] * 5
+    probs = np.array(reads, np.float32)
+    big = np.array([[300, 700, 250, 0.8], [900, 300, 230, 0.8]], np.float32)
+    clear = np.array([_read(4, 0.97)] * 2, np.float32)
+    assert looks.read_surely(big, clear) < looks.read_surely(found, probs)
+    assert looks.reads_better(big, clear, found, probs)
+    assert not looks.reads_better(big, np.array([_read(4, 0.8)] * 2, np.float32), found, probs)
+    clearly = np.array([_read(4, 0.95)] * 3 + reads[3:], np.float32)  # small dice, read so
+    assert not looks.reads_better(big, clear, found, clearly)
+    as_ones = np.array([_read(1, 0.97)] * 2, np.float32)  # (three pips in a 1: a pile)
+    assert not looks.reads_better(big, as_ones, found, probs)
+    elsewhere = np.vstack([found, [[600, 100, 40, 0.9]] * 2]).astype(np.float32)
+    elsewhere[-1, 0] = 700  # two dice read surely outside the big ones
+    more = np.vstack([probs, [_read(2, 0.6)] * 2]).astype(np.float32)
+    assert not looks.reads_better(big, clear, elsewhere, more)
+
+
 def _wholes(
     monkeypatch: pytest.MonkeyPatch,
     found: np.ndarray,
