@@ -715,11 +715,13 @@ class _Looks:
         self, big: np.ndarray, big_probs: np.ndarray, found: np.ndarray, probs: np.ndarray
     ) -> bool:
         """Whether a coarser look (`big`) reads the roll better than `found`: it reads more
-        dice surely, or more clearly (`_CLEARLY`) and as many surely when the finds its
-        clear dice hold as pieces (centre inside, under `min_relative_side` of the side, no
-        more than the die's value plus one) count once per holder. A close-up's pips, each
-        read as a 4 at 0.5-0.6 from a window of its neighbours, outnumbered the two dice
-        read at 0.97 that hold them (session 45)."""
+        dice surely, or more clearly (`_CLEARLY`) and as many surely when the sure finds its
+        clear dice hold as pieces (centre inside, under `min_relative_side` of the side)
+        count once per holder. A close-up's pips, each read as a 4 at 0.5-0.6 from a window
+        of its neighbours, outnumbered the two dice read at 0.97 that hold them (session
+        45). Not where a clear die holds more pip-sized finds that may be dice (even odds)
+        than its value plus one: eight dice of 16 px in a 1080p frame, seen as one 3, a
+        pile (windows of its face, over a pip's size, are left out)."""
         if self.read_surely(big, big_probs) > self.read_surely(found, probs):
             return True
         values, confidence = readings(big_probs)
@@ -727,18 +729,20 @@ class _Looks:
         fine_clear = self.confirmed(found, probs) & (readings(probs)[1] >= _CLEARLY)
         if count_once(big, clear) <= count_once(found, fine_clear):
             return False
-        sure = np.flatnonzero(self.confirmed(found, probs) & surely_read(probs))
-        held = (
-            centre_inside(big, found[sure])
-            & (found[None, sure, 2] < self.roll_size[0] * big[:, None, 2])
+        inside = (
+            centre_inside(big, found)
+            & (found[None, :, 2] < self.roll_size[0] * big[:, None, 2])
             & clear[:, None]
         )
-        holders = held.any(axis=1)
-        if (held.sum(axis=1) > values + 1).any():
+        # (pip-sized, `holds`; a piece the readers half doubt tells as much)
+        maybe = 1.0 - probs[:, 0] >= 0.5
+        if ((holds(big, found) & maybe & clear[:, None]).sum(axis=1) > values + 1).any():
             return False  # a pile of dice seen as one
+        sure = np.flatnonzero(self.confirmed(found, probs) & surely_read(probs))
+        held = inside[:, sure]
         loose = np.zeros(len(found), bool)
         loose[sure[~held.any(axis=0)]] = True
-        collapsed = count_once(found, loose) + count_once(big, holders)
+        collapsed = count_once(found, loose) + count_once(big, held.any(axis=1))
         return self.read_surely(big, big_probs) >= collapsed
 
     def readable(self, found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
@@ -807,6 +811,17 @@ class _Looks:
             doubt &= found[:, 2] < self.roll_size[1] * float(np.median(found[kept, 2]))
             doubt &= ~near_pairs(found, found[kept], overlap=0.5).any(axis=1)
         return count_once(found, doubt)
+
+    def unsure(self, found: np.ndarray, probs: np.ndarray, owed: np.ndarray | None) -> bool:
+        """Whether half the roll's dice or more are read unsure (counting the `doubtful`
+        finds), or some are read surely and none clearly (`_CLEARLY`)."""
+        kept = self.typical(found, probs)
+        judged = len(kept) + self.doubtful(found, probs, kept, owed)
+        sure = surely_read(probs[kept])
+        clearly = readings(probs[kept])[1] >= _CLEARLY
+        return bool(judged >= 2 and sure.sum() <= judged / 2) or bool(
+            sure.any() and not clearly.any()
+        )
 
     def reported(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The finds `roll` reports (before dropping doubles and odd sizes)."""
@@ -1019,14 +1034,7 @@ def read(
     # unsure: dice of 7-9 pixels come out as blots, most of them not confirmed. So one
     # die read surely beside one such find takes the look too (a speck the readers think
     # no die does not: `_LIKELY_NOT`)
-    unsure = False
-    if not tiny and scale == first_scale:
-        judged = len(kept) + looks.doubtful(found, probs, kept, waiting)
-        sure = surely_read(probs[kept])
-        clearly = readings(probs[kept])[1] >= _CLEARLY
-        unsure = bool(judged >= 2 and sure.sum() <= judged / 2) or bool(
-            sure.any() and not clearly.any()
-        )
+    unsure = not tiny and scale == first_scale and looks.unsure(found, probs, waiting)
     if (tiny or unsure) and first_scale < 1.0:
         finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = looks.look(finer)
@@ -1043,11 +1051,15 @@ def read(
             found, probs, scale, waiting = finer_found, finer_probs, finer, None
     # a roll half unsure that no finer look read better may be dice too big for the look
     # (75-110 px in a `byler_d6` roll cut close), found as pieces: at half the scale they
-    # are whole (session 44)
-    if unsure and scale == first_scale and not looks.too_small(scale / 2):
-        coarse_found, coarse_probs = looks.look(scale / 2)
+    # are whole (session 44). So may a roll still unsure after the finer look was taken
+    # (the pips of 200 px dice, doubtful blots at the first look; session 45)
+    if scale > first_scale:
+        unsure = looks.unsure(found, probs, waiting)
+    coarse = first_scale / 2
+    if unsure and scale >= first_scale and not looks.too_small(coarse):
+        coarse_found, coarse_probs = looks.look(coarse)
         if looks.reads_better(coarse_found, coarse_probs, found, probs):
-            found, probs, scale, waiting = coarse_found, coarse_probs, scale / 2, None
+            found, probs, scale, waiting = coarse_found, coarse_probs, coarse, None
     return looks.roll(*looks.nearer(*looks.refitted(found, probs, scale, waiting)))
 
 

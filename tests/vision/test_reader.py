@@ -482,6 +482,20 @@ def test_the_look_over_pieces_needs_two_and_takes_big_dice_read_surely(
     assert len(kept) == 6 and not (kept[:, 2] == 110).any()
 
 
+def test_a_roll_is_unsure_when_half_its_dice_are_or_none_is_read_clearly() -> None:
+    """`_Looks.unsure`, which decides the looks at twice and half the scale: four dice, one
+    read surely (a pip's 1) and three not, are unsure; three read clearly and one not are
+    not; one die read surely, not clearly, is; a lone logo die (a die, unread) is not."""
+    looks = _grey_looks(1280, 960)
+    found = np.array([[200 + 100 * k, 300, 34, 0.8] for k in range(4)], np.float32)
+    pips = np.array([_read(1, 0.65)] + [_read(4, 0.3)] * 3, np.float32)
+    assert looks.unsure(found, pips, None)
+    clear = np.array([_read(5, 0.95)] * 3 + [_read(4, 0.3)], np.float32)
+    assert not looks.unsure(found, clear, None)
+    assert looks.unsure(found[:1], np.array([_read(5, 0.7)], np.float32), None)
+    assert not looks.unsure(found[:1], np.array([_read(5, 0.2)], np.float32), None)
+
+
 def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_surely() -> None:
     """A close-up of two dice of 250 px: the first look finds their pips, three read surely
     (as 4s at 0.55, from windows of their neighbours) and five not; the look at half the
@@ -489,7 +503,8 @@ def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_sure
     as many dice surely and more clearly: it reads better (session 45; it lost, 2 to 3,
     on dice read surely alone). Not so when a first look reads its dice clearly (a roll of
     small dice the coarser look sees as one), nor when a die holds more pips than its
-    value plus one (a pile), nor when a die it reads surely is no die's piece."""
+    value plus one (a pile, as eight small dice seen as one), nor when a die it reads
+    surely is no die's piece."""
     looks = _grey_looks(1280, 960)
     pip_xy = [(-60, -60), (60, -60), (-60, 60), (60, 60)]
     pips = [[300 + dx, 700 + dy, 45, 0.7] for dx, dy in pip_xy]
@@ -506,6 +521,14 @@ def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_sure
     assert not looks.reads_better(big, clear, found, clearly)
     as_ones = np.array([_read(1, 0.97)] * 2, np.float32)  # (three pips in a 1: a pile)
     assert not looks.reads_better(big, as_ones, found, probs)
+    # eight small dice, three read surely, none clearly, seen at the coarser look as one
+    # die read clearly as a 3: a pile (more finds that may be dice than a 3 and one more)
+    pile = np.array([[900 + 30 * (k % 4), 500 + 40 * (k // 4), 22, 0.7] for k in range(8)])
+    pile_reads = np.array([_read(5, 0.7)] * 3 + [_read(4, 0.4)] * 5, np.float32)
+    one_three = np.array([[945, 520, 212, 0.5]], np.float32)
+    three = np.array([_read(3, 0.94)], np.float32)
+    assert not looks.reads_better(one_three, three, pile.astype(np.float32), pile_reads)
+    assert looks.reads_better(one_three, three, pile[:3].astype(np.float32), pile_reads[:3])
     elsewhere = np.vstack([found, [[600, 100, 40, 0.9]] * 2]).astype(np.float32)
     elsewhere[-1, 0] = 700  # two dice read surely outside the big ones
     more = np.vstack([probs, [_read(2, 0.6)] * 2]).astype(np.float32)

@@ -88,6 +88,20 @@ def test_close_ups_of_dev_photos(shared_photos: Path, folder: str) -> None:
         assert fig["dice"] >= 24 and fig["share"] >= floor, (folder, fraction, fig)
 
 
+def _cut_close(
+    shared_photos: Path, stress: ModuleType, folder: str, name: str, margin: float, long_side: int
+) -> tuple[np.ndarray, dict]:
+    """A dev photo and its labels cut close around its dice, as `stress_vision.py --close
+    MARGIN --close-long LONG_SIDE` cuts them."""
+    (entry,) = [
+        e
+        for e in json.loads((shared_photos / folder / "labels.json").read_text())["images"]
+        if e["file"] == name
+    ]
+    image = vision.load_image(shared_photos / folder / name)
+    return stress.cut_close(image, entry, margin, long_side)
+
+
 def _problems_at_20_px(shared_photos: Path, stress: ModuleType, name: str) -> list[str]:
     """What goes wrong reading a `byler_d6` photo shrunk to half (dice of about 20 px)
     amid a 1080p frame, as `stress_vision.py --canvas 1920x1080 --scale 0.5` makes it."""
@@ -125,12 +139,8 @@ def test_a_roll_cut_close_is_read(
     was sixteen 1s and a 5. In the second the first look also finds windows of a face read
     surely as 2s and 3s, so the roll did not look like pips at all; since session 44 the
     look at half the scale puts such dice in whole (`wholes`); before, twelve 1s and a 2."""
-    folder = shared_photos / "byler_d6"
-    (entry,) = [
-        e for e in json.loads((folder / "labels.json").read_text())["images"] if e["file"] == name
-    ]
-    image, entry = stress.cut_close(vision.load_image(folder / name), entry, 0.25, long_side)
-    assert score_image(entry, vision.read(image), 0.0).problems == []
+    cut = _cut_close(shared_photos, stress, "byler_d6", name, 0.25, long_side)
+    assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
 
 
 def test_a_roll_read_unsure_takes_the_look_at_half_the_scale(
@@ -140,12 +150,8 @@ def test_a_roll_read_unsure_takes_the_look_at_half_the_scale(
     first look: too big for the finder, which finds pieces of them, half read unsure.
     Since session 44 such a roll also takes a look at half the scale, kept when it reads
     more dice surely; before, one die was missed and one read as a 4 for a 6."""
-    folder, name = shared_photos / "byler_d6", "IMG_20191208_112122.jpg"
-    (entry,) = [
-        e for e in json.loads((folder / "labels.json").read_text())["images"] if e["file"] == name
-    ]
-    image, entry = stress.cut_close(vision.load_image(folder / name), entry, 0.25, 640)
-    assert score_image(entry, vision.read(image), 0.0).problems == []
+    cut = _cut_close(shared_photos, stress, "byler_d6", "IMG_20191208_112122.jpg", 0.25, 640)
+    assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
 
 
 def test_a_close_up_whose_pips_read_as_4s_takes_the_dice_holding_them(
@@ -157,12 +163,20 @@ def test_a_close_up_whose_pips_read_as_4s_takes_the_dice_holding_them(
     the scale reads both dice clearly as 4s, but two dice read surely lost to three pips
     read surely; since session 45 the pips each die holds count once (`reads_better`):
     before, the roll was four 4s, the red die missed."""
-    folder, name = shared_photos / "skovy_catan", "WIN_20221211_13_08_10.jpg"
-    (entry,) = [
-        e for e in json.loads((folder / "labels.json").read_text())["images"] if e["file"] == name
-    ]
-    image, entry = stress.cut_close(vision.load_image(folder / name), entry, 1.0, 1280)
-    assert score_image(entry, vision.read(image), 0.0).problems == []
+    cut = _cut_close(shared_photos, stress, "skovy_catan", "WIN_20221211_13_08_10.jpg", 1.0, 1280)
+    assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
+
+
+def test_a_close_up_still_unsure_after_the_finer_look_takes_the_coarser(
+    shared_photos: Path, stress: ModuleType
+) -> None:
+    """Two `skovy_catan` dice cut close (`--close 1`), 190-210 px in a 1280 px photo: the
+    first look finds only two windows of the cream die's face, read unsure, so it looks at
+    twice the scale, which finds the pips of both dice, one read surely as a 1. That roll
+    is still half unsure; since session 45 it too takes the look at half the first scale,
+    which reads the two dice clearly; before, a 1, a 2, a 3 and a 4 of pips."""
+    cut = _cut_close(shared_photos, stress, "skovy_catan", "WIN_20221210_14_49_32.jpg", 1.0, 1280)
+    assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
 
 
 def test_a_pile_of_20_px_dice_found_as_one_blot_is_read(
