@@ -12,6 +12,9 @@ half and a quarter of its size, at twice through JPEG, blurred, crushed JPEG, gl
 of the light with noise, amid a 12 MP JPEG, turned 30 degrees. `--battery big` (18 runs,
 session 37) holds photos over 1920 px: each folder at twice its size through JPEG, tilted,
 grey, dim, under glare or with its hue turned, and amid a 12 MP JPEG turned 30 degrees.
+`--battery close` (18 runs, session 45) cuts each folder's photos close around their dice
+(`--close`: a quarter, half, one and two dice beyond them, at 1280 px; a quarter at 640
+px; half at 2000 px through JPEG): a phone held over the roll, its dice 100-450 px.
 `byler_d6` takes its first 60 photos. Each run prints one line: the run, then precision,
 recall, face and roll accuracy in percent (face None where no die was scored for its face).
 With `--compare`, each line also gives the change from that earlier output, and a last line
@@ -57,6 +60,14 @@ BATTERIES = {
         "--scale 2 --jpeg --glare 0.06",
         "--scale 2 --jpeg --hue 180",
         "--canvas 4000x3000 --jpeg --rotate 30",
+    ],
+    "close": [
+        "--close 0.25",
+        "--close 0.25 --close-long 640",
+        "--close 0.5",
+        "--close 1",
+        "--close 2",
+        "--close 0.5 --close-long 2000 --jpeg",
     ],
 }
 FIGURES = ("precision", "recall", "face_accuracy", "roll_accuracy")
