@@ -233,6 +233,10 @@ _LIKELY_NOT = 0.5
 # A roll with dice read surely but none this surely takes the look at twice the scale
 # (`read`); a lone unread die (a logo) does not pay for it
 _CLEARLY = 0.9
+# A find this many times smaller than a die read clearly at a coarser look, inside it, may
+# be its pip (a pip is under a fifth of the side, its find about as big); dice in a block
+# of two or three a side are a half or a third of the block's side (`reads_better`)
+_PIECE_SIDES = 3.5
 _SAME_CROP = 0.1
 
 
@@ -716,12 +720,12 @@ class _Looks:
     ) -> bool:
         """Whether a coarser look (`big`) reads the roll better than `found`: it reads more
         dice surely, or more clearly (`_CLEARLY`) and as many surely when the sure finds its
-        clear dice hold as pieces (centre inside, under `min_relative_side` of the side)
-        count once per holder. A close-up's pips, each read as a 4 at 0.5-0.6 from a window
-        of its neighbours, outnumbered the two dice read at 0.97 that hold them (session
-        45). Not where a clear die holds more pip-sized finds that may be dice (even odds)
-        than its value plus one: eight dice of 16 px in a 1080p frame, seen as one 3, a
-        pile (windows of its face, over a pip's size, are left out)."""
+        clear dice hold as pieces (centre inside, `_PIECE_SIDES` to `closeup.PIP_SIDES`
+        times smaller) count once per holder. A close-up's pips, each read as a 4 at 0.5-0.6
+        from a window of its neighbours, outnumbered the two dice read at 0.97 that hold
+        them (session 45). Not where a clear die holds more such pieces that may be dice
+        (even odds) than its value plus one: eight dice of 16 px in a 1080p frame, seen as
+        one 3, a pile (windows of its face, over a pip's size, are left out)."""
         if self.read_surely(big, big_probs) > self.read_surely(found, probs):
             return True
         values, confidence = readings(big_probs)
@@ -729,14 +733,9 @@ class _Looks:
         fine_clear = self.confirmed(found, probs) & (readings(probs)[1] >= _CLEARLY)
         if count_once(big, clear) <= count_once(found, fine_clear):
             return False
-        inside = (
-            centre_inside(big, found)
-            & (found[None, :, 2] < self.roll_size[0] * big[:, None, 2])
-            & clear[:, None]
-        )
-        # (pip-sized, `holds`; a piece the readers half doubt tells as much)
-        maybe = 1.0 - probs[:, 0] >= 0.5
-        if ((holds(big, found) & maybe & clear[:, None]).sum(axis=1) > values + 1).any():
+        inside = holds(big, found, ratio=_PIECE_SIDES) & clear[:, None]
+        maybe = 1.0 - probs[:, 0] >= 0.5  # (a piece the readers half doubt tells as much)
+        if (inside[:, maybe].sum(axis=1) > values + 1).any():
             return False  # a pile of dice seen as one
         sure = np.flatnonzero(self.confirmed(found, probs) & surely_read(probs))
         held = inside[:, sure]
@@ -931,8 +930,10 @@ def read(
     or more are read unsure (counting the finds it does not confirm that the readers give
     more than even odds of being a die, `doubtful`), it looks at twice the scale (dice
     under the finder's trained size); a roll half unsure that the finer look did not read
-    better also gets a look at half the scale (dice too big for the finder, found as
-    pieces), taken if it reads more dice surely. If the dice it confirms are far from
+    better, or half unsure after it (taken or not), also gets a look at half the first
+    scale (dice too big for the finder, found as pieces), taken if it reads better
+    (`reads_better`: more dice surely, or more clearly with the pieces its dice hold
+    counted once). If the dice it confirms are far from
     `target_side_px` (a factor 1.5), it looks again at the scale that makes them so (a
     closer look: only the pieces of the image around its finds), reading again only the
     finds it was not sure of, and, if the dice found there are still far under that size,
@@ -1051,9 +1052,10 @@ def read(
             found, probs, scale, waiting = finer_found, finer_probs, finer, None
     # a roll half unsure that no finer look read better may be dice too big for the look
     # (75-110 px in a `byler_d6` roll cut close), found as pieces: at half the scale they
-    # are whole (session 44). So may a roll still unsure after the finer look was taken
-    # (the pips of 200 px dice, doubtful blots at the first look; session 45)
-    if scale > first_scale:
+    # are whole (session 44). So may a roll still half unsure after the finer look, taken
+    # or not: the pips of 200 px dice, doubtful blots at the first look, or unsure beside
+    # a die read clearly (both by the `tiny` route; session 45)
+    if tiny or scale > first_scale:
         unsure = looks.unsure(found, probs, waiting)
     coarse = first_scale / 2
     if unsure and scale >= first_scale and not looks.too_small(coarse):

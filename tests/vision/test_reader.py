@@ -494,6 +494,8 @@ def test_a_roll_is_unsure_when_half_its_dice_are_or_none_is_read_clearly() -> No
     assert not looks.unsure(found, clear, None)
     assert looks.unsure(found[:1], np.array([_read(5, 0.7)], np.float32), None)
     assert not looks.unsure(found[:1], np.array([_read(5, 0.2)], np.float32), None)
+    half = np.array([_read(5, 0.95)] * 2 + [_read(4, 0.3)] * 2, np.float32)
+    assert looks.unsure(found, half, None)  # (half read clearly, half not: unsure)
 
 
 def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_surely() -> None:
@@ -504,7 +506,8 @@ def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_sure
     on dice read surely alone). Not so when a first look reads its dice clearly (a roll of
     small dice the coarser look sees as one), nor when a die holds more pips than its
     value plus one (a pile, as eight small dice seen as one), nor when a die it reads
-    surely is no die's piece."""
+    surely is no die's piece, nor when the dice it holds are too big to be pips (a block
+    of four small dice seen as one)."""
     looks = _grey_looks(1280, 960)
     pip_xy = [(-60, -60), (60, -60), (-60, 60), (60, 60)]
     pips = [[300 + dx, 700 + dy, 45, 0.7] for dx, dy in pip_xy]
@@ -533,6 +536,23 @@ def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_sure
     elsewhere[-1, 0] = 700  # two dice read surely outside the big ones
     more = np.vstack([probs, [_read(2, 0.6)] * 2]).astype(np.float32)
     assert not looks.reads_better(big, clear, elsewhere, more)
+    # a 4 may hold five pieces that may be dice (four pips, one found twice), not six; a
+    # piece the readers think no die (die odds under even) does not count
+    centre = np.array([[300, 700, 45, 0.5]] * 2, np.float32)
+    for extra, reads_extra, better in [
+        (centre[:1], [_read(4, 0.3)], True),
+        (centre, [_read(4, 0.3)] * 2, False),
+        (centre, [_read(4, 0.3), _read(4, 0.3, dieness=0.3)], True),
+    ]:
+        more = np.vstack([probs, np.array(reads_extra, np.float32)])
+        assert looks.reads_better(big, clear, np.vstack([found, extra]), more) == better
+    # four dice of 30 px in a block, read surely, not clearly, seen coarser as one clear 4
+    # of 85 px: a die a third of its side is no piece of it (`_PIECE_SIDES`; a pip's find
+    # for `closeup.holds` may be), so the four stay dice
+    block = np.array([[883 + 34 * (k % 2), 483 + 34 * (k // 2), 30, 0.7] for k in range(4)])
+    block_reads = np.array([_read(2, 0.75)] * 4, np.float32)
+    one_four = np.array([[900, 500, 85, 0.6]], np.float32)
+    assert not looks.reads_better(one_four, clear[:1], block.astype(np.float32), block_reads)
 
 
 def _wholes(

@@ -179,6 +179,18 @@ def test_a_close_up_still_unsure_after_the_finer_look_takes_the_coarser(
     assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
 
 
+def test_a_close_up_whose_finer_look_reads_nothing_takes_the_coarser(
+    shared_photos: Path, stress: ModuleType
+) -> None:
+    """Two `skovy_catan` dice cut a quarter die close, 210-250 px in a 1280 px photo: the
+    first look reads the red 4 clearly but finds the cream 2 as two pips read unsure, and
+    a find it does not take for a die, so it looks at twice the scale, which reads nothing
+    better and is not taken. Since session 45 such a roll, half unsure, also takes the
+    look at half the first scale, which reads both dice; before, the 2 was missed."""
+    cut = _cut_close(shared_photos, stress, "skovy_catan", "WIN_20221211_13_07_40.jpg", 0.25, 1280)
+    assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
+
+
 def test_a_pile_of_20_px_dice_found_as_one_blot_is_read(
     shared_photos: Path, stress: ModuleType
 ) -> None:
