@@ -741,7 +741,7 @@ class _Looks:
         held = inside[:, sure]
         loose = np.zeros(len(found), bool)
         loose[sure[~held.any(axis=0)]] = True
-        collapsed = count_once(found, loose) + count_once(big, held.any(axis=1))
+        collapsed = count_once(found, loose) + count_once(big, np.asarray(held.any(axis=1)))
         return self.read_surely(big, big_probs) >= collapsed
 
     def readable(self, found: np.ndarray, probs: np.ndarray, *, finder_sure: bool = False) -> bool:
