@@ -733,7 +733,7 @@ class _Looks:
         fine_clear = self.confirmed(found, probs) & (readings(probs)[1] >= _CLEARLY)
         if count_once(big, clear) <= count_once(found, fine_clear):
             return False
-        inside = holds(big, found, ratio=_PIECE_SIDES) & clear[:, None]
+        inside = self.pieces(big, big_probs, found)
         maybe = 1.0 - probs[:, 0] >= 0.5  # (a piece the readers half doubt tells as much)
         if (inside[:, maybe].sum(axis=1) > values + 1).any():
             return False  # a pile of dice seen as one
@@ -810,6 +810,24 @@ class _Looks:
             doubt &= found[:, 2] < self.roll_size[1] * float(np.median(found[kept, 2]))
             doubt &= ~near_pairs(found, found[kept], overlap=0.5).any(axis=1)
         return count_once(found, doubt)
+
+    def pieces(self, big: np.ndarray, big_probs: np.ndarray, found: np.ndarray) -> np.ndarray:
+        """(len(big), len(found)): find j may be a piece (a pip) of `big`'s die i, read
+        clearly (`_CLEARLY`): inside it and `_PIECE_SIDES` to `closeup.PIP_SIDES` times
+        smaller."""
+        clear = self.confirmed(big, big_probs) & (readings(big_probs)[1] >= _CLEARLY)
+        return np.asarray(holds(big, found, ratio=_PIECE_SIDES) & clear[:, None])
+
+    def mixed(self, found: np.ndarray, probs: np.ndarray, scale: float) -> bool:
+        """Whether the confirmed finds at `scale` are of two sizes no roll has: one too big
+        for the look (`NEAR_TOO_BIG` times `target_side_px`) and one a third of it or less
+        (a close-up's windows of a face beside another die's pips; a slant makes the near
+        dice up to twice the far ones)."""
+        sides = found[self.confirmed(found, probs), 2]
+        if len(sides) < 2:
+            return False
+        big = float(sides.max())
+        return big * scale >= NEAR_TOO_BIG * self.target_side_px and 3 * sides.min() <= big
 
     def unsure(self, found: np.ndarray, probs: np.ndarray, owed: np.ndarray | None) -> bool:
         """Whether half the roll's dice or more are read unsure (counting the `doubtful`
@@ -1058,9 +1076,17 @@ def read(
     if tiny or scale > first_scale:
         unsure = looks.unsure(found, probs, waiting)
     coarse = first_scale / 2
-    if unsure and scale >= first_scale and not looks.too_small(coarse):
+    # A roll of two sizes no roll has (`mixed`: a close-up's windows of one face beside
+    # another die's pips) gets that look too, taken only where a die found there holds two
+    # of its finds as pieces (a slant's near dice are up to twice the far ones, and there
+    # the coarser look found no die's pieces but lost far dice)
+    mixed = not unsure and looks.mixed(found, probs, scale)
+    if (unsure or mixed) and scale >= first_scale and not looks.too_small(coarse):
         coarse_found, coarse_probs = looks.look(coarse)
-        if looks.reads_better(coarse_found, coarse_probs, found, probs):
+        holding = not mixed or bool(
+            (looks.pieces(coarse_found, coarse_probs, found).sum(axis=1) >= 2).any()
+        )
+        if holding and looks.reads_better(coarse_found, coarse_probs, found, probs):
             found, probs, scale, waiting = coarse_found, coarse_probs, coarse, None
     return looks.roll(*looks.nearer(*looks.refitted(found, probs, scale, waiting)))
 

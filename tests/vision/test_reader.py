@@ -498,6 +498,33 @@ def test_a_roll_is_unsure_when_half_its_dice_are_or_none_is_read_clearly() -> No
     assert looks.unsure(found, half, None)  # (half read clearly, half not: unsure)
 
 
+def test_a_roll_of_windows_beside_pips_is_of_mixed_sizes() -> None:
+    """`_Looks.mixed`, which sends a roll to the look at half the scale: two windows of a
+    face too big for a look at scale 0.5 (124-134 px, 62-67 there) beside two pips a
+    third of their size are sizes no roll has; a slant's near dice twice the far ones are
+    not, nor windows alone, nor finds the readers do not take for dice. `_Looks.pieces`:
+    which finds a die read clearly holds as pieces (pip-sized)."""
+    looks = _grey_looks(1280, 960)
+    windows = [[183, 107, 124, 0.6], [133, 140, 134, 0.6]]
+    pips = [[786, 1060, 38, 0.6], [723, 1127, 37, 0.7]]
+    found = np.array(windows + pips, np.float32)
+    reads = np.array([_read(3, 0.95), _read(6, 0.84), _read(6, 0.3), _read(4, 0.3)], np.float32)
+    assert looks.mixed(found, reads, 0.5)
+    assert not looks.mixed(found[:2], reads[:2], 0.5)
+    assert not looks.mixed(found, reads, 0.25)  # (62-67 px dice there: none too big)
+    slant = found.copy()
+    slant[2:, 2] = [70, 66]  # (far dice half the near ones)
+    assert not looks.mixed(slant, reads, 0.5)
+    no_dice = reads.copy()
+    no_dice[2:] = _read(1, 0.5, dieness=0.1)
+    assert not looks.mixed(found, no_dice, 0.5)
+    dice = np.array([[160, 140, 213, 0.8], [760, 1100, 206, 0.7]], np.float32)
+    pieces = looks.pieces(dice, np.array([_read(6, 0.97), _read(2, 0.98)], np.float32), found)
+    assert pieces.tolist() == [[False] * 4, [False, False, True, True]]
+    unclear = np.array([_read(6, 0.97), _read(2, 0.8)], np.float32)
+    assert not looks.pieces(dice, unclear, found)[1].any()
+
+
 def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_surely() -> None:
     """A close-up of two dice of 250 px: the first look finds their pips, three read surely
     (as 4s at 0.55, from windows of their neighbours) and five not; the look at half the

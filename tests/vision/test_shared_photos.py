@@ -191,6 +191,19 @@ def test_a_close_up_whose_finer_look_reads_nothing_takes_the_coarser(
     assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
 
 
+def test_a_close_up_of_windows_beside_pips_takes_the_coarser_look(
+    shared_photos: Path, stress: ModuleType
+) -> None:
+    """Two `skovy_catan` dice cut a quarter die close, 200-220 px in a 904x1280 photo: the
+    first look reads two windows of the red 6 surely (a 3 at 0.95, a 6 at 0.84) and the
+    cream 2's pips unsure, so the roll is not unsure; but dice of 124-134 px beside finds
+    of 37 are sizes no roll has (`mixed`), and the look at half the scale finds both dice
+    holding those pips, read at 0.98. Before session 45 the windows were cut to the pips'
+    size and read as 1s: four pips reported."""
+    cut = _cut_close(shared_photos, stress, "skovy_catan", "WIN_20221211_13_07_45.jpg", 0.25, 1280)
+    assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
+
+
 def test_a_pile_of_20_px_dice_found_as_one_blot_is_read(
     shared_photos: Path, stress: ModuleType
 ) -> None:
