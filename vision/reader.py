@@ -818,11 +818,20 @@ class _Looks:
         clear = self.confirmed(big, big_probs) & (readings(big_probs)[1] >= _CLEARLY)
         return np.asarray(holds(big, found, ratio=_PIECE_SIDES) & clear[:, None])
 
+    def holds_pieces(
+        self, big: np.ndarray, big_probs: np.ndarray, found: np.ndarray, probs: np.ndarray
+    ) -> bool:
+        """Whether a die among `big` read clearly holds two of the dice confirmed among
+        `found` (each counted once) as pieces (`pieces`)."""
+        dice = np.flatnonzero(self.confirmed(found, probs))
+        dice = dice[dedupe(found[dice], found[dice, 3])]
+        return bool((self.pieces(big, big_probs, found[dice]).sum(axis=1) >= 2).any())
+
     def mixed(self, found: np.ndarray, probs: np.ndarray, scale: float) -> bool:
-        """Whether the confirmed finds at `scale` are of two sizes no roll has: one too big
-        for the look (`NEAR_TOO_BIG` times `target_side_px`) and one a third of it or less
-        (a close-up's windows of a face beside another die's pips; a slant makes the near
-        dice up to twice the far ones)."""
+        """Whether the confirmed finds at `scale` are of two sizes a roll seen straight
+        down has not: one too big for the look (`NEAR_TOO_BIG` times `target_side_px`) and
+        one a third of it or less (a close-up's windows of a face beside another die's
+        pips; a steep slant's near and far dice too, so `read` asks `holds_pieces`)."""
         sides = found[self.confirmed(found, probs), 2]
         if len(sides) < 2:
             return False
@@ -1078,14 +1087,12 @@ def read(
     coarse = first_scale / 2
     # A roll of two sizes no roll has (`mixed`: a close-up's windows of one face beside
     # another die's pips) gets that look too, taken only where a die found there holds two
-    # of its finds as pieces (a slant's near dice are up to twice the far ones, and there
-    # the coarser look found no die's pieces but lost far dice)
-    mixed = not unsure and looks.mixed(found, probs, scale)
+    # of its dice as pieces (`holds_pieces`): a steep slant's near dice can be three times
+    # the far ones, and there the coarser look found big near dice and lost far ones
+    mixed = not unsure and scale == first_scale and looks.mixed(found, probs, scale)
     if (unsure or mixed) and scale >= first_scale and not looks.too_small(coarse):
         coarse_found, coarse_probs = looks.look(coarse)
-        holding = not mixed or bool(
-            (looks.pieces(coarse_found, coarse_probs, found).sum(axis=1) >= 2).any()
-        )
+        holding = not mixed or looks.holds_pieces(coarse_found, coarse_probs, found, probs)
         if holding and looks.reads_better(coarse_found, coarse_probs, found, probs):
             found, probs, scale, waiting = coarse_found, coarse_probs, coarse, None
     return looks.roll(*looks.nearer(*looks.refitted(found, probs, scale, waiting)))

@@ -503,7 +503,8 @@ def test_a_roll_of_windows_beside_pips_is_of_mixed_sizes() -> None:
     face too big for a look at scale 0.5 (124-134 px, 62-67 there) beside two pips a
     third of their size are sizes no roll has; a slant's near dice twice the far ones are
     not, nor windows alone, nor finds the readers do not take for dice. `_Looks.pieces`:
-    which finds a die read clearly holds as pieces (pip-sized)."""
+    which finds a die read clearly holds as pieces (pip-sized); `holds_pieces`, whether
+    one holds two dice of the roll so."""
     looks = _grey_looks(1280, 960)
     windows = [[183, 107, 124, 0.6], [133, 140, 134, 0.6]]
     pips = [[786, 1060, 38, 0.6], [723, 1127, 37, 0.7]]
@@ -523,6 +524,13 @@ def test_a_roll_of_windows_beside_pips_is_of_mixed_sizes() -> None:
     assert pieces.tolist() == [[False] * 4, [False, False, True, True]]
     unclear = np.array([_read(6, 0.97), _read(2, 0.8)], np.float32)
     assert not looks.pieces(dice, unclear, found)[1].any()
+    # `holds_pieces`: the cream die holds the two pips; one pip found twice, or one pip
+    # and a find the readers do not take for a die, is one piece, not two
+    dice_probs = np.array([_read(6, 0.97), _read(2, 0.98)], np.float32)
+    assert looks.holds_pieces(dice, dice_probs, found, reads)
+    twice = np.vstack([found[:3], [[788, 1062, 37, 0.6]]]).astype(np.float32)
+    assert not looks.holds_pieces(dice, dice_probs, twice, reads)
+    assert not looks.holds_pieces(dice, dice_probs, found, no_dice)
 
 
 def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_surely() -> None:

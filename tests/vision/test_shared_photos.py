@@ -204,6 +204,20 @@ def test_a_close_up_of_windows_beside_pips_takes_the_coarser_look(
     assert score_image(cut[1], vision.read(cut[0]), 0.0).problems == []
 
 
+def test_a_steep_slant_is_no_close_up(shared_photos: Path, stress: ModuleType) -> None:
+    """A `byler_d6` roll of twelve tilted 50 degrees under a phone's lens (`stress_vision.py
+    --tilt 50 --focal 0.7`): its near dice are three times its far ones, sizes a roll seen
+    straight down has not (`mixed`), and the look at half the scale reads more of them
+    clearly, but no die it finds holds two of the roll's dice as pips, so it is not taken
+    (`holds_pieces`); taken, a 4 read as a 6."""
+    folder, name = shared_photos / "byler_d6", "IMG_20191208_111328.jpg"
+    (entry,) = [
+        e for e in json.loads((folder / "labels.json").read_text())["images"] if e["file"] == name
+    ]
+    image, entry = stress.tilted(vision.load_image(folder / name), entry, 50.0, 0.7)
+    assert score_image(entry, vision.read(image), 0.0).problems == []
+
+
 def test_a_pile_of_20_px_dice_found_as_one_blot_is_read(
     shared_photos: Path, stress: ModuleType
 ) -> None:
