@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .finds import centre_inside, dedupe, readings, surely_read
+from .finds import centre_inside, dedupe, maybe_dice, readings, surely_read
 
 
 def look_like_pips(values: np.ndarray, confidences: np.ndarray) -> bool:
@@ -77,7 +77,7 @@ def stands(
     whose one die, seen at a slant, held its side face's pips too was read as its pips."""
     values, confidences = readings(probs)
     sure = confirmed(found, probs)
-    maybe = 1.0 - probs[:, 0] >= 0.5
+    maybe = maybe_dice(probs)
     piles = maybe & (holds(found, pips).sum(axis=1) > values + 1)
     read = bool((sure & (confidences >= 0.5)).any())
     return read and 2 * int(piles.sum()) < max(1, int(maybe.sum()))

@@ -58,6 +58,12 @@ def readings(probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values.astype(int), np.clip(confidence, 0.0, 1.0).astype(float)
 
 
+def maybe_dice(probs: np.ndarray) -> np.ndarray:
+    """Finds the readers give even odds or better of being a die: as telling as confirmed
+    ones where a pile of dice or a die's pieces are counted."""
+    return 1.0 - probs[:, 0] >= 0.5
+
+
 def surely_read(probs: np.ndarray) -> np.ndarray:
     """Finds read with a confidence of at least 0.5 (the player is not asked about them)."""
     return readings(probs)[1] >= 0.5

@@ -41,6 +41,7 @@ from .finds import (
     count_once,
     dedupe,
     distances,
+    maybe_dice,
     near_pairs,
     not_lookalike,
     readings,
@@ -687,7 +688,7 @@ class _Looks:
         centred = distances(big, found) < big[:, None, 2] / 4
         whole = (inside & centred & (relative >= _WHOLE) & self.confirmed(found, probs)).any(1)
         # two dice side by side, not overlapping as windows of one face do: a pile
-        maybe = 1.0 - probs[:, 0] >= 0.5
+        maybe = maybe_dice(probs)
         apart = distances(found, found) >= 0.7 * np.maximum(found[:, None, 2], found[None, :, 2])
         piles = np.zeros(len(big), bool)
         for i in range(len(big)):
@@ -697,7 +698,7 @@ class _Looks:
         if not len(big):
             return None
         big_probs = _classify(self.image, big, self.rotations, self.min_dieness)
-        take = self.confirmed(big, big_probs) & (readings(big_probs)[1] >= _CLEARLY)
+        take = self.read_clearly(big, big_probs)
         if not take.any():
             return None
         big, big_probs = big[take], big_probs[take]
@@ -715,6 +716,10 @@ class _Looks:
         """How many finds are dice read surely (a die found twice counted once)."""
         return count_once(found, self.confirmed(found, probs) & surely_read(probs))
 
+    def read_clearly(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """Which finds are dice read clearly (`_CLEARLY`)."""
+        return self.confirmed(found, probs) & (readings(probs)[1] >= _CLEARLY)
+
     def reads_better(
         self, big: np.ndarray, big_probs: np.ndarray, found: np.ndarray, probs: np.ndarray
     ) -> bool:
@@ -728,14 +733,12 @@ class _Looks:
         one 3, a pile (windows of its face, over a pip's size, are left out)."""
         if self.read_surely(big, big_probs) > self.read_surely(found, probs):
             return True
-        values, confidence = readings(big_probs)
-        clear = self.confirmed(big, big_probs) & (confidence >= _CLEARLY)
-        fine_clear = self.confirmed(found, probs) & (readings(probs)[1] >= _CLEARLY)
-        if count_once(big, clear) <= count_once(found, fine_clear):
+        clear = self.read_clearly(big, big_probs)
+        if count_once(big, clear) <= count_once(found, self.read_clearly(found, probs)):
             return False
         inside = self.pieces(big, big_probs, found)
-        maybe = 1.0 - probs[:, 0] >= 0.5  # (a piece the readers half doubt tells as much)
-        if (inside[:, maybe].sum(axis=1) > values + 1).any():
+        # (a piece the readers half doubt tells as much)
+        if (inside[:, maybe_dice(probs)].sum(axis=1) > readings(big_probs)[0] + 1).any():
             return False  # a pile of dice seen as one
         sure = np.flatnonzero(self.confirmed(found, probs) & surely_read(probs))
         held = inside[:, sure]
@@ -815,7 +818,7 @@ class _Looks:
         """(len(big), len(found)): find j may be a piece (a pip) of `big`'s die i, read
         clearly (`_CLEARLY`): inside it and `_PIECE_SIDES` to `closeup.PIP_SIDES` times
         smaller."""
-        clear = self.confirmed(big, big_probs) & (readings(big_probs)[1] >= _CLEARLY)
+        clear = self.read_clearly(big, big_probs)
         return np.asarray(holds(big, found, ratio=_PIECE_SIDES) & clear[:, None])
 
     def holds_pieces(

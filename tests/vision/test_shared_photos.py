@@ -88,28 +88,28 @@ def test_close_ups_of_dev_photos(shared_photos: Path, folder: str) -> None:
         assert fig["dice"] >= 24 and fig["share"] >= floor, (folder, fraction, fig)
 
 
-def _cut_close(
-    shared_photos: Path, stress: ModuleType, folder: str, name: str, margin: float, long_side: int
-) -> tuple[np.ndarray, dict]:
-    """A dev photo and its labels cut close around its dice, as `stress_vision.py --close
-    MARGIN --close-long LONG_SIDE` cuts them."""
+def _labelled(shared_photos: Path, folder: str, name: str) -> tuple[np.ndarray, dict]:
+    """A dev photo and its labels."""
     (entry,) = [
         e
         for e in json.loads((shared_photos / folder / "labels.json").read_text())["images"]
         if e["file"] == name
     ]
-    image = vision.load_image(shared_photos / folder / name)
-    return stress.cut_close(image, entry, margin, long_side)
+    return vision.load_image(shared_photos / folder / name), entry
+
+
+def _cut_close(
+    shared_photos: Path, stress: ModuleType, folder: str, name: str, margin: float, long_side: int
+) -> tuple[np.ndarray, dict]:
+    """A dev photo and its labels cut close around its dice, as `stress_vision.py --close
+    MARGIN --close-long LONG_SIDE` cuts them."""
+    return stress.cut_close(*_labelled(shared_photos, folder, name), margin, long_side)
 
 
 def _problems_at_20_px(shared_photos: Path, stress: ModuleType, name: str) -> list[str]:
     """What goes wrong reading a `byler_d6` photo shrunk to half (dice of about 20 px)
     amid a 1080p frame, as `stress_vision.py --canvas 1920x1080 --scale 0.5` makes it."""
-    folder = shared_photos / "byler_d6"
-    (entry,) = [
-        e for e in json.loads((folder / "labels.json").read_text())["images"] if e["file"] == name
-    ]
-    image, entry = stress.scaled(vision.load_image(folder / name), entry, 0.5)
+    image, entry = stress.scaled(*_labelled(shared_photos, "byler_d6", name), 0.5)
     image, entry = stress.on_canvas(image, entry, (1920, 1080), np.random.default_rng(0))
     return score_image(entry, vision.read(image), 0.0).problems
 
@@ -210,11 +210,8 @@ def test_a_steep_slant_is_no_close_up(shared_photos: Path, stress: ModuleType) -
     straight down has not (`mixed`), and the look at half the scale reads more of them
     clearly, but no die it finds holds two of the roll's dice as pips, so it is not taken
     (`holds_pieces`); taken, a 4 read as a 6."""
-    folder, name = shared_photos / "byler_d6", "IMG_20191208_111328.jpg"
-    (entry,) = [
-        e for e in json.loads((folder / "labels.json").read_text())["images"] if e["file"] == name
-    ]
-    image, entry = stress.tilted(vision.load_image(folder / name), entry, 50.0, 0.7)
+    photo = _labelled(shared_photos, "byler_d6", "IMG_20191208_111328.jpg")
+    image, entry = stress.tilted(*photo, 50.0, 0.7)
     assert score_image(entry, vision.read(image), 0.0).problems == []
 
 
