@@ -139,6 +139,24 @@ def roll_sized(
     return keep
 
 
+def clear_and_apart(
+    found: np.ndarray, probs: np.ndarray, *, clearly: float, dieness: float
+) -> np.ndarray:
+    """Finds that no size rule should drop: a face read clearly (confidence `clearly`) as a
+    2-6, the readers all but sure it is a die (`dieness`), neither holding another find's
+    centre nor inside another find. Told nothing of a slant, the size rules cannot tell a
+    near die from a box corner, nor a far one from a speck, but a box corner or a speck is
+    not read clearly; a die's pip or a window of its face (read clearly as a 1, 2 or 3)
+    lies inside that die, and a pile of dice seen as one holds them. A 1 stays under the
+    rules: a cloth's cartoon eyes, at any size, read clearly as 1s (`fudw_tray` made
+    twice as big: three more extras with 1s let in, none without)."""
+    values, confidence = readings(probs)
+    clear = (confidence >= clearly) & (1.0 - probs[:, 0] >= dieness) & (values != 1)
+    inside = centre_inside(found, found)
+    np.fill_diagonal(inside, False)
+    return clear & ~inside.any(axis=0) & ~inside.any(axis=1)
+
+
 def typical_sides(found: np.ndarray) -> np.ndarray:
     """The roll's typical side that each find (x, y, side, ...) is held to where no slant
     is fitted: the median side of all the finds, or among three finds or more the median

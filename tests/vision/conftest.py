@@ -171,6 +171,13 @@ def single_die_crops() -> ModuleType:
 
 
 @pytest.fixture(scope="session")
+def near_and_far() -> ModuleType:
+    """scripts/near_and_far.py, behind the README's figure for rolls of a few dice of
+    different sizes."""
+    return _script("near_and_far")
+
+
+@pytest.fixture(scope="session")
 def battery() -> ModuleType:
     """scripts/stress_battery.py, which runs stress_vision.py many ways at once."""
     return _script("stress_battery")

@@ -173,3 +173,42 @@ def test_roll_sized_follows_a_slant() -> None:
     assert found[5, 2] > 2 * np.median(found[:, 2])  # the median rule alone would drop it
     sure = np.array([True] * 7 + [False])  # the speck is not read surely
     assert finds.roll_sized(found, 0.6, 2.0, sure=sure).tolist() == [True] * 7 + [False]
+
+
+def _read_as(value: int, confidence: float, dieness: float = 0.99) -> list[float]:
+    """The readers' scores for a find read as `value` with that confidence."""
+    rest = (1.0 - confidence) * dieness / 5
+    return [1.0 - dieness] + [confidence * dieness if v == value else rest for v in range(1, 7)]
+
+
+def test_clear_and_apart_spares_a_clear_die_alone_whatever_its_size() -> None:
+    """A near die twice the far ones' size, read clearly as a 4, stands clear of the size
+    rules; so does a far die read clearly. Not a 1 (a cloth's cartoon eye reads as one),
+    nor a face read unclearly, nor a find the readers doubt is a die, nor one inside
+    another find (a pip) or holding one (a pile seen as one die)."""
+    found = np.array(
+        [
+            [100, 100, 80, 0.9],  # near die, a 4
+            [300, 100, 30, 0.9],  # far die, a 5
+            [500, 100, 80, 0.9],  # a 1
+            [700, 100, 80, 0.9],  # read unclearly
+            [900, 100, 80, 0.9],  # half a die
+            [1100, 100, 90, 0.9],  # holds the next find: a pile seen as one
+            [1110, 110, 30, 0.9],  # inside the one before
+        ],
+        np.float32,
+    )
+    probs = np.array(
+        [
+            _read_as(4, 0.95),
+            _read_as(5, 0.92),
+            _read_as(1, 0.99),
+            _read_as(3, 0.8),
+            _read_as(6, 0.95, dieness=0.85),
+            _read_as(2, 0.95),
+            _read_as(6, 0.95),
+        ],
+        np.float32,
+    )
+    apart = finds.clear_and_apart(found, probs, clearly=0.9, dieness=0.9)
+    assert apart.tolist() == [True, True, False, False, False, False, False]

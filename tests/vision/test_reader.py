@@ -97,6 +97,31 @@ def test_scale_does_not_matter(drawn: Drawn) -> None:
 
 
 @pytest.mark.parametrize(
+    "dice",
+    [
+        # two far dice of 36 px and a near one of 90 or 100 (a phone held low at a slant):
+        # too few dice to fit a slant, the near die was over twice the others' median
+        [(2, (250, 200), 36, 10), (5, (420, 230), 36, 35), (6, (850, 480), 90, 20)],
+        [(2, (250, 200), 36, 10), (5, (420, 230), 36, 35), (6, (850, 480), 100, 20)],
+        # a far die a third of the near one's size: under 0.6 of the pair's median
+        [(4, (300, 250), 40, 15), (6, (800, 400), 120, 25)],
+        [(2, (300, 250), 48, 15), (5, (800, 400), 120, 25)],
+    ],
+)
+def test_a_near_die_and_far_ones_of_a_few_dice_are_all_read(
+    drawn: Drawn, dice: list[tuple[int, tuple[int, int], int, float]]
+) -> None:
+    """A roll of two or three dice, one two and a half to three times the others' size: no
+    slant can be fitted to so few, so the size rules alone would drop one; each die read
+    clearly and standing alone is kept (`finds.clear_and_apart`)."""
+    draw_die, table = drawn
+    img = table((120, 140, 160), (1280, 720))
+    for value, centre, side, angle in dice:
+        draw_die(img, value, centre, side, angle=angle)
+    assert _read_one(img)[1] == sorted(value for value, *_ in dice)
+
+
+@pytest.mark.parametrize(
     "size_wh, side",
     [
         ((640, 480), 250),
@@ -1261,7 +1286,7 @@ def test_boxes_at_the_frame_edge_are_cut_to_it_and_dice_run_left_to_right() -> N
     found = np.array([[630, 100, 40, 0.9], [100, 470, 40, 0.9]], np.float32)
     probs = np.full((2, 7), 0.01, np.float32)
     probs[:, 3] = 0.94
-    dets = reader._detections(found, probs, (640, 480), (0.6, 2.0))
+    dets = reader._detections(found, probs, (640, 480))
     assert [d.center_xy for d in dets] == [(100.0, 470.0), (630.0, 100.0)]
     assert [d.box_xywh for d in dets] == [(80, 450, 40, 30), (610, 80, 30, 40)]
     assert dets.values == [3, 3]
