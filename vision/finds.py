@@ -142,16 +142,16 @@ def roll_sized(
 def clear_and_apart(
     found: np.ndarray, probs: np.ndarray, *, clearly: float, dieness: float
 ) -> np.ndarray:
-    """Finds that no size rule should drop: a face read clearly (confidence `clearly`) as a
-    2-6, the readers all but sure it is a die (`dieness`), neither holding another find's
-    centre nor inside another find. Told nothing of a slant, the size rules cannot tell a
-    near die from a box corner, nor a far one from a speck, but a box corner or a speck is
-    not read clearly; a die's pip or a window of its face (read clearly as a 1, 2 or 3)
-    lies inside that die, and a pile of dice seen as one holds them. A 1 stays under the
-    rules: a cloth's cartoon eyes, at any size, read clearly as 1s (`fudw_tray` made
-    twice as big: three more extras with 1s let in, none without)."""
-    values, confidence = readings(probs)
-    clear = (confidence >= clearly) & (1.0 - probs[:, 0] >= dieness) & (values != 1)
+    """Finds that no size rule should drop on their size alone: a face read clearly
+    (confidence `clearly`), the readers all but sure it is a die (`dieness`), neither
+    holding another find's centre nor inside another find. Told nothing of a slant, the
+    size rules cannot tell a near die from a box corner, nor a far one from a speck, but a
+    box corner or a speck is not read clearly; a die's pip or a window of its face (read
+    clearly as a 1, 2 or 3) lies inside that die, and a pile of dice seen as one holds
+    them. A 1 asks more (`reader._Looks.sized`): a cloth's cartoon eyes read clearly as
+    1s at any size."""
+    _, confidence = readings(probs)
+    clear = (confidence >= clearly) & (1.0 - probs[:, 0] >= dieness)
     inside = centre_inside(found, found)
     np.fill_diagonal(inside, False)
     return clear & ~inside.any(axis=0) & ~inside.any(axis=1)

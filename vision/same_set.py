@@ -88,8 +88,20 @@ def unread_dice_of_the_set(
     if not candidate.any():
         return candidate
     colours, marked = face_looks(image, found[candidate])
-    dice = face_looks(image, found[sure])[0]
-    distance = np.linalg.norm(colours[:, None, :] - dice[None, :, :], axis=2)
-    alike = np.nan_to_num(distance, nan=np.inf).min(axis=1) <= SAME_COLOUR
+    alike = _alike(colours, face_looks(image, found[sure])[0])
     candidate[np.flatnonzero(candidate)] = alike & (np.nan_to_num(marked) >= MARKED)
     return candidate
+
+
+def coloured_as(image: np.ndarray, found: np.ndarray, dice: np.ndarray) -> np.ndarray:
+    """Which finds have a face `SAME_COLOUR` as one of `dice` (finds too): a die of their
+    set. None where there are no `dice`."""
+    if not len(found) or not len(dice):
+        return np.zeros(len(found), bool)
+    return _alike(face_looks(image, found)[0], face_looks(image, dice)[0])
+
+
+def _alike(colours: np.ndarray, dice: np.ndarray) -> np.ndarray:
+    """Which of `colours` (Lab, NaN where unknown) lie within `SAME_COLOUR` of a die's."""
+    distance = np.linalg.norm(colours[:, None, :] - dice[None, :, :], axis=2)
+    return np.asarray(np.nan_to_num(distance, nan=np.inf).min(axis=1) <= SAME_COLOUR)

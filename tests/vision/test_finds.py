@@ -183,8 +183,8 @@ def _read_as(value: int, confidence: float, dieness: float = 0.99) -> list[float
 
 def test_clear_and_apart_spares_a_clear_die_alone_whatever_its_size() -> None:
     """A near die twice the far ones' size, read clearly as a 4, stands clear of the size
-    rules; so does a far die read clearly. Not a 1 (a cloth's cartoon eye reads as one),
-    nor a face read unclearly, nor a find the readers doubt is a die, nor one inside
+    rules; so does a far die read clearly, and a 1 (`_Looks.sized` asks a 1 for more).
+    Not a face read unclearly, nor a find the readers doubt is a die, nor one inside
     another find (a pip) or holding one (a pile seen as one die)."""
     found = np.array(
         [
@@ -211,4 +211,4 @@ def test_clear_and_apart_spares_a_clear_die_alone_whatever_its_size() -> None:
         np.float32,
     )
     apart = finds.clear_and_apart(found, probs, clearly=0.9, dieness=0.9)
-    assert apart.tolist() == [True, True, False, False, False, False, False]
+    assert apart.tolist() == [True, True, True, False, False, False, False]

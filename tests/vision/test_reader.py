@@ -121,6 +121,33 @@ def test_a_near_die_and_far_ones_of_a_few_dice_are_all_read(
     assert _read_one(img)[1] == sorted(value for value, *_ in dice)
 
 
+def test_a_far_1_is_spared_the_size_rules_only_in_the_colour_of_the_rolls_dice() -> None:
+    """Four near white dice of 90 px and three far ones of 30, all read clearly: the far 5
+    is kept whatever its colour (green, like no other), a far 1 only if white like the near
+    dice (a red one, of no die's colour here, is what a cloth's cartoon eye looks like to
+    the readers)."""
+    image = np.full((300, 800, 3), (40, 80, 130), np.uint8)
+    squares = [(x, 150, 90, (235, 235, 235)) for x in (70, 180, 290, 400)]  # 4, 6, 2, 3
+    squares += [
+        (520, 100, 30, (235, 235, 235)),  # far: a white 1, a red 1, a green 5
+        (600, 200, 30, (40, 40, 200)),
+        (700, 100, 30, (40, 160, 40)),
+    ]
+    for x, y, side, colour in squares:
+        h = side // 2
+        cv2.rectangle(image, (x - h, y - h), (x + h, y + h), colour, -1)
+    found = np.array([(x, y, side, 0.9) for x, y, side, _ in squares], np.float32)
+    probs = np.array([_read(v, 0.95) for v in (4, 6, 2, 3, 1, 1, 5)])
+    looks = _grey_looks(800, 300)
+    kept, _ = reader._Looks(**{**looks.__dict__, "image": image}).sized(found, probs)
+    assert kept[:, 0].tolist() == [70, 180, 290, 400, 520, 700]
+    # the near dice red: the white far 1 is now the one of no die's colour
+    red = image.copy()
+    red[105:196, 25:446] = (40, 40, 200)
+    kept, _ = reader._Looks(**{**looks.__dict__, "image": red}).sized(found, probs)
+    assert kept[:, 0].tolist() == [70, 180, 290, 400, 600, 700]
+
+
 @pytest.mark.parametrize(
     "size_wh, side",
     [

@@ -10,7 +10,13 @@ import pytest
 
 from vision import read, reader
 from vision.detections import DieDetection
-from vision.same_set import MARKED, SAME_COLOUR, face_looks, unread_dice_of_the_set
+from vision.same_set import (
+    MARKED,
+    SAME_COLOUR,
+    coloured_as,
+    face_looks,
+    unread_dice_of_the_set,
+)
 
 WHITE, GREY, RED = (235, 235, 235), (150, 150, 150), (40, 40, 200)
 
@@ -86,6 +92,25 @@ def test_an_unread_find_like_the_rolls_dice_is_one_of_them() -> None:
     unsure = probs.copy()
     unsure[:3] = _probs(0.99, None)
     assert not unread_dice_of_the_set(image, found, unsure, reported, 0.7).any()
+
+
+def test_coloured_as_matches_a_face_to_any_die_of_the_set_whatever_its_size() -> None:
+    """A far white die a third the size of the white dice is of their set, and so is a red
+    one beside a red die; a grey button is of neither, a find off the image has no colour,
+    and with no dice to go by nothing is."""
+    squares: list[Square] = [
+        (60, 80, 60, WHITE, "pip"),  # dice
+        (200, 80, 60, RED, "pip"),
+        (320, 80, 20, WHITE, "pip"),  # far dice
+        (380, 80, 20, RED, "pip"),
+        (460, 80, 20, GREY, "pip"),  # a grey button
+    ]
+    image = _scene(squares)
+    found = np.array([(x, y, s, 0.9) for x, y, s, _, _ in squares] + [(900, 900, 20, 0.9)])
+    assert coloured_as(image, found[2:], found[:2]).tolist() == [True, True, False, False]
+    assert coloured_as(image, found[2:], found[:1]).tolist() == [True, False, False, False]
+    assert not coloured_as(image, found[2:], found[:0]).any()
+    assert coloured_as(image, found[:0], found[:2]).shape == (0,)
 
 
 def test_a_find_off_the_image_has_no_colour() -> None:
