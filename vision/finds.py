@@ -148,8 +148,8 @@ def clear_and_apart(
     size rules cannot tell a near die from a box corner, nor a far one from a speck, but a
     box corner or a speck is not read clearly; a die's pip or a window of its face (read
     clearly as a 1, 2 or 3) lies inside that die, and a pile of dice seen as one holds
-    them. A 1 asks more (`reader._Looks.sized`): a cloth's cartoon eyes read clearly as
-    1s at any size."""
+    them (`dedupe` drops most such finds first: this catches those in a corner). A 1 asks
+    more (`reader._Looks.sized`): a cloth's cartoon eyes read clearly as 1s at any size."""
     _, confidence = readings(probs)
     clear = (confidence >= clearly) & (1.0 - probs[:, 0] >= dieness)
     inside = centre_inside(found, found)

@@ -545,8 +545,13 @@ class _Looks:
         box around the finds still not taken for dice (nor inside one) that have another
         such find within two `NEAR_TOO_BIG` dice: a die too big for this look is found as
         pieces (its pips), a speck alone (a look around every leftover find cost a photo
-        2-5 ms). It adds the dice it finds over such a find that are over `NEAR_TOO_BIG`
-        times `target_side_px` at `scale` and read surely (no slant vouches for a die that
+        2-5 ms). So is a lone one the finder is sure of (`min_sure_score`) and the readers
+        call no die: a near die showing 1 gives one piece, its pip, found as a die of the
+        far dice's size (drawn rolls of a near 1 two and a half to three times two far
+        dice lost it; in the dev folders, one such look a `byler_d6` photo, about 0.3 ms,
+        and no figure of the stress batteries moved; session 46). It adds the dice it finds
+        over such a find that are over `NEAR_TOO_BIG` times `target_side_px` at `scale` and
+        read surely (no slant vouches for a die that
         big; taken unsure too, they were mostly a cloth's pattern or a box's edge), none
         near or holding a confirmed find of `min_relative_side` times the roll's median
         side or more (a die already there, or a pile of dice seen as one), and drops the
@@ -614,8 +619,11 @@ class _Looks:
         is_die, dice = self._roll_dice(found, probs)
         left = ~is_die & ~centre_inside(found[is_die], found).any(axis=0)
         # (a die too big for the look gives pieces, its pips, up to a near die's side apart;
-        # a speck comes alone, and looking around every one cost a photo 2-5 ms)
-        left[left] = (distances(found[left], found[left]) < 2 * too_big).sum(axis=1) >= 2
+        # a speck comes alone, and looking around every one cost a photo 2-5 ms; a near 1
+        # comes alone too, found surely and read as no die)
+        together = (distances(found[left], found[left]) < 2 * too_big).sum(axis=1) >= 2
+        lone_pip = (found[left, 3] >= self.min_sure_score) & (probs[left, 0] > _LIKELY_NOT)
+        left[left] = together | lone_pip
         box = _box_around(found[left], REFIT_MARGIN * too_big, (self.w, self.h))
         if box is None:
             return found, probs
@@ -930,7 +938,8 @@ class _Looks:
         dice read surely), a near die over twice the others' median, or a far die under 0.6
         of the mean of it and a near one, was dropped (`scripts/near_and_far.py`, drawn
         rolls of two and three dice 1.5 to 3 times apart in size: 70 of 144 read right
-        before, 132 after; sparing 2-6 only, 120; session 46)."""
+        before, 132 after, 137 with `nearer`'s look at a lone near 1; sparing 2-6 only,
+        120; session 46)."""
         if len(found) < 2:
             return found, probs
         ok = roll_sized(found, *self.roll_size, sure=surely_read(probs))

@@ -212,3 +212,12 @@ def test_clear_and_apart_spares_a_clear_die_alone_whatever_its_size() -> None:
     )
     apart = finds.clear_and_apart(found, probs, clearly=0.9, dieness=0.9)
     assert apart.tolist() == [True, True, True, False, False, False, False]
+
+
+def test_clear_and_apart_tells_a_find_inside_from_one_holding_it() -> None:
+    """A small find in a big one's corner: the big one holds its centre, the small one's
+    box does not reach the big one's centre; each is left to the size rules."""
+    found = np.array([[100, 100, 90, 0.9], [130, 130, 30, 0.9]], np.float32)
+    probs = np.array([_read_as(2, 0.95), _read_as(6, 0.95)], np.float32)
+    assert finds.centre_inside(found, found).tolist() == [[True, True], [False, True]]
+    assert finds.clear_and_apart(found, probs, clearly=0.9, dieness=0.9).tolist() == [False, False]

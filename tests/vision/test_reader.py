@@ -121,31 +121,94 @@ def test_a_near_die_and_far_ones_of_a_few_dice_are_all_read(
     assert _read_one(img)[1] == sorted(value for value, *_ in dice)
 
 
+@pytest.mark.parametrize("near", [160, 190])
+def test_a_near_1_found_only_as_its_pip_is_looked_at_whole(drawn: Drawn, near: int) -> None:
+    """Two far dice of 64 px and a near die showing 1, two and a half or three times their
+    size: at the roll's look the near die is one find, its pip, which the readers call no
+    die; the look at half the scale around that lone sure find reads the die whole."""
+    draw_die, table = drawn
+    img = table((120, 140, 160), (1280, 720))
+    for value, centre, side, angle in [
+        (2, (250, 200), 64, 10),
+        (5, (480, 180), 64, 35),
+        (1, (850, 450), near, 20),
+    ]:
+        draw_die(img, value, centre, side, angle=angle)
+    dets, values = _read_one(img)
+    assert values == [1, 2, 5]
+    (one,) = [d for d in dets if d.value == 1]
+    assert one.box_xywh[2] > near  # (whole: the die and its margin, not its pip)
+
+
+_WHITE, _RED, _GREEN = (235, 235, 235), (40, 40, 200), (40, 160, 40)
+
+
+def _sized(squares: list[tuple[int, int, tuple[int, int, int], np.ndarray]]) -> list[int]:
+    """`_Looks.sized` on finds (x, side, BGR colour, readers' scores) drawn as squares of
+    their colour along one line (no slant is fitted to dice in a line): the x of those
+    kept."""
+    image = np.full((300, 800, 3), (130, 80, 40), np.uint8)
+    for x, side, colour, _ in squares:
+        h = side // 2
+        cv2.rectangle(image, (x - h, 150 - h), (x + h, 150 + h), colour, -1)
+    found = np.array([(x, 150, side, 0.9) for x, side, _, _ in squares], np.float32)
+    looks = reader._Looks(**{**_grey_looks(800, 300).__dict__, "image": image})
+    kept, _ = looks.sized(found, np.array([probs for *_, probs in squares]))
+    return sorted(int(x) for x in kept[:, 0])
+
+
+def _near_white(*values: int) -> list[tuple[int, int, tuple[int, int, int], np.ndarray]]:
+    """Near white dice of 90 px, read clearly as `values`, from x = 70 every 110 px."""
+    return [(70 + 110 * k, 90, _WHITE, _read(v, 0.95)) for k, v in enumerate(values)]
+
+
 def test_a_far_1_is_spared_the_size_rules_only_in_the_colour_of_the_rolls_dice() -> None:
     """Four near white dice of 90 px and three far ones of 30, all read clearly: the far 5
     is kept whatever its colour (green, like no other), a far 1 only if white like the near
     dice (a red one, of no die's colour here, is what a cloth's cartoon eye looks like to
-    the readers)."""
-    image = np.full((300, 800, 3), (40, 80, 130), np.uint8)
-    squares = [(x, 150, 90, (235, 235, 235)) for x in (70, 180, 290, 400)]  # 4, 6, 2, 3
-    squares += [
-        (520, 100, 30, (235, 235, 235)),  # far: a white 1, a red 1, a green 5
-        (600, 200, 30, (40, 40, 200)),
-        (700, 100, 30, (40, 160, 40)),
+    the readers); with the near dice red, the other way round."""
+    far = [(520, 30, _WHITE, _read(1, 0.95)), (600, 30, _RED, _read(1, 0.95))]
+    far.append((700, 30, _GREEN, _read(5, 0.95)))
+    assert _sized(_near_white(4, 6, 2, 3) + far) == [70, 180, 290, 400, 520, 700]
+    red = [(x, side, _RED, probs) for x, side, _, probs in _near_white(4, 6, 2, 3)]
+    assert _sized(red + far) == [70, 180, 290, 400, 600, 700]
+
+
+def test_a_far_1_may_match_any_die_of_the_roll_read_surely() -> None:
+    """The colour a far 1 is held to is any die's of the roll read surely: a far die spared
+    itself (a white 5 beside red near dice), a 1 of the roll's size, a die read surely but
+    not clearly; not a die read unsurely."""
+    red = [(x, side, _RED, probs) for x, side, _, probs in _near_white(4, 6, 2, 3)]
+    far_one = (620, 30, _WHITE, _read(1, 0.95))
+    assert _sized(red + [(520, 30, _WHITE, _read(5, 0.95)), far_one]) == [
+        70,
+        180,
+        290,
+        400,
+        520,
+        620,
     ]
-    for x, y, side, colour in squares:
-        h = side // 2
-        cv2.rectangle(image, (x - h, y - h), (x + h, y + h), colour, -1)
-    found = np.array([(x, y, side, 0.9) for x, y, side, _ in squares], np.float32)
-    probs = np.array([_read(v, 0.95) for v in (4, 6, 2, 3, 1, 1, 5)])
-    looks = _grey_looks(800, 300)
-    kept, _ = reader._Looks(**{**looks.__dict__, "image": image}).sized(found, probs)
-    assert kept[:, 0].tolist() == [70, 180, 290, 400, 520, 700]
-    # the near dice red: the white far 1 is now the one of no die's colour
-    red = image.copy()
-    red[105:196, 25:446] = (40, 40, 200)
-    kept, _ = reader._Looks(**{**looks.__dict__, "image": red}).sized(found, probs)
-    assert kept[:, 0].tolist() == [70, 180, 290, 400, 600, 700]
+    one = [(400, 90, _WHITE, _read(1, 0.95))]
+    assert _sized(red[:3] + one + [far_one]) == [70, 180, 290, 400, 620]
+    surely = [(400, 90, _WHITE, _read(3, 0.7))]
+    assert _sized(red[:3] + surely + [far_one]) == [70, 180, 290, 400, 620]
+    unsure = [(400, 90, _WHITE, _read(3, 0.3))]
+    assert _sized(red[:3] + unsure + [far_one]) == [70, 180, 290, 400]
+
+
+def test_only_a_clear_die_all_but_surely_a_die_is_spared() -> None:
+    """Three far dice of 30 px and three near ones of 90: the near die read clearly is
+    spared, not one read surely but not clearly (a box corner is read so), nor one read
+    clearly that the readers give only 0.8 of being a die. Of two finds, a speck read
+    surely beside a die is still dropped."""
+    far = [(x, 30, _WHITE, _read(v, 0.95)) for x, v in ((500, 4), (560, 5), (620, 2))]
+    near = [
+        (100, 90, _WHITE, _read(6, 0.95)),
+        (250, 90, _WHITE, _read(3, 0.7)),
+        (400, 90, _WHITE, _read(3, 0.95, dieness=0.8)),
+    ]
+    assert _sized(far + near) == [100, 500, 560, 620]
+    assert _sized([(200, 120, _WHITE, _read(4, 0.95)), (500, 30, _WHITE, _read(2, 0.7))]) == [200]
 
 
 @pytest.mark.parametrize(
