@@ -17,6 +17,15 @@ def test_a_drawn_roll_has_its_far_dice_and_one_near_die(near_and_far: ModuleType
     assert same == values and np.array_equal(again, img)  # (a seed gives the same roll)
 
 
+def test_a_roll_of_cubes_is_drawn_as_one_set_at_one_slant(near_and_far: ModuleType) -> None:
+    """`--cubes`: the same roll sizes, drawn as 3D cubes whose side faces show."""
+    img, values = near_and_far.drawn_roll(np.random.default_rng(5), 2, 40, 3.0, cubes=True)
+    assert img.shape == (720, 1280, 3) and img.dtype == np.uint8
+    assert len(values) == 2 and set(values) <= set(range(1, 7))
+    flat, _ = near_and_far.drawn_roll(np.random.default_rng(5), 2, 40, 3.0)
+    assert not np.array_equal(img, flat)
+
+
 def test_a_run_prints_each_case_and_the_rolls_read_wrong(
     near_and_far: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
