@@ -551,8 +551,8 @@ class _Looks:
         dice lost it; in the dev folders, one such look a `byler_d6` photo, about 0.3 ms,
         and no figure of the stress batteries moved; session 46). It adds the dice it finds
         over such a find that are over `NEAR_TOO_BIG` times `target_side_px` at `scale` and
-        read surely (no slant vouches for a die that
-        big; taken unsure too, they were mostly a cloth's pattern or a box's edge), none
+        read surely (no slant vouches for a die that big; taken unsure too, they were
+        mostly a cloth's pattern or a box's edge), none
         near or holding a confirmed find of `min_relative_side` times the roll's median
         side or more (a die already there, or a pile of dice seen as one), and drops the
         finds under that size inside them (session 44: `byler_d6` tilted 50

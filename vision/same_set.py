@@ -9,7 +9,9 @@ unknown", sometimes believe it a die only three times in four, or the finder dou
 rest of the roll: a table plays with a set of like dice, so the die is the size of the
 dice read beside it and its face the colour of one of theirs, and marked (pips, or a
 symbol), where a button is plain. Such a find is reported, unread (a low confidence), so
-the player is asked about that one die.
+the player is asked about that one die. The colour alone (`coloured_as`) also tells a
+far or near die showing 1, read clearly at a size the roll's others make odd, from a
+cloth's cartoon eye (`reader._Looks.sized`).
 
 Measured (session 38): of the dice read surely in `fudw_tray`'s photos (sets of blue
 dice), 86% have another within `SAME_COLOUR` (median 4.1); `byler_d6` mixes colours (37%),
