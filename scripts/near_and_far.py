@@ -1,6 +1,6 @@
 """Rolls of a few dice of different sizes, as a phone held low at a slant sees them:
 
-    python scripts/near_and_far.py [--rolls 6] [--seed 0]
+    python scripts/near_and_far.py [--rolls 6] [--seed 0] [--cubes]
 
 For two and three dice, far ones of 24, 40 or 64 pixels and one near die 1.5, 2, 2.5 or 3
 times their size, `--rolls` drawn rolls each (a 1280x720 frame, a plain table of a random
