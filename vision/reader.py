@@ -622,7 +622,7 @@ class _Looks:
         # a speck comes alone, and looking around every one cost a photo 2-5 ms; a near 1
         # comes alone too, found surely and read as no die)
         together = (distances(found[left], found[left]) < 2 * too_big).sum(axis=1) >= 2
-        lone_pip = (found[left, 3] >= self.min_sure_score) & (probs[left, 0] > _LIKELY_NOT)
+        lone_pip = (found[left, 3] >= self.min_sure_score) & ~maybe_dice(probs[left])
         left[left] = together | lone_pip
         box = _box_around(found[left], REFIT_MARGIN * too_big, (self.w, self.h))
         if box is None:
