@@ -12,6 +12,7 @@
     python scripts/stress_vision.py DIR --glare 0.06             # a lamp reflected on each die
     python scripts/stress_vision.py DIR --hue 120                # other dice, another table
     python scripts/stress_vision.py DIR --invert                 # dark table, dark dice
+    python scripts/stress_vision.py DIR --table dots             # on a polka-dot tablecloth
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
@@ -40,6 +41,10 @@ sides, a little flattened) somewhere on its face, which on a dark die looks like
 `--close M` cuts each photo close around its labelled dice (M median die sides beyond the
 outermost) and scales the cut to `--close-long` pixels (1280 by default): a phone held just
 over the roll, its dice a sixth to a quarter of the frame (first, before the other changes).
+`--table KIND` sets each photo's labelled dice, each with a rim of its own table, on a
+drawn tablecloth lit as the photo's table was (first of all): `dots`, polka dots on a
+grid; `check`, a gingham check; `cloth` and `print`, the training script's printed cloth
+and cartoon print (`synthetic_dice.py`); motifs sized to the photo's dice.
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
 read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
 Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
@@ -57,10 +62,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import vision
-from vision import reader
-from vision.evaluate import iter_dataset, score_image, summarize
-from vision.photo import read_photo_data
+sys.path.append(str(Path(__file__).resolve().parent))  # (the drawn cloths: synthetic_dice.py)
+
+import vision  # noqa: E402
+from synthetic_dice import fabric, printed_cloth  # noqa: E402
+from vision import reader  # noqa: E402
+from vision.evaluate import iter_dataset, score_image, summarize  # noqa: E402
+from vision.photo import read_photo_data  # noqa: E402
 
 
 def dimmed(image: np.ndarray, light: float, noise: float, rng: np.random.Generator) -> np.ndarray:
@@ -286,6 +294,64 @@ def on_canvas(
     return cv2.add(out, noise, dtype=cv2.CV_8U), _moved_labels(entry, 1.0, dx, dy)
 
 
+TABLES = ("dots", "check", "cloth", "print")
+
+
+def drawn_table(kind: str, h: int, w: int, die: float, rng: np.random.Generator) -> np.ndarray:
+    """A patterned table top of `kind`, in float BGR, its motifs sized to dice of side `die`:
+    polka dots on a regular grid (light on a dark cloth or dark on a light one, a dot a
+    pip's to a third of a die's size), a gingham check (squares of half to one and a half
+    dice), or the training script's printed cloth (motifs of rings and dots) or cartoon
+    print (eyes the size of a die showing 1)."""
+    if kind == "dots":
+        light, dark = rng.integers(170, 256, 3), rng.integers(0, 110, 3)
+        base, spot = (dark, light) if rng.random() < 0.5 else (light, dark)
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = base
+        step = die * rng.uniform(0.6, 1.6)
+        r = max(1, int(step * rng.uniform(0.1, 0.3)))
+        for row, gy in enumerate(np.arange(0, h + step, step * 0.87)):
+            for gx in np.arange((row % 2) * step / 2, w + step, step):
+                cv2.circle(img, (int(gx), int(gy)), r, spot.tolist(), -1, cv2.LINE_AA)
+        return img
+    if kind == "check":
+        side = die * rng.uniform(0.5, 1.5)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        bands = ((xx // side) % 2) + ((yy // side) % 2)  # 0, 1 or 2 coloured bands cross
+        colour = rng.integers(0, 200, 3).astype(np.float32)
+        white = np.array([235, 235, 235], np.float32)
+        return white + (colour - white) * (bands[..., None] / 2)
+    if kind == "cloth":
+        return fabric(rng, h, w, rng.integers(0, 256, 3).astype(np.float32), die)
+    if kind == "print":
+        return printed_cloth(rng, h, w, die)[0]
+    raise ValueError(f"no table {kind!r}: one of {', '.join(TABLES)}")
+
+
+def on_table(image: np.ndarray, entry: dict, kind: str, rng: np.random.Generator) -> np.ndarray:
+    """The photo's labelled dice, each with a rim of its own table (a sixth of its side),
+    set on a drawn patterned table of `kind` (`drawn_table`, motifs sized to the median
+    die), lit as the photo's table was (its brightness smoothed over two dice): the same
+    dice on a tablecloth. Everything beyond the labelled dice is table, unlabelled dice
+    and the tray wall too. A photo without labelled dice is all table."""
+    h, w = image.shape[:2]
+    boxes = [d["box"] for d in entry["dice"]]
+    die = float(np.median([max(b[2], b[3]) for b in boxes])) if boxes else min(h, w) / 12
+    keep = np.zeros((h, w), np.float32)
+    for x, y, bw, bh in boxes:
+        pad = max(bw, bh) / 6
+        cv2.rectangle(
+            keep, (int(x - pad), int(y - pad)), (int(x + bw + pad), int(y + bh + pad)), 1.0, -1
+        )
+    keep = cv2.GaussianBlur(keep, (0, 0), max(0.5, die / 20))[..., None]
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    light = cv2.GaussianBlur(grey, (0, 0), 2 * die)
+    light = np.clip(light / max(1.0, float(np.median(light))), 0.6, 1.2)[..., None]
+    cloth = drawn_table(kind, h, w, die, rng) * light
+    out = image.astype(np.float32) * keep + cloth * (1 - keep)
+    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
 def _frame_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -322,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--glare", type=float, default=0.0, help="a reflection on each die, its spread in die sides"
     )
+    ap.add_argument("--table", choices=TABLES, help="the dice set on a drawn patterned table")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument(
         "--close",
@@ -382,6 +449,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         # only dice with a box can be moved with the photo
         entry = {**entry, "dice": [d for d in entry.get("dice", []) if "box" in d]}
+        if args.table:
+            image = on_table(image, entry, args.table, rng)
         if args.close is not None:
             image, entry = cut_close(image, entry, args.close, args.close_long)
         if args.scale != 1.0:
@@ -424,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
             | {"canvas": args.canvas, "jpeg": args.jpeg, "rotate": args.rotate}
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
             | {"glare": args.glare, "hue": args.hue, "invert": args.invert}
-            | {"close": args.close, "close_long": args.close_long}
+            | {"close": args.close, "close_long": args.close_long, "table": args.table}
             | figures
         )
     )

@@ -228,7 +228,7 @@ def paste_die(
     return float(top[0]), float(top[1]), extent
 
 
-def _fabric(rng: np.random.Generator, h: int, w: int, base: np.ndarray, die: float) -> np.ndarray:
+def fabric(rng: np.random.Generator, h: int, w: int, base: np.ndarray, die: float) -> np.ndarray:
     """A printed cloth: a motif of rings, dots and petals repeated on a jittered grid. Eyes
     and spots the size of pips are what a dice reader must learn to ignore."""
     img = np.empty((h, w, 3), np.float32)
@@ -360,7 +360,7 @@ def draw_table(
                 q = (int(rng.integers(0, w)), int(rng.integers(0, h)))
                 cv2.line(img, p, q, col, int(rng.integers(1, 6)))
     else:
-        img = _fabric(rng, h, w, base, die)
+        img = fabric(rng, h, w, base, die)
     if busy and rng.random() < 0.25:
         _rim(rng, img, draw_table(rng, h, w, die))
     grad = np.linspace(rng.uniform(0.6, 1.0), rng.uniform(0.8, 1.2), w, dtype=np.float32)
