@@ -15,8 +15,8 @@ grey, dim, under glare or with its hue turned, and amid a 12 MP JPEG turned 30 d
 `--battery close` (18 runs, session 45) cuts each folder's photos close around their dice
 (`--close`: a quarter, half, one and two dice beyond them, at 1280 px; a quarter at 640
 px; half at 2000 px through JPEG): a phone held over the roll, its dice 100-450 px.
-`--battery tables` (12 runs, session 47) sets each folder's dice on four drawn
-tablecloths (`--table`: polka dots, a gingham check, a printed cloth, a cartoon print).
+`--battery tables` (18 runs, session 47) sets each folder's dice on six drawn tables
+(`--table`: polka dots, a gingham check, a printed cloth, a cartoon print, wood, felt).
 `byler_d6` takes its first 60 photos. Each run prints one line: the run, then precision,
 recall, face and roll accuracy in percent (face None where no die was scored for its face).
 With `--compare`, each line also gives the change from that earlier output, and a last line
@@ -63,7 +63,14 @@ BATTERIES = {
         "--scale 2 --jpeg --hue 180",
         "--canvas 4000x3000 --jpeg --rotate 30",
     ],
-    "tables": ["--table dots", "--table check", "--table cloth", "--table print"],
+    "tables": [
+        "--table dots",
+        "--table check",
+        "--table cloth",
+        "--table print",
+        "--table wood",
+        "--table felt",
+    ],
     "close": [
         "--close 0.25",
         "--close 0.25 --close-long 640",

@@ -43,8 +43,9 @@ outermost) and scales the cut to `--close-long` pixels (1280 by default): a phon
 over the roll, its dice a sixth to a quarter of the frame (first, before the other changes).
 `--table KIND` sets each photo's labelled dice, each with a rim of its own table, on a
 drawn tablecloth lit as the photo's table was (first of all): `dots`, polka dots on a
-grid; `check`, a gingham check; `cloth` and `print`, the training script's printed cloth
-and cartoon print (`synthetic_dice.py`); motifs sized to the photo's dice.
+grid; `check`, a gingham check; `wood`, planks with their grain; `cloth`, `print` and
+`felt`, the training script's printed cloth, cartoon print and felt
+(`synthetic_dice.py`); motifs sized to the photo's dice.
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
 read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
 Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
@@ -65,7 +66,7 @@ import numpy as np
 sys.path.append(str(Path(__file__).resolve().parent))  # (the drawn cloths: synthetic_dice.py)
 
 import vision  # noqa: E402
-from synthetic_dice import fabric, printed_cloth  # noqa: E402
+from synthetic_dice import fabric, felt, printed_cloth  # noqa: E402
 from vision import reader  # noqa: E402
 from vision.evaluate import iter_dataset, score_image, summarize  # noqa: E402
 from vision.photo import read_photo_data  # noqa: E402
@@ -294,15 +295,42 @@ def on_canvas(
     return cv2.add(out, noise, dtype=cv2.CV_8U), _moved_labels(entry, 1.0, dx, dy)
 
 
-TABLES = ("dots", "check", "cloth", "print")
+TABLES = ("dots", "check", "cloth", "print", "wood", "felt")
+
+
+def wood_planks(h: int, w: int, die: float, rng: np.random.Generator) -> np.ndarray:
+    """A wooden table top, in float BGR, for dice of side `die`: planks 3-8 dice wide with
+    dark seams between them, each with its own shade and long grain lines a sixth to half
+    a die apart, bent gently over several dice, and fine fibres along them."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32) / die  # (in dice)
+    angle = rng.uniform(0, np.pi)
+    across = -xx * np.sin(angle) + yy * np.cos(angle)
+    cells = max(2, int(max(h, w) / (4 * die)) + 2)  # (a bend every four dice or so)
+    bend = cv2.resize(
+        rng.normal(0, 1, (cells, cells)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+    )
+    width = rng.uniform(3, 8)
+    plank = np.floor(across / width)
+    period = rng.uniform(1 / 6, 1 / 2)
+    phase = 2 * np.pi * (across + bend * rng.uniform(0.2, 0.8) + 0.37 * plank) / period
+    grain = np.sin(phase) + 0.4 * np.sin(2.3 * phase + 1.0)
+    fibre = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 0.7)
+    brown = np.array([40, 80, 140], np.float32) * rng.uniform(0.5, 1.5)
+    shade = 1 + 0.12 * np.sin(plank * 2.1 + rng.uniform(0, 6))  # (each plank its own)
+    img = brown * (shade * (1 + rng.uniform(0.05, 0.2) * grain))[..., None]
+    img += (fibre * rng.uniform(2, 6))[..., None]
+    seam = np.abs(across / width - np.round(across / width)) * width < 0.03
+    img[seam] *= 0.4
+    return img
 
 
 def drawn_table(kind: str, h: int, w: int, die: float, rng: np.random.Generator) -> np.ndarray:
     """A patterned table top of `kind`, in float BGR, its motifs sized to dice of side `die`:
     polka dots on a regular grid (light on a dark cloth or dark on a light one, a dot a
     pip's to a third of a die's size), a gingham check (squares of half to one and a half
-    dice), or the training script's printed cloth (motifs of rings and dots) or cartoon
-    print (eyes the size of a die showing 1)."""
+    dice), the training script's printed cloth (motifs of rings and dots) or cartoon
+    print (eyes the size of a die showing 1), planks of wood (`wood_planks`), or the
+    training script's felt (green, blue, red or grey)."""
     if kind == "dots":
         light, dark = rng.integers(170, 256, 3), rng.integers(0, 110, 3)
         base, spot = (dark, light) if rng.random() < 0.5 else (light, dark)
@@ -325,6 +353,11 @@ def drawn_table(kind: str, h: int, w: int, die: float, rng: np.random.Generator)
         return fabric(rng, h, w, rng.integers(0, 256, 3).astype(np.float32), die)
     if kind == "print":
         return printed_cloth(rng, h, w, die)[0]
+    if kind == "wood":
+        return wood_planks(h, w, die, rng)
+    if kind == "felt":
+        colours = ([40, 110, 30], [120, 60, 20], [30, 30, 140], [90, 90, 90])
+        return felt(rng, h, w, np.array(colours[rng.integers(0, 4)], np.float32))
     raise ValueError(f"no table {kind!r}: one of {', '.join(TABLES)}")
 
 

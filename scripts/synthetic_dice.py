@@ -319,6 +319,14 @@ def _rim(rng: np.random.Generator, img: np.ndarray, other: np.ndarray) -> None:
     img[:] = (img * (1 - beyond) + other * beyond) * shade
 
 
+def felt(rng: np.random.Generator, h: int, w: int, base: np.ndarray) -> np.ndarray:
+    """A felt top of colour `base`: fine blurred noise."""
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    n = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2)
+    return img + n[..., None] * rng.uniform(5, 25)
+
+
 def draw_table(
     rng: np.random.Generator, h: int, w: int, die: float | None = None, *, busy: bool = True
 ) -> np.ndarray:
@@ -344,10 +352,7 @@ def draw_table(
         grain = np.sin(u * f + noise * rng.uniform(2, 8)) + 0.5 * np.sin(u * f * 3.1 + noise * 5)
         img = base + grain[..., None] * rng.uniform(10, 50) * np.array([1.0, 0.8, 0.6], np.float32)
     elif kind == 2:
-        img = np.empty((h, w, 3), np.float32)
-        img[:] = base
-        n = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 1.2)
-        img += n[..., None] * rng.uniform(5, 25)
+        img = felt(rng, h, w, base)
     elif kind == 3:
         img = np.empty((h, w, 3), np.float32)
         img[:] = base

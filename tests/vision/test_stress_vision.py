@@ -50,7 +50,7 @@ def test_repainted_makes_the_negative_of_the_turned_colours(stress: ModuleType) 
     np.testing.assert_array_equal(turned_then_negative, 255 - np.array([[GREEN, GREY]], np.uint8))
 
 
-@pytest.mark.parametrize("kind", ["dots", "check", "cloth", "print"])
+@pytest.mark.parametrize("kind", ["dots", "check", "cloth", "print", "wood", "felt"])
 def test_on_table_keeps_the_dice_and_lays_a_cloth_around_them(
     stress: ModuleType, kind: str
 ) -> None:
