@@ -326,8 +326,8 @@ def wood_planks(h: int, w: int, die: float, rng: np.random.Generator) -> np.ndar
 
 def drawn_table(kind: str, h: int, w: int, die: float, rng: np.random.Generator) -> np.ndarray:
     """A patterned table top of `kind`, in float BGR, its motifs sized to dice of side `die`:
-    polka dots on a regular grid (light on a dark cloth or dark on a light one, a dot a
-    pip's to a third of a die's size), a gingham check (squares of half to one and a half
+    polka dots on a regular grid (light on a dark cloth or dark on a light one, 0.6-1.6
+    dice apart, each dot's radius a tenth to three tenths of that), a gingham check (squares of half to one and a half
     dice), the training script's printed cloth (motifs of rings and dots) or cartoon
     print (eyes the size of a die showing 1), planks of wood (`wood_planks`), or the
     training script's felt (green, blue, red or grey)."""

@@ -8,8 +8,8 @@ one line (a lattice). A die's face, shifted so, meets its own edge and the table
 no die matches itself there, since two dice cannot overlap. Some faces do match along one
 line (a 2 or a 3 shifted along its diagonal by a pip's spacing), so a find must repeat
 along two lines at least 45 degrees apart to be a pattern. Four like dice showing 4,
-squared up edge to edge in a block, make a grid of pips too (drawn, a twentieth to a
-seventh of a side apart: 0.76 and more); a cloth covers the table, so
+squared up edge to edge in a block, make a grid of pips too (drawn red 4s a twentieth of
+a side apart: 0.81-0.84); a cloth covers the table, so
 `reader.CLOTH_LEAST` asks for more such finds in a look than a block gives before any is
 taken for a cloth.
 
@@ -50,12 +50,14 @@ def _shifts(shape: tuple[int, int], origin: tuple[int, int]) -> tuple[np.ndarray
 
 def _repeat(image: np.ndarray, x: float, y: float, side: float, colour: bool) -> float:
     """`repeats` for one find."""
+    if not side > 0:
+        return 0.0
     h, w = image.shape[:2]
     k = _SIDE_PX / side
     reach = (0.5 + _SHIFTS[1]) * side
     x0, y0 = max(0, int(x - reach)), max(0, int(y - reach))
     x1, y1 = min(w, int(np.ceil(x + reach))), min(h, int(np.ceil(y + reach)))
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    if min(x1 - x0, y1 - y0) * k < 4:  # (too little of it in the image for a patch)
         return 0.0
     crop = image[y0:y1, x0:x1]
     if crop.ndim == 3 and not colour:
@@ -71,6 +73,8 @@ def _repeat(image: np.ndarray, x: float, y: float, side: float, colour: bool) ->
         return 0.0  # (a plain patch, each channel, matches anything)
     lit = region.astype(np.float32)
     lit = lit - cv2.blur(lit, (_LIGHT, _LIGHT))
+    if cv2.meanStdDev(lit[py0:py1, px0:px1])[1].max() < 1.0:
+        return 0.0  # (nor one plain but for a smooth light: what is left is rounding)
     match = cv2.matchTemplate(lit, lit[py0:py1, px0:px1], cv2.TM_CCOEFF_NORMED)
     tried, direction = _shifts(match.shape, (px0, py0))
     scores = match.ravel()[tried]
@@ -78,12 +82,12 @@ def _repeat(image: np.ndarray, x: float, y: float, side: float, colour: bool) ->
         return 0.0
     best = int(np.argmax(scores))
     turn = np.abs((direction - direction[best] + np.pi / 2) % np.pi - np.pi / 2)
-    across = scores[turn >= np.pi / 4]
-    return min(float(scores[best]), float(across.max())) if len(across) else 0.0
+    across = scores[turn >= np.pi / 4]  # (the best across is the lesser of the two)
+    return float(across.max()) if len(across) else 0.0
 
 
 def repeats(image: np.ndarray, found: np.ndarray, *, colour: bool = True) -> np.ndarray:
-    """For each find (x, y, side, ...) of a BGR or grey image: how well its patch matches
+    """For each find (x, y, side, ...) of a uint8 BGR or grey image: how well its patch matches
     itself shifted by `_SHIFTS` sides, along the best line and along the best line at least
     45 degrees from it (normalised correlation, the lesser of the two, in colour or, with
     `colour` False, in grey; 0 where too little of it is in the image, or it is plain)."""
@@ -94,7 +98,7 @@ def repeats(image: np.ndarray, found: np.ndarray, *, colour: bool = True) -> np.
 def patterned(image: np.ndarray, found: np.ndarray, least: int = 1) -> np.ndarray:
     """Which finds are windows of a repeating pattern (`repeats` over `REPEATS`), as a mask,
     none unless `least` are (a cloth covers the table: `reader.CLOTH_LEAST`). Each is
-    tested in grey, which costs a third as much, then in colour if it passes, which sees
+    tested in grey, which costs under half as much, then in colour if it passes, which sees
     the edge of a die that grey may lose (a red die on a green table); the tests stop once
     `least` is out of reach (a roll of six dice: after two)."""
     pattern = np.zeros(len(found), bool)

@@ -298,7 +298,8 @@ def _cloth(
     """Of the finds `which` (indices), those the readers give even odds of being a die that
     are windows of a cloth's repeating pattern (`pattern.patterned`: polka dots read as 4s
     and 5s), their `probs` set in place to no die. Returns their indices. A cloth repeats
-    across the table: under `CLOTH_LEAST` such finds in one look are dice that happen to
+    across the table: under `CLOTH_LEAST` such finds among `which` (the look's finds read
+    afresh; those it took from another look were judged there) are dice that happen to
     match themselves, and stay."""
     tested = which[maybe_dice(probs[which])]
     cloth = tested[patterned(image, found[tested], CLOTH_LEAST)]

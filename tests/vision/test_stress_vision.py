@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
+import cv2
 import numpy as np
 import pytest
 
-RED, GREEN, BLUE = (0, 0, 255), (0, 255, 0), (255, 0, 0)  # (BGR)
+RED, GREEN, BLUE = (0, 0, 255), (0, 255, 0), (255, 0, 0)  # (BGR; green is no drawn cloth's)
+TABLES = ["dots", "check", "cloth", "print", "wood", "felt"]
 YELLOW, GREY = (0, 255, 255), (128, 128, 128)
 
 
@@ -50,7 +52,7 @@ def test_repainted_makes_the_negative_of_the_turned_colours(stress: ModuleType) 
     np.testing.assert_array_equal(turned_then_negative, 255 - np.array([[GREEN, GREY]], np.uint8))
 
 
-@pytest.mark.parametrize("kind", ["dots", "check", "cloth", "print", "wood", "felt"])
+@pytest.mark.parametrize("kind", TABLES)
 def test_on_table_keeps_the_dice_and_lays_a_cloth_around_them(
     stress: ModuleType, kind: str
 ) -> None:
@@ -74,17 +76,84 @@ def test_on_table_keeps_the_dice_and_lays_a_cloth_around_them(
     np.testing.assert_array_equal(out, again)  # a seed gives the same cloth
 
 
-def test_polka_dots_are_two_colours_on_a_grid(stress: ModuleType) -> None:
-    """`dots`: light dots on a dark cloth or dark on light, a pip's to a third of a die's
-    size; most of the cloth is its ground."""
-    cloth = stress.drawn_table("dots", 200, 300, 40.0, np.random.default_rng(1))
-    assert cloth.shape == (200, 300, 3)
-    grey = cloth.mean(axis=2)
-    ground = np.median(grey)
-    spots = np.abs(grey - ground) > 60
-    assert 0.02 < spots.mean() < 0.4
-
-
 def test_no_such_table(stress: ModuleType) -> None:
     with pytest.raises(ValueError, match="no table 'lace'"):
         stress.drawn_table("lace", 10, 10, 4.0, np.random.default_rng(0))
+
+
+def _photo() -> tuple[np.ndarray, dict]:
+    rng = np.random.default_rng(3)
+    image = np.full((240, 320, 3), GREEN, np.uint8)
+    image[100:148, 60:108] = rng.integers(0, 256, (48, 48, 3))
+    image[40:88, 200:248] = rng.integers(0, 256, (48, 48, 3))
+    entry = {
+        "dice": [{"value": 3, "box": [60, 100, 48, 48]}, {"value": 5, "box": [200, 40, 48, 48]}]
+    }
+    return image, entry
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_on_table_keeps_a_rim_of_a_sixth_and_no_more(stress: ModuleType, kind: str) -> None:
+    image, entry = _photo()
+    out = stress.on_table(image, entry, kind, np.random.default_rng(0)).astype(int)
+    for x, y, w, _h in (d["box"] for d in entry["dice"]):
+        near = out[y - 3 : y, x : x + w]  # within a sixth (8 px) above the box: the photo's
+        assert np.abs(near - GREEN).max() <= 6
+        far = out[y - 24 : y - 14, x : x + w]  # a third to half a side above: the cloth's
+        assert np.abs(far - GREEN).mean() > 30
+
+
+@pytest.mark.parametrize("kind", ["dots", "check", "cloth", "print"])
+def test_on_table_lays_a_pattern_not_a_plain_top(stress: ModuleType, kind: str) -> None:
+    image, entry = _photo()
+    out = stress.on_table(image, entry, kind, np.random.default_rng(0))
+    assert out[180:, 150:].reshape(-1, 3).std(axis=0).max() > 10
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_on_table_lights_the_cloth_as_the_photo_was(stress: ModuleType, kind: str) -> None:
+    image = np.full((240, 480, 3), 200, np.uint8)
+    image[:, :160] = 60  # a dark third
+    out = stress.on_table(image, {"dice": []}, kind, np.random.default_rng(0)).astype(float)
+    assert out[:, :100].mean() < 0.8 * out[:, 220:].mean()
+
+
+def test_on_table_draws_the_cloth_from_the_rng_given(stress: ModuleType) -> None:
+    image, entry = _photo()
+    one = stress.on_table(image, entry, "dots", np.random.default_rng(0))
+    other = stress.on_table(image, entry, "dots", np.random.default_rng(1))
+    assert (one != other).any()
+
+
+def test_gingham_is_three_tones_in_squares(stress: ModuleType) -> None:
+    cloth = stress.drawn_table("check", 200, 300, 40.0, np.random.default_rng(1))
+    tones = np.unique(cloth.reshape(-1, 3), axis=0)
+    assert len(tones) == 3  # white, one band, two bands crossed
+    grey = cloth.mean(axis=2)
+    assert (grey[0] != grey[0, 0]).any() and (grey[:, 0] != grey[0, 0]).any()  # both ways
+
+
+def test_polka_dots_spacing_and_size(stress: ModuleType) -> None:
+    """Dots 0.6-1.6 dice apart, radius a tenth to three tenths of that (so 0.06-0.48 of a
+    die), light on dark and dark on light among the seeds."""
+    die, polarities = 40.0, set()
+    for seed in range(12):
+        cloth = stress.drawn_table("dots", 400, 600, die, np.random.default_rng(seed))
+        grey = cloth.mean(axis=2)
+        ground = np.median(grey)
+        spots = (np.abs(grey - ground) > 40).astype(np.uint8)
+        polarities.add(bool(grey[spots > 0].mean() > ground))
+        n, _, stats, centres = cv2.connectedComponentsWithStats(spots)
+        inner = (stats[1:, 0] > 0) & (stats[1:, 1] > 0)
+        inner &= stats[1:, 0] + stats[1:, 2] < 600
+        inner &= stats[1:, 1] + stats[1:, 3] < 400
+        c = centres[1:][inner]
+        r = np.sqrt(np.median(stats[1:, 4][inner]) / np.pi)
+        d = np.hypot(*(c[:, None] - c[None]).transpose(2, 0, 1))
+        np.fill_diagonal(d, np.inf)
+        step = np.median(d.min(axis=1))
+        assert 0.6 * die - 2 <= step <= 1.6 * die + 2, seed
+        assert 0.1 * step - 1.5 <= r <= 0.3 * step + 1.5, seed
+        density = len(c) / ((600 - 2 * step) * (400 - 2 * step))  # (inner dots, roughly)
+        assert 0.6 < density * 0.87 * step**2 < 1.6, seed  # a hexagonal grid
+    assert polarities == {True, False}
