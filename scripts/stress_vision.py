@@ -325,12 +325,12 @@ def wood_planks(h: int, w: int, die: float, rng: np.random.Generator) -> np.ndar
 
 
 def drawn_table(kind: str, h: int, w: int, die: float, rng: np.random.Generator) -> np.ndarray:
-    """A patterned table top of `kind`, in float BGR, its motifs sized to dice of side `die`:
-    polka dots on a regular grid (light on a dark cloth or dark on a light one, 0.6-1.6
-    dice apart, each dot's radius a tenth to three tenths of that), a gingham check (squares of half to one and a half
-    dice), the training script's printed cloth (motifs of rings and dots) or cartoon
-    print (eyes the size of a die showing 1), planks of wood (`wood_planks`), or the
-    training script's felt (green, blue, red or grey)."""
+    """A table top of `kind`, in float BGR, its motifs sized to dice of side `die`: polka
+    dots on a regular grid (light on a dark cloth or dark on a light one, 0.6-1.6 dice
+    apart, each dot's radius a tenth to three tenths of that), a gingham check (squares of
+    half to one and a half dice), the training script's printed cloth (motifs of rings and
+    dots) or cartoon print (eyes the size of a die showing 1), planks of wood
+    (`wood_planks`), or the training script's felt (green, blue, red or grey)."""
     if kind == "dots":
         light, dark = rng.integers(170, 256, 3), rng.integers(0, 110, 3)
         base, spot = (dark, light) if rng.random() < 0.5 else (light, dark)
@@ -376,12 +376,12 @@ def on_table(image: np.ndarray, entry: dict, kind: str, rng: np.random.Generator
         cv2.rectangle(
             keep, (int(x - pad), int(y - pad)), (int(x + bw + pad), int(y + bh + pad)), 1.0, -1
         )
-    keep = cv2.GaussianBlur(keep, (0, 0), max(0.5, die / 20))[..., None]
+    rim = cv2.GaussianBlur(keep, (0, 0), max(0.5, die / 20))[..., None]
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    light = cv2.GaussianBlur(grey, (0, 0), 2 * die)
-    light = np.clip(light / max(1.0, float(np.median(light))), 0.6, 1.2)[..., None]
+    smooth = cv2.GaussianBlur(grey, (0, 0), 2 * die)
+    light = np.clip(smooth / max(1.0, float(np.median(smooth))), 0.6, 1.2)[..., None]
     cloth = drawn_table(kind, h, w, die, rng) * light
-    out = image.astype(np.float32) * keep + cloth * (1 - keep)
+    out = image.astype(np.float32) * rim + cloth * (1 - rim)
     return np.clip(np.rint(out), 0, 255).astype(np.uint8)
 
 

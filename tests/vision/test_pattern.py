@@ -16,7 +16,12 @@ GREEN, RED = (30, 100, 40), (30, 30, 180)  # alike in grey (74 and 75)
 
 
 def polka(
-    size_wh: tuple[int, int], step: float, radius: int, *, cloth=PURPLE, dot=CREAM
+    size_wh: tuple[int, int],
+    step: float,
+    radius: int,
+    *,
+    cloth: tuple[int, int, int] = PURPLE,
+    dot: tuple[int, int, int] = CREAM,
 ) -> np.ndarray:
     """A polka-dot cloth: dots of `radius` on a hexagonal grid `step` pixels apart."""
     w, h = size_wh
@@ -252,7 +257,8 @@ def test_an_out_of_focus_die_does_not_repeat(drawn: Drawn) -> None:
 def test_a_window_under_a_lamp_repeats() -> None:
     """The light over a side is taken out before matching: a faint cloth under a lamp's
     spot (0.3 to 1.8 of its light within a window) still repeats."""
-    dot = tuple(int(p + 0.3 * (c - p)) for p, c in zip(PURPLE, CREAM, strict=True))
+    r, g, b = (int(p + 0.3 * (c - p)) for p, c in zip(PURPLE, CREAM, strict=True))
+    dot = (r, g, b)
     cloth = polka((640, 480), 30.0, 5, dot=dot).astype(np.float32)
     yy, xx = np.mgrid[0:480, 0:640]
     lamp = 0.3 + 1.5 * np.exp(-((xx - 320) ** 2 + (yy - 240) ** 2) / (2 * 40.0**2))

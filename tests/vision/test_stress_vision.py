@@ -3,6 +3,8 @@ Known limits figures come from them, and tests read the sample photos so changed
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import ModuleType
 
 import cv2
@@ -67,7 +69,7 @@ def test_on_table_keeps_the_dice_and_lays_a_cloth_around_them(
     }
     out = stress.on_table(image, entry, kind, np.random.default_rng(0))
     assert out.shape == image.shape and out.dtype == np.uint8
-    for x, y, w, h in (d["box"] for d in entry["dice"]):
+    for x, y, w, h in ((60, 100, 40, 40), (220, 40, 40, 40)):
         box = (slice(y, y + h), slice(x, x + w))
         assert np.abs(out[box].astype(int) - image[box]).max() <= 1
     far = out[180:, 150:]  # two dice sides and more from both
@@ -157,3 +159,14 @@ def test_polka_dots_spacing_and_size(stress: ModuleType) -> None:
         density = len(c) / ((600 - 2 * step) * (400 - 2 * step))  # (inner dots, roughly)
         assert 0.6 < density * 0.87 * step**2 < 1.6, seed  # a hexagonal grid
     assert polarities == {True, False}
+
+
+def test_main_reads_the_sample_photos_on_a_table(
+    stress: ModuleType, samples_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--table` reaches the photos read: the sample rolls on polka dots are read as on
+    their own table (every die found, none of the dots), and the line names the table."""
+    assert stress.main([str(samples_dir), "--table", "dots", "--images", "3"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["table"] == "dots" and figures["images"] == 3
+    assert figures["precision"] == 1.0 and figures["recall"] == 1.0
