@@ -1033,6 +1033,8 @@ def read(
     and one reported unread, a die at least `min_unread_dieness` (`not_lookalike`), unless
     it is a die of the roll's set: its size and face colour those of a die read surely,
     its face marked, `min_dieness` is then enough, whatever the other two say (`same_set`).
+    Five finds of a look or more that are windows of a repeating pattern (a polka-dot
+    cloth's dots read as 4s and 5s: `pattern.py`, `_cloth`) are no dice.
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()
