@@ -9,9 +9,8 @@ no die matches itself there, since two dice cannot overlap. Some faces do match 
 line (a 2 or a 3 shifted along its diagonal by a pip's spacing), so a find must repeat
 along two lines at least 45 degrees apart to be a pattern. Four like dice showing 4,
 squared up edge to edge in a block, make a grid of pips too (drawn red 4s a twentieth of
-a side apart: 0.81-0.84); a cloth covers the table, so
-`reader.CLOTH_LEAST` asks for more such finds in a look than a block gives before any is
-taken for a cloth.
+a side apart: 0.81-0.84); a cloth covers the table, so `reader.CLOTH_LEAST` asks for more
+such finds in a look than a block gives before any is taken for a cloth.
 
 Measured (session 47), each find's `repeats` in colour over the dice the reader reads in
 the dev folders as shot: at most 0.55 (`byler_d6`), 0.46 (`fudw_tray`, a tray packed with
@@ -102,10 +101,12 @@ def patterned(image: np.ndarray, found: np.ndarray, least: int = 1) -> np.ndarra
     the edge of a die that grey may lose (a red die on a green table); the tests stop once
     `least` is out of reach (a roll of six dice: after two)."""
     pattern = np.zeros(len(found), bool)
+    hits = 0
     for n, (x, y, side) in enumerate(np.asarray(found, np.float64)[:, :3].tolist()):
-        if pattern.sum() + len(found) - n < least:
-            break
+        if hits + len(found) - n < least:
+            return np.zeros(len(found), bool)
         pattern[n] = _repeat(image, x, y, side, False) > REPEATS and (
             image.ndim == 2 or _repeat(image, x, y, side, True) > REPEATS
         )
-    return pattern if pattern.sum() >= least else np.zeros(len(found), bool)
+        hits += pattern[n]
+    return pattern if hits >= least else np.zeros(len(found), bool)

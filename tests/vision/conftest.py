@@ -93,6 +93,14 @@ def table(
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def read_scores(value: int, confidence: float, dieness: float = 0.98) -> np.ndarray:
+    """Made-up readers' scores (not-a-die, 1-6) for a find: "a die" at `dieness`, `value`
+    at `confidence` of that."""
+    probs = np.full(7, dieness * (1 - confidence) / 5, np.float32)
+    probs[0], probs[value] = 1 - dieness, dieness * confidence
+    return probs
+
+
 class DrawDie(Protocol):
     """`draw_die`'s signature, for the `drawn` fixture's type."""
 

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.vision.conftest import read_scores
 from vision import finds
 
 
@@ -175,12 +176,6 @@ def test_roll_sized_follows_a_slant() -> None:
     assert finds.roll_sized(found, 0.6, 2.0, sure=sure).tolist() == [True] * 7 + [False]
 
 
-def _read_as(value: int, confidence: float, dieness: float = 0.99) -> list[float]:
-    """The readers' scores for a find read as `value` with that confidence."""
-    rest = (1.0 - confidence) * dieness / 5
-    return [1.0 - dieness] + [confidence * dieness if v == value else rest for v in range(1, 7)]
-
-
 def test_clear_and_apart_spares_a_clear_die_alone_whatever_its_size() -> None:
     """A near die twice the far ones' size, read clearly as a 4, stands clear of the size
     rules; so does a far die read clearly, and a 1 (`_Looks.sized` asks a 1 for more).
@@ -200,13 +195,13 @@ def test_clear_and_apart_spares_a_clear_die_alone_whatever_its_size() -> None:
     )
     probs = np.array(
         [
-            _read_as(4, 0.95),
-            _read_as(5, 0.92),
-            _read_as(1, 0.99),
-            _read_as(3, 0.8),
-            _read_as(6, 0.95, dieness=0.85),
-            _read_as(2, 0.95),
-            _read_as(6, 0.95),
+            read_scores(4, 0.95),
+            read_scores(5, 0.92),
+            read_scores(1, 0.99),
+            read_scores(3, 0.8),
+            read_scores(6, 0.95, dieness=0.85),
+            read_scores(2, 0.95),
+            read_scores(6, 0.95),
         ],
         np.float32,
     )
@@ -218,6 +213,6 @@ def test_clear_and_apart_tells_a_find_inside_from_one_holding_it() -> None:
     """A small find in a big one's corner: the big one holds its centre, the small one's
     box does not reach the big one's centre; each is left to the size rules."""
     found = np.array([[100, 100, 90, 0.9], [130, 130, 30, 0.9]], np.float32)
-    probs = np.array([_read_as(2, 0.95), _read_as(6, 0.95)], np.float32)
+    probs = np.array([read_scores(2, 0.95), read_scores(6, 0.95)], np.float32)
     assert finds.centre_inside(found, found).tolist() == [[True, True], [False, True]]
     assert finds.clear_and_apart(found, probs, clearly=0.9, dieness=0.9).tolist() == [False, False]

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import vision
+from tests.vision.conftest import read_scores
 from vision import model, reader
 from vision.detections import Detections
 from vision.evaluate import score_image
@@ -159,7 +160,7 @@ def _sized(squares: list[tuple[int, int, tuple[int, int, int], np.ndarray]]) -> 
 
 def _near_white(*values: int) -> list[tuple[int, int, tuple[int, int, int], np.ndarray]]:
     """Near white dice of 90 px, read clearly as `values`, from x = 70 every 110 px."""
-    return [(70 + 110 * k, 90, _WHITE, _read(v, 0.95)) for k, v in enumerate(values)]
+    return [(70 + 110 * k, 90, _WHITE, read_scores(v, 0.95)) for k, v in enumerate(values)]
 
 
 def test_a_far_1_is_spared_the_size_rules_only_in_the_colour_of_the_rolls_dice() -> None:
@@ -167,8 +168,8 @@ def test_a_far_1_is_spared_the_size_rules_only_in_the_colour_of_the_rolls_dice()
     is kept whatever its colour (green, like no other), a far 1 only if white like the near
     dice (a red one, of no die's colour here, is what a cloth's cartoon eye looks like to
     the readers); with the near dice red, the other way round."""
-    far = [(520, 30, _WHITE, _read(1, 0.95)), (600, 30, _RED, _read(1, 0.95))]
-    far.append((700, 30, _GREEN, _read(5, 0.95)))
+    far = [(520, 30, _WHITE, read_scores(1, 0.95)), (600, 30, _RED, read_scores(1, 0.95))]
+    far.append((700, 30, _GREEN, read_scores(5, 0.95)))
     assert _sized(_near_white(4, 6, 2, 3) + far) == [70, 180, 290, 400, 520, 700]
     red = [(x, side, _RED, probs) for x, side, _, probs in _near_white(4, 6, 2, 3)]
     assert _sized(red + far) == [70, 180, 290, 400, 600, 700]
@@ -179,8 +180,8 @@ def test_a_far_1_may_match_any_die_of_the_roll_read_surely() -> None:
     itself (a white 5 beside red near dice), a 1 of the roll's size, a die read surely but
     not clearly; not a die read unsurely."""
     red = [(x, side, _RED, probs) for x, side, _, probs in _near_white(4, 6, 2, 3)]
-    far_one = (620, 30, _WHITE, _read(1, 0.95))
-    assert _sized(red + [(520, 30, _WHITE, _read(5, 0.95)), far_one]) == [
+    far_one = (620, 30, _WHITE, read_scores(1, 0.95))
+    assert _sized(red + [(520, 30, _WHITE, read_scores(5, 0.95)), far_one]) == [
         70,
         180,
         290,
@@ -188,11 +189,11 @@ def test_a_far_1_may_match_any_die_of_the_roll_read_surely() -> None:
         520,
         620,
     ]
-    one = [(400, 90, _WHITE, _read(1, 0.95))]
+    one = [(400, 90, _WHITE, read_scores(1, 0.95))]
     assert _sized(red[:3] + one + [far_one]) == [70, 180, 290, 400, 620]
-    surely = [(400, 90, _WHITE, _read(3, 0.7))]
+    surely = [(400, 90, _WHITE, read_scores(3, 0.7))]
     assert _sized(red[:3] + surely + [far_one]) == [70, 180, 290, 400, 620]
-    unsure = [(400, 90, _WHITE, _read(3, 0.3))]
+    unsure = [(400, 90, _WHITE, read_scores(3, 0.3))]
     assert _sized(red[:3] + unsure + [far_one]) == [70, 180, 290, 400]
 
 
@@ -201,14 +202,16 @@ def test_only_a_clear_die_all_but_surely_a_die_is_spared() -> None:
     spared, not one read surely but not clearly (a box corner is read so), nor one read
     clearly that the readers give only 0.8 of being a die. Of two finds, a speck read
     surely beside a die is still dropped."""
-    far = [(x, 30, _WHITE, _read(v, 0.95)) for x, v in ((500, 4), (560, 5), (620, 2))]
+    far = [(x, 30, _WHITE, read_scores(v, 0.95)) for x, v in ((500, 4), (560, 5), (620, 2))]
     near = [
-        (100, 90, _WHITE, _read(6, 0.95)),
-        (250, 90, _WHITE, _read(3, 0.7)),
-        (400, 90, _WHITE, _read(3, 0.95, dieness=0.8)),
+        (100, 90, _WHITE, read_scores(6, 0.95)),
+        (250, 90, _WHITE, read_scores(3, 0.7)),
+        (400, 90, _WHITE, read_scores(3, 0.95, dieness=0.8)),
     ]
     assert _sized(far + near) == [100, 500, 560, 620]
-    assert _sized([(200, 120, _WHITE, _read(4, 0.95)), (500, 30, _WHITE, _read(2, 0.7))]) == [200]
+    assert _sized(
+        [(200, 120, _WHITE, read_scores(4, 0.95)), (500, 30, _WHITE, read_scores(2, 0.7))]
+    ) == [200]
 
 
 @pytest.mark.parametrize(
@@ -273,13 +276,6 @@ def test_bad_input_is_rejected() -> None:
     assert vision.read(np.full((120, 160, 1), 200, np.uint8)).values == []
 
 
-def _read(value: int, confidence: float, dieness: float = 0.98) -> np.ndarray:
-    """Readers' scores: "a die" at `dieness`, `value` at `confidence` of that."""
-    probs = np.full(7, dieness * (1 - confidence) / 5, np.float32)
-    probs[0], probs[value] = 1 - dieness, dieness * confidence
-    return probs
-
-
 def _grey_looks(w: int, h: int) -> reader._Looks:
     """`read`'s looks, at its default settings, at a plain grey image of w x h (for tests
     that stub what the finder and the readers see)."""
@@ -318,14 +314,14 @@ def _roll_cut_to_size(
 # of, and a wood floor's speck it doubts (0.33), found as a die of 166 px (1.68 times the
 # others' 99) and read as a 1 at 0.92
 SPECK_ROLL = np.array([[1830, 266, 91, 0.72], [2082, 602, 107, 0.73], [336, 96, 166, 0.33]])
-SPECK_READS = [_read(3, 0.95), _read(5, 0.97), _read(1, 0.92, dieness=0.96)]
+SPECK_READS = [read_scores(3, 0.95), read_scores(5, 0.97), read_scores(1, 0.92, dieness=0.96)]
 
 
 def test_a_doubted_find_bigger_than_the_roll_is_read_again_at_its_size(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Cut at the roll's size (99 px), the speck reads as no die, and goes."""
-    dice, asked = _roll_cut_to_size(monkeypatch, SPECK_ROLL, SPECK_READS, _read(1, 0.9, 0.2))
+    dice, asked = _roll_cut_to_size(monkeypatch, SPECK_ROLL, SPECK_READS, read_scores(1, 0.9, 0.2))
     assert dice.values == [3, 5]
     (again,) = asked
     assert again[:, :3].tolist() == [[336, 96, 99]]
@@ -336,7 +332,7 @@ def test_a_die_found_too_big_and_doubted_is_kept_at_its_size(
 ) -> None:
     """A die of a pile found as twice its size: cut to size, it reads as a 2, and is
     reported so, its box the roll's size."""
-    dice, _ = _roll_cut_to_size(monkeypatch, SPECK_ROLL, SPECK_READS, _read(2, 0.98))
+    dice, _ = _roll_cut_to_size(monkeypatch, SPECK_ROLL, SPECK_READS, read_scores(2, 0.98))
     assert dice.values == [2, 3, 5]
     assert dice.dice[0].box_xywh[2:] == (99, 99)
 
@@ -358,7 +354,7 @@ def test_only_doubted_finds_over_the_band_are_read_again(
     size, and a doubted one up to `DOUBTED_MOST` times it is not read again either."""
     found = SPECK_ROLL.copy()
     found[2, 2:] = side, score
-    dice, asked = _roll_cut_to_size(monkeypatch, found, SPECK_READS, _read(1, 0.9, 0.2))
+    dice, asked = _roll_cut_to_size(monkeypatch, found, SPECK_READS, read_scores(1, 0.9, 0.2))
     assert bool(asked) == read_again
     assert dice.values == ([3, 5] if read_again else [1, 3, 5])
 
@@ -371,8 +367,8 @@ def test_a_die_found_twice_keeps_its_find_of_the_right_size(
     roll's size, is no die, so the die is reported from its other find: each find is cut
     to size before a die found twice is counted once."""
     found = np.concatenate([SPECK_ROLL[:2], [[336, 96, 99, 0.45], [380, 96, 190, 0.48]]])
-    reads = [*SPECK_READS[:2], _read(4, 0.95), _read(1, 0.92, dieness=0.96)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, _read(1, 0.9, 0.2))
+    reads = [*SPECK_READS[:2], read_scores(4, 0.95), read_scores(1, 0.92, dieness=0.96)]
+    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
     assert [finds[:, 2].tolist() for finds in asked] == [[99.0]]
     assert dice.values == [4, 3, 5]
     assert dice.dice[0].box_xywh[2] == 99
@@ -381,8 +377,8 @@ def test_a_die_found_twice_keeps_its_find_of_the_right_size(
 def test_a_die_found_twice_is_reported_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two finds of one die, both its size (99 and 100 px, 6 px apart): one die."""
     found = np.concatenate([SPECK_ROLL[:2], [[336, 96, 99, 0.45], [340, 100, 100, 0.44]]])
-    reads = [*SPECK_READS[:2], _read(4, 0.95), _read(4, 0.9)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, _read(1, 0.9, 0.2))
+    reads = [*SPECK_READS[:2], read_scores(4, 0.95), read_scores(4, 0.9)]
+    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
     assert asked == [] and dice.values == [4, 3, 5]
 
 
@@ -393,8 +389,8 @@ def test_finds_of_one_thing_count_once_for_the_roll_size(
     would lift the roll's median to 150 and pass; counted once, each is read again."""
     dups = [[340, 100, 160, 0.32], [330, 92, 150, 0.31]]
     found = np.concatenate([SPECK_ROLL, dups])
-    reads = [*SPECK_READS, _read(1, 0.9, 0.96), _read(1, 0.9, 0.96)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, _read(1, 0.9, 0.2))
+    reads = [*SPECK_READS, read_scores(1, 0.9, 0.96), read_scores(1, 0.9, 0.96)]
+    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
     (again,) = asked
     assert again[:, 2].tolist() == [99.0, 107.0, 107.0]
     assert dice.values == [3, 5]
@@ -409,8 +405,14 @@ def test_a_find_in_question_does_not_vouch_for_a_slant(monkeypatch: pytest.Monke
         [[1251, 509, 112, 0.75], [2053, 358, 70, 0.54], [1700, 900, 90, 0.7], [600, 1000, 95, 0.8]]
         + [[337, 96, 180, 0.37]]
     )
-    reads = [_read(5, 0.97), _read(1, 0.95), _read(2, 0.95), _read(3, 0.95), _read(1, 0.9)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, _read(1, 0.9, 0.2))
+    reads = [
+        read_scores(5, 0.97),
+        read_scores(1, 0.95),
+        read_scores(2, 0.95),
+        read_scores(3, 0.95),
+        read_scores(1, 0.9),
+    ]
+    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
     (again,) = asked
     assert again[:, 2].tolist() == [92.5]
     assert sorted(dice.values) == [1, 2, 3, 5]
@@ -423,8 +425,8 @@ def test_beside_a_speck_a_doubted_die_is_read_again_at_three_quarters(
     the doubted die over 1.3 times it, so it is read again at 75 px (README, Known limits:
     Size rules); it stays if it still reads as a die."""
     found = np.array([[100, 100, 50, 0.9], [300, 100, 100, 0.9], [500, 100, 100, 0.4]])
-    reads = [_read(1, 0.9), _read(2, 0.95), _read(3, 0.95)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, _read(3, 0.9))
+    reads = [read_scores(1, 0.9), read_scores(2, 0.95), read_scores(3, 0.95)]
+    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(3, 0.9))
     assert [finds[:, 2].tolist() for finds in asked] == [[75.0]]
     assert {2, 3} <= set(dice.values)
 
@@ -434,7 +436,7 @@ def test_two_finds_are_not_cut_to_each_others_size(monkeypatch: pytest.MonkeyPat
     times their median) is not read again, and both are reported."""
     found = np.array([[100, 100, 100, 0.9], [600, 100, 200, 0.4]])
     dice, asked = _roll_cut_to_size(
-        monkeypatch, found, [_read(2, 0.95), _read(1, 0.9)], _read(1, 0.9, 0.2)
+        monkeypatch, found, [read_scores(2, 0.95), read_scores(1, 0.9)], read_scores(1, 0.9, 0.2)
     )
     assert asked == []
     assert dice.values == [2, 1]
@@ -452,18 +454,18 @@ def test_at_a_slant_a_doubted_find_is_held_to_the_slants_size(
     found = np.array([[x, y, 20.0 + 0.125 * y, 0.9] for x, y in rows] + [[300, 500, 140.25, 0.4]])
     found[6, 3] = 0.4  # the near die (107.5 px), doubted
     assert found[6, 2] > reader.DOUBTED_MOST * np.median(found[:, 2])
-    reads = [_read(k % 6 + 1, 0.95) for k in range(8)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, _read(1, 0.9, 0.2))
+    reads = [read_scores(k % 6 + 1, 0.95) for k in range(8)]
+    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
     (again,) = asked
     assert again[:, :3].tolist() == [[300, 500, 82.5]]
     assert len(dice) == 7
     # the slant only narrows the median's test: a far doubted find 1.6 times the slant's
     # size there (32.5 px) but under the roll's (54.75) is not read again
     far = np.concatenate([found[:7], [[400, 100, 1.6 * 32.5, 0.4]]])
-    dice, asked = _roll_cut_to_size(monkeypatch, far, reads, _read(1, 0.9, 0.2))
+    dice, asked = _roll_cut_to_size(monkeypatch, far, reads, read_scores(1, 0.9, 0.2))
     assert asked == [] and len(dice) == 8
     far[7, 2] = 80.0  # over both: cut to the slant's size at its place
-    dice, asked = _roll_cut_to_size(monkeypatch, far, reads, _read(1, 0.9, 0.2))
+    dice, asked = _roll_cut_to_size(monkeypatch, far, reads, read_scores(1, 0.9, 0.2))
     assert [finds[:, 2].tolist() for finds in asked] == [[32.5]]
     assert len(dice) == 7
 
@@ -561,7 +563,7 @@ def _pieces_look(
         return big.astype(np.float32)
 
     def classify(image: np.ndarray, finds: np.ndarray, *_: Any) -> np.ndarray:
-        return np.array([_read(4, 0.3 if f[2] == 70 else 0.95) for f in finds], np.float32)
+        return np.array([read_scores(4, 0.3 if f[2] == 70 else 0.95) for f in finds], np.float32)
 
     monkeypatch.setattr(reader._Looks, "_coarse_look", coarse_look)
     monkeypatch.setattr(reader, "_classify", classify)
@@ -582,7 +584,7 @@ def test_the_look_over_pieces_needs_two_and_takes_big_dice_read_surely(
     a die of the roll's size already there is that die."""
     dice = np.array([[100, 100, 34, 0.9], [300, 100, 34, 0.9], [500, 100, 34, 0.9]])
     pieces = np.array([[600, 700, 20, 0.4], [640, 700, 20, 0.4]])
-    reads = [_read(3, 0.95)] * 3 + [_read(1, 0.5, dieness=0.5)] * 2
+    reads = [read_scores(3, 0.95)] * 3 + [read_scores(1, 0.5, dieness=0.5)] * 2
     near_die = np.array([[620, 700, 110, 0.8]])
     kept, boxes = _pieces_look(monkeypatch, np.vstack([dice, pieces]), reads, near_die)
     assert kept[:, :3].tolist() == np.vstack([dice, near_die])[:, :3].tolist()
@@ -593,7 +595,9 @@ def test_the_look_over_pieces_needs_two_and_takes_big_dice_read_surely(
     kept, _ = _pieces_look(monkeypatch, np.vstack([dice, pieces]), reads, unsure)
     assert len(kept) == 5
     there = np.vstack([dice, [[625, 705, 30, 0.9]], pieces])  # a die of the roll's size
-    kept, _ = _pieces_look(monkeypatch, there, [*reads[:3], _read(2, 0.95), *reads[3:]], near_die)
+    kept, _ = _pieces_look(
+        monkeypatch, there, [*reads[:3], read_scores(2, 0.95), *reads[3:]], near_die
+    )
     assert len(kept) == 6 and not (kept[:, 2] == 110).any()
 
 
@@ -603,13 +607,13 @@ def test_a_roll_is_unsure_when_half_its_dice_are_or_none_is_read_clearly() -> No
     not; one die read surely, not clearly, is; a lone logo die (a die, unread) is not."""
     looks = _grey_looks(1280, 960)
     found = np.array([[200 + 100 * k, 300, 34, 0.8] for k in range(4)], np.float32)
-    pips = np.array([_read(1, 0.65)] + [_read(4, 0.3)] * 3, np.float32)
+    pips = np.array([read_scores(1, 0.65)] + [read_scores(4, 0.3)] * 3, np.float32)
     assert looks.unsure(found, pips, None)
-    clear = np.array([_read(5, 0.95)] * 3 + [_read(4, 0.3)], np.float32)
+    clear = np.array([read_scores(5, 0.95)] * 3 + [read_scores(4, 0.3)], np.float32)
     assert not looks.unsure(found, clear, None)
-    assert looks.unsure(found[:1], np.array([_read(5, 0.7)], np.float32), None)
-    assert not looks.unsure(found[:1], np.array([_read(5, 0.2)], np.float32), None)
-    half = np.array([_read(5, 0.95)] * 2 + [_read(4, 0.3)] * 2, np.float32)
+    assert looks.unsure(found[:1], np.array([read_scores(5, 0.7)], np.float32), None)
+    assert not looks.unsure(found[:1], np.array([read_scores(5, 0.2)], np.float32), None)
+    half = np.array([read_scores(5, 0.95)] * 2 + [read_scores(4, 0.3)] * 2, np.float32)
     assert looks.unsure(found, half, None)  # (half read clearly, half not: unsure)
 
 
@@ -624,7 +628,10 @@ def test_a_roll_of_windows_beside_pips_is_of_mixed_sizes() -> None:
     windows = [[183, 107, 124, 0.6], [133, 140, 134, 0.6]]
     pips = [[786, 1060, 38, 0.6], [723, 1127, 37, 0.7]]
     found = np.array(windows + pips, np.float32)
-    reads = np.array([_read(3, 0.95), _read(6, 0.84), _read(6, 0.3), _read(4, 0.3)], np.float32)
+    reads = np.array(
+        [read_scores(3, 0.95), read_scores(6, 0.84), read_scores(6, 0.3), read_scores(4, 0.3)],
+        np.float32,
+    )
     assert looks.mixed(found, reads, 0.5)
     assert not looks.mixed(found[:2], reads[:2], 0.5)
     assert not looks.mixed(found, reads, 0.25)  # (62-67 px dice there: none too big)
@@ -632,16 +639,18 @@ def test_a_roll_of_windows_beside_pips_is_of_mixed_sizes() -> None:
     slant[2:, 2] = [70, 66]  # (far dice half the near ones)
     assert not looks.mixed(slant, reads, 0.5)
     no_dice = reads.copy()
-    no_dice[2:] = _read(1, 0.5, dieness=0.1)
+    no_dice[2:] = read_scores(1, 0.5, dieness=0.1)
     assert not looks.mixed(found, no_dice, 0.5)
     dice = np.array([[160, 140, 213, 0.8], [760, 1100, 206, 0.7]], np.float32)
-    pieces = looks.pieces(dice, np.array([_read(6, 0.97), _read(2, 0.98)], np.float32), found)
+    pieces = looks.pieces(
+        dice, np.array([read_scores(6, 0.97), read_scores(2, 0.98)], np.float32), found
+    )
     assert pieces.tolist() == [[False] * 4, [False, False, True, True]]
-    unclear = np.array([_read(6, 0.97), _read(2, 0.8)], np.float32)
+    unclear = np.array([read_scores(6, 0.97), read_scores(2, 0.8)], np.float32)
     assert not looks.pieces(dice, unclear, found)[1].any()
     # `holds_pieces`: the cream die holds the two pips; one pip found twice, or one pip
     # and a find the readers do not take for a die, is one piece, not two
-    dice_probs = np.array([_read(6, 0.97), _read(2, 0.98)], np.float32)
+    dice_probs = np.array([read_scores(6, 0.97), read_scores(2, 0.98)], np.float32)
     assert looks.holds_pieces(dice, dice_probs, found, reads)
     twice = np.vstack([found[:3], [[788, 1062, 37, 0.6]]]).astype(np.float32)
     assert not looks.holds_pieces(dice, dice_probs, twice, reads)
@@ -663,36 +672,38 @@ def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_sure
     pips = [[300 + dx, 700 + dy, 45, 0.7] for dx, dy in pip_xy]
     pips += [[900 + dx, 300 + dy, 45, 0.4] for dx, dy in pip_xy]
     found = np.array(pips, np.float32)
-    reads = [_read(4, 0.55)] * 3 + [_read(4, 0.3)] * 5
+    reads = [read_scores(4, 0.55)] * 3 + [read_scores(4, 0.3)] * 5
     probs = np.array(reads, np.float32)
     big = np.array([[300, 700, 250, 0.8], [900, 300, 230, 0.8]], np.float32)
-    clear = np.array([_read(4, 0.97)] * 2, np.float32)
+    clear = np.array([read_scores(4, 0.97)] * 2, np.float32)
     assert looks.read_surely(big, clear) < looks.read_surely(found, probs)
     assert looks.reads_better(big, clear, found, probs)
-    assert not looks.reads_better(big, np.array([_read(4, 0.8)] * 2, np.float32), found, probs)
-    clearly = np.array([_read(4, 0.95)] * 3 + reads[3:], np.float32)  # small dice, read so
+    assert not looks.reads_better(
+        big, np.array([read_scores(4, 0.8)] * 2, np.float32), found, probs
+    )
+    clearly = np.array([read_scores(4, 0.95)] * 3 + reads[3:], np.float32)  # small dice, read so
     assert not looks.reads_better(big, clear, found, clearly)
-    as_ones = np.array([_read(1, 0.97)] * 2, np.float32)  # (three pips in a 1: a pile)
+    as_ones = np.array([read_scores(1, 0.97)] * 2, np.float32)  # (three pips in a 1: a pile)
     assert not looks.reads_better(big, as_ones, found, probs)
     # eight small dice, three read surely, none clearly, seen at the coarser look as one
     # die read clearly as a 3: a pile (more finds that may be dice than a 3 and one more)
     pile = np.array([[900 + 30 * (k % 4), 500 + 40 * (k // 4), 22, 0.7] for k in range(8)])
-    pile_reads = np.array([_read(5, 0.7)] * 3 + [_read(4, 0.4)] * 5, np.float32)
+    pile_reads = np.array([read_scores(5, 0.7)] * 3 + [read_scores(4, 0.4)] * 5, np.float32)
     one_three = np.array([[945, 520, 212, 0.5]], np.float32)
-    three = np.array([_read(3, 0.94)], np.float32)
+    three = np.array([read_scores(3, 0.94)], np.float32)
     assert not looks.reads_better(one_three, three, pile.astype(np.float32), pile_reads)
     assert looks.reads_better(one_three, three, pile[:3].astype(np.float32), pile_reads[:3])
     elsewhere = np.vstack([found, [[600, 100, 40, 0.9]] * 2]).astype(np.float32)
     elsewhere[-1, 0] = 700  # two dice read surely outside the big ones
-    more = np.vstack([probs, [_read(2, 0.6)] * 2]).astype(np.float32)
+    more = np.vstack([probs, [read_scores(2, 0.6)] * 2]).astype(np.float32)
     assert not looks.reads_better(big, clear, elsewhere, more)
     # a 4 may hold five pieces that may be dice (four pips, one found twice), not six; a
     # piece the readers think no die (die odds under even) does not count
     centre = np.array([[300, 700, 45, 0.5]] * 2, np.float32)
     for extra, reads_extra, better in [
-        (centre[:1], [_read(4, 0.3)], True),
-        (centre, [_read(4, 0.3)] * 2, False),
-        (centre, [_read(4, 0.3), _read(4, 0.3, dieness=0.3)], True),
+        (centre[:1], [read_scores(4, 0.3)], True),
+        (centre, [read_scores(4, 0.3)] * 2, False),
+        (centre, [read_scores(4, 0.3), read_scores(4, 0.3, dieness=0.3)], True),
     ]:
         more = np.vstack([probs, np.array(reads_extra, np.float32)])
         assert looks.reads_better(big, clear, np.vstack([found, extra]), more) == better
@@ -700,7 +711,7 @@ def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_sure
     # of 85 px: a die a third of its side is no piece of it (`_PIECE_SIDES`; a pip's find
     # for `closeup.holds` may be), so the four stay dice
     block = np.array([[883 + 34 * (k % 2), 483 + 34 * (k // 2), 30, 0.7] for k in range(4)])
-    block_reads = np.array([_read(2, 0.75)] * 4, np.float32)
+    block_reads = np.array([read_scores(2, 0.75)] * 4, np.float32)
     one_four = np.array([[900, 500, 85, 0.6]], np.float32)
     assert not looks.reads_better(one_four, clear[:1], block.astype(np.float32), block_reads)
 
@@ -720,7 +731,7 @@ def _wholes(
         return big.astype(np.float32)
 
     def classify(image: np.ndarray, finds: np.ndarray, *_: Any) -> np.ndarray:
-        return np.array([_read(3, read_as)] * len(finds), np.float32).reshape(-1, 7)
+        return np.array([read_scores(3, read_as)] * len(finds), np.float32).reshape(-1, 7)
 
     monkeypatch.setattr(reader._Looks, "finds", finds)
     monkeypatch.setattr(reader, "_classify", classify)
@@ -742,7 +753,13 @@ def test_a_die_too_big_for_the_first_look_is_put_in_whole(
     pips = [[560, 460, 40, 0.8], [640, 540, 40, 0.8]]
     pieces = [[600, 500, 110, 0.7], [615, 512, 110, 0.6]]
     found = np.array(far + pips + pieces, np.float32)
-    reads = [_read(5, 0.95), _read(1, 0.9), _read(1, 0.9), _read(3, 0.95), _read(3, 0.9)]
+    reads = [
+        read_scores(5, 0.95),
+        read_scores(1, 0.9),
+        read_scores(1, 0.9),
+        read_scores(3, 0.95),
+        read_scores(3, 0.9),
+    ]
     big = np.array([[600, 500, 200, 0.8]])
     whole = _wholes(monkeypatch, found, reads, big)
     assert whole is not None
@@ -752,12 +769,18 @@ def test_a_die_too_big_for_the_first_look_is_put_in_whole(
     assert _wholes(monkeypatch, found[:2], reads[:2], big) is None  # holds one find
     assert _wholes(monkeypatch, found, reads, big, read_as=0.8) is None  # read unclearly
     found_whole = np.vstack([found, [[598, 503, 180, 0.8]]])  # (0.9 of its side, centred)
-    assert _wholes(monkeypatch, found_whole, [*reads, _read(3, 0.95)], big) is None
+    assert _wholes(monkeypatch, found_whole, [*reads, read_scores(3, 0.95)], big) is None
     # two dice side by side, each with a window of its face found too (so the first look
     # has two pairs of overlapping finds and takes the look): a pile, not one die's pieces
     pile = far + [[560, 500, 80, 0.9], [640, 500, 80, 0.9], [565, 505, 50, 0.6]]
     pile += [[635, 495, 50, 0.6]]
-    pile_reads = [_read(5, 0.95), _read(2, 0.95), _read(5, 0.95), _read(2, 0.9), _read(5, 0.9)]
+    pile_reads = [
+        read_scores(5, 0.95),
+        read_scores(2, 0.95),
+        read_scores(5, 0.95),
+        read_scores(2, 0.9),
+        read_scores(5, 0.9),
+    ]
     assert _wholes(monkeypatch, np.array(pile, np.float32), pile_reads, big) is None
     side_by_side = np.array(pile, np.float32)  # (the same four finds nearer: one die's)
     side_by_side[1:, 0] = [585, 615, 590, 610]
