@@ -241,6 +241,19 @@ _CLEARLY = 0.9
 # of two or three a side are a half or a third of the block's side (`reads_better`)
 _PIECE_SIDES = 3.5
 _SAME_CROP = 0.1
+# A first look whose dice the finder scores this or less at the median finds this table's
+# dice poorly, and may have missed some: at the end, a look at twice its scale fills in
+# the dice it missed (`_Looks.filled_in`). Red dice on a drawn grain of wood (session 48,
+# scripts/drawn_rolls.py) scored 0.31-0.6 where the finder found them, and a third of them
+# it did not; the dev folders' photos score 0.62 at the least (byler_d6 0.72 for 19 in 20,
+# skovy_catan 0.69, fudw_tray 0.67), so the look costs them nothing.
+_WEAK_FIND = 0.6
+# A first look that finds nothing over `read`'s `min_score` takes that look too if the
+# finder scores something over this: the two of 48 drawn rolls of red dice on wood whose
+# first look found nothing scored 0.15 and 0.28 at best; bare plain and felt tables score
+# 0.03-0.09 (a second finder's run, about 4 ms for a 1080p frame, and no look at twice the
+# scale, which cost a blank frame 15 to 38 ms).
+_FAINT = 0.1
 
 
 def _classify(
@@ -876,6 +889,44 @@ class _Looks:
         big = float(sides.max())
         return big * scale >= NEAR_TOO_BIG * self.target_side_px and 3 * sides.min() <= big
 
+    def weakly_found(self, found: np.ndarray, probs: np.ndarray, scale: float) -> bool:
+        """Whether the look at `scale` found its dice of the roll's size only weakly (the
+        finder's median score under `_WEAK_FIND`), or found nothing but something faint
+        (a second look scored over `_FAINT`): dice that blend into the table (red on wood)
+        are found some and missed some, or all but seen. (The second look is one look,
+        as the coarser looks are: it asks whether anything is there.)"""
+        if not len(found):
+            return bool(len(_centres_at(self.image, scale, _FAINT, COARSE_VIEWS)))
+        kept = self.typical(found, probs)
+        return bool(len(kept) and np.median(found[kept, 3]) < _WEAK_FIND)
+
+    def filled_in(
+        self, found: np.ndarray, probs: np.ndarray, finer: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The roll `found`, with the dice a look at `finer` over the whole image reads
+        clearly (`_CLEARLY`) where no confirmed find lies (centres over three quarters of
+        the bigger side apart), of the roll's size (`roll_size` times the median of its
+        typical dice), and, if a 1, with a face the colour of a die the roll reads surely
+        (`coloured_as`: a cloth's eyes read clearly as 1s). Taking the finer look's whole
+        roll instead, when it read more dice surely, read 2 more of 48 drawn rolls of red
+        dice on wood right, but lost the dice of close-ups found as their pips at that
+        look, and let in owl eyes on the held-out table's cloth."""
+        more, more_probs = self.look(finer, known=(found, probs))
+        new = self.read_clearly(more, more_probs)
+        is_die = self.confirmed(found, probs)
+        if is_die.any() and new.any():
+            kept = self.typical(found, probs)
+            median = float(np.median(found[kept if len(kept) else is_die, 2]))
+            low, high = self.roll_size
+            new &= (more[:, 2] >= low * median) & (more[:, 2] <= high * median)
+            dice = found[is_die]
+            apart = np.hypot(*(more[:, None, :2] - dice[None, :, :2]).transpose(2, 0, 1))
+            new &= (apart > 0.75 * np.maximum(more[:, None, 2], dice[None, :, 2])).all(axis=1)
+            ones = new & (readings(more_probs)[0] == 1)
+            sure = found[is_die & surely_read(probs)]
+            new[ones] = coloured_as(self.image, more[ones], sure)
+        return np.concatenate([found, more[new]]), np.concatenate([probs, more_probs[new]])
+
     def unsure(self, found: np.ndarray, probs: np.ndarray, owed: np.ndarray | None) -> bool:
         """Whether half the roll's dice or more are read unsure (counting the `doubtful`
         finds), or some are read surely and none clearly (`_CLEARLY`)."""
@@ -1072,6 +1123,7 @@ def read(
         waiting = None
     keep = looks.confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
+    weak = looks.weakly_found(found, probs, scale)  # (dice that blend into the table)
     first_scale = scale
     if not keep.any():
         found, probs, scale = _coarser(
@@ -1157,7 +1209,11 @@ def read(
         holding = not mixed or looks.holds_pieces(coarse_found, coarse_probs, found, probs)
         if holding and looks.reads_better(coarse_found, coarse_probs, found, probs):
             found, probs, scale, waiting = coarse_found, coarse_probs, coarse, None
-    return looks.roll(*looks.nearer(*looks.refitted(found, probs, scale, waiting)))
+    fill = weak and scale == first_scale and first_scale < 1.0  # (no finer look taken)
+    found, probs = looks.nearer(*looks.refitted(found, probs, scale, waiting))
+    if fill:
+        found, probs = looks.filled_in(found, probs, min(1.0, 2.0 * first_scale))
+    return looks.roll(found, probs)
 
 
 def _detections(found: np.ndarray, probs: np.ndarray, size_wh: tuple[int, int]) -> Detections:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import struct
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -186,6 +187,13 @@ def near_and_far() -> ModuleType:
 
 
 @pytest.fixture(scope="session")
+def drawn_rolls() -> ModuleType:
+    """scripts/drawn_rolls.py, behind the README's figures for drawn die sets on drawn
+    tables."""
+    return _script("drawn_rolls")
+
+
+@pytest.fixture(scope="session")
 def battery() -> ModuleType:
     """scripts/stress_battery.py, which runs stress_vision.py many ways at once."""
     return _script("stress_battery")
@@ -196,6 +204,7 @@ def _script(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # (a dataclass looks up its module)
     spec.loader.exec_module(module)
     return module
 

@@ -1542,3 +1542,120 @@ def test_the_finder_looks_once_unless_told(monkeypatch: pytest.MonkeyPatch) -> N
         with pytest.raises(ValueError, match=r"finder looks: 1, 2 or 4, not "):
             vision.read(blank, finder_looks=wrong)
     assert taken == []
+
+
+def _grain_of_wood(seed: int, size_wh: tuple[int, int] = (1280, 720)) -> np.ndarray:
+    """A brown wooden table top with a strong, fine, gently bent grain (9 px a line)."""
+    rng = np.random.default_rng(seed)
+    w, h = size_wh
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    bend = 6 * np.sin(xx / 97 + rng.uniform(0, 6)) + 4 * np.sin(yy / 61)
+    phase = 2 * np.pi * (0.8 * yy + 0.6 * xx + bend) / 9.0
+    grain = np.sin(phase) + 0.4 * np.sin(2.3 * phase + 1)
+    wood = np.array([40, 80, 140], np.float32) * (1 + 0.15 * grain)[..., None]
+    return np.clip(wood + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_red_dice_on_grainy_wood_are_all_found(drawn: Drawn, engine: str, seed: int) -> None:
+    """Six red dice of 28 px on a wooden table with a strong grain, in a 1280x720 frame:
+    the first look (640 wide) finds some of them weakly and misses others (before session
+    48 these rolls lost one to three dice); the look at twice the scale fills them in."""
+    draw_die, _ = drawn
+    rng = np.random.default_rng(seed)
+    img = _grain_of_wood(seed)
+    values: list[int] = []
+    spots: list[tuple[float, float]] = []
+    while len(spots) < 6:
+        x, y = rng.uniform(60, 1220), rng.uniform(60, 660)
+        if all(np.hypot(x - a, y - b) > 70 for a, b in spots):
+            spots.append((x, y))
+            values.append(int(rng.integers(1, 7)))
+            angle = float(rng.uniform(0, 90))
+            draw_die(img, values[-1], (x, y), 28, angle=angle, face=(30, 30, 170), pip=(240,) * 3)
+    assert sorted(vision.read(img).values) == sorted(values)
+
+
+def _weak_first_look(
+    monkeypatch: pytest.MonkeyPatch, finder_score: float
+) -> tuple[list[float], list[int]]:
+    """The scales looked at in a 1080p frame and the values read, where the first look
+    (a third of the scale) finds three dice of 80 px at `finder_score` and a look at two
+    thirds finds them again with five more finds: two dice it missed, read clearly (a 5
+    and a 1 of the dice's grey), a 1 as clear on a patch of red cloth, a pip of a die
+    already found (an eighth of its size) and a window of another (a third of a side
+    off), all read clearly."""
+    frame = np.full((1080, 1920, 3), 180, np.uint8)
+    frame[700:800, 1500:1600] = (30, 30, 200)  # (the cloth under the red 1)
+    first = np.array(
+        [[300, 300, 80, finder_score], [600, 300, 80, finder_score], [900, 300, 80, 0.5]],
+        np.float32,
+    )
+    more = np.array(
+        [
+            [300, 700, 80, 0.5],
+            [600, 700, 78, 0.4],
+            [1550, 750, 80, 0.6],
+            [615, 290, 10, 0.5],
+            [926, 300, 80, 0.5],
+        ],
+        np.float32,
+    )
+    reading = {(300, 300): 3, (600, 300): 6, (900, 300): 2, (300, 700): 5, (600, 700): 1}
+    reading |= {(1550, 750): 1, (615, 290): 1, (926, 300): 2}
+    scales: list[float] = []
+
+    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+        scales.append(round(scale, 3))
+        if len(scales) == 1:
+            return first.copy()
+        return np.concatenate([first, more]) if round(scale, 3) == 0.667 else first[:0]
+
+    def read_as(image: np.ndarray, found: np.ndarray, *a: Any, **k: Any) -> np.ndarray:
+        values = [reading[int(x), int(y)] for x, y in found[:, :2]]
+        return np.array([read_scores(v, 0.97) for v in values], np.float32).reshape(-1, 7)
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(reader, "_classify", read_as)
+    monkeypatch.setattr(
+        reader, "_glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
+    )
+    return scales, sorted(vision.read(frame).values)
+
+
+def test_a_roll_the_finder_finds_weakly_is_filled_in_at_twice_the_scale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The finder's median score of the first look's dice under `_WEAK_FIND` (red dice on
+    a grain of wood): the look at twice the scale adds the dice it reads clearly where no
+    die was found, of the roll's size, a 1 only in the colour of a die read surely; not
+    the pip nor the window of a die already found, nor the red cloth's 1."""
+    scales, values = _weak_first_look(monkeypatch, finder_score=0.4)
+    assert 0.667 in scales
+    assert values == [1, 2, 3, 5, 6]
+    scales, values = _weak_first_look(monkeypatch, finder_score=0.8)  # (found surely)
+    assert 0.667 not in scales and values == [2, 3, 6]
+
+
+@pytest.mark.parametrize("faint, finer", [(0.2, True), (0.05, False)])
+def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
+    monkeypatch: pytest.MonkeyPatch, faint: float, finer: bool
+) -> None:
+    """A 1080p frame whose first look finds nothing over the reader's 0.3: if the finder
+    scores something there over `_FAINT` (0.1; dice that blend into the table), the look
+    at twice the scale fills in what it reads clearly (a die read as a 4); a bare table
+    (0.03-0.09) costs no such look."""
+    scales: list[float] = []
+    die = np.array([[900, 500, 80, faint]], np.float32)
+
+    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+        scales.append(round(scale, 3))
+        if round(scale, 3) == 0.667:
+            return np.array([[900, 500, 80, 0.6]], np.float32)
+        return die[die[:, 3] > min_score] if round(scale, 3) == 0.333 else die[:0]
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    _read_as(monkeypatch, np.array([read_scores(4, 0.97)]))
+    values = vision.read(np.full((1080, 1920, 3), 180, np.uint8)).values
+    assert scales.count(0.333) == 2  # (the first look, and the one for something faint)
+    assert (0.667 in scales) == finer and values == ([4] if finer else [])

@@ -1,0 +1,73 @@
+"""scripts/drawn_rolls.py, which the README's figures for die sets and tables the dev photos
+lack come from: its drawn rolls, how it judges a reading, and a run over a few cases."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from vision.detections import Detections, DieDetection
+
+
+def test_a_drawn_roll_is_six_dice_of_one_set_on_its_table(drawn_rolls: ModuleType) -> None:
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(4), "red", "wood", 32, 20)
+    assert img.shape == (720, 1280, 3) and img.dtype == np.uint8
+    assert len(drawn) == drawn_rolls.DICE == 6
+    assert all(1 <= d.value <= 6 and d.side == 32 for d in drawn)
+    assert all(0 < d.x < 1280 and 0 < d.y < 720 for d in drawn)
+    for a in drawn:  # (none touching)
+        assert all(np.hypot(a.x - b.x, a.y - b.y) > 32 for b in drawn if b is not a)
+    for d in drawn:  # the middle of each top face: red, or a white pip (BGR, shaded)
+        b, g, r = img[int(d.y), int(d.x)].astype(int)
+        assert r > 2 * max(b, g) + 30 or min(b, g, r) > 150, (b, g, r)
+    again, same = drawn_rolls.drawn_roll(np.random.default_rng(4), "red", "wood", 32, 20)
+    assert same == drawn and np.array_equal(again, img)  # (a seed gives the same roll)
+
+
+@pytest.mark.parametrize("table", ["plain", "felt", "wood"])
+def test_each_table_is_drawn_and_an_unknown_one_is_refused(
+    drawn_rolls: ModuleType, table: str
+) -> None:
+    top = drawn_rolls.table_top(table, 40, np.random.default_rng(0))
+    assert top.shape == (720, 1280, 3) and np.isfinite(top).all()
+    with pytest.raises(ValueError, match="no table 'marble'"):
+        drawn_rolls.table_top("marble", 40, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="no die set 'gold'"):
+        drawn_rolls.set_style("gold", np.random.default_rng(0))
+
+
+def _die(value: int, x: float, y: float) -> DieDetection:
+    return DieDetection(value, 0.9, (int(x) - 20, int(y) - 20, 40, 40), (x, y))
+
+
+def test_a_reading_is_judged_die_by_die(drawn_rolls: ModuleType) -> None:
+    """Each drawn die takes the nearest die read within 3/4 of its side, once."""
+    drawn = [drawn_rolls.Drawn(v, x, 100.0, 40.0) for v, x in ((3, 100.0), (5, 300.0), (2, 500.0))]
+    read = Detections(
+        (_die(3, 110, 105), _die(6, 305, 100), _die(4, 700, 100), _die(3, 125, 100)), (800, 200)
+    )
+    j = drawn_rolls.judged(drawn, read)
+    assert j.missed == [2] and j.misread == [(5, 6)] and sorted(j.extra) == [3, 4]
+    assert not j.right
+    right = drawn_rolls.judged(drawn, Detections(tuple(_die(d.value, d.x, d.y) for d in drawn)))
+    assert right.right and right == drawn_rolls.Judged()
+
+
+def test_a_run_prints_each_case_by_slant_and_size_and_over_all(
+    drawn_rolls: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    drawn_rolls.main(["--rolls", "1", "--sets", "white", "--tables", "plain"])
+    out = capsys.readouterr().out.splitlines()
+    names = [line[:14].strip() for line in out]
+    slants = [f"slant {a:g}" for a in drawn_rolls.SLANTS]
+    assert names == ["white on plain", *slants, *[f"side {s}" for s in drawn_rolls.SIDES], "all"]
+    cases = len(drawn_rolls.SLANTS) * len(drawn_rolls.SIDES)
+    assert out[-1].split()[1].endswith(f"/{cases}")
+    right = int(out[-1].split()[1].split("/")[0])
+    assert right >= cases * 3 // 4  # (white dice on a plain table: 12 of 12, session 48)
+    assert out[0].split()[3] == out[-1].split()[1]  # (one case: the same rolls)
+    for bad in (["--rolls", "0"], ["--sets", "white,gold"], ["--tables", "sand"]):
+        with pytest.raises(SystemExit):
+            drawn_rolls.main(bad)
