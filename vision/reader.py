@@ -241,12 +241,13 @@ _CLEARLY = 0.9
 # of two or three a side are a half or a third of the block's side (`reads_better`)
 _PIECE_SIDES = 3.5
 _SAME_CROP = 0.1
-# A first look whose dice the finder scores this or less at the median finds this table's
+# A first look whose dice the finder scores under this at the median finds this table's
 # dice poorly, and may have missed some: at the end, a look at twice its scale fills in
-# the dice it missed (`_Looks.filled_in`). Red dice on a drawn grain of wood (session 48,
-# scripts/drawn_rolls.py) scored 0.31-0.6 where the finder found them, and a third of them
-# it did not; the dev folders' photos score 0.62 at the least (byler_d6 0.72 for 19 in 20,
-# skovy_catan 0.69, fudw_tray 0.67), so the look costs them nothing.
+# the dice it missed (`_Looks.filled_in`). Of red dice on a drawn grain of wood (session
+# 48, scripts/drawn_rolls.py) the finder missed about one in six; in 16 of 20 rolls read
+# wrong its median score of a roll's dice was 0.33-0.6 (0.66 and 0.78 in two, nothing
+# found in two); the dev folders' photos score 0.62 at the least (byler_d6 0.72 for 19 in
+# 20, skovy_catan 0.69, fudw_tray 0.67), so the look costs them nothing.
 _WEAK_FIND = 0.6
 # A first look that finds nothing over `read`'s `min_score` takes that look too if the
 # finder scores something over this: the two of 48 drawn rolls of red dice on wood whose
