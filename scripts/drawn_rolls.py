@@ -173,7 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.rolls < 1:
         ap.error("--rolls: at least 1")
-    sets, tables = args.sets.split(","), args.tables.split(",")
+    if args.seed < 0:
+        ap.error("--seed: 0 or more")
+    sets, tables = (list(dict.fromkeys(a.split(","))) for a in (args.sets, args.tables))
     for name, chosen, known in (("--sets", sets, SETS), ("--tables", tables, TABLES)):
         if not set(chosen) <= set(known):
             ap.error(f"{name}: some of {', '.join(known)}, not {','.join(chosen)}")

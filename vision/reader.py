@@ -253,7 +253,8 @@ _WEAK_FIND = 0.6
 # finder scores something over this: the two of 48 drawn rolls of red dice on wood whose
 # first look found nothing scored 0.15 and 0.28 at best; bare plain and felt tables score
 # 0.03-0.09 (a second finder's run, about 4 ms for a 1080p frame, and no look at twice the
-# scale, which cost a blank frame 15 to 38 ms).
+# scale, which cost a blank frame 15 to 38 ms), a bare wooden one 0.08-0.47, which pays
+# for the look (30-43 ms a 1080p frame; the camera loop reads a settled table once).
 _FAINT = 0.1
 
 
@@ -890,32 +891,41 @@ class _Looks:
         big = float(sides.max())
         return big * scale >= NEAR_TOO_BIG * self.target_side_px and 3 * sides.min() <= big
 
-    def weakly_found(self, found: np.ndarray, probs: np.ndarray, scale: float) -> bool:
-        """Whether the look at `scale` found its dice of the roll's size only weakly (the
-        finder's median score under `_WEAK_FIND`), or found nothing but something faint
-        (a second look scored over `_FAINT`): dice that blend into the table (red on wood)
-        are found some and missed some, or all but seen. (The second look is one look,
-        as the coarser looks are: it asks whether anything is there.)"""
-        if not len(found):
-            return bool(len(_centres_at(self.image, scale, _FAINT, COARSE_VIEWS)))
+    def weakly_found(self, found: np.ndarray, probs: np.ndarray) -> bool:
+        """Whether a look found its dice of the roll's size only weakly (the finder's
+        median score under `_WEAK_FIND`): dice that blend into the table (red on wood)
+        are found some and missed some."""
         kept = self.typical(found, probs)
         return bool(len(kept) and np.median(found[kept, 3]) < _WEAK_FIND)
 
+    def faint(self, scale: float) -> bool:
+        """Whether the finder scores anything at `scale` over `_FAINT`, after a look that
+        found nothing over `min_score`: dice that blend into the table, all but seen. (One
+        look, as the coarser looks take: it asks whether anything is there.)"""
+        return bool(len(_centres_at(self.image, scale, _FAINT, COARSE_VIEWS)))
+
     def filled_in(
-        self, found: np.ndarray, probs: np.ndarray, finer: float
+        self,
+        found: np.ndarray,
+        probs: np.ndarray,
+        finer: float,
+        seen: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The roll `found`, with the dice a look at `finer` over the whole image reads
-        clearly (`_CLEARLY`) where no confirmed find lies (centres over three quarters of
-        the bigger side apart), of the roll's size (`roll_size` times the median of its
-        typical dice), and, if a 1, with a face the colour of a die the roll reads surely
-        (`coloured_as`: a cloth's eyes read clearly as 1s). Taking the finer look's whole
-        roll instead, when it read more dice surely, read 2 more of 48 drawn rolls of red
-        dice on wood right, but lost the dice of close-ups found as their pips at that
-        look, and let in owl eyes on the held-out table's cloth."""
-        more, more_probs = self.look(finer, known=(found, probs))
+        """The roll `found`, with the dice a look at `finer` over the whole image (`seen`,
+        if `read` took that look already) reads clearly (`_CLEARLY`) where no confirmed
+        find lies (centres over three quarters of the bigger side apart), of the roll's
+        size (`roll_size` times the median of its typical dice), and, if a 1, with a face
+        the colour of a die the roll reads surely (`coloured_as`: a cloth's eyes read
+        clearly as 1s; of a die of another value the look adds, where the roll has no
+        die). Taking the finer look's whole roll instead, when it read more dice surely,
+        read 2 more of 48 drawn rolls of red dice on wood right, but lost the dice of
+        close-ups found as their pips at that look, and let in owl eyes on the held-out
+        table's cloth."""
+        more, more_probs = self.look(finer, known=(found, probs)) if seen is None else seen
         new = self.read_clearly(more, more_probs)
+        ones = readings(more_probs)[0] == 1
         is_die = self.confirmed(found, probs)
-        if is_die.any() and new.any():
+        if is_die.any():
             kept = self.typical(found, probs)
             median = float(np.median(found[kept if len(kept) else is_die, 2]))
             low, high = self.roll_size
@@ -923,9 +933,10 @@ class _Looks:
             dice = found[is_die]
             apart = np.hypot(*(more[:, None, :2] - dice[None, :, :2]).transpose(2, 0, 1))
             new &= (apart > 0.75 * np.maximum(more[:, None, 2], dice[None, :, 2])).all(axis=1)
-            ones = new & (readings(more_probs)[0] == 1)
             sure = found[is_die & surely_read(probs)]
-            new[ones] = coloured_as(self.image, more[ones], sure)
+        else:
+            sure = more[new & ~ones]
+        new[new & ones] = coloured_as(self.image, more[new & ones], sure)
         return np.concatenate([found, more[new]]), np.concatenate([probs, more_probs[new]])
 
     def unsure(self, found: np.ndarray, probs: np.ndarray, owed: np.ndarray | None) -> bool:
@@ -1124,7 +1135,8 @@ def read(
         waiting = None
     keep = looks.confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
-    weak = looks.weakly_found(found, probs, scale)  # (dice that blend into the table)
+    weak = looks.weakly_found(found, probs)  # (dice that blend into the table)
+    nothing = not len(found)  # (or nothing found: perhaps something faint, `faint`)
     first_scale = scale
     if not keep.any():
         found, probs, scale = _coarser(
@@ -1178,9 +1190,11 @@ def read(
     # die read surely beside one such find takes the look too (a speck the readers think
     # no die does not: `_LIKELY_NOT`)
     unsure = not tiny and scale == first_scale and looks.unsure(found, probs, waiting)
+    finer_look: tuple[np.ndarray, np.ndarray] | None = None
     if (tiny or unsure) and first_scale < 1.0:
         finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = looks.look(finer)
+        finer_look = finer_found, finer_probs  # (taken or not, `filled_in` may use it)
         if tiny:
             kept_finer = looks.typical(finer_found, finer_probs)
             take = looks.readable(finer_found, finer_probs) and (
@@ -1210,10 +1224,15 @@ def read(
         holding = not mixed or looks.holds_pieces(coarse_found, coarse_probs, found, probs)
         if holding and looks.reads_better(coarse_found, coarse_probs, found, probs):
             found, probs, scale, waiting = coarse_found, coarse_probs, coarse, None
-    fill = weak and scale == first_scale and first_scale < 1.0  # (no finer look taken)
+    # dice found weakly, or something faint where nothing was found: the look at twice the
+    # first scale (at most full size) fills in the dice missed, unless a finer or coarser
+    # look was taken for the roll
+    fill = scale == first_scale and first_scale < 1.0
+    fill = fill and (weak or (nothing and looks.faint(first_scale)))
     found, probs = looks.nearer(*looks.refitted(found, probs, scale, waiting))
     if fill:
-        found, probs = looks.filled_in(found, probs, min(1.0, 2.0 * first_scale))
+        finer = min(1.0, 2.0 * first_scale)
+        found, probs = looks.filled_in(found, probs, finer, finer_look)
     return looks.roll(found, probs)
 
 

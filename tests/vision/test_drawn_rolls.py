@@ -68,6 +68,6 @@ def test_a_run_prints_each_case_by_slant_and_size_and_over_all(
     right = int(out[-1].split()[1].split("/")[0])
     assert right >= cases * 3 // 4  # (white dice on a plain table: 12 of 12, session 48)
     assert out[0].split()[3] == out[-1].split()[1]  # (one case: the same rolls)
-    for bad in (["--rolls", "0"], ["--sets", "white,gold"], ["--tables", "sand"]):
+    for bad in (["--rolls", "0"], ["--seed", "-1"], ["--sets", "white,gold"], ["--tables", "x"]):
         with pytest.raises(SystemExit):
             drawn_rolls.main(bad)

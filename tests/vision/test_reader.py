@@ -1643,7 +1643,8 @@ def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
 ) -> None:
     """A 1080p frame whose first look finds nothing over the reader's 0.3: if the finder
     scores something there over `_FAINT` (0.1; dice that blend into the table), the look
-    at twice the scale fills in what it reads clearly (a die read as a 4); a bare table
+    at twice the scale fills in what it reads clearly (a die read as a 4; a 1 only in the
+    colour of such a die, not the 1 read on a patch of red cloth); a bare table
     (0.03-0.09) costs no such look."""
     scales: list[float] = []
     die = np.array([[900, 500, 80, faint]], np.float32)
@@ -1651,11 +1652,124 @@ def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
     def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
         scales.append(round(scale, 3))
         if round(scale, 3) == 0.667:
-            return np.array([[900, 500, 80, 0.6]], np.float32)
+            return np.array([[900, 500, 80, 0.6], [1550, 750, 80, 0.6]], np.float32)
         return die[die[:, 3] > min_score] if round(scale, 3) == 0.333 else die[:0]
 
     monkeypatch.setattr(reader, "_centres_at", centres_at)
-    _read_as(monkeypatch, np.array([read_scores(4, 0.97)]))
-    values = vision.read(np.full((1080, 1920, 3), 180, np.uint8)).values
+    _read_as(monkeypatch, np.array([read_scores(4, 0.97), read_scores(1, 0.97)]))
+    frame = np.full((1080, 1920, 3), 180, np.uint8)
+    frame[700:800, 1500:1600] = (30, 30, 200)  # (the cloth under the 1)
+    values = vision.read(frame).values
     assert scales.count(0.333) == 2  # (the first look, and the one for something faint)
     assert (0.667 in scales) == finer and values == ([4] if finer else [])
+
+
+# Four dice of 80 px in a 1080p frame, found at the first look (finder scores given by the
+# test) and read surely, as (x, y) -> (value, confidence, dieness)
+_FOUR = {(300, 300): (3, 0.97, 0.98), (600, 300): (6, 0.97, 0.98)}
+_FOUR |= {(900, 300): (2, 0.97, 0.98), (1200, 300): (4, 0.97, 0.98)}
+
+
+def _filled_roll(
+    monkeypatch: pytest.MonkeyPatch,
+    scores: list[float],
+    more: dict[tuple[int, int, int], tuple[int, float, float]],
+    *,
+    first_more: dict[tuple[int, int, int, float], tuple[int, float, float]] | None = None,
+    size_wh: tuple[int, int] = (1920, 1080),
+    dice: dict[tuple[int, int], tuple[int, float, float]] | None = None,
+    side: int = 80,
+) -> tuple[list[float], list[int]]:
+    """The scales looked at and the values read in a frame of `size_wh` whose first look
+    finds `dice` (default `_FOUR`) of `side` px at finder `scores` (and `first_more`, (x,
+    y, side, score) -> reading), and whose look at twice its scale finds those dice again
+    and `more` ((x, y, side) -> reading, at finder score 0.5); other looks find nothing."""
+    dice = _FOUR if dice is None else dice
+    first_more = first_more or {}
+    first = [[x, y, side, s] for (x, y), s in zip(dice, scores, strict=True)]
+    first += [list(key) for key in first_more]
+    finer = round(min(1.0, 2 * model.det_scale(size_wh, long_side=640)), 3)
+    again = first[: len(dice)] + [[x, y, s, 0.5] for x, y, s in more]
+    reading = dict(dice) | {k[:2]: v for k, v in first_more.items()}
+    scales: list[float] = []
+
+    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+        scales.append(round(scale, 3))
+        found = first if len(scales) == 1 else again if round(scale, 3) == finer else []
+        return np.array(found, np.float32).reshape(-1, 4)
+
+    def read_as(image: np.ndarray, found: np.ndarray, *a: Any, **k: Any) -> np.ndarray:
+        at_finer = len(scales) > 1 and scales[-1] == finer
+        got = {k[:2]: v for k, v in more.items()} if at_finer else {}
+        rows = [got.get((int(x), int(y))) or reading[int(x), int(y)] for x, y in found[:, :2]]
+        return np.array([read_scores(*r) for r in rows], np.float32).reshape(-1, 7)
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(reader, "_classify", read_as)
+    monkeypatch.setattr(
+        reader, "_glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
+    )
+    frame = np.full((size_wh[1], size_wh[0], 3), 180, np.uint8)
+    return scales, sorted(vision.read(frame).values)
+
+
+@pytest.mark.parametrize(
+    "more, added",
+    [
+        ({(1200, 700, 80): (5, 0.97, 0.98)}, [5]),  # a die missed: in
+        ({(950, 300, 80): (2, 0.97, 0.98)}, []),  # a window of a die found, 0.6 side off
+        ({(1500, 700, 30): (3, 0.97, 0.98)}, []),  # far under the roll's size
+        ({(1500, 700, 200): (3, 0.97, 0.98)}, []),  # far over it
+        ({(1200, 700, 80): (5, 0.7, 0.98)}, []),  # read surely, not clearly
+    ],
+)
+def test_the_look_for_dice_found_weakly_adds_only_clear_dice_of_the_roll_apart(
+    monkeypatch: pytest.MonkeyPatch,
+    more: dict[tuple[int, int, int], tuple[int, float, float]],
+    added: list[int],
+) -> None:
+    scales, values = _filled_roll(monkeypatch, [0.4, 0.4, 0.5, 0.5], more)
+    assert 0.667 in scales and values == sorted([2, 3, 4, 6, *added])
+
+
+def test_a_find_not_taken_for_a_die_does_not_keep_a_die_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the first look found something it took for no die, the finer look may read a
+    die clearly: only confirmed dice keep others out."""
+    first_more = {(300, 700, 80, 0.35): (5, 0.2, 0.3)}
+    more = {(301, 701, 80): (5, 0.97, 0.98)}
+    _, values = _filled_roll(monkeypatch, [0.4, 0.4, 0.5, 0.5], more, first_more=first_more)
+    assert values == [2, 3, 4, 5, 6]
+
+
+def test_dice_found_at_0_65_are_not_found_weakly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dev photos' least median is 0.63: no look for them."""
+    scales, values = _filled_roll(monkeypatch, [0.65] * 4, {(1200, 700, 80): (5, 0.97, 0.98)})
+    assert 0.667 not in scales and values == [2, 3, 4, 6]
+
+
+def test_a_frame_looked_at_full_size_first_takes_no_look_for_dice_found_weakly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    small = {(100, 100): (3, 0.97, 0.98), (250, 100): (6, 0.97, 0.98), (400, 100): (2, 0.97, 0.98)}
+    scales, values = _filled_roll(
+        monkeypatch,
+        [0.4] * 3,
+        {(500, 300, 30): (5, 0.97, 0.98)},
+        size_wh=(640, 480),
+        dice=small,
+        side=30,
+    )
+    assert scales.count(1.0) == 1 and values == [2, 3, 6]
+
+
+def test_a_finer_look_taken_for_an_unsure_roll_is_not_taken_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A roll found weakly and half read unsure takes the finer look (`unsure`) and, if
+    that look does not read more dice surely, keeps its own roll: the look filling it in
+    is that same look, not a second one."""
+    unsure = dict(_FOUR) | {(600, 300): (6, 0.3, 0.98), (900, 300): (2, 0.3, 0.98)}
+    scales, values = _filled_roll(monkeypatch, [0.55, 0.55, 0.55, 0.5], {}, dice=unsure)
+    assert scales.count(0.667) == 1 and {3, 4} <= set(values)  # (the unsure two: plain)
