@@ -1098,6 +1098,11 @@ def read(
     its face marked, `min_dieness` is then enough, whatever the other two say (`same_set`).
     Five finds of a look or more that are windows of a repeating pattern (a polka-dot
     cloth's dots read as 4s and 5s: `pattern.py`, `_cloth`) are no dice.
+    A first look whose dice the finder scores weakly (`_WEAK_FIND` at the median: red dice
+    on a grain of wood, some missed), or that finds nothing but something faint
+    (`_FAINT`), is followed at the end (unless a finer or coarser look gave the roll) by
+    a look at twice its scale, at most full size, over the whole image, which adds the
+    dice it reads clearly where none was found (`filled_in`).
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()
