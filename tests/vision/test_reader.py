@@ -1584,43 +1584,16 @@ def _weak_first_look(
     thirds finds them again with five more finds: two dice it missed, read clearly (a 5
     and a 1 of the dice's grey), a 1 as clear on a patch of red cloth, a pip of a die
     already found (an eighth of its size) and a window of another (a third of a side
-    off), all read clearly."""
+    off), all read clearly (`_filled_roll`)."""
     frame = np.full((1080, 1920, 3), 180, np.uint8)
     frame[700:800, 1500:1600] = (30, 30, 200)  # (the cloth under the red 1)
-    first = np.array(
-        [[300, 300, 80, finder_score], [600, 300, 80, finder_score], [900, 300, 80, 0.5]],
-        np.float32,
-    )
-    more = np.array(
-        [
-            [300, 700, 80, 0.5],
-            [600, 700, 78, 0.4],
-            [1550, 750, 80, 0.6],
-            [615, 290, 10, 0.5],
-            [926, 300, 80, 0.5],
-        ],
-        np.float32,
-    )
-    reading = {(300, 300): 3, (600, 300): 6, (900, 300): 2, (300, 700): 5, (600, 700): 1}
-    reading |= {(1550, 750): 1, (615, 290): 1, (926, 300): 2}
-    scales: list[float] = []
-
-    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
-        scales.append(round(scale, 3))
-        if len(scales) == 1:
-            return first.copy()
-        return np.concatenate([first, more]) if round(scale, 3) == 0.667 else first[:0]
-
-    def read_as(image: np.ndarray, found: np.ndarray, *a: Any, **k: Any) -> np.ndarray:
-        values = [reading[int(x), int(y)] for x, y in found[:, :2]]
-        return np.array([read_scores(v, 0.97) for v in values], np.float32).reshape(-1, 7)
-
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
-    monkeypatch.setattr(reader, "_classify", read_as)
-    monkeypatch.setattr(
-        reader, "_glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
-    )
-    return scales, sorted(vision.read(frame).values)
+    three = {(300, 300): (3, 0.97, 0.98), (600, 300): (6, 0.97, 0.98)}
+    three[900, 300] = (2, 0.97, 0.98)
+    more = {(300, 700, 80): (5, 0.97, 0.98), (600, 700, 78): (1, 0.97, 0.98)}
+    more |= {(1550, 750, 80): (1, 0.97, 0.98), (615, 290, 10): (1, 0.97, 0.98)}
+    more[926, 300, 80] = (2, 0.97, 0.98)
+    scores = [finder_score, finder_score, 0.5]
+    return _filled_roll(monkeypatch, scores, more, dice=three, frame=frame)
 
 
 def test_a_roll_the_finder_finds_weakly_is_filled_in_at_twice_the_scale(
@@ -1679,12 +1652,15 @@ def _filled_roll(
     size_wh: tuple[int, int] = (1920, 1080),
     dice: dict[tuple[int, int], tuple[int, float, float]] | None = None,
     side: int = 80,
+    frame: np.ndarray | None = None,
 ) -> tuple[list[float], list[int]]:
-    """The scales looked at and the values read in a frame of `size_wh` whose first look
+    """The scales looked at and the values read in a frame of `size_wh` (plain grey, or
+    `frame`) whose first look
     finds `dice` (default `_FOUR`) of `side` px at finder `scores` (and `first_more`, (x,
     y, side, score) -> reading), and whose look at twice its scale finds those dice again
     and `more` ((x, y, side) -> reading, at finder score 0.5); other looks find nothing."""
     dice = _FOUR if dice is None else dice
+    size_wh = size_wh if frame is None else (frame.shape[1], frame.shape[0])
     first_more = first_more or {}
     first = [[x, y, side, s] for (x, y), s in zip(dice, scores, strict=True)]
     first += [list(key) for key in first_more]
@@ -1709,7 +1685,8 @@ def _filled_roll(
     monkeypatch.setattr(
         reader, "_glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
     )
-    frame = np.full((size_wh[1], size_wh[0], 3), 180, np.uint8)
+    if frame is None:
+        frame = np.full((size_wh[1], size_wh[0], 3), 180, np.uint8)
     return scales, sorted(vision.read(frame).values)
 
 
