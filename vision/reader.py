@@ -13,7 +13,8 @@ ONNX Runtime (see `model.py`):
    (`brightened`).
 2. The face readers (two networks, averaged) look at each die in the full-resolution image,
    in a crop normalised to the die's size, and give a probability for "not a die" and for
-   each value 1-6.
+   each value 1-6; a die read unsure is read again with its crop moved onto its top face
+   (a die seen at a slant, `recentre.py`).
 
 A die the finder is sure of but whose face the reader cannot decide (a printed logo, glare,
 a cocked die) is still reported, with a low confidence, so the player confirms that one die,
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from . import recentre
 from .closeup import crowd, explains, holds, look_like_pips, stands
 from .detections import Detections, DieDetection
 from .finds import (
@@ -1015,7 +1017,27 @@ class _Looks:
             rank = self.in_roll(found, probs)
             keep = np.flatnonzero(rank >= 0)
             keep = keep[dedupe(found[keep], rank[keep])]
-        return _detections(*self.sized(found[keep], probs[keep]), (self.w, self.h))
+        found, probs = self.recentred(*self.sized(found[keep], probs[keep]))
+        return _detections(found, probs, (self.w, self.h))
+
+    def recentred(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The roll's scores with each die read unsure (`recentre.BELOW`) read again with its
+        crop moved onto its top face, where a way reads it clearly (`recentre.best_way`);
+        finds and boxes unchanged."""
+        which = np.flatnonzero(readings(probs)[1] < recentre.BELOW)
+        if not len(which):
+            return found, probs
+        moved_probs, _ = glance(_crops(self.image, recentre.moved(found, which)))
+        moved_probs = moved_probs.reshape(len(which), recentre.WAYS, 7)
+        closed = recentre.closed_ways(found, which)
+        probs = probs.copy()
+        for row, i in enumerate(which.tolist()):
+            way = recentre.best_way(
+                moved_probs[row], closed[row], clearly=_CLEARLY, dieness=self.min_dieness
+            )
+            if way >= 0:
+                probs[i] = moved_probs[row, way]
+        return found, probs
 
     def sized(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The roll's finds (each found once) none far from its typical size (`roll_sized`),
@@ -1103,6 +1125,10 @@ def read(
     (`_FAINT`), is followed at the end (unless a finer or coarser look gave the roll) by
     a look at twice its scale, at most full size, over the whole image, which adds the
     dice it reads clearly where none was found (`filled_in`).
+    Last, each die of the roll read under 0.8 is read again with its crop moved a third
+    of its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
+    seen at a slant, the finder's centre lies towards the side faces, whose pips the
+    crop then takes in.
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()
