@@ -1022,21 +1022,34 @@ class _Looks:
 
     def recentred(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The roll's scores with each die read unsure (`recentre.BELOW`) read again with its
-        crop moved onto its top face, where a way reads it clearly (`recentre.best_way`);
-        finds and boxes unchanged."""
+        crop moved onto its top face, where a way reads it clearly (`recentre.best_way`) or,
+        failing that, the way the roll's other dice took does (`recentre.roll_way`); finds
+        and boxes unchanged. Only the open ways are read."""
         which = np.flatnonzero(readings(probs)[1] < recentre.BELOW)
         if not len(which):
             return found, probs
-        moved_probs, _ = glance(_crops(self.image, recentre.moved(found, which)))
-        moved_probs = moved_probs.reshape(len(which), recentre.WAYS, 7)
         closed = recentre.closed_ways(found, which)
+        moved = recentre.moved(found, which)
+        flat = np.zeros((len(which) * recentre.WAYS, 7), np.float32)
+        flat[:, 0] = 1.0  # (a closed way: no die, never taken)
+        open_ways = np.flatnonzero(~closed.ravel())
+        if not len(open_ways):
+            return found, probs
+        flat[open_ways] = glance(_crops(self.image, moved[open_ways]))[0]
+        moved_probs = flat.reshape(len(which), recentre.WAYS, 7)
         probs = probs.copy()
+        taken: list[int] = []
         for row, i in enumerate(which.tolist()):
-            way = recentre.best_way(
-                moved_probs[row], closed[row], clearly=_CLEARLY, dieness=self.min_dieness
-            )
+            way = recentre.best_way(moved_probs[row], closed[row], dieness=self.min_dieness)
             if way >= 0:
                 probs[i] = moved_probs[row, way]
+                taken.append(way)
+        shared = recentre.roll_way(taken)
+        for row, i in enumerate(which.tolist()):
+            if recentre.on_roll_way(
+                moved_probs[row], closed[row], shared, probs[i], dieness=self.min_dieness
+            ):
+                probs[i] = moved_probs[row, shared]
         return found, probs
 
     def sized(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1125,8 +1138,8 @@ def read(
     (`_FAINT`), is followed at the end (unless a finer or coarser look gave the roll) by
     a look at twice its scale, at most full size, over the whole image, which adds the
     dice it reads clearly where none was found (`filled_in`).
-    Last, each die of the roll read under 0.8 is read again with its crop moved a third
-    of its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
+    Last, each die of the roll read under 0.8 is read again with its crop moved 0.3 of
+    its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
     seen at a slant, the finder's centre lies towards the side faces, whose pips the
     crop then takes in.
 

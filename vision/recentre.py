@@ -7,14 +7,18 @@ the face readers' crop, centred there, takes in a side face's pips, and they rea
 unsure or wrong; read at the top face's own centre, the misread dice of drawn rolls read
 right at 0.91-0.98 (session 49). Which way the top lies is not known from the find, so a
 die read unsure is read again with its crop moved `SHIFT` of its side each of `WAYS` ways,
-and the reading of the way read most clearly is taken if it is clear (the reader's
-`_CLEARLY`) and no other way reads another value clearly (a top face one way, a side face
-the other). A way towards another die of the roll (within `NEAR` sides, `CONE` of the
-way) is not taken: there the crop takes in that die's face (two dice touching in a dev
-photo: the crop moved onto the one behind read its 4 clearly). The die's box stays where
-the finder put it (moved, a die at a box's edge fell out of a labeller's box).
+and the reading of the way read most clearly is taken if it is clear (`CLEARLY`) and no
+other way reads another value clearly (a top face one way, a side face the other). A way
+towards another die of the roll (within `NEAR` sides, `CONE` of the way) is not read:
+there the crop takes in that die's face (two dice touching in a dev photo: the crop moved
+onto the one behind read its 4 clearly). The die's box stays where the finder put it
+(moved, a die at a box's edge fell out of a labeller's box).
+A roll's dice share the camera's slant, so their tops lie the same way from the finder's
+centres: where `ROLL_LEAST` dice of the roll took ways that agree (`roll_way`), a die no
+way read clearly takes the roll's way if it reads the die more surely there, at `ROLL_SURE`
+at least (`on_roll_way`).
 The arithmetic lives here, without networks or images; `reader._Looks.recentred` cuts the
-crops and reads them.
+crops (only for the open ways) and reads them.
 """
 
 from __future__ import annotations
@@ -36,6 +40,17 @@ WAYS = 8
 # two) and within 60 degrees of it (the cosine CONE)
 NEAR = 2.0
 CONE = 0.5
+# A way's reading is taken at this confidence (the reader's "clearly", as for a die the
+# look at twice the scale adds)
+CLEARLY = 0.9
+# Where this many dice of a roll took ways that agree (their unit vectors' sum at least
+# ROLL_AGREE of their count: two dice's ways a quarter turn apart at most), the roll's way is
+# taken for another die read unsure if it reads it more surely there, at ROLL_SURE at
+# least (drawn rolls at 35 degrees, another draw: 78 to 81 of 96; no die of the dev
+# photos is read by it)
+ROLL_LEAST = 2
+ROLL_AGREE = 0.7
+ROLL_SURE = 0.6
 
 
 def unit_ways(ways: int = WAYS) -> np.ndarray:
@@ -70,15 +85,41 @@ def closed_ways(found: np.ndarray, which: np.ndarray, ways: int = WAYS) -> np.nd
     return closed
 
 
-def best_way(probs: np.ndarray, closed: np.ndarray, *, clearly: float, dieness: float) -> int:
+def best_way(probs: np.ndarray, closed: np.ndarray, *, dieness: float) -> int:
     """The way whose reading to take for one die, given the readers' scores of its moved
-    crops (ways, 7) and its `closed` ways: the open way read most clearly, if read at least
-    `clearly`, as a die at least at `dieness`, and no open way reads another value as
-    clearly; else -1."""
+    crops (ways, 7) and its `closed` ways: the open way read most clearly where the
+    readers take it for a die (at least `dieness`), if at least `CLEARLY` and no open way
+    reads another value that clearly (a way they doubt is a die too: a 2 read at 0.91
+    there, one way, and a 4 at 0.93 the other was the 2); else -1."""
     values, confidence = readings(probs)
     confidence = np.where(closed, 0.0, confidence)
-    clear = confidence >= clearly
+    clear = confidence >= CLEARLY
     if not clear.any() or len(set(values[clear].tolist())) > 1:
         return -1
+    confidence = np.where(1.0 - probs[:, 0] < dieness, 0.0, confidence)
     way = int(np.argmax(confidence))
-    return way if 1.0 - float(probs[way, 0]) >= dieness else -1
+    return way if confidence[way] >= CLEARLY else -1
+
+
+def roll_way(taken: list[int], ways: int = WAYS) -> int:
+    """The way the roll's dice took (`best_way` of each die that took one), if at least
+    `ROLL_LEAST` took ways and they agree; else -1."""
+    if len(taken) < ROLL_LEAST:
+        return -1
+    unit = unit_ways(ways)
+    pull = unit[taken].sum(axis=0)
+    if float(np.hypot(*pull)) < ROLL_AGREE * len(taken):
+        return -1
+    return int(np.argmax(unit @ pull))
+
+
+def on_roll_way(
+    probs: np.ndarray, closed: np.ndarray, way: int, now: np.ndarray, *, dieness: float
+) -> bool:
+    """Whether a die that no way read clearly takes the roll's `way`: open, a die to the
+    readers there (`dieness`), and read at `ROLL_SURE` at least and more surely than `now`
+    (its scores as read)."""
+    if way < 0 or closed[way] or 1.0 - float(probs[way, 0]) < dieness:
+        return False
+    there = float(readings(probs[way : way + 1])[1][0])
+    return there >= ROLL_SURE and there > float(readings(now[None])[1][0])

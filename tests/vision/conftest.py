@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from vision import model
+from vision.reader import _Looks
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_images"
@@ -92,6 +93,21 @@ def table(
     img[:] = colour
     img += rng.normal(0, noise, (h, w, 1))
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def grey_looks(w: int, h: int) -> _Looks:
+    """`read`'s looks, at its default settings, at a plain grey image of w x h (for tests
+    that stub what the finder and the readers see)."""
+    return _Looks(
+        np.full((h, w, 3), 180, np.uint8),
+        min_score=0.3,
+        min_dieness=0.7,
+        min_unread_dieness=0.9,
+        min_sure_score=0.5,
+        roll_size=(0.6, 2.0),
+        target_side_px=34.0,
+        rotations=4,
+    )
 
 
 def read_scores(value: int, confidence: float, dieness: float = 0.98) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import vision
-from tests.vision.conftest import read_scores
+from tests.vision.conftest import grey_looks, read_scores
 from vision import model, reader
 from vision.detections import Detections
 from vision.evaluate import score_image
@@ -153,7 +153,7 @@ def _sized(squares: list[tuple[int, int, tuple[int, int, int], np.ndarray]]) -> 
         h = side // 2
         cv2.rectangle(image, (x - h, 150 - h), (x + h, 150 + h), colour, -1)
     found = np.array([(x, 150, side, 0.9) for x, side, _, _ in squares], np.float32)
-    looks = reader._Looks(**{**_grey_looks(800, 300).__dict__, "image": image})
+    looks = reader._Looks(**{**grey_looks(800, 300).__dict__, "image": image})
     kept, _ = looks.sized(found, np.array([probs for *_, probs in squares]))
     return sorted(int(x) for x in kept[:, 0])
 
@@ -276,21 +276,6 @@ def test_bad_input_is_rejected() -> None:
     assert vision.read(np.full((120, 160, 1), 200, np.uint8)).values == []
 
 
-def _grey_looks(w: int, h: int) -> reader._Looks:
-    """`read`'s looks, at its default settings, at a plain grey image of w x h (for tests
-    that stub what the finder and the readers see)."""
-    return reader._Looks(
-        np.full((h, w, 3), 180, np.uint8),
-        min_score=0.3,
-        min_dieness=0.7,
-        min_unread_dieness=0.9,
-        min_sure_score=0.5,
-        roll_size=(0.6, 2.0),
-        target_side_px=34.0,
-        rotations=4,
-    )
-
-
 def _roll_cut_to_size(
     monkeypatch: pytest.MonkeyPatch, found: np.ndarray, probs: list[np.ndarray], again: np.ndarray
 ) -> tuple[Detections, list[np.ndarray]]:
@@ -306,7 +291,7 @@ def _roll_cut_to_size(
         return np.repeat(again[None], len(finds), axis=0)
 
     monkeypatch.setattr(reader, "_classify", classify)
-    looks = _grey_looks(2560, 1440)
+    looks = grey_looks(2560, 1440)
     return looks.roll(found.astype(np.float32), np.array(probs, np.float32)), asked
 
 
@@ -567,7 +552,7 @@ def _pieces_look(
 
     monkeypatch.setattr(reader._Looks, "_coarse_look", coarse_look)
     monkeypatch.setattr(reader, "_classify", classify)
-    looks = _grey_looks(1280, 960)
+    looks = grey_looks(1280, 960)
     kept, _ = looks._near_by_pieces(
         found.astype(np.float32), np.array(probs, np.float32), 0.5, 1.5 * 34.0
     )
@@ -605,7 +590,7 @@ def test_a_roll_is_unsure_when_half_its_dice_are_or_none_is_read_clearly() -> No
     """`_Looks.unsure`, which decides the looks at twice and half the scale: four dice, one
     read surely (a pip's 1) and three not, are unsure; three read clearly and one not are
     not; one die read surely, not clearly, is; a lone logo die (a die, unread) is not."""
-    looks = _grey_looks(1280, 960)
+    looks = grey_looks(1280, 960)
     found = np.array([[200 + 100 * k, 300, 34, 0.8] for k in range(4)], np.float32)
     pips = np.array([read_scores(1, 0.65)] + [read_scores(4, 0.3)] * 3, np.float32)
     assert looks.unsure(found, pips, None)
@@ -624,7 +609,7 @@ def test_a_roll_of_windows_beside_pips_is_of_mixed_sizes() -> None:
     not, nor windows alone, nor finds the readers do not take for dice. `_Looks.pieces`:
     which finds a die read clearly holds as pieces (pip-sized); `holds_pieces`, whether
     one holds two dice of the roll so."""
-    looks = _grey_looks(1280, 960)
+    looks = grey_looks(1280, 960)
     windows = [[183, 107, 124, 0.6], [133, 140, 134, 0.6]]
     pips = [[786, 1060, 38, 0.6], [723, 1127, 37, 0.7]]
     found = np.array(windows + pips, np.float32)
@@ -667,7 +652,7 @@ def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_sure
     value plus one (a pile, as eight small dice seen as one), nor when a die it reads
     surely is no die's piece, nor when the dice it holds are too big to be pips (a block
     of four small dice seen as one)."""
-    looks = _grey_looks(1280, 960)
+    looks = grey_looks(1280, 960)
     pip_xy = [(-60, -60), (60, -60), (-60, 60), (60, 60)]
     pips = [[300 + dx, 700 + dy, 45, 0.7] for dx, dy in pip_xy]
     pips += [[900 + dx, 300 + dy, 45, 0.4] for dx, dy in pip_xy]
@@ -735,7 +720,7 @@ def _wholes(
 
     monkeypatch.setattr(reader._Looks, "finds", finds)
     monkeypatch.setattr(reader, "_classify", classify)
-    looks = _grey_looks(1280, 960)
+    looks = grey_looks(1280, 960)
     owed = np.zeros(len(found), bool)
     return looks.wholes(found.astype(np.float32), np.array(probs, np.float32), owed, 1.0)
 

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 import vision
-from tests.vision.conftest import read_scores
-from vision import recentre
+from tests.vision.conftest import grey_looks, read_scores
+from vision import reader, recentre
+from vision.finds import readings
 from vision.model import crop_die, glance
 
 
-def test_a_find_is_moved_a_third_of_its_side_each_way() -> None:
+def test_a_find_is_moved_0_3_of_its_side_each_way() -> None:
     found = np.array([[100, 100, 40, 0.9], [300, 200, 60, 0.5]], np.float32)
     moved = recentre.moved(found, np.array([1]))
     assert moved.shape == (recentre.WAYS, 4)
@@ -59,14 +60,114 @@ def _ways(readings: dict[int, tuple[int, float, float]]) -> np.ndarray:
         ({2: (5, 0.96, 0.99), 6: (2, 0.95, 0.99)}, [], -1),  # a top one way, a side the other
         ({2: (5, 0.96, 0.99)}, [2], -1),  # towards another die
         ({2: (5, 0.96, 0.99), 6: (2, 0.95, 0.99)}, [6], 2),  # ... whose face it read
+        ({2: (5, 0.93, 0.99), 6: (2, 0.97, 0.99)}, [6], 2),  # ... however clearly
         ({2: (5, 0.96, 0.6)}, [], -1),  # clear, but hardly a die there
+        ({2: (5, 0.97, 0.6), 3: (5, 0.92, 0.99)}, [], 3),  # ... the next way is one
+        ({1: (4, 0.93, 0.97), 6: (2, 0.91, 0.69)}, [], -1),  # another value there still counts
     ],
 )
 def test_a_way_is_taken_only_where_it_reads_the_die_clearly_and_alone(
     readings: dict[int, tuple[int, float, float]], closed: list[int], way: int
 ) -> None:
     shut = np.isin(np.arange(recentre.WAYS), closed)
-    assert recentre.best_way(_ways(readings), shut, clearly=0.9, dieness=0.7) == way
+    assert recentre.best_way(_ways(readings), shut, dieness=0.7) == way
+
+
+@pytest.mark.parametrize(
+    "taken, way",
+    [
+        ([1, 1], 1),
+        ([1, 2, 1], 1),  # neighbouring ways agree; the sum is nearest the middle one
+        ([1], -1),  # one die alone does not make the roll's way
+        ([1, 5], -1),  # opposite ways
+        ([0, 2], 1),  # two a quarter turn apart just agree, on the way between
+        ([0, 3], -1),  # 135 degrees apart: not
+    ],
+)
+def test_the_rolls_way_is_the_one_its_dice_agree_on(taken: list[int], way: int) -> None:
+    assert recentre.roll_way(taken) == way
+
+
+def test_a_die_unread_takes_the_rolls_way_only_if_read_more_surely_there() -> None:
+    ways = _ways({3: (4, 0.75, 0.99), 5: (2, 0.7, 0.6)})
+    now = read_scores(6, 0.5)
+    open_ = np.zeros(recentre.WAYS, bool)
+    assert recentre.on_roll_way(ways, open_, 3, now, dieness=0.7)
+    assert not recentre.on_roll_way(ways, open_, -1, now, dieness=0.7)  # no roll's way
+    assert not recentre.on_roll_way(ways, np.isin(np.arange(8), [3]), 3, now, dieness=0.7)
+    assert not recentre.on_roll_way(ways, open_, 3, read_scores(6, 0.8), dieness=0.7)
+    assert not recentre.on_roll_way(ways, open_, 0, read_scores(6, 0.3), dieness=0.7)  # 0.5
+    assert not recentre.on_roll_way(ways, open_, 5, now, dieness=0.7)  # hardly a die there
+
+
+def _recentred(
+    monkeypatch: pytest.MonkeyPatch,
+    dice: list[tuple[float, float, tuple[int, float]]],
+    moved: dict[tuple[int, int], tuple[int, float, float]],
+) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """`_Looks.recentred` on finds of 40 px at (x, y) read as given, with the readers'
+    scores of moved crops stubbed: at a moved centre (rounded) as `moved` says, else a 3
+    read unsure. Returns the scores and the centres whose crops were read."""
+    found = np.array([[x, y, 40, 0.9] for x, y, _ in dice], np.float32)
+    probs = np.array([read_scores(*r) for _, _, r in dice], np.float32)
+    asked: list[tuple[int, int]] = []
+
+    def crops(image: np.ndarray, at: np.ndarray) -> list[tuple[int, int]]:
+        return [(round(float(x)), round(float(y))) for x, y in at[:, :2]]
+
+    def glance(centres: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        asked.extend(centres)
+        rows = [read_scores(*moved.get(c, (3, 0.5, 0.95))) for c in centres]
+        return np.array(rows, np.float32).reshape(-1, 7), np.zeros(len(rows), bool)
+
+    monkeypatch.setattr(reader, "_crops", crops)
+    monkeypatch.setattr(reader, "glance", glance)
+    looks = grey_looks(600, 400)
+    out, scores = looks.recentred(found, probs)
+    assert np.array_equal(out, found)  # (finds and boxes stay)
+    return scores, asked
+
+
+def test_a_roll_reads_its_unsure_dice_again_on_their_open_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Of a die read surely (0.85), one read unsure beside it (60 px to its right) and one
+    alone: only the unsure ones are read again, the first not towards its neighbour."""
+    step = round(recentre.SHIFT * 40)
+    dice = [(100.0, 100.0, (2, 0.85)), (160.0, 100.0, (1, 0.5)), (400.0, 300.0, (6, 0.4))]
+    moved = {(160 - step, 100): (2, 0.97, 0.99), (400, 300 + step): (5, 0.95, 0.99)}
+    scores, asked = _recentred(monkeypatch, dice, moved)
+    values, confidence = readings(scores)
+    # the middle die's way back towards the surely read die is closed (its crop would read
+    # that die's 2), the lone die's way down reads it clearly
+    assert values.tolist() == [2, 1, 5] and confidence[2] >= 0.9
+    assert (160 - step, 100) not in asked and not any(c[0] < 130 for c in asked)
+    assert len(asked) == 2 * recentre.WAYS - 3  # (the three ways towards it not read)
+    assert np.array_equal(scores[0], read_scores(2, 0.85))
+
+
+def test_a_clear_way_where_the_readers_doubt_a_die_is_not_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    step = round(recentre.SHIFT * 40)
+    dice = [(300.0, 200.0, (4, 0.5))]
+    scores, _ = _recentred(monkeypatch, dice, {(300 + step, 200): (5, 0.96, 0.75)})
+    assert readings(scores)[0].tolist() == [5]  # (0.75: over the reader's min_dieness)
+    scores, _ = _recentred(monkeypatch, dice, {(300 + step, 200): (5, 0.96, 0.65)})
+    assert readings(scores)[0].tolist() == [4]
+
+
+def test_a_die_no_way_reads_clearly_takes_the_way_the_rolls_dice_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    step = round(recentre.SHIFT * 40)
+    dice = [(100.0, 100.0, (1, 0.5)), (300.0, 100.0, (2, 0.5)), (500.0, 100.0, (3, 0.4))]
+    down = {(x, 100 + step): (v, 0.95, 0.99) for x, v in ((100, 4), (300, 6))}
+    scores, _ = _recentred(monkeypatch, dice, down | {(500, 100 + step): (5, 0.7, 0.99)})
+    assert readings(scores)[0].tolist() == [4, 6, 5]
+    one = {(100, 100 + step): (4, 0.95, 0.99), (500, 100 + step): (5, 0.7, 0.99)}
+    scores, _ = _recentred(monkeypatch, dice, one)  # (one die's way alone is no roll's way)
+    assert readings(scores)[0].tolist() == [4, 2, 3]
 
 
 @pytest.mark.parametrize("seed, dice_set", [(20, "white"), (27, "black"), (22, "black")])
