@@ -1029,13 +1029,13 @@ class _Looks:
         if not len(which):
             return found, probs
         closed = recentre.closed_ways(found, which)
-        moved = recentre.moved(found, which)
-        flat = np.zeros((len(which) * recentre.WAYS, 7), np.float32)
-        flat[:, 0] = 1.0  # (a closed way: no die, never taken)
         open_ways = np.flatnonzero(~closed.ravel())
         if not len(open_ways):
             return found, probs
-        flat[open_ways] = glance(_crops(self.image, moved[open_ways]))[0]
+        flat = np.zeros((len(which) * recentre.WAYS, 7), np.float32)
+        flat[:, 0] = 1.0  # (a closed way: no die, never taken)
+        moved = recentre.moved(found, which)[open_ways]
+        flat[open_ways] = glance(_crops(self.image, moved))[0]
         moved_probs = flat.reshape(len(which), recentre.WAYS, 7)
         probs = probs.copy()
         taken: list[int] = []
@@ -1235,8 +1235,8 @@ def read(
     # no die does not: `_LIKELY_NOT`)
     unsure = not tiny and scale == first_scale and looks.unsure(found, probs, waiting)
     finer_look: tuple[np.ndarray, np.ndarray] | None = None
+    finer = min(1.0, 2.0 * first_scale)  # (the look at twice the scale, at most full size)
     if (tiny or unsure) and first_scale < 1.0:
-        finer = min(1.0, 2.0 * first_scale)
         finer_found, finer_probs = looks.look(finer)
         finer_look = finer_found, finer_probs  # (taken or not, `filled_in` may use it)
         if tiny:
@@ -1275,7 +1275,6 @@ def read(
     fill = fill and (weak or (nothing and looks.faint(first_scale)))
     found, probs = looks.nearer(*looks.refitted(found, probs, scale, waiting))
     if fill:
-        finer = min(1.0, 2.0 * first_scale)
         found, probs = looks.filled_in(found, probs, finer, finer_look)
     return looks.roll(found, probs)
 

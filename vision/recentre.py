@@ -77,8 +77,7 @@ def closed_ways(found: np.ndarray, which: np.ndarray, ways: int = WAYS) -> np.nd
     for row, i in enumerate(np.asarray(which).tolist()):
         off = found[:, :2].astype(np.float64) - found[i, :2]
         dist = np.hypot(off[:, 0], off[:, 1])
-        others = (dist > 0) & (dist < NEAR * np.maximum(found[i, 2], found[:, 2]))
-        others[i] = False
+        others = (dist > 0) & (dist < NEAR * np.maximum(found[i, 2], found[:, 2]))  # (not i)
         if others.any():
             towards = unit @ (off[others] / dist[others, None]).T  # (ways, others)
             closed[row] = (towards > CONE).any(axis=1)
