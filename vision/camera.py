@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 
 from .detections import Detections
-from .reader import DARK_LEVEL, resize, top_level
+from .model import resize
+from .reader import DARK_LEVEL, top_level
 
 
 @dataclass(frozen=True)

@@ -574,6 +574,21 @@ def warm_up() -> None:
     classify_crops([np.zeros((CROP, CROP, 3), np.uint8)], rotations=1)
 
 
+def resize(image: np.ndarray, scale: float) -> np.ndarray:
+    """Scale an image fast: halve it (2x2 averages, which keep small pips from aliasing)
+    while more than halving remains, then bilinear. OpenCV's INTER_AREA has a fast path
+    for exactly half (about 0.8 ms for a 1920x1080 frame on one core); for other factors
+    it costs 3-8 times more than this, and pyrDown 4 times more than a halving."""
+    if abs(scale - 1.0) < 1e-3:
+        return image
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    while size[0] * 2 <= image.shape[1] and size[1] * 2 <= image.shape[0]:
+        half = (image.shape[1] // 2, image.shape[0] // 2)
+        image = cv2.resize(image[: half[1] * 2, : half[0] * 2], half, interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+
+
 def det_scale(size_wh: tuple[int, int], *, long_side: int) -> float:
     """Scale factor to the detector's working size (never upscaling by more than 2)."""
     return min(2.0, long_side / max(size_wh))

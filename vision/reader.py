@@ -62,11 +62,12 @@ from .model import (
     find_centres,
     finder_views,
     glance,
+    resize,
     vote,
 )
 from .pattern import patterned
 from .perspective import fit_sizes, relative_sides
-from .same_set import coloured_as, unread_dice_of_the_set
+from .same_set import colour_patches, coloured_as, unread_dice_of_the_set
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -128,21 +129,6 @@ def brightening(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160
 
 def _scaled(image: np.ndarray, gain: float) -> np.ndarray:
     return image if gain == 1.0 else cv2.convertScaleAbs(image, alpha=gain)
-
-
-def resize(image: np.ndarray, scale: float) -> np.ndarray:
-    """Scale an image fast: halve it (2x2 averages, which keep small pips from aliasing)
-    while more than halving remains, then bilinear. OpenCV's INTER_AREA has a fast path
-    for exactly half (about 0.8 ms for a 1920x1080 frame on one core); for other factors
-    it costs 3-8 times more than this, and pyrDown 4 times more than a halving."""
-    if abs(scale - 1.0) < 1e-3:
-        return image
-    h, w = image.shape[:2]
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    while size[0] * 2 <= image.shape[1] and size[1] * 2 <= image.shape[0]:
-        half = (image.shape[1] // 2, image.shape[0] // 2)
-        image = cv2.resize(image[: half[1] * 2, : half[0] * 2], half, interpolation=cv2.INTER_AREA)
-    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
 def _centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
@@ -1017,15 +1003,52 @@ class _Looks:
             rank = self.in_roll(found, probs)
             keep = np.flatnonzero(rank >= 0)
             keep = keep[dedupe(found[keep], rank[keep])]
-        found, probs = self.recentred(*self.sized(found[keep], probs[keep]))
-        return _detections(found, probs, (self.w, self.h))
+        found, probs, patches = self.coloured_in(*self.sized(found[keep], probs[keep]))
+        found, probs = self.recentred(found, probs, also=patches)
+        clear = readings(probs)[1] >= _CLEARLY  # (a patch's die, read clearly at last)
+        keep = ~patches | (clear & (1.0 - probs[:, 0] >= self.min_unread_dieness))
+        return _detections(found[keep], probs[keep], (self.w, self.h))
 
-    def recentred(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The roll's scores with each die read unsure (`recentre.BELOW`) read again with its
-        crop moved onto its top face, where a way reads it clearly (`recentre.best_way`) or,
-        failing that, the way the roll's other dice took does (`recentre.roll_way`); finds
-        and boxes unchanged. Only the open ways are read."""
-        which = np.flatnonzero(readings(probs)[1] < recentre.BELOW)
+    def coloured_in(
+        self, found: np.ndarray, probs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The roll with the dice the finder missed that the set's colour may show
+        (`same_set.colour_patches`: a patch of the colour two dice read surely share, a
+        die's size, on a table of another colour), each read at the median side of those
+        dice and all but surely a die (`min_unread_dieness`); and which finds they are.
+        `roll` keeps those read clearly (`_CLEARLY`), at once or with the crop moved
+        (`recentred`: seen at a slant, a die's side faces have its colour too, and the
+        patch's centre lies towards them). Red dice on an orange wood grain: the finder
+        scores some 0.1-0.45 and the look at twice the scale (`filled_in`) misses them too,
+        while their colour stands out (scripts/drawn_rolls.py; session 50). A patch the
+        readers doubt is a die is left out: a red button or a printed motif."""
+        none = np.zeros(len(found), bool)
+        sure = surely_read(probs)
+        if sure.sum() < 2:
+            return found, probs, none
+        centres = colour_patches(self.image, found[sure], found)
+        if not len(centres):
+            return found, probs, none
+        more = np.zeros((len(centres), 4), np.float32)
+        more[:, :2], more[:, 2] = centres, float(np.median(found[sure, 2]))
+        more_probs = glance(_crops(self.image, more))[0]
+        new = 1.0 - more_probs[:, 0] >= self.min_unread_dieness
+        patches = np.concatenate([none, np.ones(int(new.sum()), bool)])
+        return np.concatenate([found, more[new]]), np.concatenate([probs, more_probs[new]]), patches
+
+    def recentred(
+        self, found: np.ndarray, probs: np.ndarray, *, also: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The roll's scores with each die read unsure (`recentre.BELOW`), and those `also`
+        marks read under `recentre.CLEARLY`, read again with its crop moved onto its top
+        face, where a way reads it clearly (`recentre.best_way`) or, failing that, the way
+        the roll's other dice took does (`recentre.roll_way`); finds and boxes unchanged.
+        Only the open ways are read."""
+        confidence = readings(probs)[1]
+        again = confidence < recentre.BELOW
+        if also is not None:
+            again |= also & (confidence < recentre.CLEARLY)
+        which = np.flatnonzero(again)
         if not len(which):
             return found, probs
         closed = recentre.closed_ways(found, which)
@@ -1138,6 +1161,9 @@ def read(
     (`_FAINT`), is followed at the end (unless a finer or coarser look gave the roll) by
     a look at twice its scale, at most full size, over the whole image, which adds the
     dice it reads clearly where none was found (`filled_in`).
+    A die the finder missed altogether (red on an orange wood grain) that shows as a
+    patch of the colour two dice of the roll share, a die's size, on a table of another
+    colour, is added if read clearly (`coloured_in`, `same_set.colour_patches`).
     Last, each die of the roll read under 0.8 is read again with its crop moved 0.3 of
     its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
     seen at a slant, the finder's centre lies towards the side faces, whose pips the

@@ -13,6 +13,11 @@ the player is asked about that one die. The colour alone (`coloured_as`) also te
 far or near die showing 1, read clearly at a size the roll's others make odd, from a
 cloth's cartoon eye (`reader._Looks.sized`).
 
+The set's colour also finds a die the finder missed altogether (`colour_patches`): a red
+die on an orange wood grain blends into it for the finder, but not by its colour, and a
+patch of the roll's face colour, a die's size, with the table around it, read clearly as
+a die, is one (`reader._Looks.coloured_in`).
+
 Measured (session 38): of the dice read surely in `fudw_tray`'s photos (sets of blue
 dice), 86% have another within `SAME_COLOUR` (median 4.1); `byler_d6` mixes colours (37%),
 `skovy_catan`'s two dice never match. Of the finds the dev folders drop that the readers
@@ -28,6 +33,7 @@ import cv2
 import numpy as np
 
 from .finds import surely_read
+from .model import resize
 
 SAME_COLOUR = 10.0
 """The most a face's median colour may differ from a die's of the roll, read surely
@@ -107,3 +113,104 @@ def _alike(colours: np.ndarray, dice: np.ndarray) -> np.ndarray:
     """Which of `colours` (Lab, NaN where unknown) lie within `SAME_COLOUR` of a die's."""
     distance = np.linalg.norm(colours[:, None, :] - dice[None, :, :], axis=2)
     return np.asarray(np.nan_to_num(distance, nan=np.inf).min(axis=1) <= SAME_COLOUR)
+
+
+PATCH_SCALE = 12.0
+"""The side, in pixels, a die has in the image the colour patches are looked for in: a
+face's middle is then 9 pixels across, and a large photo's search costs no more than a
+small one's. Scaled as the finder's looks are (`model.resize`: halved, each pixel the mean
+of four, then bilinear); scaled bilinearly at once, a pixel a sample of the photo's, costs
+a 1080p frame about 1 ms less, but the held-out `fudw_tray` lost a die found (IMG_4543)
+and the printed polka dots gained an extra (session 50)."""
+
+PATCH_COLOUR = 20.0
+"""The most a pixel may differ from a face colour of the set in each channel (8-bit Lab)
+to count as one: twice `SAME_COLOUR`, as a pixel's colour is noisier than a face's
+median (a box, not a ball, as OpenCV's `inRange` tests it fast)."""
+
+PATCH_FILLED = 0.6
+"""The least share of a patch's middle (`FACE_SPAN` of a die's side) in the set's colour."""
+
+PATCH_AROUND = (1.6, 0.3)
+"""The window around a patch (die sides), and the most of it outside the patch's middle
+that may be of the set's colour, not counting the roll's dice: a die lies on a table,
+while a table, a tray's rim or a pile of the dice's own colour surrounds a patch with
+more of it. Of drawn red dice the finder missed on wood, 0.04-0.11 (scripts/drawn_rolls.py)."""
+
+ALIKE_DICE = 2
+"""The dice read surely a colour must be shared by (as a pixel of it is, `PATCH_COLOUR`) to
+be the set's: a lone stray read is none. (Within `SAME_COLOUR`, red dice on wood lit from
+one side were none: their faces' lightness 18-23 apart in three rolls of two or three.)"""
+
+
+def set_colours(image: np.ndarray, dice: np.ndarray) -> np.ndarray:
+    """The face colours (Lab, (k, 3)) of the roll's set among `dice` (finds read surely):
+    each shared by `ALIKE_DICE` of them (`face_looks`), one for each group of alike
+    colours. (Taken at full size: a face's middle at `PATCH_SCALE` takes in its edge and,
+    at a slant, its darker side faces, and some wood grain then passes for a die.)"""
+    colours = face_looks(image, dice)[0]
+    colours = colours[~np.isnan(colours).any(axis=1)]
+    near = np.abs(colours[:, None, :] - colours[None, :, :]).max(axis=2) <= PATCH_COLOUR
+    distinct: list[np.ndarray] = []
+    for colour in colours[near.sum(axis=1) >= ALIKE_DICE]:
+        if all(np.linalg.norm(colour - d) > SAME_COLOUR / 2 for d in distinct):
+            distinct.append(colour)
+    return np.array(distinct).reshape(-1, 3)
+
+
+def colour_patches(image: np.ndarray, dice: np.ndarray, roll: np.ndarray) -> np.ndarray:
+    """Centres (x, y) of patches of the set's colour (`set_colours` of `dice`, finds read
+    surely) that could be a die of their median side no find of the `roll` (x, y, side,
+    ...) lies on: the patch's middle `PATCH_FILLED` with the colour, what lies around it
+    within `PATCH_AROUND`, and three quarters of a side from every find of the roll. Best
+    filled first. None without a colour two dice share."""
+    colours = set_colours(image, dice)
+    if not len(colours):
+        return np.zeros((0, 2))
+    side = float(np.median(dice[:, 2]))
+    scale = min(1.0, PATCH_SCALE / side)
+    lab = cv2.cvtColor(resize(image, scale), cv2.COLOR_BGR2LAB)
+    near = np.zeros(lab.shape[:2], np.uint8)
+    for colour in colours:
+        low, high = np.clip(colour - PATCH_COLOUR, 0, 255), np.clip(colour + PATCH_COLOUR, 0, 255)
+        near |= cv2.inRange(lab, low, high)
+    in_colour = (near > 0).astype(np.float32)
+    middle = max(3, round(FACE_SPAN * side * scale) | 1)
+    around = max(middle + 2, round(PATCH_AROUND[0] * side * scale) | 1)
+    taken = np.zeros(in_colour.shape, np.uint8)  # (three quarters of a side of each find)
+    for x, y, s in (roll[:, :3] * scale).tolist():
+        cv2.circle(taken, (round(x), round(y)), round(0.75 * max(s, side * scale)), 1, -1)
+    free = np.where(taken > 0, 0.0, in_colour).astype(np.float32)  # (the roll's dice do not
+    # count against a patch beside them, nor what a find off its die's centre leaves)
+    sums = [
+        cv2.boxFilter(free, -1, (k, k), normalize=False, borderType=cv2.BORDER_CONSTANT)
+        for k in (middle, around)
+    ]
+    filled = sums[0] / float(middle**2)
+    ring = (sums[1] - sums[0]) / float(around**2 - middle**2)
+    score = np.where((ring <= PATCH_AROUND[1]) & (taken == 0), filled, 0.0).astype(np.float32)
+    edge = middle // 2  # (a middle wholly inside the image)
+    score[:edge], score[-edge:], score[:, :edge], score[:, -edge:] = 0.0, 0.0, 0.0, 0.0
+    peak = score >= cv2.dilate(score, np.ones((middle, middle), np.uint8))
+    ys, xs = np.nonzero(peak & (score >= PATCH_FILLED))
+    order = np.argsort(-score[ys, xs], kind="stable")
+    kept: list[tuple[int, int]] = []
+    for x, y in zip(xs[order].tolist(), ys[order].tolist(), strict=True):
+        if all((x - a) ** 2 + (y - b) ** 2 >= (0.75 * side * scale) ** 2 for a, b in kept):
+            kept.append((x, y))  # (one die's patch peaks once: its middle's plateau)
+    centres = np.array([_centroid(free, x, y, middle) for x, y in kept]).reshape(-1, 2)
+    centres = (centres + 0.5) / scale - 0.5
+    apart = np.hypot(*(centres[:, None, :] - roll[None, :, :2]).transpose(2, 0, 1))
+    return centres[(apart >= 0.75 * np.maximum(roll[None, :, 2], side)).all(axis=1)]
+
+
+def _centroid(mask: np.ndarray, x: int, y: int, r: int) -> tuple[float, float]:
+    """The centre of the pixels of `mask` within `r` of (x, y), and within `r` of that: a
+    plateau's first pixel is at its corner, and the face's colour centred on the face."""
+    cx, cy = float(x), float(y)
+    for _ in range(2):
+        x0, y0 = max(0, round(cx) - r), max(0, round(cy) - r)
+        ys, xs = np.nonzero(mask[y0 : round(cy) + r + 1, x0 : round(cx) + r + 1])
+        if len(xs):
+            cx, cy = x0 + float(xs.mean()), y0 + float(ys.mean())
+    return cx, cy

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
 import pytest
 
-from vision import read, reader
+from tests.vision.conftest import grey_looks, read_scores
+from vision import read, reader, recentre
 from vision.detections import DieDetection
+from vision.finds import readings
 from vision.same_set import (
     MARKED,
     SAME_COLOUR,
+    colour_patches,
     coloured_as,
     face_looks,
+    set_colours,
     unread_dice_of_the_set,
 )
 
@@ -141,3 +146,114 @@ def test_a_logo_die_the_readers_half_doubt_is_reported_unread(
         reader, "unread_dice_of_the_set", lambda _i, found, *_a: np.zeros(len(found), bool)
     )
     assert there() == []
+
+
+def _dice(squares: list[Square]) -> np.ndarray:
+    return np.array([(x, y, s, 0.9) for x, y, s, _, _ in squares], np.float64)
+
+
+def test_a_die_the_finder_missed_shows_as_a_patch_of_the_sets_colour() -> None:
+    """Two red dice read, a third red die beside them that no find lies on: its centre is
+    the one patch; a white die's face (another colour) and a red speck a third the size
+    are none."""
+    roll: list[Square] = [(80, 100, 40, RED, "pip"), (200, 100, 40, RED, "pip")]
+    missed: Square = (330, 180, 40, RED, "pip")
+    others: list[Square] = [(450, 100, 40, WHITE, "pip"), (450, 220, 14, RED, "pip")]
+    image = _scene(roll + [missed] + others)
+    patches = colour_patches(image, _dice(roll), _dice(roll))
+    assert len(patches) == 1
+    assert np.hypot(*(patches[0] - missed[:2])) <= 40 / 8
+    # found already (a find within three quarters of a side of it): no patch
+    found = _dice(roll + [missed])
+    found[2, 0] += 0.6 * 40
+    assert not len(colour_patches(image, _dice(roll), found))
+
+
+def test_no_patch_where_the_table_or_a_single_die_has_the_colour() -> None:
+    """A red die on a red cloth is no patch (what lies around it has the colour too), nor a
+    red die beside one red die and one white one (a colour one die alone has is no set's),
+    nor a red die mostly off the frame."""
+    roll: list[Square] = [(80, 100, 40, RED, "pip"), (200, 100, 40, RED, "pip")]
+    image = _scene(roll)
+    cv2.rectangle(image, (290, 140), (540, 290), RED, -1)  # a red cloth
+    cv2.circle(image, (400, 210), 5, (20, 20, 20), -1)  # and a red die's pip on it
+    assert not len(colour_patches(image, _dice(roll), _dice(roll)))
+    mixed: list[Square] = [(80, 100, 40, RED, "pip"), (200, 100, 40, WHITE, "pip")]
+    image = _scene(mixed + [(330, 180, 40, RED, "pip")])
+    assert not len(colour_patches(image, _dice(mixed), _dice(mixed)))
+    image = _scene(roll + [(568, 180, 40, RED, "pip")])  # (most of it off the frame)
+    assert not len(colour_patches(image, _dice(roll), _dice(roll)))
+
+
+def test_the_sets_colours_are_those_two_dice_share_each_once() -> None:
+    squares: list[Square] = [
+        (60, 80, 40, RED, "pip"),
+        (140, 80, 40, RED, "pip"),
+        (220, 80, 40, RED, "pip"),
+        (300, 80, 40, WHITE, "pip"),  # one white die: no colour of the set
+    ]
+    image = _scene(squares)
+    colours = set_colours(image, _dice(squares))
+    assert colours.shape == (1, 3)
+    assert np.linalg.norm(colours[0] - face_looks(image, _dice(squares[:1]))[0][0]) <= 1
+    assert set_colours(image, _dice(squares[2:])).shape == (0, 3)
+
+
+def test_a_patch_joins_the_roll_only_read_clearly_as_a_die(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_Looks.coloured_in` then `recentred`, with the patches and the readers stubbed. Of
+    four patches, three the readers all but surely take for dice (0.98) are cut at the
+    median side of the dice read surely and become finds; the one they doubt (0.8) does
+    not. Read again with the crop moved, the one read at 0.85 reads clearly one way (so a
+    patch is read again under 0.9, not only under 0.8) and the one read at 0.6 nowhere.
+    With one die read surely there is no set."""
+    found = np.array([[100, 100, 40, 0.9], [200, 100, 44, 0.9], [300, 100, 80, 0.9]], np.float32)
+    probs = np.array([read_scores(5, 0.95), read_scores(3, 0.95), read_scores(2, 0.3)])
+    patches = np.array([[100.0, 300.0], [200.0, 300.0], [300.0, 300.0], [400.0, 300.0]])
+    first = {100: (4, 0.95, 0.98), 200: (4, 0.6, 0.98), 300: (4, 0.95, 0.8), 400: (4, 0.85, 0.98)}
+    centres = {(x, 300) for x in first}
+    step = round(recentre.SHIFT * 42)
+    cut: list[list[float]] = []
+
+    def crops(image: np.ndarray, at: np.ndarray) -> list[tuple[int, int]]:
+        cut.extend(at.tolist())
+        return [(round(float(x)), round(float(y))) for x, y in at[:, :2]]
+
+    def glance(at: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        rows = [
+            read_scores(*first[x])
+            if (x, y) in centres
+            else read_scores(*moved.get((x, y), (3, 0.5)))
+            for x, y in at
+        ]
+        return np.array(rows, np.float32).reshape(-1, 7), np.zeros(len(rows), bool)
+
+    moved = {(400, 300 + step): (4, 0.96), (200, 300 + step): (4, 0.7)}
+    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll: patches)
+    monkeypatch.setattr(reader, "_crops", crops)
+    monkeypatch.setattr(reader, "glance", glance)
+    looks = grey_looks(600, 600)
+    out, out_probs, of_patch = looks.coloured_in(found, probs)
+    assert out[:3].tolist() == found.tolist() and np.array_equal(out_probs[:3], probs)
+    assert out[3:, :3].tolist() == [[100, 300, 42], [200, 300, 42], [400, 300, 42]]
+    assert of_patch.tolist() == [False] * 3 + [True] * 3
+    assert [c[2] for c in cut] == [42] * 4
+    again, again_probs = looks.recentred(out, out_probs, also=of_patch)
+    values, confidence = readings(again_probs)
+    assert values[3:].tolist() == [4, 4, 4]
+    assert confidence[3:].round(2).tolist() == [0.95, 0.6, 0.96]
+    assert looks.recentred(out, out_probs)[1][5].tolist() == out_probs[5].tolist()  # (0.85)
+    probs[1] = read_scores(3, 0.3)
+    assert len(looks.coloured_in(found, probs)[0]) == 3
+
+
+@pytest.mark.parametrize("seed, side", [(0, 32), (1, 48), (14, 32)])
+def test_red_dice_the_finder_misses_on_wood_are_found_by_their_colour(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch, seed: int, side: int
+) -> None:
+    """Six red dice drawn on wooden planks, seen from above: the finder misses one to four
+    of them (their colour blends into the grain for it), their colour finds them."""
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(seed), "red", "wood", side, 0)
+    assert drawn_rolls.judged(drawn, read(img)).right
+    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll: np.zeros((0, 2)))
+    without = drawn_rolls.judged(drawn, read(img))
+    assert without.missed and not without.misread and not without.extra
