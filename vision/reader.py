@@ -1005,9 +1005,14 @@ class _Looks:
             keep = keep[dedupe(found[keep], rank[keep])]
         found, probs, patches = self.coloured_in(*self.sized(found[keep], probs[keep]))
         found, probs = self.recentred(found, probs, also=patches)
-        clear = readings(probs)[1] >= _CLEARLY  # (a patch's die, read clearly at last)
-        keep = ~patches | (clear & (1.0 - probs[:, 0] >= self.min_unread_dieness))
+        keep = ~patches | self.read_as_dice(probs)  # (a patch's die, read clearly at last)
         return _detections(found[keep], probs[keep], (self.w, self.h))
+
+    def read_as_dice(self, probs: np.ndarray) -> np.ndarray:
+        """Which finds are read clearly (`_CLEARLY`) and all but surely dice
+        (`min_unread_dieness`): what a patch of the set's colour must be to join the roll."""
+        clear = readings(probs)[1] >= _CLEARLY
+        return np.asarray(clear & (1.0 - probs[:, 0] >= self.min_unread_dieness))
 
     def coloured_in(
         self, found: np.ndarray, probs: np.ndarray
@@ -1163,7 +1168,8 @@ def read(
     dice it reads clearly where none was found (`filled_in`).
     A die the finder missed altogether (red on an orange wood grain) that shows as a
     patch of the colour two dice of the roll share, a die's size, on a table of another
-    colour, is added if read clearly (`coloured_in`, `same_set.colour_patches`).
+    colour, is added if read clearly and all but surely a die (0.9 each; `coloured_in`,
+    `same_set.colour_patches`).
     Last, each die of the roll read under 0.8 is read again with its crop moved 0.3 of
     its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
     seen at a slant, the finder's centre lies towards the side faces, whose pips the

@@ -135,7 +135,14 @@ PATCH_AROUND = (1.6, 0.3)
 """The window around a patch (die sides), and the most of it outside the patch's middle
 that may be of the set's colour, not counting the roll's dice: a die lies on a table,
 while a table, a tray's rim or a pile of the dice's own colour surrounds a patch with
-more of it. Of drawn red dice the finder missed on wood, 0.04-0.11 (scripts/drawn_rolls.py)."""
+more of it. Of drawn red dice the finder missed on wood, 0.04-0.11 (scripts/drawn_rolls.py).
+A band of the colour under 0.8 of a side wide passes (about 0.29 around): the readers'
+test is then all that tells it from a die; so does a patch at the frame's edge or beside
+a find, where what lies outside the image or near the find counts as not of the colour."""
+
+APART = 0.75
+"""How far a patch's centre lies from every find of the roll, and from another patch, in
+sides (the larger of the find's and the dice's median): a die found is not found again."""
 
 ALIKE_DICE = 2
 """The dice read surely a colour must be shared by (as a pixel of it is, `PATCH_COLOUR`) to
@@ -145,8 +152,9 @@ one side were none: their faces' lightness 18-23 apart in three rolls of two or 
 
 def set_colours(image: np.ndarray, dice: np.ndarray) -> np.ndarray:
     """The face colours (Lab, (k, 3)) of the roll's set among `dice` (finds read surely):
-    each shared by `ALIKE_DICE` of them (`face_looks`), one for each group of alike
-    colours. (Taken at full size: a face's middle at `PATCH_SCALE` takes in its edge and,
+    each shared by `ALIKE_DICE` of them (`face_looks`), less those within `SAME_COLOUR` / 2
+    of one already taken (the pixels' tests are OR-ed, so a near copy adds nothing). (Taken
+    at full size: a face's middle at `PATCH_SCALE` takes in its edge and,
     at a slant, its darker side faces, and some wood grain then passes for a die.)"""
     colours = face_looks(image, dice)[0]
     colours = colours[~np.isnan(colours).any(axis=1)]
@@ -179,7 +187,7 @@ def colour_patches(image: np.ndarray, dice: np.ndarray, roll: np.ndarray) -> np.
     around = max(middle + 2, round(PATCH_AROUND[0] * side * scale) | 1)
     taken = np.zeros(in_colour.shape, np.uint8)  # (three quarters of a side of each find)
     for x, y, s in (roll[:, :3] * scale).tolist():
-        cv2.circle(taken, (round(x), round(y)), round(0.75 * max(s, side * scale)), 1, -1)
+        cv2.circle(taken, (round(x), round(y)), round(APART * max(s, side * scale)), 1, -1)
     free = np.where(taken > 0, 0.0, in_colour).astype(np.float32)  # (the roll's dice do not
     # count against a patch beside them, nor what a find off its die's centre leaves)
     sums = [
@@ -194,14 +202,14 @@ def colour_patches(image: np.ndarray, dice: np.ndarray, roll: np.ndarray) -> np.
     peak = score >= cv2.dilate(score, np.ones((middle, middle), np.uint8))
     ys, xs = np.nonzero(peak & (score >= PATCH_FILLED))
     order = np.argsort(-score[ys, xs], kind="stable")
-    kept: list[tuple[int, int]] = []
+    kept: list[tuple[float, float]] = []
     for x, y in zip(xs[order].tolist(), ys[order].tolist(), strict=True):
-        if all((x - a) ** 2 + (y - b) ** 2 >= (0.75 * side * scale) ** 2 for a, b in kept):
-            kept.append((x, y))  # (one die's patch peaks once: its middle's plateau)
-    centres = np.array([_centroid(free, x, y, middle) for x, y in kept]).reshape(-1, 2)
-    centres = (centres + 0.5) / scale - 0.5
+        cx, cy = _centroid(free, x, y, middle)  # (one die's patch once, though its middle's
+        if all((cx - a) ** 2 + (cy - b) ** 2 >= (APART * side * scale) ** 2 for a, b in kept):
+            kept.append((cx, cy))  # plateau peaks more than once)
+    centres = (np.array(kept).reshape(-1, 2) + 0.5) / scale - 0.5
     apart = np.hypot(*(centres[:, None, :] - roll[None, :, :2]).transpose(2, 0, 1))
-    return centres[(apart >= 0.75 * np.maximum(roll[None, :, 2], side)).all(axis=1)]
+    return centres[(apart >= APART * np.maximum(roll[None, :, 2], side)).all(axis=1)]
 
 
 def _centroid(mask: np.ndarray, x: int, y: int, r: int) -> tuple[float, float]:

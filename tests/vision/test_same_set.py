@@ -163,6 +163,9 @@ def test_a_die_the_finder_missed_shows_as_a_patch_of_the_sets_colour() -> None:
     patches = colour_patches(image, _dice(roll), _dice(roll))
     assert len(patches) == 1
     assert np.hypot(*(patches[0] - missed[:2])) <= 40 / 8
+    for x, y in [(301, 185), (310, 172), (337, 189)]:  # (its plateau peaks twice: one patch)
+        patches = colour_patches(_scene(roll + [(x, y, 40, RED, "pip")]), _dice(roll), _dice(roll))
+        assert len(patches) == 1 and np.hypot(patches[0, 0] - x, patches[0, 1] - y) <= 40 / 8
     # found already (a find within three quarters of a side of it): no patch
     found = _dice(roll + [missed])
     found[2, 0] += 0.6 * 40
@@ -242,6 +245,9 @@ def test_a_patch_joins_the_roll_only_read_clearly_as_a_die(monkeypatch: pytest.M
     assert values[3:].tolist() == [4, 4, 4]
     assert confidence[3:].round(2).tolist() == [0.95, 0.6, 0.96]
     assert looks.recentred(out, out_probs)[1][5].tolist() == out_probs[5].tolist()  # (0.85)
+    # `roll` keeps of the patches those read clearly and all but surely dice at last
+    assert looks.read_as_dice(again_probs[3:]).tolist() == [True, False, True]
+    assert not looks.read_as_dice(np.array([read_scores(4, 0.95, 0.85)])).any()
     probs[1] = read_scores(3, 0.3)
     assert len(looks.coloured_in(found, probs)[0]) == 3
 
