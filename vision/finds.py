@@ -139,6 +139,13 @@ def roll_sized(
     return keep
 
 
+def clear_dice(probs: np.ndarray, *, clearly: float, dieness: float) -> np.ndarray:
+    """Finds read clearly (confidence `clearly`) that the readers are all but sure are dice
+    (`dieness`): a die whose reading a rule may trust beyond the finder's."""
+    _, confidence = readings(probs)
+    return np.asarray((confidence >= clearly) & (1.0 - probs[:, 0] >= dieness))
+
+
 def clear_and_apart(
     found: np.ndarray, probs: np.ndarray, *, clearly: float, dieness: float
 ) -> np.ndarray:
@@ -150,8 +157,7 @@ def clear_and_apart(
     clearly as a 1, 2 or 3) lies inside that die, and a pile of dice seen as one holds
     them (`dedupe` drops most such finds first: this catches those in a corner). A 1 asks
     more (`reader._Looks.sized`): a cloth's cartoon eyes read clearly as 1s at any size."""
-    _, confidence = readings(probs)
-    clear = (confidence >= clearly) & (1.0 - probs[:, 0] >= dieness)
+    clear = clear_dice(probs, clearly=clearly, dieness=dieness)
     inside = centre_inside(found, found)
     np.fill_diagonal(inside, False)
     return clear & ~inside.any(axis=0) & ~inside.any(axis=1)

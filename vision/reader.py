@@ -40,6 +40,7 @@ from .detections import Detections, DieDetection
 from .finds import (
     centre_inside,
     clear_and_apart,
+    clear_dice,
     confirmed_dice,
     count_once,
     dedupe,
@@ -67,7 +68,7 @@ from .model import (
 )
 from .pattern import patterned
 from .perspective import fit_sizes, relative_sides
-from .same_set import colour_patches, coloured_as, unread_dice_of_the_set
+from .same_set import ALIKE_DICE, colour_patches, coloured_as, unread_dice_of_the_set
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -1011,8 +1012,7 @@ class _Looks:
     def read_as_dice(self, probs: np.ndarray) -> np.ndarray:
         """Which finds are read clearly (`_CLEARLY`) and all but surely dice
         (`min_unread_dieness`): what a patch of the set's colour must be to join the roll."""
-        clear = readings(probs)[1] >= _CLEARLY
-        return np.asarray(clear & (1.0 - probs[:, 0] >= self.min_unread_dieness))
+        return clear_dice(probs, clearly=_CLEARLY, dieness=self.min_unread_dieness)
 
     def coloured_in(
         self, found: np.ndarray, probs: np.ndarray
@@ -1029,7 +1029,7 @@ class _Looks:
         readers doubt is a die is left out: a red button or a printed motif."""
         none = np.zeros(len(found), bool)
         sure = surely_read(probs)
-        if sure.sum() < 2:
+        if sure.sum() < ALIKE_DICE:  # (no colour two dice share)
             return found, probs, none
         centres = colour_patches(self.image, found[sure], found)
         if not len(centres):
