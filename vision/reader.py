@@ -1046,9 +1046,10 @@ class _Looks:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The roll's scores with each die read unsure (`recentre.BELOW`), and those `also`
         marks read under `recentre.CLEARLY`, read again with its crop moved onto its top
-        face, where a way reads it clearly (`recentre.best_way`) or, failing that, the way
-        the roll's other dice took does (`recentre.roll_way`); finds and boxes unchanged.
-        Only the open ways are read."""
+        face, where a way reads it clearly (`recentre.best_way`: `SHIFT` off, or failing
+        that, for a die no other find lies near, with the ways `FARTHER` off too) or,
+        failing that, the way the roll's other dice took does (`recentre.roll_way`); finds
+        and boxes unchanged. Only the open ways are read."""
         confidence = readings(probs)[1]
         again = confidence < recentre.BELOW
         if also is not None:
@@ -1057,28 +1058,59 @@ class _Looks:
         if not len(which):
             return found, probs
         closed = recentre.closed_ways(found, which)
-        open_ways = np.flatnonzero(~closed.ravel())
-        if not len(open_ways):
+        if closed.all():
             return found, probs
-        flat = np.zeros((len(which) * recentre.WAYS, 7), np.float32)
-        flat[:, 0] = 1.0  # (a closed way: no die, never taken)
-        moved = recentre.moved(found, which)[open_ways]
-        flat[open_ways] = glance(_crops(self.image, moved))[0]
-        moved_probs = flat.reshape(len(which), recentre.WAYS, 7)
+        moved_probs = self._ways_read(found, which, closed, (recentre.SHIFT,))
+        ways = [
+            recentre.best_way(moved_probs[row], closed[row], dieness=self.min_dieness)
+            for row in range(len(which))
+        ]
         probs = probs.copy()
-        taken: list[int] = []
         for row, i in enumerate(which.tolist()):
-            way = recentre.best_way(moved_probs[row], closed[row], dieness=self.min_dieness)
-            if way >= 0:
-                probs[i] = moved_probs[row, way]
-                taken.append(way)
-        shared = recentre.roll_way(taken)
+            if ways[row] >= 0:
+                probs[i] = moved_probs[row, ways[row]]
+        far = np.flatnonzero((np.array(ways) < 0) & ~closed.any(axis=1))  # (alone, unread)
+        if len(far) and recentre.FARTHER:  # (with the near ways: a side face may read
+            # clearly only far out)
+            farther = self._ways_read(found, which[far], closed[far], recentre.FARTHER)
+            all_probs = np.concatenate([moved_probs[far], farther], axis=1)  # (far, shifts*ways, 7)
+            none_closed = np.zeros(all_probs.shape[1], bool)
+            for row, ways_probs in zip(far.tolist(), all_probs, strict=True):
+                way = recentre.best_way(ways_probs, none_closed, dieness=self.min_dieness)
+                if way >= 0:
+                    probs[which[row]] = ways_probs[way]
+                    ways[row] = way % recentre.WAYS
+        shared = recentre.roll_way([way for way in ways if way >= 0])
         for row, i in enumerate(which.tolist()):
-            if recentre.on_roll_way(
+            if ways[row] < 0 and recentre.on_roll_way(
                 moved_probs[row], closed[row], shared, probs[i], dieness=self.min_dieness
             ):
                 probs[i] = moved_probs[row, shared]
         return found, probs
+
+    def _ways_read(
+        self,
+        found: np.ndarray,
+        which: np.ndarray,
+        closed: np.ndarray,
+        shifts: tuple[float, ...],
+    ) -> np.ndarray:
+        """The readers' scores of the finds `which` with their crops moved each of `shifts`
+        of a side each way, in one glance: (len(which), shifts * ways, 7), a find's ways
+        shift after shift; a `closed` way is not read and scores no die."""
+        shut = np.tile(closed, len(shifts))  # (which, shifts * ways)
+        moved = np.stack(
+            [
+                recentre.moved(found, which, shift=shift).reshape(len(which), -1, 4)
+                for shift in shifts
+            ],
+            axis=1,
+        ).reshape(-1, 4)
+        flat = np.zeros((shut.size, 7), np.float32)
+        flat[:, 0] = 1.0  # (a closed way: no die, never taken)
+        open_ways = np.flatnonzero(~shut.ravel())
+        flat[open_ways] = glance(_crops(self.image, moved[open_ways]))[0]
+        return flat.reshape(len(which), -1, 7)
 
     def sized(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The roll's finds (each found once) none far from its typical size (`roll_sized`),

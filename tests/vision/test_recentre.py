@@ -27,6 +27,8 @@ def test_a_find_is_moved_0_3_of_its_side_each_way() -> None:
     assert dist == pytest.approx(np.full(recentre.WAYS, step), abs=1e-3)
     both = recentre.moved(found, np.array([0, 1]))  # (a find's ways one after another)
     assert np.array_equal(both[recentre.WAYS :], moved)
+    far = recentre.moved(found, np.array([1]), shift=0.7)
+    assert np.hypot(far[:, 0] - 300, far[:, 1] - 200) == pytest.approx(np.full(8, 42), abs=1e-3)
 
 
 def test_the_ways_towards_a_neighbour_are_closed() -> None:
@@ -142,7 +144,8 @@ def test_a_roll_reads_its_unsure_dice_again_on_their_open_ways(
     # that die's 2), the lone die's way down reads it clearly
     assert values.tolist() == [2, 1, 5] and confidence[2] >= 0.9
     assert (160 - step, 100) not in asked and not any(c[0] < 130 for c in asked)
-    assert len(asked) == 2 * recentre.WAYS - 3  # (the three ways towards it not read)
+    assert len(asked) == 2 * recentre.WAYS - 3  # (the three ways towards it not read, and
+    # the middle die, with a find beside it, not read farther out)
     assert np.array_equal(scores[0], read_scores(2, 0.85))
 
 
@@ -170,6 +173,28 @@ def test_a_die_no_way_reads_clearly_takes_the_way_the_rolls_dice_took(
     assert readings(scores)[0].tolist() == [4, 2, 3]
 
 
+def test_a_die_no_near_way_reads_clearly_is_read_farther_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A die alone whose top lies half a side from its find: read clearly only there; a
+    side face read clearly the other way, farther out, leaves it as it was; a die with
+    another find near (maybe a pile, a die the finder missed beside it) is not read so far
+    out."""
+    far = round(recentre.FARTHER[0] * 40)
+    dice = [(300.0, 200.0, (4, 0.5))]
+    scores, asked = _recentred(monkeypatch, dice, {(300, 200 + far): (6, 0.95, 0.99)})
+    assert readings(scores)[0].tolist() == [6] and len(asked) == 8 * (1 + len(recentre.FARTHER))
+    both = {(300, 200 + far): (6, 0.95, 0.99), (300, 200 - far): (2, 0.93, 0.99)}
+    scores, _ = _recentred(monkeypatch, dice, both)
+    assert readings(scores)[0].tolist() == [4]
+    near = round(recentre.SHIFT * 40)  # (read clearly near: not read farther out)
+    _, asked = _recentred(monkeypatch, dice, {(300, 200 + near): (6, 0.95, 0.99)})
+    assert len(asked) == recentre.WAYS
+    pile = dice + [(300.0, 130.0, (2, 0.97))]  # (under two sides above: the ways up closed)
+    scores, asked = _recentred(monkeypatch, pile, {(300, 200 + far): (6, 0.95, 0.99)})
+    assert readings(scores)[0].tolist() == [4, 2] and len(asked) == recentre.WAYS - 3
+
+
 @pytest.mark.parametrize("seed, dice_set", [(20, "white"), (27, "black"), (22, "black")])
 def test_a_die_seen_at_a_slant_is_read_on_its_top_face(
     drawn_rolls: ModuleType, seed: int, dice_set: str
@@ -184,3 +209,18 @@ def test_a_die_seen_at_a_slant_is_read_on_its_top_face(
         d for d, p in zip(read.dice, at_centre, strict=True) if int(np.argmax(p[1:])) + 1 != d.value
     ]
     assert wrong and all(d.confidence >= 0.9 for d in wrong)
+
+
+@pytest.mark.parametrize(
+    "seed, dice_set, table", [(6, "red", "wood"), (19, "any", "plain"), (27, "red", "plain")]
+)
+def test_a_die_whose_top_lies_far_from_its_find_is_read_there(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch, seed: int, dice_set: str, table: str
+) -> None:
+    """Six dice of 48 px drawn at 35 degrees, one of them misread however its crop is moved
+    `SHIFT` of a side: read right with the ways `FARTHER` off."""
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(seed), dice_set, table, 48, 35)
+    assert drawn_rolls.judged(drawn, vision.read(img)).right
+    monkeypatch.setattr(recentre, "FARTHER", ())
+    near_only = drawn_rolls.judged(drawn, vision.read(img))
+    assert len(near_only.misread) == 1 and not near_only.missed and not near_only.extra
