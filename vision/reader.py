@@ -1046,10 +1046,10 @@ class _Looks:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The roll's scores with each die read unsure (`recentre.BELOW`), and those `also`
         marks read under `recentre.CLEARLY`, read again with its crop moved onto its top
-        face, where a way reads it clearly (`recentre.best_way`: `SHIFT` off, or failing
-        that, for a die no other find lies near, with the ways `FARTHER` off too) or,
-        failing that, the way the roll's other dice took does (`recentre.roll_way`); finds
-        and boxes unchanged. Only the open ways are read."""
+        face, where a way reads it clearly (`recentre.best_way`: `SHIFT` off, or, for a die
+        that took none and no other find lies near, with the ways `FARTHER` off too) or,
+        failing that, the way the roll's other dice took, near or far, does
+        (`recentre.roll_way`); finds and boxes unchanged. Only the open ways are read."""
         confidence = readings(probs)[1]
         again = confidence < recentre.BELOW
         if also is not None:
@@ -1073,10 +1073,11 @@ class _Looks:
         if len(far) and recentre.FARTHER:  # (with the near ways: a side face may read
             # clearly only far out)
             farther = self._ways_read(found, which[far], closed[far], recentre.FARTHER)
-            all_probs = np.concatenate([moved_probs[far], farther], axis=1)  # (far, shifts*ways, 7)
-            none_closed = np.zeros(all_probs.shape[1], bool)
-            for row, ways_probs in zip(far.tolist(), all_probs, strict=True):
-                way = recentre.best_way(ways_probs, none_closed, dieness=self.min_dieness)
+            # (len(far), (1 + len(FARTHER)) * WAYS, 7), and none of their ways closed
+            all_probs = np.concatenate([moved_probs[far], farther], axis=1)
+            all_closed = np.tile(closed[far], 1 + len(recentre.FARTHER))
+            for row, ways_probs, shut in zip(far.tolist(), all_probs, all_closed, strict=True):
+                way = recentre.best_way(ways_probs, shut, dieness=self.min_dieness)
                 if way >= 0:
                     probs[which[row]] = ways_probs[way]
                     ways[row] = way % recentre.WAYS
@@ -1096,8 +1097,9 @@ class _Looks:
         shifts: tuple[float, ...],
     ) -> np.ndarray:
         """The readers' scores of the finds `which` with their crops moved each of `shifts`
-        of a side each way, in one glance: (len(which), shifts * ways, 7), a find's ways
-        shift after shift; a `closed` way is not read and scores no die."""
+        of a side each way, in one glance: (len(which), len(shifts) * WAYS, 7), a find's
+        ways shift after shift. A way `closed` ((len(which), WAYS), `recentre.closed_ways`)
+        is closed at every shift: not read, and scored no die."""
         shut = np.tile(closed, len(shifts))  # (which, shifts * ways)
         moved = np.stack(
             [

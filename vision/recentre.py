@@ -12,9 +12,12 @@ other way reads another value clearly (a top face one way, a side face the other
 towards another die of the roll (within `NEAR` sides, `CONE` of the way) is not read:
 there the crop takes in that die's face (two dice touching in a dev photo: the crop moved
 onto the one behind read its 4 clearly). The die's box stays where the finder put it
-(moved, a die at a box's edge fell out of a labeller's box).
+(moved, a die at a box's edge fell out of a labeller's box). A die that takes no way so,
+with no other find near, is read again `FARTHER` out too, and the clearest of all its ways
+taken on the same terms (its top may lie up to 0.7 of a side off the finder's centre).
 A roll's dice share the camera's slant, so their tops lie the same way from the finder's
-centres: where `ROLL_LEAST` dice of the roll took ways that agree (`roll_way`), a die no
+centres: where `ROLL_LEAST` dice of the roll took ways that agree, near or far out
+(`roll_way`, by direction), a die no
 way read clearly takes the roll's way if it reads the die more surely there, at `ROLL_SURE`
 at least (`on_roll_way`).
 The arithmetic lives here, without networks or images; `reader._Looks.recentred` cuts the

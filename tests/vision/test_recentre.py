@@ -28,7 +28,8 @@ def test_a_find_is_moved_0_3_of_its_side_each_way() -> None:
     both = recentre.moved(found, np.array([0, 1]))  # (a find's ways one after another)
     assert np.array_equal(both[recentre.WAYS :], moved)
     far = recentre.moved(found, np.array([1]), shift=0.7)
-    assert np.hypot(far[:, 0] - 300, far[:, 1] - 200) == pytest.approx(np.full(8, 42), abs=1e-3)
+    dist = np.hypot(far[:, 0] - 300, far[:, 1] - 200)
+    assert dist == pytest.approx(np.full(recentre.WAYS, 0.7 * 60), abs=1e-3)
 
 
 def test_the_ways_towards_a_neighbour_are_closed() -> None:
@@ -193,6 +194,28 @@ def test_a_die_no_near_way_reads_clearly_is_read_farther_out(
     pile = dice + [(300.0, 130.0, (2, 0.97))]  # (under two sides above: the ways up closed)
     scores, asked = _recentred(monkeypatch, pile, {(300, 200 + far): (6, 0.95, 0.99)})
     assert readings(scores)[0].tolist() == [4, 2] and len(asked) == recentre.WAYS - 3
+
+
+def test_dice_read_farther_out_lend_their_way_to_the_roll(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two dice alone whose tops lie below their finds, 0.7 and 0.5 of a side: each read
+    there, and the way they agree on (down) taken for a die beside another find, read more
+    surely 0.3 below it."""
+    far, farther, near = (round(k * 40) for k in (*recentre.FARTHER, recentre.SHIFT))
+    dice = [
+        (100.0, 100.0, (3, 0.5)),
+        (300.0, 100.0, (2, 0.5)),
+        (500.0, 300.0, (1, 0.4)),
+        (560.0, 300.0, (6, 0.97)),  # (1.5 sides right of the third: its ways right closed)
+    ]
+    moved = {
+        (100, 100 + farther): (5, 0.95, 0.99),
+        (300, 100 + far): (4, 0.96, 0.99),
+        (500, 300 + near): (2, 0.7, 0.99),
+    }
+    scores, asked = _recentred(monkeypatch, dice, moved)
+    assert readings(scores)[0].tolist() == [5, 4, 2, 6]
+    # the two alone read 8 ways at each shift, the third 5 ways, 0.3 off only
+    assert len(asked) == 2 * recentre.WAYS * (1 + len(recentre.FARTHER)) + recentre.WAYS - 3
 
 
 @pytest.mark.parametrize("seed, dice_set", [(20, "white"), (27, "black"), (22, "black")])
