@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -57,6 +58,7 @@ from .finds import (
 from .marks import plain_faces
 from .model import (
     FINDER_VIEWS,
+    Halvings,
     Views,
     crop_die,
     det_scale,
@@ -132,10 +134,18 @@ def _scaled(image: np.ndarray, gain: float) -> np.ndarray:
     return image if gain == 1.0 else cv2.convertScaleAbs(image, alpha=gain)
 
 
-def _centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+def _centres_at(
+    image: np.ndarray,
+    scale: float,
+    min_score: float,
+    views: Views,
+    *,
+    halvings: Halvings | None = None,
+) -> np.ndarray:
     """Die centres (x, y, side, score) in image pixels, found at the given scale by the
-    finder's `views` looks."""
-    found = find_centres(resize(image, scale), min_score=min_score, views=views)
+    finder's `views` looks. `halvings`: the image's, where kept (`model.Halvings`)."""
+    scaled = resize(image, scale) if halvings is None else halvings.resize(scale)
+    found = find_centres(scaled, min_score=min_score, views=views)
     found[:, :3] /= scale
     return found
 
@@ -470,6 +480,11 @@ class _Looks:
     views: Views = FINDER_VIEWS[:FINDER_LOOKS]  # the finder's looks at each scale
     gain: float = 1.0  # what `brightened` scaled the image by (its noise too)
 
+    @cached_property
+    def halvings(self) -> Halvings:
+        """The image's halvings, made once for every look at the whole image."""
+        return Halvings(self.image)
+
     @property
     def w(self) -> int:
         return self.image.shape[1]
@@ -488,7 +503,14 @@ class _Looks:
         """The finder's finds at `scale` (in `boxes` of the image only, if given)."""
         parts: list[np.ndarray] = []
         for x0, y0, x1, y1 in [(0, 0, self.w, self.h)] if boxes is None else boxes:
-            part = _centres_at(self.image[y0:y1, x0:x1], scale, self.min_score, self.views)
+            whole = (x0, y0, x1, y1) == (0, 0, self.w, self.h)
+            part = _centres_at(
+                self.image[y0:y1, x0:x1],
+                scale,
+                self.min_score,
+                self.views,
+                halvings=self.halvings if whole else None,
+            )
             part[:, 0] += x0
             part[:, 1] += y0
             parts.append(part)
@@ -891,7 +913,8 @@ class _Looks:
         """Whether the finder scores anything at `scale` over `_FAINT`, after a look that
         found nothing over `min_score`: dice that blend into the table, all but seen. (One
         look, as the coarser looks take: it asks whether anything is there.)"""
-        return bool(len(_centres_at(self.image, scale, _FAINT, COARSE_VIEWS)))
+        found = _centres_at(self.image, scale, _FAINT, COARSE_VIEWS, halvings=self.halvings)
+        return bool(len(found))
 
     def filled_in(
         self,
@@ -1031,7 +1054,7 @@ class _Looks:
         sure = surely_read(probs)
         if sure.sum() < ALIKE_DICE:  # (no colour two dice share)
             return found, probs, none
-        centres = colour_patches(self.image, found[sure], found)
+        centres = colour_patches(self.image, found[sure], found, halvings=self.halvings)
         if not len(centres):
             return found, probs, none
         more = np.zeros((len(centres), 4), np.float32)

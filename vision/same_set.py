@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from .finds import surely_read
-from .model import resize
+from .model import Halvings
 
 SAME_COLOUR = 10.0
 """The most a face's median colour may differ from a die's of the roll, read surely
@@ -166,18 +166,21 @@ def set_colours(image: np.ndarray, dice: np.ndarray) -> np.ndarray:
     return np.array(distinct).reshape(-1, 3)
 
 
-def colour_patches(image: np.ndarray, dice: np.ndarray, roll: np.ndarray) -> np.ndarray:
+def colour_patches(
+    image: np.ndarray, dice: np.ndarray, roll: np.ndarray, *, halvings: Halvings | None = None
+) -> np.ndarray:
     """Centres (x, y) of patches of the set's colour (`set_colours` of `dice`, finds read
     surely) that could be a die of their median side no find of the `roll` (x, y, side,
     ...) lies on: the patch's middle `PATCH_FILLED` with the colour, what lies around it
     within `PATCH_AROUND`, and three quarters of a side from every find of the roll. Best
-    filled first. None without a colour two dice share."""
+    filled first. None without a colour two dice share. `halvings`: the image's, if made
+    already (`model.Halvings`, the finder's first look's)."""
     colours = set_colours(image, dice)
     if not len(colours):
         return np.zeros((0, 2))
     side = float(np.median(dice[:, 2]))
     scale = min(1.0, PATCH_SCALE / side)
-    lab = cv2.cvtColor(resize(image, scale), cv2.COLOR_BGR2LAB)
+    lab = cv2.cvtColor((halvings or Halvings(image)).resize(scale), cv2.COLOR_BGR2LAB)
     near = np.zeros(lab.shape[:2], np.uint8)
     for colour in colours:
         low, high = np.clip(colour - PATCH_COLOUR, 0, 255), np.clip(colour + PATCH_COLOUR, 0, 255)

@@ -559,3 +559,31 @@ def test_a_die_too_big_to_average_keeps_the_first_looks_own_peak(
     first[:3, 0, 0] = 0.0, 0.0, 0.0  # the first look sees nothing there
     found = _found_by_two_looks(monkeypatch, first, second)
     np.testing.assert_allclose(found, [[(1 + 0.125) * 8, 0.375 * 8, 64, 0.475]], rtol=1e-5)
+
+
+def test_halvings_scale_as_resize_does_and_halve_an_image_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`model.Halvings` keeps an image's halvings: scaled for the finder's first look (a
+    third) and then for the colour search (a fifth), a 1080p frame is halved twice in all,
+    not three times, and every scale comes out exactly as `resize` makes it."""
+    image = np.random.default_rng(0).integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
+    halvings = model.Halvings(image)
+    halved: list[tuple[int, int]] = []
+    real_resize = cv2.resize
+
+    def counted(src: np.ndarray, size: tuple[int, int], **kw: Any) -> np.ndarray:
+        if kw.get("interpolation") == cv2.INTER_AREA:
+            halved.append(size)
+        return real_resize(src, size, **kw)
+
+    monkeypatch.setattr(model.cv2, "resize", counted)
+    first = halvings.resize(1 / 3)
+    second = halvings.resize(0.2)
+    assert halved == [(960, 540), (480, 270)]
+    monkeypatch.setattr(model.cv2, "resize", real_resize)
+    for scale, scaled in ((1 / 3, first), (0.2, second)):
+        assert np.array_equal(scaled, model.resize(image, scale))
+    for scale in (0.6, 1.0, 1.7, 0.01):
+        assert np.array_equal(halvings.resize(scale), model.resize(image, scale))
+    assert halvings.resize(1.0) is image

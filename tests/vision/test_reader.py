@@ -990,9 +990,11 @@ def _looks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     scales: list[float] = []
     centres_at = reader._centres_at
 
-    def spy(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def spy(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         scales.append(round(scale, 3))
-        return centres_at(image, scale, min_score, views)
+        return centres_at(image, scale, min_score, views, **kw)
 
     monkeypatch.setattr(reader, "_centres_at", spy)
     return scales
@@ -1124,9 +1126,11 @@ def test_a_closer_look_is_taken_only_around_the_dice(
     looks: list[tuple[int, ...]] = []
     centres_at = reader._centres_at
 
-    def spy(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def spy(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         looks.append(image.shape[:2])
-        return centres_at(image, scale, min_score, views)
+        return centres_at(image, scale, min_score, views, **kw)
 
     monkeypatch.setattr(reader, "_centres_at", spy)
     told: list[bool] = []
@@ -1252,7 +1256,9 @@ def _looks_at_first_finds(
     `probs` at a glance (no vote owed), and whose other looks find nothing."""
     scales: list[float] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def centres_at(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         scales.append(round(scale, 3))
         return finds.copy() if len(scales) == 1 else np.zeros((0, 4), np.float32)
 
@@ -1317,7 +1323,9 @@ def _first_look_events(
     unsure = np.array([0.05, 0.15, 0.2, 0.2, 0.2, 0.1, 0.1], np.float32)
     events: list[str] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def centres_at(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         events.append(f"look {round(scale, 2)}")
         return finds.copy() if len(events) == 1 else np.zeros((0, 4), np.float32)
 
@@ -1416,7 +1424,9 @@ def test_the_first_look_is_at_the_long_side_asked_for(
     and its first look is at the larger of `long_side` and `PHOTO_LOOK`."""
     scales: list[float] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def centres_at(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         scales.append(scale)
         return np.zeros((0, 4), np.float32)
 
@@ -1484,7 +1494,9 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(
     probs[0, 0], probs[0, 4] = 0.1, 0.8  # a 4 at 0.89
     scales: list[float] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def centres_at(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         scales.append(round(scale, 3))
         return looks[len(scales) - 1] if len(scales) <= 2 else np.zeros((0, 4), np.float32)
 
@@ -1503,9 +1515,11 @@ def test_the_finder_looks_once_unless_told(monkeypatch: pytest.MonkeyPatch) -> N
     runs: list[str] = []
     centres_at, run = reader._centres_at, model._run
 
-    def spy(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def spy(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         taken.append(len(views))
-        return centres_at(image, scale, min_score, views)
+        return centres_at(image, scale, min_score, views, **kw)
 
     def counted(name: str, blob: np.ndarray) -> np.ndarray:
         runs.append(name)
@@ -1607,7 +1621,9 @@ def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
     scales: list[float] = []
     die = np.array([[900, 500, 80, faint]], np.float32)
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def centres_at(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         scales.append(round(scale, 3))
         if round(scale, 3) == 0.667:
             return np.array([[900, 500, 80, 0.6], [1550, 750, 80, 0.6]], np.float32)
@@ -1654,7 +1670,9 @@ def _filled_roll(
     reading = dict(dice) | {k[:2]: v for k, v in first_more.items()}
     scales: list[float] = []
 
-    def centres_at(image: np.ndarray, scale: float, min_score: float, views: Views) -> np.ndarray:
+    def centres_at(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
         scales.append(round(scale, 3))
         found = first if len(scales) == 1 else again if round(scale, 3) == finer else []
         return np.array(found, np.float32).reshape(-1, 4)

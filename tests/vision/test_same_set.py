@@ -231,7 +231,7 @@ def test_a_patch_joins_the_roll_only_read_clearly_as_a_die(monkeypatch: pytest.M
         return np.array(rows, np.float32).reshape(-1, 7), np.zeros(len(rows), bool)
 
     moved = {(400, 300 + step): (4, 0.96), (200, 300 + step): (4, 0.7)}
-    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll: patches)
+    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll, **_: patches)
     monkeypatch.setattr(reader, "_crops", crops)
     monkeypatch.setattr(reader, "glance", glance)
     looks = grey_looks(600, 600)
@@ -260,6 +260,6 @@ def test_red_dice_the_finder_misses_on_wood_are_found_by_their_colour(
     of them (their colour blends into the grain for it), their colour finds them."""
     img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(seed), "red", "wood", side, 0)
     assert drawn_rolls.judged(drawn, read(img)).right
-    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll: np.zeros((0, 2)))
+    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll, **_: np.zeros((0, 2)))
     without = drawn_rolls.judged(drawn, read(img))
     assert without.missed and not without.misread and not without.extra
