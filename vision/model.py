@@ -583,9 +583,11 @@ def resize(image: np.ndarray, scale: float) -> np.ndarray:
 
 
 class Halvings:
-    """An image and the halvings `resize` makes of it, kept as made: an image scaled more
-    than once (the finder's first look at a 1080p frame and the colour search for dice it
-    missed, `same_set.colour_patches`) is halved once (1.3 ms each time for the frame)."""
+    """An image and the halvings `resize` makes of it, kept as made: the looks `read` takes
+    at a whole image (the finder's first look at a 1080p frame, a third, and the colour
+    search for dice it missed, `same_set.colour_patches`, a fifth) halve it once, not once
+    each (scaling the frame so took 1.3 ms, most of it the first halving). The coarser
+    looks for a close-up's big dice (`reader._coarser`) still halve it afresh."""
 
     def __init__(self, image: np.ndarray) -> None:
         self.image = image

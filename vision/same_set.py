@@ -173,14 +173,15 @@ def colour_patches(
     surely) that could be a die of their median side no find of the `roll` (x, y, side,
     ...) lies on: the patch's middle `PATCH_FILLED` with the colour, what lies around it
     within `PATCH_AROUND`, and three quarters of a side from every find of the roll. Best
-    filled first. None without a colour two dice share. `halvings`: the image's, if made
-    already (`model.Halvings`, the finder's first look's)."""
+    filled first. None without a colour two dice share. `halvings`: those of `image`
+    itself, if made already (`model.Halvings`, the finder's first look's)."""
     colours = set_colours(image, dice)
     if not len(colours):
         return np.zeros((0, 2))
     side = float(np.median(dice[:, 2]))
     scale = min(1.0, PATCH_SCALE / side)
-    lab = cv2.cvtColor((halvings or Halvings(image)).resize(scale), cv2.COLOR_BGR2LAB)
+    halvings = Halvings(image) if halvings is None else halvings
+    lab = cv2.cvtColor(halvings.resize(scale), cv2.COLOR_BGR2LAB)
     near = np.zeros(lab.shape[:2], np.uint8)
     for colour in colours:
         low, high = np.clip(colour - PATCH_COLOUR, 0, 255), np.clip(colour + PATCH_COLOUR, 0, 255)

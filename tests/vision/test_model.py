@@ -561,12 +561,26 @@ def test_a_die_too_big_to_average_keeps_the_first_looks_own_peak(
     np.testing.assert_allclose(found, [[(1 + 0.125) * 8, 0.375 * 8, 64, 0.475]], rtol=1e-5)
 
 
-def test_halvings_scale_as_resize_does_and_halve_an_image_once(
+def _resize_as_before(image: np.ndarray, scale: float) -> np.ndarray:
+    """Session 50's `model.resize`, before `model.Halvings`: halved while more than halving
+    remains, then bilinear."""
+    if abs(scale - 1.0) < 1e-3:
+        return image
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    while size[0] * 2 <= image.shape[1] and size[1] * 2 <= image.shape[0]:
+        half = (image.shape[1] // 2, image.shape[0] // 2)
+        image = cv2.resize(image[: half[1] * 2, : half[0] * 2], half, interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+
+
+def test_halvings_scale_as_resize_did_and_halve_an_image_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`model.Halvings` keeps an image's halvings: scaled for the finder's first look (a
     third) and then for the colour search (a fifth), a 1080p frame is halved twice in all,
-    not three times, and every scale comes out exactly as `resize` makes it."""
+    not three times, and every scale, in any order, comes out exactly as `resize` made it
+    before (an odd-sized grey image too)."""
     image = np.random.default_rng(0).integers(0, 256, (1080, 1920, 3), dtype=np.uint8)
     halvings = model.Halvings(image)
     halved: list[tuple[int, int]] = []
@@ -583,7 +597,11 @@ def test_halvings_scale_as_resize_does_and_halve_an_image_once(
     assert halved == [(960, 540), (480, 270)]
     monkeypatch.setattr(model.cv2, "resize", real_resize)
     for scale, scaled in ((1 / 3, first), (0.2, second)):
-        assert np.array_equal(scaled, model.resize(image, scale))
-    for scale in (0.6, 1.0, 1.7, 0.01):
-        assert np.array_equal(halvings.resize(scale), model.resize(image, scale))
+        assert np.array_equal(scaled, _resize_as_before(image, scale))
+    odd = np.random.default_rng(1).integers(0, 256, (777, 1235), dtype=np.uint8)
+    for picture in (image, odd):
+        kept = model.Halvings(picture)
+        for scale in (0.05, 0.6, 0.01, 1.0, 1.7, 0.26, 0.5, 0.05):  # (smaller, larger, ...)
+            assert np.array_equal(kept.resize(scale), _resize_as_before(picture, scale))
+            assert np.array_equal(model.resize(picture, scale), _resize_as_before(picture, scale))
     assert halvings.resize(1.0) is image
