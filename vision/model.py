@@ -590,8 +590,7 @@ class Halvings:
     looks for a close-up's big dice (`reader._coarser`) still halve it afresh."""
 
     def __init__(self, image: np.ndarray) -> None:
-        self.image = image
-        self._levels = [image]
+        self._levels = [image]  # (the image, then each halving as made)
 
     def resize(self, scale: float) -> np.ndarray:
         """The image scaled by `scale`, exactly as `resize` scales it."""
