@@ -571,10 +571,32 @@ class _Looks:
             )
             known = (found, probs) if owed is None else (found[~owed], probs[~owed])
             found, probs = self.look(refit_scale, boxes, known=known)
+            found, probs = self.kept_from(*known, found, probs)
             scale, owed = refit_scale, None
             if not closer:  # (a look farther away is not taken twice)
                 break
         return found, probs, scale
+
+    def kept_from(
+        self, before: np.ndarray, before_probs: np.ndarray, found: np.ndarray, probs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The finds and readings of a look at the roll's own size (`refitted`, closer or
+        farther), with the dice the look `before` it reported and read surely
+        (`_SURE_AGAIN`) kept as they were where the new look takes something near for a
+        die (`confirmed`; centres within half the bigger side) but reports none there: it
+        may find such a die at another size and read it worse (a red 3 of 24 pixels drawn
+        at a slant, read at 0.79 at the first look, was found a third smaller by the closer
+        one, read there as a 2 at 0.43 and left out of the roll). Where the new look takes
+        nothing there for a die, the die is not kept: kept so, the windows of polka dots
+        and of a printed cloth that the new look took for the cloth came back."""
+        was = self.reported(before, before_probs) & (readings(before_probs)[1] >= _SURE_AGAIN)
+        if not was.any() or not len(found):
+            return found, probs
+        apart = np.hypot(*(before[:, None, :2] - found[None, :, :2]).transpose(2, 0, 1))
+        near = apart < 0.5 * np.maximum(before[:, None, 2], found[None, :, 2])
+        was &= (near & self.confirmed(found, probs)).any(axis=1)
+        was &= ~(near & self.reported(found, probs)).any(axis=1)
+        return np.concatenate([found, before[was]]), np.concatenate([probs, before_probs[was]])
 
     def nearer(
         self, found: np.ndarray, probs: np.ndarray, scale: float
@@ -915,6 +937,29 @@ class _Looks:
         look, as the coarser looks take: it asks whether anything is there.)"""
         found = _centres_at(self.image, scale, _FAINT, COARSE_VIEWS, halvings=self.halvings)
         return bool(len(found))
+
+    def blended(
+        self, found: np.ndarray, probs: np.ndarray, first: float, finer: float
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """After a first look (at scale `first`) that found nothing and a coarser one that
+        found the roll `found`: the look at `finer` over the whole image, if something
+        faint was there at the first look (`faint`) and the finer look reads more dice
+        surely than the coarser one, not as their pips (`look_like_pips`, unless they are
+        a `crowd` in the coarser dice); else None. The coarser looks are for dice too big
+        for the first; six red dice of 24-32 pixels drawn on red-brown wood at a slant
+        were all but missed at the first look, and a coarser one found two of them as one
+        die, which its closer look then lost (none read), where the finer look read all six
+        right."""
+        if finer <= first or not self.faint(first):
+            return None
+        more, more_probs = self.look(finer)
+        if self.read_surely(more, more_probs) <= self.read_surely(found, probs):
+            return None
+        kept = self.typical(more, more_probs)
+        pips = look_like_pips(*readings(more_probs[kept]))
+        if pips and not crowd(found, probs, more, more_probs, self.confirmed):
+            return None
+        return more, more_probs
 
     def filled_in(
         self,
@@ -1271,6 +1316,7 @@ def read(
     weak = looks.weakly_found(found, probs)  # (dice that blend into the table)
     nothing = not len(found)  # (or nothing found: perhaps something faint, `faint`)
     first_scale = scale
+    finer = min(1.0, 2.0 * first_scale)  # (the look at twice the scale, at most full size)
     if not keep.any():
         found, probs, scale = _coarser(
             image,
@@ -1280,6 +1326,10 @@ def read(
             rotations,
             lambda f, p: bool(looks.confirmed(f, p).any()),
         )
+        if nothing and scale != first_scale:  # (dice that blend into the table, or big ones)
+            blended = looks.blended(found, probs, first_scale, finer)
+            if blended is not None:
+                found, probs, scale = *blended, finer
         keep = looks.confirmed(found, probs)
     kept = looks.typical(found, probs)  # (judged on the finds of the typical size, as at the end)
     if look_like_pips(*readings(probs[kept])):
@@ -1324,7 +1374,6 @@ def read(
     # no die does not: `_LIKELY_NOT`)
     unsure = not tiny and scale == first_scale and looks.unsure(found, probs, waiting)
     finer_look: tuple[np.ndarray, np.ndarray] | None = None
-    finer = min(1.0, 2.0 * first_scale)  # (the look at twice the scale, at most full size)
     if (tiny or unsure) and first_scale < 1.0:
         finer_found, finer_probs = looks.look(finer)
         finer_look = finer_found, finer_probs  # (taken or not, `filled_in` may use it)

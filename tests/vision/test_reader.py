@@ -17,6 +17,7 @@ from tests.vision.conftest import grey_looks, read_scores
 from vision import model, reader
 from vision.detections import Detections
 from vision.evaluate import score_image
+from vision.finds import readings
 from vision.model import Views
 
 if TYPE_CHECKING:
@@ -836,6 +837,53 @@ def test_a_closer_look_that_stops_short_of_the_size_looks_once_more(
     assert all(abs(near - closer[1] / 2) < 0.002 for near in closer[2:])
 
 
+@pytest.mark.parametrize(
+    "closer, kept",
+    [
+        ({(300, 27): (2, 0.43, 0.89)}, [(300, 3)]),  # found smaller, read unsure: kept
+        ({(300, 27): (3, 0.9, 0.98)}, []),  # found smaller and read: the closer look's
+        ({(315, 40): (1, 0.97, 0.98)}, []),  # another reading, reported there: its own
+        ({(300, 27): (2, 0.43, 0.5)}, []),  # found smaller, but doubted a die there
+        ({}, []),  # not found again at all: not kept
+    ],
+)
+def test_a_closer_look_keeps_the_dice_read_before_that_it_reports_no_die_near(
+    closer: dict[tuple[int, int], tuple[int, float, float]], kept: list[tuple[int, int]]
+) -> None:
+    """Dice of the look before a closer one (x, 300, 40 px): a 3 read at 0.79, a 5 at 0.95
+    that the closer look reads again, and a 2 read at 0.6 (under `_SURE_AGAIN`) and a
+    die left unread (0.3) that it lost. The closer look's finds `closer` ((x, side) ->
+    reading) for the 3: where it takes one within half a side of it for a die but reports
+    none there, the 3 is kept as read before; only dice read surely enough are kept so."""
+    before = np.array([[x, 300, 40, 0.7] for x in (300, 600, 900, 1200)], np.float32)
+    before_probs = np.array(
+        [read_scores(3, 0.79), read_scores(5, 0.95), read_scores(2, 0.6), read_scores(4, 0.3)]
+    )
+    found = np.array([[x, 300, s, 0.7] for x, s in [*closer, (600, 40)]], np.float32)
+    probs = np.array([read_scores(*r) for r in [*closer.values(), (5, 0.95, 0.98)]])
+    looks = grey_looks(1920, 1080)
+    out, out_probs = looks.kept_from(before, before_probs, found, probs)
+    np.testing.assert_array_equal(out[: len(found)], found)  # (the closer look's, first)
+    more, more_values = out[len(found) :], readings(out_probs[len(found) :])[0]
+    added = [(int(x), int(v)) for (x, *_), v in zip(more, more_values, strict=True)]
+    assert added == kept
+    assert all(more[:, 2] == 40)  # (at the size it was read at)
+
+
+def test_a_die_the_closer_look_loses_is_kept_as_the_first_look_read_it(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six white dice of 24 px drawn at 35 degrees in a 1280x720 frame: the closer look
+    loses one of them, which the first look read; kept, the roll reads right."""
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(0), "white", "plain", 24, 35)
+    assert drawn_rolls.judged(drawn, vision.read(img)).right
+    monkeypatch.setattr(
+        reader._Looks, "kept_from", lambda self, b, bp, found, probs: (found, probs)
+    )
+    lost = drawn_rolls.judged(drawn, vision.read(img))
+    assert len(lost.missed) == 1 and not lost.misread and not lost.extra
+
+
 @pytest.mark.parametrize("seed", [4, 10])
 def test_a_pile_of_small_dice_read_as_pips_is_no_close_up(
     wide_shot: Callable[..., np.ndarray], monkeypatch: pytest.MonkeyPatch, seed: int
@@ -1636,6 +1684,54 @@ def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
     values = vision.read(frame).values
     assert scales.count(0.333) == 2  # (the first look, and the one for something faint)
     assert (0.667 in scales) == finer and values == ([4] if finer else [])
+
+
+@pytest.mark.parametrize(
+    "faint, finer, values",
+    [
+        (0.2, {(400, 300): 3, (800, 300): 5, (1200, 300): 2}, [2, 3, 5]),  # dice it blended
+        (0.05, {(400, 300): 3, (800, 300): 5, (1200, 300): 2}, [4]),  # nothing faint: no look
+        (0.2, {(930, 480): 1, (970, 520): 1, (950, 530): 1}, [4]),  # the big die's pips
+        (0.2, {(400, 300): 3}, [4]),  # no more dice read surely than the coarser look's
+    ],
+)
+def test_a_first_look_that_finds_nothing_and_a_coarser_one_a_die_looks_finer_too(
+    monkeypatch: pytest.MonkeyPatch,
+    faint: float,
+    finer: dict[tuple[int, int], int],
+    values: list[int],
+) -> None:
+    """A 1080p frame whose first look (a third of the scale) finds nothing over 0.3 but
+    something over `_FAINT`, and whose coarser look finds one die, read surely as a 4 (two
+    red dice on wood seen as one, or a close-up's die): the look at twice the first scale
+    is taken for the roll if it reads more dice surely (`blended`), not as the big die's
+    pips (read as 1s). Nothing faint at the first look: no finer look (a close-up)."""
+    scales: list[float] = []
+    big = np.array([[950, 500, 160, 0.6]], np.float32)
+    finds = {0.333: np.array([[950, 500, 60, faint]], np.float32), 0.167: big}
+    finds[0.667] = np.array([[x, y, 50 if v > 1 else 16, 0.6] for (x, y), v in finer.items()])
+    reading = {(950, 500): (4, 0.97)} | {k: (v, 0.97) for k, v in finer.items()}
+
+    def centres_at(
+        image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
+    ) -> np.ndarray:
+        scales.append(round(scale, 3))
+        found = finds.get(round(scale, 3), np.zeros((0, 4)))
+        return found[found[:, 3] > min_score].astype(np.float32)
+
+    def read_as(image: np.ndarray, found: np.ndarray, *a: Any, **k: Any) -> np.ndarray:
+        at_finer = scales[-1] == 0.667
+        rows = [reading[(950, 500) if not at_finer else (int(x), int(y))] for x, y in found[:, :2]]
+        return np.array([read_scores(*r) for r in rows], np.float32).reshape(-1, 7)
+
+    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(reader, "_classify", read_as)
+    monkeypatch.setattr(
+        reader, "_glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
+    )
+    frame = np.full((1080, 1920, 3), 180, np.uint8)
+    assert sorted(vision.read(frame).values) == values
+    assert (0.667 in scales) == (faint > reader._FAINT)
 
 
 # Four dice of 80 px in a 1080p frame, found at the first look (finder scores given by the
