@@ -571,7 +571,7 @@ class _Looks:
             )
             known = (found, probs) if owed is None else (found[~owed], probs[~owed])
             found, probs = self.look(refit_scale, boxes, known=known)
-            found, probs = self.kept_from(*known, found, probs)
+            found, probs = self.kept_from(known[0], known[1], found, probs)
             scale, owed = refit_scale, None
             if not closer:  # (a look farther away is not taken twice)
                 break
