@@ -555,8 +555,9 @@ class _Looks:
         whose reading still `owed` a vote taken as known. If the dice a closer look finds
         are still far under the size, it looks once more, closer: dice under the finder's
         trained size are found as blots bigger than they are (dice of 8-10 pixels as finds
-        of 13-30), so the first closer look stops short of the size. Also returns the
-        scale of the last look taken."""
+        of 13-30), so the first closer look stops short of the size. A die read surely
+        before a look that the look takes for a die but does not report is kept as read
+        before (`kept_from`). Also returns the scale of the last look taken."""
         for again in (False, True):
             refit_scale = self.refit_scale_of(found, probs, scale)
             if refit_scale is None or (again and refit_scale < scale):
@@ -946,7 +947,7 @@ class _Looks:
         faint was there at the first look (`faint`) and the finer look reads more dice
         surely than the coarser one, not as their pips (`look_like_pips`, unless they are
         a `crowd` in the coarser dice); else None. The coarser looks are for dice too big
-        for the first; six red dice of 24-32 pixels drawn on red-brown wood at a slant
+        for the first; six red dice of 32 pixels drawn on wooden planks at a slant
         were all but missed at the first look, and a coarser one found two of them as one
         die, which its closer look then lost (none read), where the finer look read all six
         right."""
@@ -1233,7 +1234,10 @@ def read(
     for a `photo` (default: an image over `FRAME_SIDE` pixels long; a caller that decoded
     a big photo at a reduced size says so, and a camera loop that its frames are none),
     and, if it confirms nothing there, at a half, a quarter, an eighth and a sixteenth of
-    that. A first look with two pairs of overlapping finds or more is followed by the
+    that; where that first look found nothing at all but something faint and a coarser
+    one found a die, the look at twice the first scale is taken instead if it reads more
+    dice surely, not as their pips (`blended`: dice that blend into the table). A first
+    look with two pairs of overlapping finds or more is followed by the
     finder's look at half its scale, which puts in whole the dice too big for the first
     look that it found as pieces (`wholes`).
     If two in three of the dice it confirms read as 1 or unsure, as the pips of a
@@ -1252,8 +1256,9 @@ def read(
     `target_side_px` (a factor 1.5), it looks again at the scale that makes them so (a
     closer look: only the pieces of the image around its finds), reading again only the
     finds it was not sure of, and, if the dice found there are still far under that size,
-    once more, closer; when the first look already reads a die surely, its vote on the
-    others waits for that look (`straight_to_refit`).
+    once more, closer (a die read surely before that such a look takes for a die but
+    does not report is kept as read before: `kept_from`); when the first look already
+    reads a die surely, its vote on the others waits for that look (`straight_to_refit`).
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round
     token or a blot can get that reading half-heartedly, so half is not enough. A find
@@ -1354,7 +1359,7 @@ def read(
                 # few big dice are not looked at for a slant (`nearer`)
                 return looks.roll(*looks.refitted(again, again_probs, again_scale)[:2])
     small = not looks.readable(found, probs, finder_sure=True)
-    coarser_die = scale != first_scale and bool(looks.reported(found, probs).any())
+    coarser_die = scale < first_scale and bool(looks.reported(found, probs).any())
     # finds it cannot take for dice, and no die both found surely and read: perhaps dice
     # under the finder's trained size (14 px), which it finds but misplaces and misjudges
     # (9 px dice came out as 19-60 px finds, so their size cannot tell; a blot the finder

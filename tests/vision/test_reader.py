@@ -841,6 +841,8 @@ def test_a_closer_look_that_stops_short_of_the_size_looks_once_more(
     "closer, kept",
     [
         ({(300, 27): (2, 0.43, 0.89)}, [(300, 3)]),  # found smaller, read unsure: kept
+        ({(316, 27): (2, 0.43, 0.89)}, [(300, 3)]),  # so, 0.4 of its side off
+        ({(324, 27): (2, 0.43, 0.89)}, []),  # so, but 0.6 of its side off: not that die
         ({(300, 27): (3, 0.9, 0.98)}, []),  # found smaller and read: the closer look's
         ({(315, 40): (1, 0.97, 0.98)}, []),  # another reading, reported there: its own
         ({(300, 27): (2, 0.43, 0.5)}, []),  # found smaller, but doubted a die there
@@ -851,16 +853,20 @@ def test_a_closer_look_keeps_the_dice_read_before_that_it_reports_no_die_near(
     closer: dict[tuple[int, int], tuple[int, float, float]], kept: list[tuple[int, int]]
 ) -> None:
     """Dice of the look before a closer one (x, 300, 40 px): a 3 read at 0.79, a 5 at 0.95
-    that the closer look reads again, and a 2 read at 0.6 (under `_SURE_AGAIN`) and a
-    die left unread (0.3) that it lost. The closer look's finds `closer` ((x, side) ->
-    reading) for the 3: where it takes one within half a side of it for a die but reports
-    none there, the 3 is kept as read before; only dice read surely enough are kept so."""
+    that the closer look reads again, and a 2 read at 0.6 (under `_SURE_AGAIN`) and a die
+    left unread (0.3), each of which the closer look finds smaller and reads unsure
+    though it takes it for a die. The closer look's finds `closer` ((x, side) ->
+    reading) for the 3: where it takes one within half a side of it for a die but
+    reports none there, the 3 is kept as read before; only dice read surely enough are
+    kept so."""
     before = np.array([[x, 300, 40, 0.7] for x in (300, 600, 900, 1200)], np.float32)
     before_probs = np.array(
         [read_scores(3, 0.79), read_scores(5, 0.95), read_scores(2, 0.6), read_scores(4, 0.3)]
     )
-    found = np.array([[x, 300, s, 0.7] for x, s in [*closer, (600, 40)]], np.float32)
-    probs = np.array([read_scores(*r) for r in [*closer.values(), (5, 0.95, 0.98)]])
+    others = {(600, 40): (5, 0.95, 0.98), (900, 27): (2, 0.43, 0.89), (1200, 27): (4, 0.4, 0.89)}
+    again = closer | others
+    found = np.array([[x, 300, s, 0.7] for x, s in again], np.float32)
+    probs = np.array([read_scores(*r) for r in again.values()])
     looks = grey_looks(1920, 1080)
     out, out_probs = looks.kept_from(before, before_probs, found, probs)
     np.testing.assert_array_equal(out[: len(found)], found)  # (the closer look's, first)
