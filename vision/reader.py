@@ -1076,7 +1076,21 @@ class _Looks:
         found, probs, patches = self.coloured_in(*self.sized(found[keep], probs[keep]))
         found, probs = self.recentred(found, probs, also=patches)
         keep = ~patches | self.read_as_dice(probs)  # (a patch's die, read clearly at last)
+        keep |= self.unread_patches(found, probs, patches & ~keep)
         return _detections(found[keep], probs[keep], (self.w, self.h))
+
+    def unread_patches(self, found: np.ndarray, probs: np.ndarray, which: np.ndarray) -> np.ndarray:
+        """Of the colour patches `which` (a mask) that no way read clearly, those to report
+        unread, for the player to confirm: the readers all but sure each is a die
+        (`min_unread_dieness`), none a window of a repeating pattern (`patterned`: polka
+        dots of the set's colour read as 4s), and none in a dark frame scaled up
+        (`brightened`), whose noise the readers take for dice."""
+        keep = which & (1.0 - probs[:, 0] >= self.min_unread_dieness)
+        if self.gain != 1.0 or not keep.any():
+            return np.zeros(len(found), bool)
+        idx = np.flatnonzero(keep)
+        keep[idx[patterned(self.image, found[idx])]] = False
+        return keep
 
     def read_as_dice(self, probs: np.ndarray) -> np.ndarray:
         """Which finds are read clearly (`_CLEARLY`) and all but surely dice

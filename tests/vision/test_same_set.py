@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import ModuleType
 
@@ -145,6 +146,11 @@ def test_a_logo_die_the_readers_half_doubt_is_reported_unread(
     monkeypatch.setattr(
         reader, "unread_dice_of_the_set", lambda _i, found, *_a: np.zeros(len(found), bool)
     )
+    # (the colour search finds it too, unread: a patch the readers all but surely take for
+    # a die is reported so as well, `unread_patches`)
+    monkeypatch.setattr(
+        reader._Looks, "unread_patches", lambda self, found, *_: np.zeros(len(found), bool)
+    )
     assert there() == []
 
 
@@ -202,7 +208,7 @@ def test_the_sets_colours_are_those_two_dice_share_each_once() -> None:
     assert set_colours(image, _dice(squares[2:])).shape == (0, 3)
 
 
-def test_a_patch_joins_the_roll_only_read_clearly_as_a_die(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_patch_joins_the_roll_read_clearly_as_a_die(monkeypatch: pytest.MonkeyPatch) -> None:
     """`_Looks.coloured_in` then `recentred`, with the patches and the readers stubbed. Of
     four patches, three the readers all but surely take for dice (0.98) are cut at the
     median side of the dice read surely and become finds; the one they doubt (0.8) does
@@ -245,11 +251,49 @@ def test_a_patch_joins_the_roll_only_read_clearly_as_a_die(monkeypatch: pytest.M
     assert values[3:].tolist() == [4, 4, 4]
     assert confidence[3:].round(2).tolist() == [0.95, 0.6, 0.96]
     assert looks.recentred(out, out_probs)[1][5].tolist() == out_probs[5].tolist()  # (0.85)
-    # `roll` keeps of the patches those read clearly and all but surely dice at last
+    # `roll` keeps of the patches those read clearly and all but surely dice at last, and
+    # reports unread those no way read clearly that are all but surely dice
     assert looks.read_as_dice(again_probs[3:]).tolist() == [True, False, True]
+    unread = of_patch & ~looks.read_as_dice(again_probs)
+    assert looks.unread_patches(out, again_probs, unread).tolist() == [False] * 4 + [True, False]
     assert not looks.read_as_dice(np.array([read_scores(4, 0.95, 0.85)])).any()
     probs[1] = read_scores(3, 0.3)
     assert len(looks.coloured_in(found, probs)[0]) == 3
+
+
+def test_a_patch_no_way_reads_is_reported_unread_where_all_but_surely_a_die() -> None:
+    """Colour patches no way read clearly (`_Looks.unread_patches`): reported unread, for the
+    player to confirm, where the readers are all but sure each is a die (0.9), but not in
+    a dark frame scaled up (its noise read as dice), nor where a patch is a window of a
+    polka-dot cloth (its dots read as a 4)."""
+    found = np.array([[x, 300, 42, 0.0] for x in (100, 200, 300)], np.float32)
+    probs = np.array([read_scores(4, 0.6), read_scores(4, 0.3, 0.85), read_scores(2, 0.4, 0.95)])
+    which = np.array([True, True, True])
+    looks = grey_looks(600, 600)
+    assert looks.unread_patches(found, probs, which).tolist() == [True, False, True]
+    assert looks.unread_patches(found, probs, ~which).tolist() == [False] * 3
+    dark = dataclasses.replace(looks, gain=2.0)
+    assert not dark.unread_patches(found, probs, which).any()
+    dots = np.full((600, 600, 3), (120, 40, 90), np.uint8)
+    for row, y in enumerate(np.arange(0, 630, 30 * 0.87)):
+        for x in np.arange((row % 2) * 15, 630, 30):
+            cv2.circle(dots, (int(x), int(y)), 6, (200, 230, 240), -1, cv2.LINE_AA)
+    on_dots = dataclasses.replace(looks, image=dots)
+    assert not on_dots.unread_patches(found, probs, which).any()
+
+
+def test_red_dice_at_a_slant_found_by_their_colour_are_reported_unread(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six red dice of 24 px drawn on wooden planks at 35 degrees: the finder misses three,
+    their colour finds them, and the readers read them right but unsure (under 0.9) every
+    way; reported unread, the roll is whole. Left out, three dice are missed."""
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(77), "red", "wood", 24, 35)
+    assert drawn_rolls.judged(drawn, read(img)).right
+    monkeypatch.setattr(
+        reader._Looks, "unread_patches", lambda self, found, *_: np.zeros(len(found), bool)
+    )
+    assert len(drawn_rolls.judged(drawn, read(img)).missed) == 3
 
 
 @pytest.mark.parametrize("seed, side", [(0, 32), (1, 48), (14, 32)])
