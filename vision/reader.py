@@ -1081,15 +1081,19 @@ class _Looks:
 
     def unread_patches(self, found: np.ndarray, probs: np.ndarray, which: np.ndarray) -> np.ndarray:
         """Of the colour patches `which` (a mask) that no way read clearly, those to report
-        unread, for the player to confirm: the readers all but sure each is a die
-        (`min_unread_dieness`), none a window of a repeating pattern (`patterned`: polka
-        dots of the set's colour read as 4s), and none in a dark frame scaled up
+        as dice at the confidence they read (under 0.9; under 0.5 the player is asked):
+        the readers all but sure each is a die (`min_unread_dieness`), none a window of a
+        repeating pattern (`patterned`: polka dots of the set's colour read as 4s), none
+        with a plain face (`plain_faces`, as `in_roll` asks of an unread find: the grey
+        buttons on a tray's rim, in a noisy photo), and none in a dark frame scaled up
         (`brightened`), whose noise the readers take for dice."""
         keep = which & (1.0 - probs[:, 0] >= self.min_unread_dieness)
         if self.gain != 1.0 or not keep.any():
             return np.zeros(len(found), bool)
         idx = np.flatnonzero(keep)
         keep[idx[patterned(self.image, found[idx])]] = False
+        idx = np.flatnonzero(keep)
+        keep[idx[plain_faces(self.image, found[idx], self.gain)]] = False
         return keep
 
     def read_as_dice(self, probs: np.ndarray) -> np.ndarray:
@@ -1290,7 +1294,9 @@ def read(
     A die the finder missed altogether (red on an orange wood grain) that shows as a
     patch of the colour two dice of the roll share, a die's size, on a table of another
     colour, is added if read clearly and all but surely a die (0.9 each; `coloured_in`,
-    `same_set.colour_patches`).
+    `same_set.colour_patches`), at once or with its crop moved (below), or else at the
+    confidence it reads if all but surely a die, its face marked, not a window of a
+    pattern, in a frame not scaled up for the dark (`unread_patches`).
     Last, each die of the roll read under 0.8 is read again with its crop moved 0.3 of
     its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
     seen at a slant, the finder's centre lies towards the side faces, whose pips the

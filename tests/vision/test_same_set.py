@@ -255,23 +255,41 @@ def test_a_patch_joins_the_roll_read_clearly_as_a_die(monkeypatch: pytest.Monkey
     # reports unread those no way read clearly that are all but surely dice
     assert looks.read_as_dice(again_probs[3:]).tolist() == [True, False, True]
     unread = of_patch & ~looks.read_as_dice(again_probs)
+    monkeypatch.setattr(reader, "plain_faces", lambda image, found, gain: found[:, 0] < 0)
     assert looks.unread_patches(out, again_probs, unread).tolist() == [False] * 4 + [True, False]
     assert not looks.read_as_dice(np.array([read_scores(4, 0.95, 0.85)])).any()
     probs[1] = read_scores(3, 0.3)
     assert len(looks.coloured_in(found, probs)[0]) == 3
 
 
-def test_a_patch_no_way_reads_is_reported_unread_where_all_but_surely_a_die() -> None:
-    """Colour patches no way read clearly (`_Looks.unread_patches`): reported unread, for the
-    player to confirm, where the readers are all but sure each is a die (0.9), but not in
-    a dark frame scaled up (its noise read as dice), nor where a patch is a window of a
-    polka-dot cloth (its dots read as a 4)."""
-    found = np.array([[x, 300, 42, 0.0] for x in (100, 200, 300)], np.float32)
-    probs = np.array([read_scores(4, 0.6), read_scores(4, 0.3, 0.85), read_scores(2, 0.4, 0.95)])
-    which = np.array([True, True, True])
+def test_a_patch_no_way_reads_is_reported_unread_where_all_but_surely_a_die(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Colour patches no way read clearly (`_Looks.unread_patches`): reported at the
+    confidence they read where the readers are all but sure each is a die (0.9; 0.89 is
+    not), but not with a plain face (a tray's grey button), nor in a dark frame scaled up
+    (its noise read as dice), nor where a patch is a window of a polka-dot cloth (its
+    dots read as a 4)."""
+    found = np.array([[x, 300, 42, 0.0] for x in (100, 200, 300, 400, 500)], np.float32)
+    probs = np.array(
+        [
+            read_scores(4, 0.6),
+            read_scores(4, 0.3, 0.85),
+            read_scores(2, 0.4, 0.91),
+            read_scores(5, 0.4, 0.89),
+            read_scores(6, 0.4, 0.98),
+        ]
+    )
+    which = np.ones(5, bool)
+    plain = {500}  # (the button)
+    monkeypatch.setattr(
+        reader, "plain_faces", lambda image, found, gain: np.isin(found[:, 0], list(plain))
+    )
     looks = grey_looks(600, 600)
-    assert looks.unread_patches(found, probs, which).tolist() == [True, False, True]
-    assert looks.unread_patches(found, probs, ~which).tolist() == [False] * 3
+    assert looks.unread_patches(found, probs, which).tolist() == [True, False, True, False, False]
+    plain.clear()
+    assert looks.unread_patches(found, probs, which).tolist() == [True, False, True, False, True]
+    assert looks.unread_patches(found, probs, ~which).tolist() == [False] * 5
     dark = dataclasses.replace(looks, gain=2.0)
     assert not dark.unread_patches(found, probs, which).any()
     dots = np.full((600, 600, 3), (120, 40, 90), np.uint8)
@@ -286,8 +304,9 @@ def test_red_dice_at_a_slant_found_by_their_colour_are_reported_unread(
     drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Six red dice of 24 px drawn on wooden planks at 35 degrees: the finder misses three,
-    their colour finds them, and the readers read them right but unsure (under 0.9) every
-    way; reported unread, the roll is whole. Left out, three dice are missed."""
+    their colour finds them, and the readers read them right but under 0.9 every way;
+    reported at the confidence they read, the roll is whole. Left out, three dice are
+    missed."""
     img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(77), "red", "wood", 24, 35)
     assert drawn_rolls.judged(drawn, read(img)).right
     monkeypatch.setattr(
