@@ -174,6 +174,13 @@ def test_a_folder_is_no_video(tmp_path: Path) -> None:
         next(camera.video_frames(str(tmp_path)))
 
 
+def _ctrl_c_heard() -> None:
+    """In the reader's process, before it starts: Ctrl-C as a terminal gives it. A shell
+    running the tests as a background job starts them with Ctrl-C ignored, and the reader
+    inherited that (both tests timed out so in a CI run started with `&`)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_ends_the_wait_on_a_named_pipe_with_no_writer(tmp_path: Path) -> None:
     """The pipe's open waits in OpenCV's C code, where Ctrl-C went unheard for good; a pipe
     with a writer (`--camera /dev/stdin`) is a video source like any other."""
@@ -181,7 +188,9 @@ def test_ctrl_c_ends_the_wait_on_a_named_pipe_with_no_writer(tmp_path: Path) -> 
     os.mkfifo(pipe)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     command = [sys.executable, "-m", "companion.cli", "read", "--camera", str(pipe)]
-    with subprocess.Popen(command, env=env, stderr=subprocess.DEVNULL) as reading:
+    with subprocess.Popen(
+        command, env=env, stderr=subprocess.DEVNULL, preexec_fn=_ctrl_c_heard
+    ) as reading:
         try:
             time.sleep(2.0)  # (started, and waiting on the pipe)
             assert reading.poll() is None
@@ -214,7 +223,9 @@ def test_ctrl_c_ends_the_wait_on_a_pipe_whose_writer_stalls(
     os.mkfifo(pipe)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     command = [sys.executable, "-m", "companion.cli", "read", "--camera", str(pipe)]
-    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) as reading:
+    with subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_heard
+    ) as reading:
         try:
             with open(pipe, "wb") as live:  # (opened once the reader opens it)
                 live.write(data[: len(data) * 3 // 4])
