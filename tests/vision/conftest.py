@@ -272,3 +272,25 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     """Each engine in turn runs the networks (ONNX Runtime only where it is installed)."""
     monkeypatch.setattr(model, "ENGINE", request.param)
     return request.param
+
+
+# A polka-dot cloth's colours (`polka`)
+PURPLE, CREAM = (110, 40, 90), (225, 230, 235)
+
+
+def polka(
+    size_wh: tuple[int, int],
+    step: float,
+    radius: int,
+    *,
+    cloth: tuple[int, int, int] = PURPLE,
+    dot: tuple[int, int, int] = CREAM,
+) -> np.ndarray:
+    """A polka-dot cloth: dots of `radius` on a hexagonal grid `step` pixels apart."""
+    w, h = size_wh
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = cloth
+    for row, y in enumerate(np.arange(0, h + step, step * 0.87)):
+        for x in np.arange((row % 2) * step / 2, w + step, step):
+            cv2.circle(img, (int(x), int(y)), radius, dot, -1, cv2.LINE_AA)
+    return img

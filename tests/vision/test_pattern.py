@@ -7,30 +7,11 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import Drawn
+from tests.vision.conftest import CREAM, PURPLE, Drawn, polka
 from vision import read, reader
 from vision.pattern import REPEATS, patterned, repeats
 
-PURPLE, CREAM = (110, 40, 90), (225, 230, 235)
 GREEN, RED = (30, 100, 40), (30, 30, 180)  # alike in grey (74 and 75)
-
-
-def polka(
-    size_wh: tuple[int, int],
-    step: float,
-    radius: int,
-    *,
-    cloth: tuple[int, int, int] = PURPLE,
-    dot: tuple[int, int, int] = CREAM,
-) -> np.ndarray:
-    """A polka-dot cloth: dots of `radius` on a hexagonal grid `step` pixels apart."""
-    w, h = size_wh
-    img = np.empty((h, w, 3), np.uint8)
-    img[:] = cloth
-    for row, y in enumerate(np.arange(0, h + step, step * 0.87)):
-        for x in np.arange((row % 2) * step / 2, w + step, step):
-            cv2.circle(img, (int(x), int(y)), radius, dot, -1, cv2.LINE_AA)
-    return img
 
 
 @pytest.mark.parametrize("step", [30.0, 45.0, 60.0])

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import grey_looks, read_scores
+from tests.vision.conftest import grey_looks, polka, read_scores
 from vision import read, reader, recentre
 from vision.detections import DieDetection
 from vision.finds import readings
@@ -292,11 +292,7 @@ def test_a_patch_no_way_reads_is_reported_unread_where_all_but_surely_a_die(
     assert looks.unread_patches(found, probs, ~which).tolist() == [False] * 5
     dark = dataclasses.replace(looks, gain=2.0)
     assert not dark.unread_patches(found, probs, which).any()
-    dots = np.full((600, 600, 3), (120, 40, 90), np.uint8)
-    for row, y in enumerate(np.arange(0, 630, 30 * 0.87)):
-        for x in np.arange((row % 2) * 15, 630, 30):
-            cv2.circle(dots, (int(x), int(y)), 6, (200, 230, 240), -1, cv2.LINE_AA)
-    on_dots = dataclasses.replace(looks, image=dots)
+    on_dots = dataclasses.replace(looks, image=polka((600, 600), 30.0, 6))
     assert not on_dots.unread_patches(found, probs, which).any()
 
 
