@@ -91,3 +91,45 @@ def quantize_reader(path: Path, blob: np.ndarray, *, float_first: bool = False) 
     onnx.save(int8, str(out))
     print("wrote", out, out.stat().st_size // 1024, "KB")
     return out
+
+
+def load_reader(net: nn.Module, path: Path) -> nn.Module:
+    """Load a face reader's float ONNX file back into `net`, a fresh network of the same
+    shape, to train it on (`train_vision.py --more`). The export folded each batch norm
+    into the convolution before it, so here each batch norm passes its input through
+    (scale 1, shift the folded bias, statistics 0 and 1); they must stay frozen (eval
+    mode) while it trains, as `fit(..., frozen_norms=True)` keeps them. Checked: the
+    loaded network reads 8 crops of noise as the file does, or this raises."""
+    import onnx
+    import onnxruntime
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {w.name: numpy_helper.to_array(w) for w in model.graph.initializer}
+    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    layers = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
+    norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    shapes = [tuple(weights[n.input[1]].shape) for n in nodes]
+    if shapes != [tuple(layer.weight.shape) for layer in layers] or len(norms) != len(layers) - 1:
+        raise ValueError(f"{path}: not a face reader of this shape")
+    with torch.no_grad():
+        for node, layer in zip(nodes, layers, strict=True):
+            layer.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            bias = torch.from_numpy(weights[node.input[2]].copy())
+            if isinstance(layer, nn.Linear):
+                layer.bias.copy_(bias)
+                continue
+            norm = norms.pop(0)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(bias)
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+    net.eval()
+    crops = np.random.default_rng(0).random((8, 3, 44, 44)).astype(np.float32) - 0.5
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    want = session.run(None, {"input": crops})[0]
+    with torch.no_grad():
+        got = net(torch.from_numpy(crops)).numpy()
+    if not np.allclose(got, want, atol=1e-4):
+        raise ValueError(f"{path}: loaded, it reads otherwise than the file")
+    return net

@@ -3,6 +3,7 @@
     python scripts/train_vision.py --only det      # about 25 min on one CPU core
     python scripts/train_vision.py --only cls      # about 60 min on one CPU core
     python scripts/train_vision.py --only cls2     # about 80 min on one CPU core
+    python scripts/train_vision.py --only cls --more   # a reader trained on: about 10 min
 
 (the shipped models were made exactly so, one part a process, two at a time side by side;
 `--out DIR` writes elsewhere, `--shared DIR` points at the dev photos, default
@@ -49,7 +50,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from onnx_export import export, quantize_reader
+from onnx_export import export, load_reader, quantize_reader
 from synthetic_dice import (
     HUE_SHARE,
     INVERT_SHARE,
@@ -403,12 +404,25 @@ def fit(
     name: str,
     checkpoint: Callable[[nn.Module], None] | None = None,
     every: int = 250,
+    peak: float = 3e-3,
+    frozen_norms: bool = False,
 ) -> nn.Module:
-    """The training loop both kinds of network share: AdamW with a one-cycle learning rate;
-    `batch_loss(net)` draws a batch and returns its loss and a log line. Every `every` steps
-    `checkpoint` gets the network (so a long run leaves a usable file early)."""
+    """The training loop both kinds of network share: AdamW with a one-cycle learning rate
+    that peaks at `peak`; `batch_loss(net)` draws a batch and returns its loss and a log
+    line. Every `every` steps `checkpoint` gets the network (so a long run leaves a usable
+    file early). `frozen_norms`: the batch norms stay in eval mode (a network loaded back
+    from its ONNX file, `load_reader`)."""
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
+
+    def training() -> None:
+        net.train()
+        if frozen_norms:
+            for m in net.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.eval()
+
+    training()
     t0 = time.time()
     for step in range(steps):
         loss, line = batch_loss(net)
@@ -418,7 +432,7 @@ def fit(
         sched.step()
         if checkpoint and step and step % every == 0:
             checkpoint(net.eval())
-            net.train()
+            training()
         if step % 100 == 0:
             print(f"{name} step {step} loss {line}  {time.time() - t0:.0f}s", flush=True)
     return net.eval()
@@ -638,14 +652,29 @@ def train_cls(
     hard: float = 0.0,
     glare: float = 0.0,
     colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
+    start: nn.Module | None = None,
 ) -> nn.Module:
+    """A face reader, trained from scratch, or with `start` (a reader loaded back from
+    its file, `load_reader`) trained on at a tenth of the rate (`MORE_PEAK`)."""
+
     def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
         samples = [cls_sample(rng, real, jitter, hard, glare, colour) for _ in range(batch)]
         x = to_tensor([s[0] for s in samples])
         loss = F.cross_entropy(net(x), soft_targets([s[1] for s in samples]))
         return loss, f"{loss.item():.3f}"
 
-    return fit(ClsNet(arch), steps, batch_loss, name="cls", checkpoint=checkpoint, every=500)
+    if start is None:
+        return fit(ClsNet(arch), steps, batch_loss, name="cls", checkpoint=checkpoint, every=500)
+    return fit(
+        start,
+        steps,
+        batch_loss,
+        name="cls",
+        checkpoint=checkpoint,
+        every=500,
+        peak=MORE_PEAK,
+        frozen_norms=True,
+    )
 
 
 # Crops that set a face reader's int8 ranges: enough to see every kind of die and negative
@@ -696,6 +725,12 @@ HARD = 0.3
 # misreads).
 FLOAT_FIRST = {"cls2"}
 GLARE = 0.25
+# `--more`: a face reader already in --out trained on, from its own file, for MORE_STEPS
+# steps at a tenth of the first run's peak rate, from a new draw (its seed + MORE_SEED),
+# its recipe otherwise unchanged (docs/vision-log.md, session 53)
+MORE_STEPS = 2000
+MORE_PEAK = 3e-4
+MORE_SEED = 1000
 PARTS = {
     "det": ("dice_det.onnx", 4000, 2, None, None, 0.0, 0.0),
     "cls": ("dice_cls.onnx", 10000, 1, "stem2", (0.06, 0.85, 1.18), 0.0, GLARE),
@@ -747,6 +782,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--out", type=Path, default=MODELS, help="where to write the .onnx files")
     ap.add_argument(
+        "--more",
+        action="store_true",
+        help=f"train the face reader already in --out on from its float file ({MORE_STEPS} "
+        "steps unless --steps; with --only cls or cls2)",
+    )
+    ap.add_argument(
         "--quantize-only",
         action="store_true",
         help="no training: write the int8 copies of the face readers already in --out",
@@ -768,6 +809,10 @@ def main(argv: list[str] | None = None) -> None:
     colour = (args.hue_share, args.invert_share)
     if "det" in parts and colour != (HUE_SHARE, INVERT_SHARE):
         ap.error("--hue-share and --invert-share change the face readers: give --only cls or cls2")
+    if args.more and (args.quantize_only or args.only not in ("cls", "cls2")):
+        ap.error("--more trains one face reader on: give --only cls or cls2, not --quantize-only")
+    if args.more and not (args.out / PARTS[args.only][0]).is_file():
+        ap.error(f"--more: no {PARTS[args.only][0]} in {args.out} to train on")
     if args.quantize_only:
         parts = [p for p in parts if PARTS[p][3] is not None]  # the finder stays float
         if not parts:
@@ -785,9 +830,9 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for part in parts:
         name, steps, seed, arch, jitter, hard, glare = PARTS[part]
-        steps = args.steps or steps
+        steps = args.steps or (MORE_STEPS if args.more else steps)
         seed = seed if args.seed is None else args.seed
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(seed + MORE_SEED if args.more else seed)
         torch.manual_seed(0)  # each part starts alike, alone in its process or not
         # the finder takes any image size; a face reader, a batch of fixed-size crops
         shape = (1, 3, 256, 256) if arch is None else (1, 3, CROP, CROP)
@@ -814,6 +859,10 @@ def main(argv: list[str] | None = None) -> None:
             continue
         assert jitter is not None  # (every face reader's crops are cut with a jitter)
         if not args.quantize_only:
+            try:
+                start = load_reader(ClsNet(arch), out / name) if args.more else None
+            except ValueError as e:  # another network's file under this name
+                ap.error(f"--more: {e}")
             # the old int8 copy goes first: while the float file is being retrained, ONNX
             # Runtime reads that (the same reader as OpenCV), never a stale copy
             (out / int8_file(name)).unlink(missing_ok=True)
@@ -827,6 +876,7 @@ def main(argv: list[str] | None = None) -> None:
                 hard=hard,
                 glare=glare,
                 colour=colour,
+                start=start,
             )
             save(net)
             write_config(out)
