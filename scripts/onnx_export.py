@@ -97,20 +97,24 @@ def load_reader(net: nn.Module, path: Path) -> nn.Module:
     """Load a face reader's float ONNX file back into `net`, a fresh network of the same
     shape, to train it on (`train_vision.py --more`). The export folded each batch norm
     into the convolution before it, so here each batch norm passes its input through
-    (scale 1, shift the folded bias, statistics 0 and 1); they must stay frozen (eval
+    (scale 1, shift the folded bias, mean 0, variance 1 - eps); they must stay frozen (eval
     mode) while it trains, as `fit(..., frozen_norms=True)` keeps them. Checked: the
     loaded network reads 8 crops of noise as the file does, or this raises."""
     import onnx
     import onnxruntime
     from onnx import numpy_helper
 
-    model = onnx.load(str(path))
-    weights = {w.name: numpy_helper.to_array(w) for w in model.graph.initializer}
-    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    try:
+        model = onnx.load(str(path))
+        weights = {w.name: numpy_helper.to_array(w) for w in model.graph.initializer}
+        nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+        shapes = [(weights[n.input[1]].shape, weights[n.input[2]].shape) for n in nodes]
+    except Exception as e:  # not ONNX at all, or weights held otherwise than exported here
+        raise ValueError(f"{path}: not a face reader written by export ({e})") from e
     layers = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
     norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
-    shapes = [tuple(weights[n.input[1]].shape) for n in nodes]
-    if shapes != [tuple(layer.weight.shape) for layer in layers] or len(norms) != len(layers) - 1:
+    want = [(tuple(m.weight.shape), (m.weight.shape[0],)) for m in layers]
+    if [(tuple(w), tuple(b)) for w, b in shapes] != want or len(norms) != len(layers) - 1:
         raise ValueError(f"{path}: not a face reader of this shape")
     with torch.no_grad():
         for node, layer in zip(nodes, layers, strict=True):

@@ -3,9 +3,10 @@
     python scripts/train_vision.py --only det      # about 25 min on one CPU core
     python scripts/train_vision.py --only cls      # about 60 min on one CPU core
     python scripts/train_vision.py --only cls2     # about 80 min on one CPU core
-    python scripts/train_vision.py --only cls --more   # a reader trained on: about 10 min
+    python scripts/train_vision.py --only cls --more   # trained on: 12 min (cls2: 16)
 
-(the shipped models were made exactly so, one part a process, two at a time side by side;
+(the shipped models were made exactly so, but for `--more`, which none of them had, one
+part a process, two at a time side by side; `--more` writes over the file it starts from;
 `--out DIR` writes elsewhere, `--shared DIR` points at the dev photos, default
 ../shared/dice_photos or $HOTDICE_SHARED). Needs torch, onnx and onnxruntime, for training
 only (`pip install -e '.[train]'`).
