@@ -397,6 +397,10 @@ def focal(pred: torch.Tensor, gt: torch.Tensor) -> torch.Tensor:
     return (pl.sum() + nl.sum()) / pos.sum().clamp(min=1)
 
 
+# the one-cycle learning rate's peak for a network trained from scratch
+PEAK = 3e-3
+
+
 def fit(
     net: nn.Module,
     steps: int,
@@ -405,7 +409,7 @@ def fit(
     name: str,
     checkpoint: Callable[[nn.Module], None] | None = None,
     every: int = 250,
-    peak: float = 3e-3,
+    peak: float = PEAK,
     frozen_norms: bool = False,
 ) -> nn.Module:
     """The training loop both kinds of network share: AdamW with a one-cycle learning rate
@@ -664,17 +668,16 @@ def train_cls(
         loss = F.cross_entropy(net(x), soft_targets([s[1] for s in samples]))
         return loss, f"{loss.item():.3f}"
 
-    if start is None:
-        return fit(ClsNet(arch), steps, batch_loss, name="cls", checkpoint=checkpoint, every=500)
+    more = start is not None
     return fit(
-        start,
+        start if start is not None else ClsNet(arch),
         steps,
         batch_loss,
         name="cls",
         checkpoint=checkpoint,
         every=500,
-        peak=MORE_PEAK,
-        frozen_norms=True,
+        peak=MORE_PEAK if more else PEAK,
+        frozen_norms=more,
     )
 
 
@@ -730,7 +733,7 @@ GLARE = 0.25
 # steps at a tenth of the first run's peak rate, from a new draw (its seed + MORE_SEED),
 # its recipe otherwise unchanged (docs/vision-log.md, session 53)
 MORE_STEPS = 2000
-MORE_PEAK = 3e-4
+MORE_PEAK = PEAK / 10
 MORE_SEED = 1000
 PARTS = {
     "det": ("dice_det.onnx", 4000, 2, None, None, 0.0, 0.0),
