@@ -70,7 +70,13 @@ from .model import (
 )
 from .pattern import patterned
 from .perspective import fit_sizes, relative_sides
-from .same_set import ALIKE_DICE, colour_patches, coloured_as, unread_dice_of_the_set
+from .same_set import (
+    ALIKE_DICE,
+    colour_patches,
+    coloured_as,
+    strangers,
+    unread_dice_of_the_set,
+)
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -1056,11 +1062,16 @@ class _Looks:
         (`marks`: a button or a token). Returns the rank (-1: not reported)."""
         reported = self.reported(found, probs)
         of_set = unread_dice_of_the_set(self.image, found, probs, reported, self.min_dieness)
-        unread = (reported | of_set) & ~surely_read(probs)
+        sure = surely_read(probs)
+        unread = (reported | of_set) & ~sure
         if unread.any():  # (a face read is marked; one unread must show its marks)
             plain = np.zeros(len(found), bool)
             plain[unread] = plain_faces(self.image, found[unread], self.gain)
             reported, of_set = reported & ~plain, of_set & ~plain
+            odd = reported & ~sure  # (a die of the set unread is its colour already)
+            if odd.any():
+                odd[odd] = strangers(self.image, found[odd], found[reported & sure])
+                reported &= ~odd
         return np.where(reported, found[:, 3] + 1.0, np.where(of_set, found[:, 3], -1.0))
 
     def roll(self, found: np.ndarray, probs: np.ndarray) -> Detections:
