@@ -1059,7 +1059,8 @@ class _Looks:
         """The finds `roll` reports: those `reported`, and the unread dice of the roll's set
         (`same_set`: a logo face the readers or the finder half doubt), ranked after them
         where two are one die found twice; of those unread, none with a plain face
-        (`marks`: a button or a token). Returns the rank (-1: not reported)."""
+        (`marks`: a button or a token), and, in a roll of one set, none of another colour
+        (`same_set.strangers`: a cloth's motif). Returns the rank (-1: not reported)."""
         reported = self.reported(found, probs)
         of_set = unread_dice_of_the_set(self.image, found, probs, reported, self.min_dieness)
         sure = surely_read(probs)
@@ -1070,7 +1071,8 @@ class _Looks:
             reported, of_set = reported & ~plain, of_set & ~plain
             odd = reported & ~sure  # (a die of the set unread is its colour already)
             if odd.any():
-                odd[odd] = strangers(self.image, found[odd], found[reported & sure])
+                dice = found[reported & sure]
+                odd[odd] = strangers(self.image, found[odd], dice[dedupe(dice, dice[:, 3])])
                 reported &= ~odd
         return np.where(reported, found[:, 3] + 1.0, np.where(of_set, found[:, 3], -1.0))
 

@@ -18,6 +18,10 @@ die on an orange wood grain blends into it for the finder, but not by its colour
 patch of the roll's face colour, a die's size, with the table around it, read clearly as
 a die, is one (`reader._Looks.coloured_in`).
 
+And the other way round (`strangers`): where the dice read surely are of one set, a find
+the readers cannot read whose face is none of the set's colours is no die of it, but a
+cloth's motif of a die's size (a printed fruit beside `fudw_tray`'s tray).
+
 Measured (session 38): of the dice read surely in `fudw_tray`'s photos (sets of blue
 dice), 86% have another within `SAME_COLOUR` (median 4.1); `byler_d6` mixes colours (37%),
 `skovy_catan`'s two dice never match. Of the finds the dev folders drop that the readers
@@ -102,23 +106,26 @@ def unread_dice_of_the_set(
 
 
 SET_DICE = 4
-"""The least dice read surely that can show a roll to be of one set (`strangers`)."""
+"""The least dice read surely (each counted once) that can show a roll to be of one set
+(`strangers`)."""
 
 SET_SHARE = 0.6
 """The least share of those dice in one family of face colours (each within `SAME_COLOUR`
-of another of the family) for the roll to be of one set. A set's faces differ in the light
-(`fudw_tray`'s blue dice: 0.44-0.95 a photo, 14 of 20 at 0.6 or more); two pairs of two
-sets beside a lone die (0.4) are no set."""
+of another of the family, in all three channels) for the roll to be of one set. A set's
+faces differ in the light (`fudw_tray`'s blue dice: 0.44-0.95 a photo, 14 of 20 at 0.6 or
+more); two pairs of two sets beside a lone die (0.4) are no set."""
 
 STRANGER = 3 * SAME_COLOUR
 """How far an unread find's face middle lies in colour (a and b of 8-bit Lab: hue and
 saturation, not lightness, as a die in a shadow is darker but of its colour) from every
-die of a roll of one set read surely, to be a stranger to it."""
+die of a roll of one set read surely, to be a stranger to it: three times what dice of a
+set differ by (the farthest symbol face of the dev photos lies 9.8 from its set)."""
 
 STRANGER_BODY = 0.1
 """The most of a stranger's box whose pixels may have a face colour of the roll's dice read
-surely (within `PATCH_COLOUR`): a die of the set shows its body's colour around its pips or
-its symbol, even where a big white skull fills its middle."""
+surely (a and b within `PATCH_COLOUR`, as for `STRANGER`): a die of the set shows its
+body's colour around its pips or its symbol, even where a big white skull fills its
+middle."""
 
 
 def _one_family(colours: np.ndarray) -> np.ndarray:
@@ -148,12 +155,15 @@ def strangers(image: np.ndarray, found: np.ndarray, dice: np.ndarray) -> np.ndar
     `SET_SHARE` in one family of colours), a find whose face middle is `STRANGER` to all of
     their colours, with under `STRANGER_BODY` of its box in them, is a cloth's motif of a
     die's size beside the tray, not a die the readers cannot read (a logo, a skull: still
-    of the set's colour). None in a roll of mixed sets, or of too few dice.
+    of the set's colour). None in a roll of mixed sets, or of too few dice; nor a find
+    whose middle lies off the image (its colour unknown).
     Measured on the dev photos as shot (session 54), over the finds reported unread in
-    rolls of one set: `byler_d6`'s 7 real dice lie 1.0-3.2 from the set's colours (0.33 of
-    their box and more in them), `fudw_tray`'s 43 symbol faces 0-9.8 (0.28 and more); its
-    cloth's motifs beside the tray 19.0-58.2: a stitched strawberry (19.0, so it stays), a
-    printed fruit (58.2, none of its box in the blue of the dice) and a red owl (38.0)."""
+    rolls of one set: `byler_d6`'s 7 real dice lie 1.0-3.2 from the set's colours (0.98 of
+    their box and more in them), `fudw_tray`'s 43 symbol faces 0-9.8 (0.40 and more); its
+    cloth's motifs beside the tray: a printed fruit (58.2, none of its box in the colours
+    of the blue dice) and a red owl (38.0, none; a later rule drops it too), strangers; a
+    stitched strawberry, 19.0 or, read again cut to the roll's size, 32.0 with 0.55 of its
+    box in their colours (a pale blue die's a and b are near the cloth's), which stays."""
     none = np.zeros(len(found), bool)
     if len(dice) < SET_DICE or not len(found):
         return none
@@ -164,25 +174,26 @@ def strangers(image: np.ndarray, found: np.ndarray, dice: np.ndarray) -> np.ndar
     colours = colours[np.isfinite(colours).all(axis=1)]
     middles = face_looks(image, found)[0]
     far = np.linalg.norm(middles[:, None, 1:] - colours[None, :, 1:], axis=2)  # (a, b)
-    far = np.nan_to_num(far, nan=np.inf)
-    odd = far.min(axis=1) > STRANGER
+    odd = np.isfinite(middles).all(axis=1) & (np.nan_to_num(far, nan=0.0).min(axis=1) > STRANGER)
     for k in np.flatnonzero(odd):
         odd[k] = _body_share(image, found[k], colours) < STRANGER_BODY
     return odd
 
 
 def _body_share(image: np.ndarray, find: np.ndarray, colours: np.ndarray) -> float:
-    """The share of a find's box (x, y, side) within `PATCH_COLOUR` of one of `colours`."""
+    """The share of a find's box (x, y, side) in the image whose a and b lie within
+    `PATCH_COLOUR` of one of `colours`' (Lab); 1 where none of it is in the image."""
     h, w = image.shape[:2]
     x, y, side = (float(v) for v in find[:3])
     x0, x1 = max(0, round(x - side / 2)), min(w, round(x + side / 2))
     y0, y1 = max(0, round(y - side / 2)), min(h, round(y + side / 2))
     if x1 <= x0 or y1 <= y0:
-        return 0.0
+        return 1.0
     lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)
     near = np.zeros(lab.shape[:2], np.uint8)
     for colour in colours:
         low, high = np.clip(colour - PATCH_COLOUR, 0, 255), np.clip(colour + PATCH_COLOUR, 0, 255)
+        low[0], high[0] = 0, 255  # (any lightness)
         near |= cv2.inRange(lab, low, high)
     return float(np.count_nonzero(near)) / near.size
 

@@ -161,26 +161,38 @@ def _dice(squares: list[Square]) -> np.ndarray:
     return np.array([(x, y, s, 0.9) for x, y, s, _, _ in squares], np.float64)
 
 
-PINK, BLUE = (120, 90, 220), (200, 120, 40)
+PINK, BLUE, SHADOWED_BLUE = (120, 90, 220), (200, 120, 40), (90, 54, 18)
 
 
 def test_an_unread_find_of_another_colour_than_a_one_set_roll_is_no_die() -> None:
     """Four blue dice read surely make a roll of one set: an unread blue logo face is one
     of them, and so is a blue die whose middle a big white skull fills (its body shows
-    round it); a pink motif of their size is a stranger. Beside two pairs of two sets and
-    a lone die, or beside fewer than `SET_DICE` dice, no colour is strange."""
+    round it), and a blue die in a deep shadow (darker, not of another colour); a pink
+    motif of their size is a stranger, and a find off the image, of no known colour, is
+    not. Beside two pairs of two sets and a lone die, or beside fewer than `SET_DICE`
+    dice, no colour is strange."""
     one_set: list[Square] = [(60 + 80 * k, 80, 40, BLUE, "pip") for k in range(4)]
     unread: list[Square] = [
         (100, 200, 40, BLUE, "logo"),
         (260, 200, 40, PINK, "logo"),
         (420, 200, 40, BLUE, "pip"),
+        (500, 200, 40, SHADOWED_BLUE, "logo"),
+        (900, 900, 40, PINK, "logo"),  # (off the image)
     ]
     image = _scene(one_set + unread)
     cv2.circle(image, (420, 200), 16, WHITE, -1)  # (the skull)
     middles = face_looks(image, _dice(unread + one_set[:1]))[0]
-    assert np.linalg.norm(middles[1] - middles[3]) > STRANGER
-    assert np.linalg.norm(middles[2] - middles[3]) > STRANGER
-    assert strangers(image, _dice(unread), _dice(one_set)).tolist() == [False, True, False]
+    assert np.linalg.norm(middles[1, 1:] - middles[5, 1:]) > STRANGER
+    assert np.linalg.norm(middles[2, 1:] - middles[5, 1:]) > STRANGER
+    assert np.linalg.norm(middles[3] - middles[5]) > STRANGER  # (in lightness mostly)
+    assert np.linalg.norm(middles[3, 1:] - middles[5, 1:]) <= STRANGER
+    assert strangers(image, _dice(unread), _dice(one_set)).tolist() == [
+        False,
+        True,
+        False,
+        False,
+        False,
+    ]
     assert not strangers(image, _dice(unread), _dice(one_set[: SET_DICE - 1])).any()
     assert strangers(image, _dice(unread)[:0], _dice(one_set)).shape == (0,)
     mixed: list[Square] = [
