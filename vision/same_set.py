@@ -182,7 +182,7 @@ def strangers(image: np.ndarray, found: np.ndarray, dice: np.ndarray) -> np.ndar
 
 def _body_share(image: np.ndarray, find: np.ndarray, colours: np.ndarray) -> float:
     """The share of a find's box (x, y, side) in the image whose a and b lie within
-    `PATCH_COLOUR` of one of `colours`' (Lab); 1 where none of it is in the image."""
+    `PATCH_COLOUR` of one of `colours` (Lab); 1 where none of it is in the image."""
     h, w = image.shape[:2]
     x, y, side = (float(v) for v in find[:3])
     x0, x1 = max(0, round(x - side / 2)), min(w, round(x + side / 2))
