@@ -190,12 +190,21 @@ def _body_share(image: np.ndarray, find: np.ndarray, colours: np.ndarray) -> flo
     if x1 <= x0 or y1 <= y0:
         return 1.0
     lab = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)
+    near = _of_colours(lab, colours, any_lightness=True)
+    return float(np.count_nonzero(near)) / near.size
+
+
+def _of_colours(lab: np.ndarray, colours: np.ndarray, *, any_lightness: bool = False) -> np.ndarray:
+    """Which pixels of a Lab image lie within `PATCH_COLOUR` of one of `colours` in each
+    channel (a box, as `inRange` tests it; a and b only with `any_lightness`), as a 0/255
+    mask."""
     near = np.zeros(lab.shape[:2], np.uint8)
     for colour in colours:
         low, high = np.clip(colour - PATCH_COLOUR, 0, 255), np.clip(colour + PATCH_COLOUR, 0, 255)
-        low[0], high[0] = 0, 255  # (any lightness)
-        near |= cv2.inRange(lab, low, high)
-    return float(np.count_nonzero(near)) / near.size
+        if any_lightness:
+            low[0], high[0] = 0, 255
+        near |= np.asarray(cv2.inRange(lab, low, high), np.uint8)
+    return near
 
 
 def coloured_as(image: np.ndarray, found: np.ndarray, dice: np.ndarray) -> np.ndarray:
@@ -279,11 +288,7 @@ def colour_patches(
     scale = min(1.0, PATCH_SCALE / side)
     halvings = Halvings(image) if halvings is None else halvings
     lab = cv2.cvtColor(halvings.resize(scale), cv2.COLOR_BGR2LAB)
-    near = np.zeros(lab.shape[:2], np.uint8)
-    for colour in colours:
-        low, high = np.clip(colour - PATCH_COLOUR, 0, 255), np.clip(colour + PATCH_COLOUR, 0, 255)
-        near |= cv2.inRange(lab, low, high)
-    in_colour = (near > 0).astype(np.float32)
+    in_colour = (_of_colours(lab, colours) > 0).astype(np.float32)
     middle = max(3, round(FACE_SPAN * side * scale) | 1)
     around = max(middle + 2, round(PATCH_AROUND[0] * side * scale) | 1)
     taken = np.zeros(in_colour.shape, np.uint8)  # (three quarters of a side of each find)
