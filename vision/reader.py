@@ -1094,7 +1094,7 @@ class _Looks:
 
     def unread_patches(self, found: np.ndarray, probs: np.ndarray, which: np.ndarray) -> np.ndarray:
         """Of the colour patches `which` (a mask) that no way read clearly, those to report
-        as dice at the confidence they read (under 0.9; under 0.5 the player is asked):
+        as dice at the confidence they read (under 0.9; under 0.6 the player is asked):
         the readers all but sure each is a die (`min_unread_dieness`), none a window of a
         repeating pattern (`patterned`: polka dots of the set's colour read as 4s), none
         with a plain face (`plain_faces`, as `in_roll` asks of an unread find: the grey
