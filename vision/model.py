@@ -269,8 +269,8 @@ def int8_saturates() -> tuple[str, ...]:
     otherwise than a VNNI CPU does, and otherwise than the README's figures and the tests
     expect (README, Measured accuracy). So such a file is run multiplying in uint8 x uint8
     (`_session`), which reads as its exact arithmetic does. ONNX Runtime's switch for that
-    is not set everywhere: it could take a VNNI CPU off its fast kernels (not measured:
-    no VNNI CPU was at hand). The probe
+    is not set everywhere: it could take a VNNI CPU off its fast kernels (not measured;
+    on an EPYC with AVX512-VNNI, session 55, the probe finds nothing to switch). The probe
     runs once a process, when a reader is first used (`warm_up`; threads reading at once
     for the first time wait for one probe: `_loaded_once`)."""
     if engine() != "onnxruntime":

@@ -1255,7 +1255,7 @@ def read(
     """Every die in a BGR uint8 image: top-face value 1-6, confidence, box and centre.
 
     `confidence` is the face reader's probability for the value it reports, given that the
-    object is a die; below about 0.5 the user interface should ask the player.
+    object is a die; below `detections.ASK_BELOW` (0.6) the user interface asks the player.
     At each scale the finder takes `finder_looks` looks (default `FINDER_LOOKS`, one), the
     image as it is and then mirrored (`model.FINDER_VIEWS`), and averages them: four
     found more dice in one battery of hard photos (grey, dim, tilted) and fewer in another
