@@ -670,7 +670,7 @@ def train_cls(
 
     more = start is not None
     return fit(
-        start if start is not None else ClsNet(arch),
+        start if more else ClsNet(arch),
         steps,
         batch_loss,
         name="cls",

@@ -174,7 +174,7 @@ def strangers(image: np.ndarray, found: np.ndarray, dice: np.ndarray) -> np.ndar
     colours = colours[np.isfinite(colours).all(axis=1)]
     middles = face_looks(image, found)[0]
     far = np.linalg.norm(middles[:, None, 1:] - colours[None, :, 1:], axis=2)  # (a, b)
-    odd = np.isfinite(middles).all(axis=1) & (np.nan_to_num(far, nan=0.0).min(axis=1) > STRANGER)
+    odd = np.isfinite(middles).all(axis=1) & (far.min(axis=1) > STRANGER)  # (NaN: not over)
     for k in np.flatnonzero(odd):
         odd[k] = _body_share(image, found[k], colours) < STRANGER_BODY
     return odd
