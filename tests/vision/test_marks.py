@@ -67,10 +67,11 @@ def test_a_faint_die_in_a_clean_photo_is_marked(drawn: Drawn) -> None:
 
 
 def test_a_dark_jpeg_brightened_holds_marks_to_its_gain(drawn: Drawn) -> None:
-    """A fifth of the light with noise, through a JPEG at quality 75, brightened as the
-    reader does (by 3.3): the JPEG's blotches are no pixel-to-pixel noise, so the median
+    """A fifth of the light with noise, through a JPEG at quality 75, scaled as the reader
+    scales it (by 3.3): the JPEG's blotches are no pixel-to-pixel noise, so the median
     misses them and they mark a plain button's disc; the least distance grown with the
-    brightening holds them out, and the die beside it stays marked."""
+    brightening holds them out, and the die beside it stays marked. So does the smoothing
+    `brightened` adds to the scaling."""
     draw_die, table = drawn
     image = table((225, 225, 225), (240, 120), noise=0)
     cv2.circle(image, (60, 60), 18, (120, 120, 120), -1, cv2.LINE_AA)
@@ -82,9 +83,10 @@ def test_a_dark_jpeg_brightened_holds_marks_to_its_gain(drawn: Drawn) -> None:
     assert dark is not None
     gain = brightening(dark)
     assert gain > 3
-    lit = brightened(dark)
-    assert plain_faces(lit, found).tolist() == [False, False]
-    assert plain_faces(lit, found, gain).tolist() == [True, False]
+    scaled = cv2.convertScaleAbs(dark, alpha=gain)
+    assert plain_faces(scaled, found).tolist() == [False, False]
+    assert plain_faces(scaled, found, gain).tolist() == [True, False]
+    assert plain_faces(brightened(dark), found, gain).tolist() == [True, False]
 
 
 def test_a_big_find_is_measured_shrunk(drawn: Drawn) -> None:

@@ -1240,6 +1240,23 @@ def test_brightened_lifts_only_very_dark_images() -> None:
     assert reader.brightened(very)[5, 5, 0] == 40
 
 
+def test_brightened_smooths_the_noise_it_scaled_up() -> None:
+    """Scaling a dark frame scales its sensor noise too: `brightened` smooths that out of
+    the table and the face, and keeps a pip's edge."""
+    rng = np.random.default_rng(0)
+    clean = np.full((200, 200, 3), 30.0)
+    clean[60:140, 60:140] = 15.0  # a dark die's face
+    cv2.circle(clean, (100, 100), 12, (50.0, 50.0, 50.0), -1)  # its pip
+    dark = np.clip(clean + rng.normal(0, 3, clean.shape), 0, 255).astype(np.uint8)
+    gain = reader.brightening(dark)
+    assert gain > 2.5
+    lifted = reader.brightened(dark).astype(np.float64)
+    table, face, pip = lifted[5:50, 5:50], lifted[70:85, 70:85], lifted[95:106, 95:106]
+    assert table.std() < 0.5 * 3 * gain  # (scaled alone: the gain times 3)
+    assert face.std() < 0.5 * 3 * gain
+    assert pip.mean() - face.mean() > 0.9 * 35 * gain
+
+
 def test_dice_in_a_dark_room_are_read(drawn: Drawn) -> None:
     """Red dice at 6% of their light, with sensor noise (a dark room, a webcam that does not
     adjust): without `brightened` the reader found none of them."""
