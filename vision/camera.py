@@ -23,7 +23,7 @@ import numpy as np
 
 from .detections import Detections
 from .model import resize
-from .reader import DARK_LEVEL, top_level
+from .reader import top_level
 
 
 @dataclass(frozen=True)
@@ -70,14 +70,19 @@ def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) ->
     return float(min(shares))
 
 
+# The brightest pixels (99th percentile, grey) of a frame in what the motion test takes for
+# ordinary light: the reader's `DARK_LEVEL` until session 57, which raised that to 96 (with
+# the smoothing of dark frames) and left the motion test, untested on real dark video, as
+# it was.
+LIT_LEVEL = 64.0
+
+
 def light(thumb: np.ndarray) -> float:
     """The share of ordinary light a grey thumbnail shows, from a half to one: its brightest
-    pixels (99th percentile) against DARK_LEVEL, under which the reader brightens a frame
-    (the reader measures the brightest colour channel, this the grey: close enough for a
-    motion test). In a dark room a rolling die changes the frame by only that share of
-    what it changes in daylight, so the change level is scaled by it; not below a half,
-    where a still, noisy dark frame would never count as still."""
-    return min(1.0, max(0.5, top_level(thumb) / DARK_LEVEL))
+    pixels (99th percentile) against `LIT_LEVEL`. In a dark room a rolling die changes the
+    frame by only that share of what it changes in daylight, so the change level is scaled
+    by it; not below a half, where a still, noisy dark frame would never count as still."""
+    return min(1.0, max(0.5, top_level(thumb) / LIT_LEVEL))
 
 
 def settled_rolls(

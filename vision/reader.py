@@ -101,8 +101,14 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 
 
 # A frame whose brightest pixels (99th percentile) stay under this many grey levels is dark:
-# the reader scales it up, and the camera loop scales its motion levels down.
-DARK_LEVEL = 64.0
+# the reader scales it up (and smooths its noise, `_lifted`). It was 64 until session 57:
+# scaling a frame also scaled its noise, and the byler tray's grey buttons passed for dice
+# at 35% of the light. Smoothed, frames up to 96 read better scaled (stress runs at 30-40%
+# of the light, noise 0-6: `fudw_tray` 15 -> 60%, 40 -> 70% and 30 -> 60% of rolls at
+# 30% with noise 6, 35% with 4 and with 1; `byler_d6` 2-8 points more on each of six
+# runs); `skovy_catan` at twice its size as a JPEG lost 6 and 2 points at 35% and 40% (a
+# dark sleeve's JPEG blotches read as a 5). At 128, `byler_d6` at half the light lost 20.
+DARK_LEVEL = 96.0
 
 
 def top_level(pixels: np.ndarray) -> float:
@@ -119,9 +125,9 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
     `dark`, every pixel is scaled by up to 4 so they reach `aim` (`brightening`), and the
     sensor noise that scaling scaled too is smoothed out (`_lifted`). Dev photos at an
     eighth of their light kept 38-43% of their dice without it and 92-94% with it. A dim
-    photo above `dark` is left alone: scaling it also scales its noise, which made round
-    grey buttons pass as dice. Photos in normal light are returned unchanged. `image`:
-    BGR."""
+    photo above `dark` is left alone: scaling scales its noise too, and even smoothed that
+    made round grey buttons pass as dice at half the light (`DARK_LEVEL`). Photos in
+    normal light are returned unchanged. `image`: BGR."""
     return _lifted(image, brightening(image, dark=dark, aim=aim))
 
 
