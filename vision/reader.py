@@ -124,7 +124,8 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
     its brightest pixels (99th percentile of a sparse sample, brightest channel) are under
     `dark`, every pixel is scaled by up to 4 so they reach `aim` (`brightening`), and the
     sensor noise that scaling scaled too is smoothed out (`_lifted`). Dev photos at an
-    eighth of their light kept 38-43% of their dice without it and 92-94% with it. A dim
+    eighth of their light kept 38-43% of their dice without the scaling and 92-94% with
+    it (before the smoothing). A dim
     photo above `dark` is left alone: scaling scales its noise too, and even smoothed that
     made round grey buttons pass as dice at half the light (`DARK_LEVEL`). Photos in
     normal light are returned unchanged. `image`: BGR."""
@@ -148,14 +149,15 @@ def brightening(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160
 # sigma), averages only pixels within about `SMOOTH_COLOUR` times the gain of each other:
 # the scaling multiplied the sensor's noise by the gain, while a pip stands out of its face
 # by far more. Measured in session 57 on stress runs of dark rooms (a fifth or an eighth of
-# the light with noise 2-6, a third with noise 6), rolls read right rose by 45 points in
-# all over `byler_d6`'s four runs and 20 over `fudw_tray`'s (a fifth with noise 6: 28 ->
-# 38% and 40 -> 55%), none lower; `byler_d6` at twice its size as a JPEG lost 5 (75 ->
-# 70%): the tray's grey buttons, smooth, pass for dice read unsure more often. A colour
-# range of 10 or 12.5 times the gain lost rolls on two of the eight runs (the buttons); 5
-# or 6 times (tried on three runs) did no better and lost as much or more at twice the size.
-# A Gaussian blur (sessions 7, 52, 55) blurred the pips with the noise and lost more; non-
-# local means took 230 ms on a 640 x 640 frame, this 7 ms.
+# the light with noise 2-6, 30% with noise 6; frames scaled under 64, as then), rolls read
+# right rose by 45 points in all over `byler_d6`'s four runs and 20 over `fudw_tray`'s (a
+# fifth with noise 6: 28 -> 38% and 40 -> 55%), none lower; `byler_d6` at twice its size
+# as a JPEG lost 5 (75 -> 70%): the tray's grey buttons, smooth, pass for dice read unsure
+# more often. A colour range of 10 or 12.5 times the gain lost rolls on three of the eight
+# runs (two to the buttons); 5 or 6 times (tried on three runs) did no better overall and
+# lost as much or more at twice the size. A Gaussian blur (sessions 7, 52, 55) blurred the
+# pips with the noise and lost more; non-local means took 230 ms on a 640 x 640 frame,
+# this 7 ms.
 SMOOTH_SPAN = 7
 SMOOTH_REACH = 3.0
 SMOOTH_COLOUR = 7.0

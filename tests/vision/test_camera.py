@@ -155,7 +155,7 @@ def test_changed_share_counts_pixels_changed_by_more_than_the_level() -> None:
     assert changed_share(None, before, 12.0) == 1.0
 
 
-def test_light_is_the_brightest_pixels_against_the_dark_level_from_a_half_to_one() -> None:
+def test_light_is_the_brightest_pixels_against_the_lit_level_from_a_half_to_one() -> None:
     """LIT_LEVEL is 64: a frame at 48 shows three quarters of daylight; a black one is
     held at a half, a bright one at one."""
     assert light(np.full((20, 20), 48, np.uint8)) == 0.75

@@ -1227,6 +1227,13 @@ def test_pips_of_a_close_up_lead_to_the_die(
     assert dets.values == [2]
 
 
+def test_frames_up_to_the_dark_level_are_scaled() -> None:
+    """`DARK_LEVEL` is 96 since session 57 (64 before): a frame whose brightest pixels are
+    at 80 is scaled (to 160), one at 100 is not."""
+    assert reader.brightening(np.full((20, 20, 3), 80, np.uint8)) == 2.0
+    assert reader.brightening(np.full((20, 20, 3), 100, np.uint8)) == 1.0
+
+
 def test_brightened_lifts_only_very_dark_images() -> None:
     lit = np.full((100, 100, 3), 90, np.uint8)
     lit[:10, :50] = 200  # 5% of the image bright: its 99th percentile is 200
@@ -1242,16 +1249,17 @@ def test_brightened_lifts_only_very_dark_images() -> None:
 
 def test_brightened_smooths_the_noise_it_scaled_up() -> None:
     """Scaling a dark frame scales its sensor noise too: `brightened` smooths that out of
-    the table and the face, and keeps a pip's edge."""
+    the table and the face, and keeps a pip of a die of 34 px as it is (a blur that took
+    the noise out would take half its contrast)."""
     rng = np.random.default_rng(0)
     clean = np.full((200, 200, 3), 30.0)
     clean[60:140, 60:140] = 15.0  # a dark die's face
-    cv2.circle(clean, (100, 100), 12, (50.0, 50.0, 50.0), -1)  # its pip
+    cv2.circle(clean, (100, 100), 3, (50.0, 50.0, 50.0), -1)  # its pip
     dark = np.clip(clean + rng.normal(0, 3, clean.shape), 0, 255).astype(np.uint8)
     gain = reader.brightening(dark)
     assert gain > 2.5
     lifted = reader.brightened(dark).astype(np.float64)
-    table, face, pip = lifted[5:50, 5:50], lifted[70:85, 70:85], lifted[95:106, 95:106]
+    table, face, pip = lifted[5:50, 5:50], lifted[70:85, 70:85], lifted[99:102, 99:102]
     assert table.std() < 0.5 * 3 * gain  # (scaled alone: the gain times 3)
     assert face.std() < 0.5 * 3 * gain
     assert pip.mean() - face.mean() > 0.9 * 35 * gain

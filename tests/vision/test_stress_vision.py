@@ -170,3 +170,29 @@ def test_main_reads_the_sample_photos_on_a_table(
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert figures["table"] == "dots" and figures["images"] == 3
     assert figures["precision"] == 1.0 and figures["recall"] == 1.0
+
+
+def test_no_brighten_reads_dark_photos_unscaled(
+    stress: ModuleType,
+    samples_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--no-brighten` reaches the reader: the dark photos are read as they are, neither
+    scaled nor smoothed, where without it they are scaled (it once replaced a function
+    `read` no longer called, and changed nothing)."""
+    from vision import reader
+
+    gains: list[float] = []
+    lifted = reader._lifted
+    monkeypatch.setattr(reader, "brightening", reader.brightening)  # (restored after)
+    monkeypatch.setattr(
+        reader, "_lifted", lambda image, gain: gains.append(gain) or lifted(image, gain)
+    )
+    args = [str(samples_dir), "--dim", "0.2", "--images", "2"]
+    assert stress.main(args) == 0
+    assert gains and min(gains) > 1.0
+    gains.clear()
+    assert stress.main([*args, "--no-brighten"]) == 0
+    assert gains == [1.0] * len(gains) and gains
+    capsys.readouterr()
