@@ -185,10 +185,13 @@ def test_no_brighten_reads_dark_photos_unscaled(
 
     gains: list[float] = []
     lifted = reader._lifted
+
+    def noted(image: np.ndarray, gain: float) -> np.ndarray:
+        gains.append(gain)
+        return lifted(image, gain)
+
     monkeypatch.setattr(reader, "brightening", reader.brightening)  # (restored after)
-    monkeypatch.setattr(
-        reader, "_lifted", lambda image, gain: gains.append(gain) or lifted(image, gain)
-    )
+    monkeypatch.setattr(reader, "_lifted", noted)
     args = [str(samples_dir), "--dim", "0.2", "--images", "2"]
     assert stress.main(args) == 0
     assert gains and min(gains) > 1.0
