@@ -107,7 +107,8 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 # of the light, noise 0-6: `fudw_tray` 15 -> 60%, 40 -> 70% and 30 -> 60% of rolls at
 # 30% with noise 6, 35% with 4 and with 1; `byler_d6` 2-8 points more on each of six
 # runs); `skovy_catan` at twice its size as a JPEG lost 6 and 2 points at 35% and 40% (a
-# dark sleeve's JPEG blotches read as a 5). At 128, `byler_d6` at half the light lost 20.
+# dark sleeve's JPEG blotches read as a 5), and drawn rolls one of each 288 (of the few
+# frames drawn in a dim light). At 128, `byler_d6` at half the light lost 20.
 DARK_LEVEL = 96.0
 
 
@@ -125,10 +126,9 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
     `dark`, every pixel is scaled by up to 4 so they reach `aim` (`brightening`), and the
     sensor noise that scaling scaled too is smoothed out (`_lifted`). Dev photos at an
     eighth of their light kept 38-43% of their dice without the scaling and 92-94% with
-    it (before the smoothing). A dim
-    photo above `dark` is left alone: scaling scales its noise too, and even smoothed that
-    made round grey buttons pass as dice at half the light (`DARK_LEVEL`). Photos in
-    normal light are returned unchanged. `image`: BGR."""
+    it (before the smoothing). A dim photo above `dark` is left alone: scaling scales its
+    noise too, and even smoothed that made round grey buttons pass as dice at half the
+    light (`DARK_LEVEL`). Photos in normal light are returned unchanged. `image`: BGR."""
     return _lifted(image, brightening(image, dark=dark, aim=aim))
 
 
