@@ -12,6 +12,8 @@
     python scripts/stress_vision.py DIR --glare 0.06             # a lamp reflected on each die
     python scripts/stress_vision.py DIR --hue 120                # other dice, another table
     python scripts/stress_vision.py DIR --invert                 # dark table, dark dice
+    python scripts/stress_vision.py DIR --warm 0.5               # a tungsten lamp's cast
+    python scripts/stress_vision.py DIR --shadow 0.4             # a shadow across the roll
     python scripts/stress_vision.py DIR --table dots             # on a polka-dot tablecloth
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
@@ -37,8 +39,13 @@ tint: other dice on another table, as the dev photos do not have them), and `--i
 makes each pixel its negative (white dice on a light table become black dice on a dark one,
 the shadows light halos). `--glare K` puts a lamp's reflection on each labelled die: a soft
 bright spot (a Gaussian whose spread is K die sides, a little flattened) somewhere on its
-face, which on a dark die looks like a pip. `--close M` cuts each photo close around its
-labelled dice (M median die sides beyond the outermost) and scales the cut to
+face, which on a dark die looks like a pip. `--warm S` casts a warm lamp's colour the camera
+did not balance away: blue dimmed by the share S and green by half of it (a tungsten
+bulb's, about 0.5). `--shadow L` lays a shadow across the roll, the phone's or a hand's: a
+straight edge at a random angle through a random point of a labelled die, the light
+beyond it kept at L, the edge `--shadow-edge` die sides wide (0.3 by default; a small
+bulb casts a sharp edge, a big shade a soft one). `--close M` cuts each photo close
+around its labelled dice (M median die sides beyond the outermost) and scales the cut to
 `--close-long` pixels (1280 by default): a phone held just over the roll, its dice a sixth
 to a quarter of the frame (first, before the other changes). `--table KIND` sets each
 photo's labelled dice, each with a rim of its own table, on a drawn tablecloth lit as the
@@ -221,6 +228,34 @@ def glared(image: np.ndarray, entry: dict, size: float, rng: np.random.Generator
         spot = np.exp(-((xx - cx) ** 2 + ((yy - cy) * 1.6) ** 2) / (2 * sigma * sigma))
         out[y0:y1, x0:x1] += 200 * spot[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def warmed(image: np.ndarray, share: float) -> np.ndarray:
+    """The photo under a warm lamp the camera did not balance: blue kept at 1 - `share` of
+    its level and green at 1 - `share` / 2 (a tungsten bulb's cast, about 0.5)."""
+    gains = np.array([1.0 - share, 1.0 - share / 2, 1.0], np.float32)
+    return np.clip(image * gains, 0, 255).astype(np.uint8)
+
+
+def shadowed(
+    image: np.ndarray, entry: dict, light: float, edge: float, rng: np.random.Generator
+) -> np.ndarray:
+    """The photo with a shadow across its roll (the phone's or a hand's): a straight line at
+    a random angle through a random point of a labelled die, beyond which the light falls
+    to `light`, over about `edge` die sides (a logistic step, 10% to 90% of the fall; a
+    small lamp casts a sharp edge, a big shade a soft one)."""
+    h, w = image.shape[:2]
+    boxes = [d["box"] for d in entry["dice"]] or [[0, 0, w, h]]
+    x, y, bw, bh = boxes[rng.integers(len(boxes))]
+    side = float(np.median([max(b[2], b[3]) for b in boxes]))
+    px, py = x + bw * rng.uniform(0, 1), y + bh * rng.uniform(0, 1)
+    angle = rng.uniform(0, 2 * np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = (xx - px) * np.cos(angle) + (yy - py) * np.sin(angle)
+    spread = max(edge * side / 4.4, 0.25)  # (a logistic rises 10% -> 90% over 4.4 spreads)
+    fall = 0.5 + 0.5 * np.tanh(beyond / (2 * spread))  # (the logistic, without overflow)
+    shade = 1.0 - (1.0 - light) * fall
+    return np.clip(image * shade[..., None], 0, 255).astype(np.uint8)
 
 
 def _moved_labels(entry: dict, k: float, dx: float = 0.0, dy: float = 0.0) -> dict:
@@ -420,6 +455,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--glare", type=float, default=0.0, help="a reflection on each die, its spread in die sides"
     )
+    ap.add_argument(
+        "--warm", type=float, default=0.0, help="a warm lamp's cast: blue dimmed by this share"
+    )
+    ap.add_argument(
+        "--shadow", type=float, default=None, help="a shadow across the roll keeping this light"
+    )
+    ap.add_argument(
+        "--shadow-edge",
+        type=float,
+        default=0.3,
+        metavar="SIDES",
+        help="the shadow's edge this many die sides wide (default 0.3)",
+    )
     ap.add_argument("--table", choices=TABLES, help="the dice set on a drawn patterned table")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument(
@@ -456,6 +504,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("give --frame or --canvas, not both")
     if not (0 <= args.saturation <= 4 and 0 <= args.blur <= 20 and 0 <= args.glare <= 1):
         ap.error("need 0 <= --saturation <= 4, 0 <= --blur <= 20 and 0 <= --glare <= 1")
+    if not (0 <= args.warm < 1 and 0 <= args.shadow_edge <= 20):
+        ap.error("need 0 <= --warm < 1 and 0 <= --shadow-edge <= 20")
+    if args.shadow is not None and not 0 <= args.shadow <= 1:
+        ap.error("--shadow is the light kept in the shadow: 0-1")
     if args.quality is not None and not 1 <= args.quality <= 100:
         ap.error("--quality must be 1-100")
     if not 0.3 <= args.focal <= 3:
@@ -503,6 +555,10 @@ def main(argv: list[str] | None = None) -> int:
         image = repainted(image, hue=args.hue, invert=args.invert)
         if args.glare:
             image = glared(image, entry, args.glare, rng)
+        if args.warm:
+            image = warmed(image, args.warm)
+        if args.shadow is not None:
+            image = shadowed(image, entry, args.shadow, args.shadow_edge, rng)
         if args.saturation != 1.0 or args.blur or args.quality is not None:
             image = recoloured(
                 image, saturation=args.saturation, blur=args.blur, quality=args.quality
@@ -525,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
             | {"canvas": args.canvas, "jpeg": args.jpeg, "rotate": args.rotate}
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
             | {"glare": args.glare, "hue": args.hue, "invert": args.invert}
+            | {"warm": args.warm, "shadow": args.shadow, "shadow_edge": args.shadow_edge}
             | {"close": args.close, "close_long": args.close_long, "table": args.table}
             | figures
         )

@@ -54,6 +54,34 @@ def test_repainted_makes_the_negative_of_the_turned_colours(stress: ModuleType) 
     np.testing.assert_array_equal(turned_then_negative, 255 - np.array([[GREEN, GREY]], np.uint8))
 
 
+def test_warmed_dims_blue_most_and_green_by_half(stress: ModuleType) -> None:
+    image = np.array([[(200, 200, 200), (100, 40, 250)]], np.uint8)
+    np.testing.assert_array_equal(
+        stress.warmed(image, 0.5), np.array([[(100, 150, 200), (50, 30, 250)]], np.uint8)
+    )
+    np.testing.assert_array_equal(stress.warmed(image, 0.0), image)  # no cast: as it was
+
+
+def test_shadowed_darkens_one_side_of_a_line_through_a_die(stress: ModuleType) -> None:
+    """Light is kept in full on one side of a straight edge and at `light` on the other,
+    the edge running through one of the dice, over a band as wide as `edge` says."""
+    image, entry = _photo()
+    image[:] = 200
+    for seed in range(8):
+        bands = []
+        for edge in (0.0, 0.3, 1.0):
+            out = stress.shadowed(image, entry, 0.25, edge, np.random.default_rng(seed))
+            assert (out[..., 0] == out[..., 1]).all() and (out[..., 1] == out[..., 2]).all()
+            kept = out[..., 0] / 200.0
+            assert kept.max() > 0.99 and kept.min() < 0.26, seed  # both sides in the frame
+            boxes = [d["box"] for d in entry["dice"]]
+            spans = [np.ptp(kept[y : y + h, x : x + w]) for x, y, w, h in boxes]
+            assert max(spans) > 0.3, seed  # the edge crosses a die
+            bands.append(((kept > 0.3) & (kept < 0.95)).sum())
+        assert bands[0] < bands[1] < bands[2], (seed, bands)
+        assert 2.5 < bands[2] / bands[1] < 4.0, (seed, bands)  # 1 against 0.3 of a side
+
+
 @pytest.mark.parametrize("kind", TABLES)
 def test_on_table_keeps_the_dice_and_lays_a_cloth_around_them(
     stress: ModuleType, kind: str
@@ -170,6 +198,46 @@ def test_main_reads_the_sample_photos_on_a_table(
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert figures["table"] == "dots" and figures["images"] == 3
     assert figures["precision"] == 1.0 and figures["recall"] == 1.0
+
+
+@pytest.mark.parametrize("change", [["--warm", "0.6"], ["--shadow", "0.3"]])
+def test_main_casts_and_shadows_the_photos_read(
+    stress: ModuleType,
+    samples_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    change: list[str],
+) -> None:
+    """`--warm` and `--shadow` reach the photos the reader is given, and the line of
+    figures names them."""
+    import vision
+    from vision.evaluate import iter_dataset
+
+    seen: list[np.ndarray] = []
+    read = vision.read
+
+    def noted(image: np.ndarray) -> object:
+        seen.append(image)
+        return read(image)
+
+    monkeypatch.setattr(stress.vision, "read", noted)
+    assert stress.main([str(samples_dir), "--images", "2", *change]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["warm" if change[0] == "--warm" else "shadow"] == float(change[1])
+    means = np.array([image.reshape(-1, 3).mean(axis=0) for image in seen])
+    plain = [vision.load_image(samples_dir / e["file"]) for e in iter_dataset(samples_dir)[1][:2]]
+    before = np.array([image.reshape(-1, 3).mean(axis=0) for image in plain])
+    if change[0] == "--warm":  # blue down by 0.6, green by 0.3, red as it was
+        np.testing.assert_allclose(means / before, [[0.4, 0.7, 1.0]] * 2, atol=0.01)
+    else:  # some of each photo in the shadow: darker, its colours kept
+        assert (means < before - 5).all() and (means > 0.3 * before).all()
+
+
+def test_warm_and_shadow_out_of_range(stress: ModuleType, samples_dir: Path) -> None:
+    for bad in (["--warm", "1"], ["--warm", "-0.1"], ["--shadow", "1.5"], ["--shadow-edge", "-1"]):
+        with pytest.raises(SystemExit) as exc:
+            stress.main([str(samples_dir), *bad])
+        assert exc.value.code == 2, bad
 
 
 def test_no_brighten_reads_dark_photos_unscaled(
