@@ -377,6 +377,21 @@ def draw_table(
 # `train_vision.py --hue-share/--invert-share`, docs/vision-log.md)
 HUE_SHARE = 0.5
 INVERT_SHARE = 0.15
+# The share of pictures `photometric` lights with a lamp's colour the camera left in (a
+# warm or a cool cast, `cast`): none for the shipped networks (session 58 tried it for the
+# face readers: `train_vision.py --cast-share`, docs/vision-log.md)
+CAST_SHARE = 0.0
+
+
+def cast(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """`img` (float BGR) under a lamp's colour left unbalanced: seven in ten warm (blue
+    dimmed by up to 0.6 and green by half as much, as a tungsten bulb's), the rest cool
+    (red dimmed so, as daylight through a window in a room lit warm)."""
+    share = rng.uniform(0.0, 0.6)
+    gains = [1.0 - share, 1.0 - share / 2, 1.0]
+    if rng.random() >= 0.7:
+        gains.reverse()
+    return img * np.array(gains, np.float32)
 
 
 def photometric(
@@ -385,10 +400,11 @@ def photometric(
     *,
     hue_share: float = HUE_SHARE,
     invert_share: float = INVERT_SHARE,
+    cast_share: float = CAST_SHARE,
 ) -> np.ndarray:
     """Colour, light, blur, noise and JPEG changes, so no one camera or dice set is learned:
-    the colour channels swapped in half the pictures, the hues of `hue_share` turned, and
-    `invert_share` made their negative."""
+    the colour channels swapped in half the pictures, the hues of `hue_share` turned,
+    `invert_share` made their negative and `cast_share` given a lamp's `cast`."""
     img = img.astype(np.float32)
     if rng.random() < 0.5:
         img = img[..., rng.permutation(3)]
@@ -400,6 +416,8 @@ def photometric(
         img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
     if rng.random() < invert_share:
         img = 255.0 - img
+    if cast_share and rng.random() < cast_share:  # (no draw at 0: the shipped recipe's)
+        img = cast(rng, img)
     img = img * rng.uniform(0.5, 1.4) + rng.uniform(-40, 40)
     mean = img.mean()
     img = (img - mean) * rng.uniform(0.6, 1.3) + mean

@@ -53,6 +53,7 @@ import torch.nn.functional as F
 
 from onnx_export import export, load_reader, quantize_reader
 from synthetic_dice import (
+    CAST_SHARE,
     HUE_SHARE,
     INVERT_SHARE,
     cube_rotation,
@@ -550,20 +551,20 @@ def cls_sample(
     jitter: tuple[float, float, float],
     hard: float = 0.0,
     glare: float = 0.0,
-    colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
+    colour: tuple[float, float, float] = (HUE_SHARE, INVERT_SHARE, CAST_SHARE),
 ) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die centre). A die's crop is cut off
     its centre by `jitter[0]` sides (standard deviation) and at `jitter[1]`-`jitter[2]`
     times its size, as the finder's guesses are. A share `hard` of the negatives are
     `_hard_negative`s, and that share over two of the drawn dice lie on a printed cloth.
     A share `glare` of the dice (real and drawn) carry a lamp's reflection (`_glare`).
-    `colour`: the shares of crops whose hues `photometric` turns and that it inverts."""
-    hue_share, invert_share = colour
+    `colour`: the shares of crops whose hues `photometric` turns, that it inverts and
+    that it gives a lamp's cast."""
+    hue_share, invert_share, cast_share = colour
+    shares = {"hue_share": hue_share, "invert_share": invert_share, "cast_share": cast_share}
     neg = rng.random() < 0.25
     if neg and hard and rng.random() < hard:
-        return photometric(
-            rng, _hard_negative(rng, real), hue_share=hue_share, invert_share=invert_share
-        ), 0
+        return photometric(rng, _hard_negative(rng, real), **shares), 0
     if rng.random() < 0.6 and real:
         img, dice = real[rng.integers(len(real))]
         if not dice:
@@ -631,7 +632,7 @@ def cls_sample(
     crop = crop_die(img, cx, cy, side, rng.uniform(0, 360))
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
-    return photometric(rng, crop, hue_share=hue_share, invert_share=invert_share), value
+    return photometric(rng, crop, **shares), value
 
 
 def soft_targets(labels: list[int], smoothing: float = 0.05) -> torch.Tensor:
@@ -656,7 +657,7 @@ def train_cls(
     jitter: tuple[float, float, float] = (0.06, 0.85, 1.18),
     hard: float = 0.0,
     glare: float = 0.0,
-    colour: tuple[float, float] = (HUE_SHARE, INVERT_SHARE),
+    colour: tuple[float, float, float] = (HUE_SHARE, INVERT_SHARE, CAST_SHARE),
     start: nn.Module | None = None,
 ) -> nn.Module:
     """A face reader, trained from scratch, or with `start` (a reader loaded back from
@@ -691,7 +692,7 @@ def calibration_crops(
     jitter: tuple[float, float, float],
     hard: float,
     glare: float,
-    colour: tuple[float, float],
+    colour: tuple[float, float, float],
     crops: int = CALIBRATION_CROPS,
 ) -> np.ndarray:
     """The crops that set a face reader's int8 ranges (`quantize_reader`), drawn as its
@@ -784,6 +785,12 @@ def main(argv: list[str] | None = None) -> None:
         default=INVERT_SHARE,
         help="share of a face reader's crops made their negative (default: %(default)s)",
     )
+    ap.add_argument(
+        "--cast-share",
+        type=float,
+        default=CAST_SHARE,
+        help="share of a face reader's crops lit by a lamp's colour cast (default: %(default)s)",
+    )
     ap.add_argument("--out", type=Path, default=MODELS, help="where to write the .onnx files")
     ap.add_argument(
         "--more",
@@ -806,13 +813,16 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(
             "--oblique, --busy, --grey and --context change the finder: not with --only cls or cls2"
         )
-    if not (0.0 <= args.hue_share <= 1.0 and 0.0 <= args.invert_share <= 1.0):
-        ap.error("--hue-share and --invert-share: shares, from 0 to 1")
+    if not all(0.0 <= x <= 1.0 for x in (args.hue_share, args.invert_share, args.cast_share)):
+        ap.error("--hue-share, --invert-share and --cast-share: shares, from 0 to 1")
     if not 0.0 <= args.grey <= 1.0:
         ap.error("--grey: a share, from 0 to 1")
-    colour = (args.hue_share, args.invert_share)
-    if "det" in parts and colour != (HUE_SHARE, INVERT_SHARE):
-        ap.error("--hue-share and --invert-share change the face readers: give --only cls or cls2")
+    colour = (args.hue_share, args.invert_share, args.cast_share)
+    if "det" in parts and colour != (HUE_SHARE, INVERT_SHARE, CAST_SHARE):
+        ap.error(
+            "--hue-share, --invert-share and --cast-share change the face readers: "
+            "give --only cls or cls2"
+        )
     if args.more and (args.quantize_only or args.only not in ("cls", "cls2")):
         ap.error("--more trains one face reader on: give --only cls or cls2, not --quantize-only")
     if args.more and not (args.out / PARTS[args.only][0]).is_file():

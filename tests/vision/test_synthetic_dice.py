@@ -1,0 +1,41 @@
+"""scripts/synthetic_dice.py's colour changes of the networks' training pictures."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from .conftest import _script
+
+
+@pytest.fixture(scope="module")
+def synthetic() -> ModuleType:
+    return _script("synthetic_dice")
+
+
+def test_cast_dims_blue_or_red_and_green_by_half_as_much(synthetic: ModuleType) -> None:
+    grey = np.full((4, 4, 3), 200.0, np.float32)
+    warm = 0
+    for seed in range(300):
+        b, g, r = synthetic.cast(np.random.default_rng(seed), grey)[0, 0]
+        assert g == pytest.approx((b + r) / 2, abs=1e-3), seed
+        assert max(b, r) == pytest.approx(200.0), seed  # one end kept, the other dimmed
+        assert min(b, r) >= 200 * 0.4 - 1e-3, seed  # by 0.6 at most
+        warm += bool(b < r)
+    assert 0.6 < warm / 300 < 0.8  # seven in ten warm
+
+
+def test_photometric_casts_the_share_asked(synthetic: ModuleType) -> None:
+    """A grey picture stays grey, give or take its noise, unless it is cast."""
+    grey = np.full((32, 32, 3), 128, np.uint8)
+
+    def spread(share: float, seed: int) -> float:
+        out = synthetic.photometric(np.random.default_rng(seed), grey, cast_share=share)
+        means = out.reshape(-1, 3).astype(float).mean(axis=0)
+        return float(means.max() - means.min())
+
+    assert max(spread(0.0, seed) for seed in range(40)) < 4
+    cast = [spread(1.0, seed) > 8 for seed in range(40)]
+    assert sum(cast) > 30  # (a cast of nearly nothing, or one a dark picture hides, may pass)
