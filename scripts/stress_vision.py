@@ -19,7 +19,8 @@
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
 light, adds sensor noise and re-encodes as JPEG (quality 80); `--no-brighten` reads it
-without the reader's dark-frame scaling (nor its smoothing), for comparison. `--tilt` warps
+without the reader's dark-frame scaling and shadow lifting (nor their smoothing), for
+comparison. `--tilt` warps
 the photo as a camera tipped back by that angle would see the table (a flat warp: the far
 side smaller and foreshortened, no new side faces; `--focal`, the camera's focal length
 over the long side, 1 by default: a phone's wider lens, about 0.7, makes the near dice
@@ -250,7 +251,7 @@ def shadowed(
     side = float(np.median([max(b[2], b[3]) for b in boxes]))
     px, py = x + bw * rng.uniform(0, 1), y + bh * rng.uniform(0, 1)
     angle = rng.uniform(0, 2 * np.pi)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = (a.astype(np.float32) for a in np.ogrid[0:h, 0:w])  # (broadcast, not grids)
     beyond = (xx - px) * np.cos(angle) + (yy - py) * np.sin(angle)
     spread = max(edge * side / 4.4, 0.25)  # (a logistic rises 10% -> 90% over 4.4 spreads)
     fall = 0.5 + 0.5 * np.tanh(beyond / (2 * spread))  # (the logistic, without overflow)
@@ -456,10 +457,13 @@ def main(argv: list[str] | None = None) -> int:
         "--glare", type=float, default=0.0, help="a reflection on each die, its spread in die sides"
     )
     ap.add_argument(
-        "--warm", type=float, default=0.0, help="a warm lamp's cast: blue dimmed by this share"
+        "--warm",
+        type=float,
+        default=0.0,
+        help="a warm lamp's cast: blue dimmed by this share, green by half of it",
     )
     ap.add_argument(
-        "--shadow", type=float, default=None, help="a shadow across the roll keeping this light"
+        "--shadow", type=float, default=None, help="a shadow across the roll: the light kept (0-1)"
     )
     ap.add_argument(
         "--shadow-edge",
@@ -484,7 +488,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PX",
         help="--close's photo scaled to this long side (default 1280)",
     )
-    ap.add_argument("--no-brighten", action="store_true", help="no dark-frame scaling or smoothing")
+    ap.add_argument(
+        "--no-brighten",
+        action="store_true",
+        help="no dark-frame scaling or shadow lifting (nor their smoothing)",
+    )
     ap.add_argument(
         "--jpeg",
         action="store_true",
@@ -508,6 +516,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("need 0 <= --warm < 1 and 0 <= --shadow-edge <= 20")
     if args.shadow is not None and not 0 <= args.shadow <= 1:
         ap.error("--shadow is the light kept in the shadow: 0-1")
+    if args.shadow is None and args.shadow_edge != 0.3:
+        ap.error("--shadow-edge is the shadow's: give --shadow too")
     if args.quality is not None and not 1 <= args.quality <= 100:
         ap.error("--quality must be 1-100")
     if not 0.3 <= args.focal <= 3:
@@ -523,6 +533,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.no_brighten:
         reader.brightening = lambda image, **_: 1.0
+        reader.shadows_lifted = lambda image: (image, None)
     rng = np.random.default_rng(0)
     results = []
     for entry in entries[: args.images]:
@@ -581,7 +592,8 @@ def main(argv: list[str] | None = None) -> int:
             | {"canvas": args.canvas, "jpeg": args.jpeg, "rotate": args.rotate}
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
             | {"glare": args.glare, "hue": args.hue, "invert": args.invert}
-            | {"warm": args.warm, "shadow": args.shadow, "shadow_edge": args.shadow_edge}
+            | {"warm": args.warm, "shadow": args.shadow}
+            | {"shadow_edge": args.shadow_edge if args.shadow is not None else None}
             | {"close": args.close, "close_long": args.close_long, "table": args.table}
             | figures
         )

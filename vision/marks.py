@@ -59,15 +59,19 @@ MIN_SIDE = 24
 the median takes out."""
 
 
-def marked_share(image: np.ndarray, found: np.ndarray, least: float = LEAST) -> np.ndarray:
+def marked_share(
+    image: np.ndarray, found: np.ndarray, least: float | np.ndarray = LEAST
+) -> np.ndarray:
     """The share of the disc of `MARK_RADIUS` sides around each find's (x, y, side, ...)
     centre marked: its colour, after a 3x3 median, `NOISE_MARGIN` times the noise the
     median took out (a robust spread) or more from the disc's median, and `least` to
-    `MOST`. A disc over `DISC_PX` across is shrunk to it first. NaN where less than half
+    `MOST` (`least`: one for all, or one a find). A disc over `DISC_PX` across is shrunk
+    to it first. NaN where less than half
     the disc lies in the image, or a find is not a number or has no size. `image`: BGR
     uint8."""
     h, w = image.shape[:2]
     shares = np.full(len(found), np.nan)
+    leasts = np.broadcast_to(np.asarray(least, np.float64), (len(found),))
     for k, (x, y, side) in enumerate(found[:, :3].tolist()):
         if not (np.isfinite((x, y, side)).all() and side > 0):
             continue
@@ -91,21 +95,23 @@ def marked_share(image: np.ndarray, found: np.ndarray, least: float = LEAST) -> 
         rough = cv2.cvtColor(raw, cv2.COLOR_BGR2LAB).astype(np.float64)
         colours = smooth[inside]
         noise = 1.4826 * float(np.median(np.linalg.norm(rough[inside] - colours, axis=1)))
-        distance = float(np.clip(NOISE_MARGIN * noise, least, MOST))
+        distance = float(np.clip(NOISE_MARGIN * noise, leasts[k], MOST))
         off = np.linalg.norm(colours - np.median(colours, axis=0), axis=1)
         shares[k] = float(np.mean(off >= distance))
     return shares
 
 
-def plain_faces(image: np.ndarray, found: np.ndarray, gain: float = 1.0) -> np.ndarray:
+def plain_faces(image: np.ndarray, found: np.ndarray, gain: float | np.ndarray = 1.0) -> np.ndarray:
     """Which finds (x, y, side, ...) show a plain face (`PLAIN`): a mask. `gain`: what the
-    reader scaled a dark image by (`reader.brightened`), which scaled its JPEG's ripples
-    too: the least distance a mark stands out by grows with it, to `MOST`. A find under
-    `MIN_SIDE`, or with less than half its disc in the image, is not called plain."""
+    reader scaled a dark image by (`reader.brightened`), or the part of a shadow each find
+    lies in (one a find: `reader.shadows_lifted`), which scaled its JPEG's ripples too: the
+    least distance a mark stands out by grows with it, to `MOST`. A find under `MIN_SIDE`,
+    or with less than half its disc in the image, is not called plain."""
     plain = np.zeros(len(found), bool)
     judged = found[:, 2] >= MIN_SIDE
     if judged.any():
-        least = min(MOST, LEAST * max(1.0, gain))
+        least = np.minimum(MOST, LEAST * np.maximum(1.0, gain))
+        least = np.broadcast_to(least, (len(found),))[judged]
         shares = marked_share(image, found[judged], least)
         plain[judged] = np.nan_to_num(shares, nan=1.0) < PLAIN
     return plain

@@ -10,7 +10,8 @@ ONNX Runtime (see `model.py`):
    on the camera's resolution or distance. Dice too big for the first look (a close-up:
    their pips look like little dice) are found at coarser scales, dice too small for it
    to read anything at twice the scale, and a very dark frame is scaled up first, its
-   noise smoothed (`brightened`).
+   noise smoothed (`brightened`), as are the deep parts of a shadow across a lit frame
+   (`shadows_lifted`).
 2. The face readers (two networks, averaged) look at each die in the full-resolution image,
    in a crop normalised to the die's size, and give a probability for "not a die" and for
    each value 1-6; a die read unsure is read again with its crop moved onto its top face
@@ -169,6 +170,71 @@ def _lifted(image: np.ndarray, gain: float) -> np.ndarray:
         return image
     scaled = cv2.convertScaleAbs(image, alpha=gain)
     return cv2.bilateralFilter(scaled, SMOOTH_SPAN, SMOOTH_COLOUR * gain, SMOOTH_REACH)
+
+
+# A shadow across part of a frame that is lit as a whole (the phone's or a hand's over the
+# roll): where the brightest pixels within `SHADOW_REACH` of the long side stay under
+# `DARK_LEVEL` and under `SHADOW_SHARE` of the frame's own brightest, that part is lifted as
+# a dark frame is scaled (`shadow_gains`). Session 58, stress runs (`stress_vision.py
+# --shadow L --shadow-edge E`, rolls read right): a quarter of the light kept, `byler_d6`
+# 78.3 -> 80.0% (edge 0.3 die sides) and 85.0 -> 91.7% (edge 1; with noise 4, 61.7 ->
+# 65.0%), `fudw_tray` 25 -> 40% (edge 1; 25% either way at 0.3), `skovy_catan` 87.8 ->
+# 89.8% and 98.0 -> 100%; at 40% of the light, `fudw_tray` 65 -> 60% (edge 1, a die at the
+# lift's edge), the rest as before. No dev photo is lifted but one of
+# `skovy_catan`'s (read as before), and the base, tables, big and close batteries read as
+# before. Without the share, every part under 96 was lifted, and frames dim all over lost:
+# `byler_d6` at half the light with noise 4, 76.7 -> 41.7% (its grey buttons, their noise
+# scaled up, passed as dice), `fudw_tray` at 40% 60 -> 50%.
+SHADOW_REACH = 0.08
+SHADOW_SHARE = 0.5
+
+
+def shadow_gains(
+    image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.0
+) -> np.ndarray | None:
+    """The gains that lift the shadowed parts of a frame lit as a whole, on a coarse map
+    (float32, about 64 pixels on the short side), or None where no part is in shadow. A
+    part is in shadow where its local top (the brightest level within `SHADOW_REACH` of the
+    long side, smoothed) is under `dark` and under `SHADOW_SHARE` of the frame's top; it is
+    scaled so its local top reaches `aim`, by at most 4, as `brightened` scales a dark
+    frame, and the gains are smoothed so no edge of their own is drawn."""
+    h, w = image.shape[:2]
+    step = max(1, min(h, w) // 64)
+    sample = cv2.resize(
+        image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
+    )
+    b, g, r = cv2.split(sample)
+    grey = cv2.max(cv2.max(b, g), r)
+    reach = max(2, round(SHADOW_REACH * max(grey.shape)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    top = cv2.GaussianBlur(cv2.dilate(grey, disc).astype(np.float32), (0, 0), reach)
+    dark = min(dark, SHADOW_SHARE * top_level(grey))
+    if float(top.min()) >= dark:
+        return None
+    gains = np.where(top < dark, np.clip(aim / np.maximum(top, 1.0), 1.0, 4.0), 1.0)
+    return cv2.GaussianBlur(gains.astype(np.float32), (0, 0), reach / 2)
+
+
+def shadows_lifted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """`image` (BGR) with its shadowed parts lifted (`shadow_gains`) and, where lifted,
+    the noise the lift scaled up smoothed as a dark frame's is (`_lifted`), in full where
+    the gain is 2 or more; and the gain at each pixel (float32), which the tests on unread
+    finds take as a dark frame's (`_Looks.gains_at`). With no part in shadow, the same
+    array and None."""
+    gains = shadow_gains(image)
+    if gains is None:
+        return image, None
+    h, w = image.shape[:2]
+    full = cv2.resize(gains, (w, h), interpolation=cv2.INTER_LINEAR)
+    lifted = cv2.multiply(image, cv2.merge([full, full, full]), dtype=cv2.CV_8U)
+    rows, cols = np.nonzero(full > 1.0 + 1e-3)
+    y0, y1, x0, x1 = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1
+    part, part_gains = lifted[y0:y1, x0:x1], full[y0:y1, x0:x1]
+    top_gain = float(part_gains.max())
+    smooth = cv2.bilateralFilter(part, SMOOTH_SPAN, SMOOTH_COLOUR * top_gain, SMOOTH_REACH)
+    weight = np.clip(part_gains - 1.0, 0.0, 1.0)[..., None]
+    lifted[y0:y1, x0:x1] = np.rint(part + weight * (smooth.astype(np.float32) - part))
+    return lifted, full
 
 
 def _centres_at(
@@ -516,6 +582,7 @@ class _Looks:
     rotations: int
     views: Views = FINDER_VIEWS[:FINDER_LOOKS]  # the finder's looks at each scale
     gain: float = 1.0  # what `brightened` scaled the image by (its noise too)
+    lift: np.ndarray | None = None  # or, pixel by pixel, its shadows (`shadows_lifted`)
 
     @cached_property
     def halvings(self) -> Halvings:
@@ -529,6 +596,15 @@ class _Looks:
     @property
     def h(self) -> int:
         return self.image.shape[0]
+
+    def gains_at(self, found: np.ndarray) -> np.ndarray:
+        """What the image was scaled by at each find's centre (its noise too): a dark
+        frame's `gain` everywhere, or the lift of the shadow the find lies in."""
+        if self.lift is None:
+            return np.full(len(found), self.gain)
+        xs = np.clip(np.nan_to_num(found[:, 0]).astype(int), 0, self.w - 1)
+        ys = np.clip(np.nan_to_num(found[:, 1]).astype(int), 0, self.h - 1)
+        return self.lift[ys, xs].astype(np.float64)
 
     def confirmed(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """Which finds count as dice (`finds.py`'s `confirmed_dice`), as a mask."""
@@ -1098,7 +1174,7 @@ class _Looks:
         unread = (reported | of_set) & ~sure
         if unread.any():  # (a face read is marked; one unread must show its marks)
             plain = np.zeros(len(found), bool)
-            plain[unread] = plain_faces(self.image, found[unread], self.gain)
+            plain[unread] = plain_faces(self.image, found[unread], self.gains_at(found[unread]))
             reported, of_set = reported & ~plain, of_set & ~plain
             odd = reported & ~sure  # (a die of the set unread is its colour already)
             if odd.any():
@@ -1130,14 +1206,16 @@ class _Looks:
         repeating pattern (`patterned`: polka dots of the set's colour read as 4s), none
         with a plain face (`plain_faces`, as `in_roll` asks of an unread find: the grey
         buttons on a tray's rim, in a noisy photo), and none in a dark frame scaled up
-        (`brightened`), whose noise the readers take for dice."""
+        (`brightened`) or a shadow lifted (`shadows_lifted`), whose noise the readers take
+        for dice."""
         keep = which & (1.0 - probs[:, 0] >= self.min_unread_dieness)
-        if self.gain != 1.0 or not keep.any():
+        keep &= self.gains_at(found) < 1.001  # (a lit part: 1, give or take a blur's rounding)
+        if not keep.any():
             return np.zeros(len(found), bool)
         idx = np.flatnonzero(keep)
         keep[idx[patterned(self.image, found[idx])]] = False
         idx = np.flatnonzero(keep)
-        keep[idx[plain_faces(self.image, found[idx], self.gain)]] = False
+        keep[idx[plain_faces(self.image, found[idx], self.gains_at(found[idx]))]] = False
         return keep
 
     def read_as_dice(self, probs: np.ndarray) -> np.ndarray:
@@ -1341,6 +1419,9 @@ def read(
     `same_set.colour_patches`), at once or with its crop moved (below), or else at the
     confidence it reads if all but surely a die, its face marked, not a window of a
     pattern, in a frame not scaled up for the dark (`unread_patches`).
+    A frame lit as a whole with a deep shadow over part of it (under `DARK_LEVEL` and
+    under half the frame's brightest) has that part lifted and smoothed as a dark frame
+    is (`shadows_lifted`), and its unread finds held to that part's gain.
     Last, each die of the roll read under 0.8 is read again with its crop moved 0.3 of
     its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
     seen at a slant, the finder's centre lies towards the side faces, whose pips the
@@ -1351,7 +1432,11 @@ def read(
     """
     bgr = _as_bgr(image)
     gain = brightening(bgr)
-    image = _lifted(bgr, gain)
+    lift = None
+    if gain != 1.0:
+        image = _lifted(bgr, gain)
+    else:  # (a dark frame is scaled as a whole: no part of it lifted again)
+        image, lift = shadows_lifted(bgr)
     h, w = image.shape[:2]
 
     views = finder_views(finder_looks)  # (a ValueError before any look is taken)
@@ -1366,6 +1451,7 @@ def read(
         rotations=rotations,
         views=views,
         gain=gain,
+        lift=lift,
     )
     if photo is None:
         photo = max(w, h) > FRAME_SIDE

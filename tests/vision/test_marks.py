@@ -87,6 +87,9 @@ def test_a_dark_jpeg_brightened_holds_marks_to_its_gain(drawn: Drawn) -> None:
     assert plain_faces(scaled, found).tolist() == [False, False]
     assert plain_faces(scaled, found, gain).tolist() == [True, False]
     assert plain_faces(brightened(dark), found, gain).tolist() == [True, False]
+    # one gain a find (a shadow lifted in part of a frame): each held to its own
+    assert plain_faces(scaled, found, np.array([gain, 1.0])).tolist() == [True, False]
+    assert plain_faces(scaled, found, np.array([1.0, gain])).tolist() == [False, False]
 
 
 def test_a_big_find_is_measured_shrunk(drawn: Drawn) -> None:

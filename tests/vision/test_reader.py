@@ -1285,6 +1285,101 @@ def test_dice_in_a_dark_room_are_read(drawn: Drawn) -> None:
     assert sorted(vision.read(dark).values) == [2, 5, 6]
 
 
+def _half_in_shadow(
+    light: float, lit: int = 200, size_wh: tuple[int, int] = (1280, 720)
+) -> np.ndarray:
+    """A plain frame at `lit` on its left and `light` of that on its right."""
+    w, h = size_wh
+    img = np.full((h, w, 3), lit, np.float32)
+    img[:, w // 2 :] *= light
+    return img
+
+
+def test_shadow_gains_only_where_a_lit_frame_has_a_shadow() -> None:
+    """A part is lifted where its local top is under `DARK_LEVEL` and under
+    `SHADOW_SHARE` (half) of the frame's: by up to 4, towards 160."""
+    assert reader.SHADOW_SHARE == 0.5
+    even = np.full((720, 1280, 3), 200, np.uint8)
+    assert reader.shadow_gains(even) is None
+    assert reader.shadow_gains(even // 4) is None  # dark all over: `brightened`'s
+    assert reader.shadow_gains(_half_in_shadow(0.55).astype(np.uint8)) is None  # 110: lit
+    for light, gain in ((0.45, 160 / 90), (0.2, 4.0), (0.05, 4.0)):
+        gains = reader.shadow_gains(_half_in_shadow(light).astype(np.uint8))
+        assert gains is not None
+        assert gains[:, 0] == pytest.approx(1.0, abs=1e-3)  # the lit side as it was
+        assert gains[:, -1] == pytest.approx(gain, rel=0.01), light  # the far shadow
+        assert gains.min() >= 1.0 - 1e-3 and gains.max() <= 4.0 + 1e-3
+
+
+def test_shadows_lifted_lifts_and_smooths_the_shadow_only() -> None:
+    """The lit side is left as it was, pixel for pixel; the shadow is lifted by its lift
+    (over 3: its brightest, noise and all, towards 160) and the noise that scaled up is
+    smoothed (sensor noise of 3, lifted by 3, would be 9); the lift at each pixel comes
+    back with the image."""
+    rng = np.random.default_rng(0)
+    noisy = _half_in_shadow(0.2) + rng.normal(0, 3, (720, 1280, 3))
+    img = np.clip(noisy, 0, 255).astype(np.uint8)
+    lifted, lift = reader.shadows_lifted(img)
+    assert lift is not None and lift.shape == (720, 1280)
+    np.testing.assert_array_equal(lifted[:, :300], img[:, :300])
+    assert lift[:, :300] == pytest.approx(1.0, abs=1e-3)
+    far, far_lift = lifted[:, -200:].astype(float), float(lift[:, -200:].mean())
+    assert 3.0 < far_lift <= 4.0
+    assert far.mean() == pytest.approx(40 * far_lift, rel=0.03)
+    assert far.std() < 5
+    unlifted, none = reader.shadows_lifted(np.full((720, 1280, 3), 200, np.uint8))
+    assert none is None and (unlifted == 200).all()
+
+
+def _dice_half_in_shadow(drawn: Drawn, light: float) -> tuple[np.ndarray, list[int]]:
+    """Eight red dice across a frame whose right half is in a shadow keeping `light`."""
+    draw_die, table = drawn
+    img = table((150, 160, 170), (1280, 720), seed=1)
+    values = [2, 5, 6, 3, 4, 1, 6, 2]
+    for k, value in enumerate(values):
+        centre = (120 + 150 * k, 250 + 200 * (k % 2))
+        draw_die(img, value, centre, 44, angle=15 * k, face=(40, 40, 190), pip=(235, 235, 235))
+    xs = np.arange(1280, dtype=np.float32)
+    shade = 1.0 - (1.0 - light) * (0.5 + 0.5 * np.tanh((xs - 560) / 20.0))
+    noise = np.random.default_rng(1).normal(0, 2, img.shape)
+    return np.clip(img * shade[None, :, None] + noise, 0, 255).astype(np.uint8), values
+
+
+def test_dice_in_a_shadow_are_read(drawn: Drawn, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half the roll in a deep shadow (7% of the light) on a lit table: all eight read,
+    where without the lift (`shadows_lifted`) the four in the shadow are lost."""
+    img, values = _dice_half_in_shadow(drawn, 0.07)
+    assert sorted(vision.read(img).values) == sorted(values)
+    monkeypatch.setattr(reader, "shadows_lifted", lambda image: (image, None))
+    assert len(vision.read(img).dice) == 4
+
+
+def test_each_find_has_the_gain_of_where_it_lies() -> None:
+    """`_Looks.gains_at`: a dark frame's gain everywhere, or the shadow's lift where each
+    find lies, which the marks test and the unread colour patches go by: no colour patch
+    in a lifted shadow is reported unread, as none in a dark frame scaled up is."""
+    img = _half_in_shadow(0.2).astype(np.uint8)
+    lifted, lift = reader.shadows_lifted(img)
+    found = np.array([[100.0, 300.0, 40.0, 0.9], [1200.0, 300.0, 40.0, 0.9]], np.float32)
+    settings: dict[str, Any] = {
+        "min_score": 0.3,
+        "min_dieness": 0.7,
+        "min_unread_dieness": 0.9,
+        "min_sure_score": 0.5,
+        "roll_size": (0.6, 2.0),
+        "target_side_px": 34.0,
+        "rotations": 4,
+    }
+    shadowed = reader._Looks(lifted, **settings, lift=lift)
+    assert shadowed.gains_at(found) == pytest.approx([1.0, 4.0], abs=0.01)
+    dark = reader._Looks(img, **settings, gain=2.5)
+    assert dark.gains_at(found).tolist() == [2.5, 2.5]
+    patches = np.ones(2, bool)
+    probs = np.array([[0.0, 0.1, 0.1, 0.1, 0.1, 0.1, 0.6]] * 2, np.float32)  # (die 1.0)
+    assert not shadowed.unread_patches(found, probs, patches)[1]
+    assert not dark.unread_patches(found, probs, patches).any()
+
+
 def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -39,3 +39,34 @@ def test_photometric_casts_the_share_asked(synthetic: ModuleType) -> None:
     assert max(spread(0.0, seed) for seed in range(40)) < 4
     cast = [spread(1.0, seed) > 8 for seed in range(40)]
     assert sum(cast) > 30  # (a cast of nearly nothing, or one a dark picture hides, may pass)
+
+
+class _NoLuck:
+    """A stand-in random generator that takes no chance (every `random()` draw 0.99) and
+    counts its `random()` draws."""
+
+    def __init__(self) -> None:
+        self.draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return 0.99
+
+    def uniform(self, low: float, high: float, size: object = None) -> float:
+        return (low + high) / 2
+
+    def normal(self, loc: float, scale: float, size: tuple[int, ...]) -> np.ndarray:
+        return np.full(size, loc)
+
+
+def test_photometric_draws_nothing_for_a_cast_at_share_0(synthetic: ModuleType) -> None:
+    """At share 0 the random stream is the shipped recipe's: its five chances (channels,
+    hue, negative, blur, JPEG) and no draw for the cast, where any share above 0 spends
+    one on whether to cast."""
+    picture = np.full((16, 16, 3), 90, np.uint8)
+    draws = []
+    for share in (0.0, 1e-12):
+        rng = _NoLuck()
+        synthetic.photometric(rng, picture, cast_share=share)
+        draws.append(rng.draws)
+    assert draws == [5, 6]
