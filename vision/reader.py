@@ -176,15 +176,15 @@ def _lifted(image: np.ndarray, gain: float) -> np.ndarray:
 # roll): where the brightest pixels within `SHADOW_REACH` of the long side stay under
 # `DARK_LEVEL` and under `SHADOW_SHARE` of the frame's own brightest, that part is lifted as
 # a dark frame is scaled (`shadow_gains`). Session 58, stress runs (`stress_vision.py
-# --shadow L --shadow-edge E`, rolls read right): a quarter of the light kept, `byler_d6`
-# 78.3 -> 80.0% (edge 0.3 die sides) and 85.0 -> 91.7% (edge 1; with noise 4, 61.7 ->
-# 65.0%), `fudw_tray` 25 -> 40% (edge 1; 25% either way at 0.3), `skovy_catan` 87.8 ->
-# 89.8% and 98.0 -> 100%; at 40% of the light, `fudw_tray` 65 -> 60% (edge 1, a die at the
-# lift's edge), the rest as before. No dev photo is lifted but one of
-# `skovy_catan`'s (read as before), and the base, tables, big and close batteries read as
-# before. Without the share, every part under 96 was lifted, and frames dim all over lost:
-# `byler_d6` at half the light with noise 4, 76.7 -> 41.7% (its grey buttons, their noise
-# scaled up, passed as dice), `fudw_tray` at 40% 60 -> 50%.
+# --shadow L --shadow-edge E`, rolls read right), a shadow keeping a quarter of the light:
+# `byler_d6` 78.3 -> 80.0% (edge 0.3 die sides) and 85.0 -> 91.7% (edge 1; with noise 4,
+# 61.7 -> 65.0%), `fudw_tray` 25 -> 40% (edge 1; 25% either way at 0.3), `skovy_catan`
+# 87.8 -> 89.8% and 98.0 -> 100%; one keeping 40%: `fudw_tray` 65 -> 60% (edge 1: IMG_4554
+# loses a 1), the rest as before. No dev photo is lifted but one of `skovy_catan`'s (read
+# as before), and the base, tables, big and close batteries read as before. Without the
+# share, every part under 96 was lifted, and frames dim all over lost: `byler_d6` at half
+# the light with noise 4, 76.7 -> 41.7% (its grey buttons, their noise scaled up, passed
+# as dice), `fudw_tray` at 40% 60 -> 50%.
 SHADOW_REACH = 0.08
 SHADOW_SHARE = 0.5
 
