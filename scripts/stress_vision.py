@@ -468,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--shadow-edge",
         type=float,
-        default=0.3,
+        default=None,
         metavar="SIDES",
         help="the shadow's edge this many die sides wide (default 0.3)",
     )
@@ -512,12 +512,14 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("give --frame or --canvas, not both")
     if not (0 <= args.saturation <= 4 and 0 <= args.blur <= 20 and 0 <= args.glare <= 1):
         ap.error("need 0 <= --saturation <= 4, 0 <= --blur <= 20 and 0 <= --glare <= 1")
-    if not (0 <= args.warm < 1 and 0 <= args.shadow_edge <= 20):
+    if args.shadow is None and args.shadow_edge is not None:
+        ap.error("--shadow-edge is the shadow's: give --shadow too")
+    if args.shadow is not None and args.shadow_edge is None:
+        args.shadow_edge = 0.3
+    if not (0 <= args.warm < 1 and 0 <= (args.shadow_edge or 0) <= 20):
         ap.error("need 0 <= --warm < 1 and 0 <= --shadow-edge <= 20")
     if args.shadow is not None and not 0 <= args.shadow <= 1:
         ap.error("--shadow is the light kept in the shadow: 0-1")
-    if args.shadow is None and args.shadow_edge != 0.3:
-        ap.error("--shadow-edge is the shadow's: give --shadow too")
     if args.quality is not None and not 1 <= args.quality <= 100:
         ap.error("--quality must be 1-100")
     if not 0.3 <= args.focal <= 3:
@@ -593,7 +595,7 @@ def main(argv: list[str] | None = None) -> int:
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
             | {"glare": args.glare, "hue": args.hue, "invert": args.invert}
             | {"warm": args.warm, "shadow": args.shadow}
-            | {"shadow_edge": args.shadow_edge if args.shadow is not None else None}
+            | {"shadow_edge": args.shadow_edge}
             | {"close": args.close, "close_long": args.close_long, "table": args.table}
             | figures
         )

@@ -178,7 +178,7 @@ def _lifted(image: np.ndarray, gain: float) -> np.ndarray:
 # a dark frame is scaled (`shadow_gains`). Session 58, stress runs (`stress_vision.py
 # --shadow L --shadow-edge E`, rolls read right), a shadow keeping a quarter of the light:
 # `byler_d6` 78.3 -> 80.0% (edge 0.3 die sides) and 85.0 -> 91.7% (edge 1; with noise 4,
-# 61.7 -> 65.0%), `fudw_tray` 25 -> 40% (edge 1; 25% either way at 0.3), `skovy_catan`
+# 61.7 -> 66.7%), `fudw_tray` 25 -> 40% (edge 1; 25% either way at 0.3), `skovy_catan`
 # 87.8 -> 89.8% and 98.0 -> 100%; one keeping 40%: `fudw_tray` 65 -> 60% (edge 1: IMG_4554
 # loses a 1), the rest as before. No dev photo is lifted but one of `skovy_catan`'s (read
 # as before), and the base, tables, big and close batteries read as before. Without the
@@ -193,13 +193,14 @@ def shadow_gains(
     image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.0
 ) -> np.ndarray | None:
     """The gains that lift the shadowed parts of a frame lit as a whole, on a coarse map
-    (float32, about 64 pixels on the short side), or None where no part is in shadow. A
-    part is in shadow where its local top (the brightest level within `SHADOW_REACH` of the
-    long side, smoothed) is under `dark` and under `SHADOW_SHARE` of the frame's top; it is
-    scaled so its local top reaches `aim`, by at most 4, as `brightened` scales a dark
-    frame, and the gains are smoothed so no edge of their own is drawn."""
+    (float32, a sparse sample: 64-127 pixels on the short side, at most 256 on the long),
+    or None where no part is in shadow. A part is in shadow where its local top (the
+    brightest level within `SHADOW_REACH` of the long side, smoothed) is under `dark` and
+    under `SHADOW_SHARE` of the frame's top; it is scaled so its local top reaches `aim`, by
+    at most 4, as `brightened` scales a dark frame, and the gains are smoothed so no edge
+    of their own is drawn (so a shadow's part near its lit edge is lifted less)."""
     h, w = image.shape[:2]
-    step = max(1, min(h, w) // 64)
+    step = max(1, min(h, w) // 64, -(-max(h, w) // 256))  # (a long strip: a short sample)
     sample = cv2.resize(
         image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
     )
@@ -212,28 +213,36 @@ def shadow_gains(
     if float(top.min()) >= dark:
         return None
     gains = np.where(top < dark, np.clip(aim / np.maximum(top, 1.0), 1.0, 4.0), 1.0)
-    return cv2.GaussianBlur(gains.astype(np.float32), (0, 0), reach / 2)
+    gains = cv2.GaussianBlur(gains.astype(np.float32), (0, 0), reach / 2)
+    return gains if float(gains.max()) > LIFTED else None
+
+
+# A gain this close to 1 is no lift (a blur's rounding, or the faint edge of one)
+LIFTED = 1.001
 
 
 def shadows_lifted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """`image` (BGR) with its shadowed parts lifted (`shadow_gains`) and, where lifted,
-    the noise the lift scaled up smoothed as a dark frame's is (`_lifted`), in full where
-    the gain is 2 or more; and the gain at each pixel (float32), which the tests on unread
-    finds take as a dark frame's (`_Looks.gains_at`). With no part in shadow, the same
-    array and None."""
+    the noise the lift scaled up smoothed as a dark frame's is (`_lifted`, its colour range
+    that of the greatest gain), in full where the gain is 2 or more; and the gain at each
+    pixel (float32), which the tests on unread finds take as a dark frame's
+    (`_Looks.gains_at`). With no part in shadow, the same array and None."""
     gains = shadow_gains(image)
     if gains is None:
         return image, None
     h, w = image.shape[:2]
     full = cv2.resize(gains, (w, h), interpolation=cv2.INTER_LINEAR)
     lifted = cv2.multiply(image, cv2.merge([full, full, full]), dtype=cv2.CV_8U)
-    rows, cols = np.nonzero(full > 1.0 + 1e-3)
-    y0, y1, x0, x1 = rows.min(), rows.max() + 1, cols.min(), cols.max() + 1
+    mask = full > LIFTED
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if not rows.size:  # (the coarse map's lift fell between the pixels: none)
+        return image, None
+    y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     part, part_gains = lifted[y0:y1, x0:x1], full[y0:y1, x0:x1]
     top_gain = float(part_gains.max())
     smooth = cv2.bilateralFilter(part, SMOOTH_SPAN, SMOOTH_COLOUR * top_gain, SMOOTH_REACH)
-    weight = np.clip(part_gains - 1.0, 0.0, 1.0)[..., None]
-    lifted[y0:y1, x0:x1] = np.rint(part + weight * (smooth.astype(np.float32) - part))
+    weight = np.clip(part_gains - 1.0, 0.0, 1.0)
+    lifted[y0:y1, x0:x1] = cv2.blendLinear(smooth, part, weight, 1.0 - weight)
     return lifted, full
 
 
@@ -602,8 +611,8 @@ class _Looks:
         frame's `gain` everywhere, or the lift of the shadow the find lies in."""
         if self.lift is None:
             return np.full(len(found), self.gain)
-        xs = np.clip(np.nan_to_num(found[:, 0]).astype(int), 0, self.w - 1)
-        ys = np.clip(np.nan_to_num(found[:, 1]).astype(int), 0, self.h - 1)
+        xs = np.clip(np.nan_to_num(found[:, 0]), 0, self.w - 1).astype(int)
+        ys = np.clip(np.nan_to_num(found[:, 1]), 0, self.h - 1).astype(int)
         return self.lift[ys, xs].astype(np.float64)
 
     def confirmed(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -1209,7 +1218,7 @@ class _Looks:
         (`brightened`) or a shadow lifted (`shadows_lifted`), whose noise the readers take
         for dice."""
         keep = which & (1.0 - probs[:, 0] >= self.min_unread_dieness)
-        keep &= self.gains_at(found) < 1.001  # (a lit part: 1, give or take a blur's rounding)
+        keep &= self.gains_at(found) <= LIFTED  # (a lit part)
         if not keep.any():
             return np.zeros(len(found), bool)
         idx = np.flatnonzero(keep)

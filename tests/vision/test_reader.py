@@ -1321,8 +1321,8 @@ def test_shadows_lifted_lifts_and_smooths_the_shadow_only() -> None:
     img = np.clip(noisy, 0, 255).astype(np.uint8)
     lifted, lift = reader.shadows_lifted(img)
     assert lift is not None and lift.shape == (720, 1280)
-    np.testing.assert_array_equal(lifted[:, :300], img[:, :300])
-    assert lift[:, :300] == pytest.approx(1.0, abs=1e-3)
+    np.testing.assert_array_equal(lifted[:, :640], img[:, :640])  # the lit half
+    assert lift[:, :640] == pytest.approx(1.0, abs=1e-3)
     far, far_lift = lifted[:, -200:].astype(float), float(lift[:, -200:].mean())
     assert 3.0 < far_lift <= 4.0
     assert far.mean() == pytest.approx(40 * far_lift, rel=0.03)
@@ -1354,13 +1354,18 @@ def test_dice_in_a_shadow_are_read(drawn: Drawn, monkeypatch: pytest.MonkeyPatch
     assert len(vision.read(img).dice) == 4
 
 
-def test_each_find_has_the_gain_of_where_it_lies() -> None:
+def test_each_find_has_the_gain_of_where_it_lies(drawn: Drawn) -> None:
     """`_Looks.gains_at`: a dark frame's gain everywhere, or the shadow's lift where each
-    find lies, which the marks test and the unread colour patches go by: no colour patch
-    in a lifted shadow is reported unread, as none in a dark frame scaled up is."""
-    img = _half_in_shadow(0.2).astype(np.uint8)
-    lifted, lift = reader.shadows_lifted(img)
-    found = np.array([[100.0, 300.0, 40.0, 0.9], [1200.0, 300.0, 40.0, 0.9]], np.float32)
+    find lies, which the marks test and the unread colour patches go by: of two marked
+    patches read as dice but unread, the one in a lifted shadow is not reported, as none
+    in a dark frame scaled up is, and the lit one is (as both are, lift unknown)."""
+    draw_die = drawn[0]
+    img = np.full((720, 1280, 3), 200, np.float32)
+    for x in (100, 1200):
+        draw_die(img, 5, (x, 300), 44)
+    img[:, 640:] *= 0.2
+    lifted, lift = reader.shadows_lifted(np.clip(img, 0, 255).astype(np.uint8))
+    found = np.array([[100.0, 300.0, 44.0, 0.9], [1200.0, 300.0, 44.0, 0.9]], np.float32)
     settings: dict[str, Any] = {
         "min_score": 0.3,
         "min_dieness": 0.7,
@@ -1371,13 +1376,15 @@ def test_each_find_has_the_gain_of_where_it_lies() -> None:
         "rotations": 4,
     }
     shadowed = reader._Looks(lifted, **settings, lift=lift)
-    assert shadowed.gains_at(found) == pytest.approx([1.0, 4.0], abs=0.01)
-    dark = reader._Looks(img, **settings, gain=2.5)
+    assert shadowed.gains_at(found) == pytest.approx([1.0, 3.65], abs=0.05)
+    dark = reader._Looks(lifted, **settings, gain=2.5)
     assert dark.gains_at(found).tolist() == [2.5, 2.5]
     patches = np.ones(2, bool)
     probs = np.array([[0.0, 0.1, 0.1, 0.1, 0.1, 0.1, 0.6]] * 2, np.float32)  # (die 1.0)
-    assert not shadowed.unread_patches(found, probs, patches)[1]
+    assert shadowed.unread_patches(found, probs, patches).tolist() == [True, False]
     assert not dark.unread_patches(found, probs, patches).any()
+    unknown = reader._Looks(lifted, **settings)
+    assert unknown.unread_patches(found, probs, patches).tolist() == [True, True]
 
 
 def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(

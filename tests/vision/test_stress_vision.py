@@ -247,6 +247,7 @@ def test_warm_and_shadow_out_of_range(stress: ModuleType, samples_dir: Path) -> 
         ["--shadow", "1.5"],
         ["--shadow", "0.5", "--shadow-edge", "-1"],
         ["--shadow-edge", "1"],  # (no shadow to give an edge)
+        ["--shadow-edge", "0.3"],  # (not even the default's width)
     ):
         with pytest.raises(SystemExit) as exc:
             stress.main([str(samples_dir), *bad])
