@@ -135,14 +135,22 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
 
 def brightening(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.0) -> float:
     """The factor `brightened` scales `image` by: 1 unless it is dark."""
+    top = top_level(_brightest_sample(image))
+    return 1.0 if top >= dark else min(4.0, aim / max(top, 1.0))
+
+
+def _brightest_sample(image: np.ndarray, *, longest: int | None = None) -> np.ndarray:
+    """A sparse sample of `image` (every so many pixels: 64-127 on the short side, and at
+    most `longest` on the long if given), each its brightest channel."""
     h, w = image.shape[:2]
-    step = max(1, min(h, w) // 64)  # (OpenCV here: NumPy's max over channels took 0.4 ms)
+    step = max(1, min(h, w) // 64)
+    if longest is not None:
+        step = max(step, -(-max(h, w) // longest))
     sample = cv2.resize(
         image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
     )
-    b, g, r = cv2.split(sample)
-    top = top_level(cv2.max(cv2.max(b, g), r))
-    return 1.0 if top >= dark else min(4.0, aim / max(top, 1.0))
+    b, g, r = cv2.split(sample)  # (OpenCV here: NumPy's max over channels took 0.4 ms)
+    return cv2.max(cv2.max(b, g), r)
 
 
 # The smoothing of a dark frame's noise once it is scaled (`_lifted`): OpenCV's bilateral
@@ -199,13 +207,7 @@ def shadow_gains(
     under `SHADOW_SHARE` of the frame's top; it is scaled so its local top reaches `aim`, by
     at most 4, as `brightened` scales a dark frame, and the gains are smoothed so no edge
     of their own is drawn (so a shadow's part near its lit edge is lifted less)."""
-    h, w = image.shape[:2]
-    step = max(1, min(h, w) // 64, -(-max(h, w) // 256))  # (a long strip: a short sample)
-    sample = cv2.resize(
-        image, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_NEAREST
-    )
-    b, g, r = cv2.split(sample)
-    grey = cv2.max(cv2.max(b, g), r)
+    grey = _brightest_sample(image, longest=256)  # (a long strip: a short sample)
     reach = max(2, round(SHADOW_REACH * max(grey.shape)))
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
     top = cv2.GaussianBlur(cv2.dilate(grey, disc).astype(np.float32), (0, 0), reach)
