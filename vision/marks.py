@@ -66,9 +66,8 @@ def marked_share(
     centre marked: its colour, after a 3x3 median, `NOISE_MARGIN` times the noise the
     median took out (a robust spread) or more from the disc's median, and `least` to
     `MOST` (`least`: one for all, or one a find). A disc over `DISC_PX` across is shrunk
-    to it first. NaN where less than half
-    the disc lies in the image, or a find is not a number or has no size. `image`: BGR
-    uint8."""
+    to it first. NaN where less than half the disc lies in the image, or a find is not a
+    number or has no size. `image`: BGR uint8."""
     h, w = image.shape[:2]
     shares = np.full(len(found), np.nan)
     leasts = np.broadcast_to(np.asarray(least, np.float64), (len(found),))

@@ -195,6 +195,8 @@ def _lifted(image: np.ndarray, gain: float) -> np.ndarray:
 # as dice), `fudw_tray` at 40% 60 -> 50%.
 SHADOW_REACH = 0.08
 SHADOW_SHARE = 0.5
+# A gain this close to 1 is no lift (a blur's rounding, or the faint edge of one)
+LIFTED = 1.001
 
 
 def shadow_gains(
@@ -217,10 +219,6 @@ def shadow_gains(
     gains = np.where(top < dark, np.clip(aim / np.maximum(top, 1.0), 1.0, 4.0), 1.0)
     gains = cv2.GaussianBlur(gains.astype(np.float32), (0, 0), reach / 2)
     return gains if float(gains.max()) > LIFTED else None
-
-
-# A gain this close to 1 is no lift (a blur's rounding, or the faint edge of one)
-LIFTED = 1.001
 
 
 def shadows_lifted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
