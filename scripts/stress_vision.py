@@ -20,33 +20,32 @@ Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) i
 its labels moved with it, then read and scored as `hotdice eval` scores. `--dim` scales the
 light, adds sensor noise and re-encodes as JPEG (quality 80); `--no-brighten` reads it
 without the reader's dark-frame scaling and shadow lifting (nor their smoothing), for
-comparison. `--tilt` warps
-the photo as a camera tipped back by that angle would see the table (a flat warp: the far
-side smaller and foreshortened, no new side faces; `--focal`, the camera's focal length
-over the long side, 1 by default: a phone's wider lens, about 0.7, makes the near dice
-bigger still); dice that leave the frame, even partly, are not scored. `--scale` resizes
-the photo, as a camera with fewer pixels; `--frame WxH` (not with `--scale`) scales it
-(bicubic) to fill the frame's height, or its width if it is wider, and centres it in a
-frame of that size, its edge pixels repeated, as a webcam's frame of the same table;
-`--canvas WxH` keeps the photo's size (after `--scale`) and sets it amid a WxH photo of the
-table around it (its median colour, a little noise), as a wide shot of the whole table.
-`--rotate` turns the photo about its centre and keeps the largest upright rectangle of it,
-as a camera turned so sees the table. `--saturation` scales the colour about each pixel's
-brightness (0: grey, as a monochrome camera, a sodium lamp or a washed-out webcam sees the
-table), `--blur` adds a Gaussian blur of that many pixels (a camera out of focus) and
-`--quality` re-encodes as a JPEG of that quality (a messaging app). `--hue D` turns every
-colour D degrees round the hue wheel (blue dice come out red or green, the wood another
-tint: other dice on another table, as the dev photos do not have them), and `--invert`
-makes each pixel its negative (white dice on a light table become black dice on a dark one,
-the shadows light halos). `--glare K` puts a lamp's reflection on each labelled die: a soft
-bright spot (a Gaussian whose spread is K die sides, a little flattened) somewhere on its
-face, which on a dark die looks like a pip. `--warm S` casts a warm lamp's colour the camera
-did not balance away: blue dimmed by the share S and green by half of it (a tungsten
-bulb's, about 0.5). `--shadow L` lays a shadow across the roll, the phone's or a hand's: a
-straight edge at a random angle through a random point of a labelled die, the light
-beyond it kept at L, the edge `--shadow-edge` die sides wide (0.3 by default; a small
-bulb casts a sharp edge, a big shade a soft one). `--close M` cuts each photo close
-around its labelled dice (M median die sides beyond the outermost) and scales the cut to
+comparison. `--tilt` warps the photo as a camera tipped back by that angle would see the
+table (a flat warp: the far side smaller and foreshortened, no new side faces; `--focal`,
+the camera's focal length over the long side, 1 by default: a phone's wider lens, about 0.7,
+makes the near dice bigger still); dice that leave the frame, even partly, are not scored.
+`--scale` resizes the photo, as a camera with fewer pixels; `--frame WxH` (not with
+`--scale`) scales it (bicubic) to fill the frame's height, or its width if it is wider, and
+centres it in a frame of that size, its edge pixels repeated, as a webcam's frame of the
+same table; `--canvas WxH` keeps the photo's size (after `--scale`) and sets it amid a WxH
+photo of the table around it (its median colour, a little noise), as a wide shot of the
+whole table. `--rotate` turns the photo about its centre and keeps the largest upright
+rectangle of it, as a camera turned so sees the table. `--saturation` scales the colour
+about each pixel's brightness (0: grey, as a monochrome camera, a sodium lamp or a
+washed-out webcam sees the table), `--blur` adds a Gaussian blur of that many pixels (a
+camera out of focus) and `--quality` re-encodes as a JPEG of that quality (a messaging app).
+`--hue D` turns every colour D degrees round the hue wheel (blue dice come out red or green,
+the wood another tint: other dice on another table, as the dev photos do not have them), and
+`--invert` makes each pixel its negative (white dice on a light table become black dice on a
+dark one, the shadows light halos). `--glare K` puts a lamp's reflection on each labelled
+die: a soft bright spot (a Gaussian whose spread is K die sides, a little flattened)
+somewhere on its face, which on a dark die looks like a pip. `--warm S` casts a warm lamp's
+colour the camera did not balance away: blue dimmed by the share S and green by half of it
+(a tungsten bulb's, about 0.5). `--shadow L` lays a shadow across the roll, the phone's or a
+hand's: a straight edge at a random angle through a random point of a labelled die, the
+light beyond it kept at L, the edge `--shadow-edge` die sides wide (0.3 by default; a small
+bulb casts a sharp edge, a big shade a soft one). `--close M` cuts each photo close around
+its labelled dice (M median die sides beyond the outermost) and scales the cut to
 `--close-long` pixels (1280 by default): a phone held just over the roll, its dice a sixth
 to a quarter of the frame (first, before the other changes). `--table KIND` sets each
 photo's labelled dice, each with a rim of its own table, on a drawn tablecloth lit as the
@@ -54,10 +53,10 @@ photo's table was (first of all): `dots`, polka dots on a grid; `check`, a gingh
 `wood`, planks with their grain; `cloth`, `print` and `felt`, the training script's printed
 cloth, cartoon print and felt (`synthetic_dice.py`); motifs sized to the photo's dice.
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
-read` reads a file's (decoded at a reduced size, again larger if its dice may be too
-small). Dice without a box are left out. Prints one line of figures (`--failures`: and, on
-stderr, each photo not read exactly right, with what went wrong, as `hotdice eval` lists
-them). The README's Known limits quote its results.
+read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
+Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
+each photo not read exactly right, with what went wrong, as `hotdice eval` lists them). The
+README's Known limits quote its results.
 """
 
 from __future__ import annotations

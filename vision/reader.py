@@ -176,7 +176,11 @@ def _lifted(image: np.ndarray, gain: float) -> np.ndarray:
     """`image` scaled by `gain` and, where it was (a dark frame), its noise smoothed out."""
     if gain == 1.0:
         return image
-    scaled = cv2.convertScaleAbs(image, alpha=gain)
+    return _smoothed(cv2.convertScaleAbs(image, alpha=gain), gain)
+
+
+def _smoothed(scaled: np.ndarray, gain: float) -> np.ndarray:
+    """`scaled` (an image scaled up by `gain`) with the noise the scaling scaled smoothed."""
     return cv2.bilateralFilter(scaled, SMOOTH_SPAN, SMOOTH_COLOUR * gain, SMOOTH_REACH)
 
 
@@ -239,8 +243,7 @@ def shadows_lifted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         return image, None
     y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     part, part_gains = lifted[y0:y1, x0:x1], full[y0:y1, x0:x1]
-    top_gain = float(part_gains.max())
-    smooth = cv2.bilateralFilter(part, SMOOTH_SPAN, SMOOTH_COLOUR * top_gain, SMOOTH_REACH)
+    smooth = _smoothed(part, float(part_gains.max()))
     weight = np.clip(part_gains - 1.0, 0.0, 1.0)
     lifted[y0:y1, x0:x1] = cv2.blendLinear(smooth, part, weight, 1.0 - weight)
     return lifted, full

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -1366,24 +1367,15 @@ def test_each_find_has_the_gain_of_where_it_lies(drawn: Drawn) -> None:
     img[:, 640:] *= 0.2
     lifted, lift = reader.shadows_lifted(np.clip(img, 0, 255).astype(np.uint8))
     found = np.array([[100.0, 300.0, 44.0, 0.9], [1200.0, 300.0, 44.0, 0.9]], np.float32)
-    settings: dict[str, Any] = {
-        "min_score": 0.3,
-        "min_dieness": 0.7,
-        "min_unread_dieness": 0.9,
-        "min_sure_score": 0.5,
-        "roll_size": (0.6, 2.0),
-        "target_side_px": 34.0,
-        "rotations": 4,
-    }
-    shadowed = reader._Looks(lifted, **settings, lift=lift)
+    unknown = dataclasses.replace(grey_looks(1280, 720), image=lifted)
+    shadowed = dataclasses.replace(unknown, lift=lift)
     assert shadowed.gains_at(found) == pytest.approx([1.0, 3.65], abs=0.05)
-    dark = reader._Looks(lifted, **settings, gain=2.5)
+    dark = dataclasses.replace(unknown, gain=2.5)
     assert dark.gains_at(found).tolist() == [2.5, 2.5]
     patches = np.ones(2, bool)
     probs = np.array([[0.0, 0.1, 0.1, 0.1, 0.1, 0.1, 0.6]] * 2, np.float32)  # (die 1.0)
     assert shadowed.unread_patches(found, probs, patches).tolist() == [True, False]
     assert not dark.unread_patches(found, probs, patches).any()
-    unknown = reader._Looks(lifted, **settings)
     assert unknown.unread_patches(found, probs, patches).tolist() == [True, True]
 
 
