@@ -17,6 +17,9 @@ grey, dim, under glare or with its hue turned, and amid a 12 MP JPEG turned 30 d
 px; half at 2000 px through JPEG): a phone held over the roll, its dice 100-450 px.
 `--battery tables` (18 runs, session 47) sets each folder's dice on six drawn tables
 (`--table`: polka dots, a gingham check, a printed cloth, a cartoon print, wood, felt).
+`--battery light` (18 runs, session 59) lights each folder six other ways: exposed 0.7 and
+1.3 times as long, through tone curves of gamma 0.7 and 1.4, under a warm cast of 0.3 and
+with a soft-edged shadow keeping a quarter of the light across the roll.
 `byler_d6` takes its first 60 photos. Each run prints one line: the run, then precision,
 recall, face and roll accuracy in percent (face None where no die was scored for its face).
 With `--compare`, each line also gives the change from that earlier output, and a last line
@@ -78,6 +81,14 @@ BATTERIES = {
         "--close 1",
         "--close 2",
         "--close 0.5 --close-long 2000 --jpeg",
+    ],
+    "light": [
+        "--exposure 0.7",
+        "--exposure 1.3",
+        "--gamma 0.7",
+        "--gamma 1.4",
+        "--warm 0.3",
+        "--shadow 0.25 --shadow-edge 1",
     ],
 }
 FIGURES = ("precision", "recall", "face_accuracy", "roll_accuracy")

@@ -14,6 +14,8 @@
     python scripts/stress_vision.py DIR --invert                 # dark table, dark dice
     python scripts/stress_vision.py DIR --warm 0.5               # a tungsten lamp's cast
     python scripts/stress_vision.py DIR --shadow 0.4             # a shadow across the roll
+    python scripts/stress_vision.py DIR --exposure 1.3           # exposed 30% too long
+    python scripts/stress_vision.py DIR --gamma 1.4              # another camera's tone curve
     python scripts/stress_vision.py DIR --table dots             # on a polka-dot tablecloth
 
 Each labelled photo of DIR (the `labels.json` format of ../shared/dice_photos) is changed,
@@ -44,14 +46,18 @@ colour the camera did not balance away: blue dimmed by the share S and green by 
 (a tungsten bulb's, about 0.5). `--shadow L` lays a shadow across the roll, the phone's or a
 hand's: a straight edge at a random angle through a random point of a labelled die, the
 light beyond it kept at L, the edge `--shadow-edge` die sides wide (0.3 by default; a small
-bulb casts a sharp edge, a big shade a soft one). `--close M` cuts each photo close around
-its labelled dice (M median die sides beyond the outermost) and scales the cut to
-`--close-long` pixels (1280 by default): a phone held just over the roll, its dice a sixth
-to a quarter of the frame (first, before the other changes). `--table KIND` sets each
-photo's labelled dice, each with a rim of its own table, on a drawn tablecloth lit as the
-photo's table was (first of all): `dots`, polka dots on a grid; `check`, a gingham check;
-`wood`, planks with their grain; `cloth`, `print` and `felt`, the training script's printed
-cloth, cartoon print and felt (`synthetic_dice.py`); motifs sized to the photo's dice.
+bulb casts a sharp edge, a big shade a soft one). `--exposure G` exposes the photo G times
+as long (every level times G, the brightest clipped at 255: a phone metering on a dark
+table), and `--gamma G` gives it another camera's tone curve (each level v becomes
+255 (v / 255)^G: over 1 darker mid-tones, under 1 lighter, black and white kept).
+`--close M` cuts each photo close around its labelled dice (M median die sides beyond the
+outermost) and scales the cut to `--close-long` pixels (1280 by default): a phone held just
+over the roll, its dice a sixth to a quarter of the frame (first, before the other
+changes). `--table KIND` sets each photo's labelled dice, each with a rim of its own table,
+on a drawn tablecloth lit as the photo's table was (first of all): `dots`, polka dots on a
+grid; `check`, a gingham check; `wood`, planks with their grain; `cloth`, `print` and
+`felt`, the training script's printed cloth, cartoon print and felt (`synthetic_dice.py`);
+motifs sized to the photo's dice.
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
 read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
 Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
@@ -235,6 +241,19 @@ def warmed(image: np.ndarray, share: float) -> np.ndarray:
     its level and green at 1 - `share` / 2 (a tungsten bulb's cast, about 0.5)."""
     gains = np.array([1.0 - share, 1.0 - share / 2, 1.0], np.float32)
     return np.clip(image * gains, 0, 255).astype(np.uint8)
+
+
+def exposed(image: np.ndarray, gain: float) -> np.ndarray:
+    """The photo exposed `gain` times as long: every level scaled, the brightest clipped
+    at 255 as a sensor's are (a phone metering on a dark table blows out white dice)."""
+    return np.clip(image * np.float32(gain) + 0.5, 0, 255).astype(np.uint8)
+
+
+def toned(image: np.ndarray, gamma: float) -> np.ndarray:
+    """The photo through another camera's tone curve: each level v becomes
+    255 (v / 255)^`gamma` (over 1, darker mid-tones; under 1, lighter; 0 and 255 kept)."""
+    curve = 255.0 * (np.arange(256, dtype=np.float64) / 255.0) ** gamma
+    return cv2.LUT(image, np.clip(np.rint(curve), 0, 255).astype(np.uint8))
 
 
 def shadowed(
@@ -471,6 +490,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SIDES",
         help="the shadow's edge this many die sides wide (default 0.3)",
     )
+    ap.add_argument(
+        "--exposure",
+        type=float,
+        default=1.0,
+        help="exposed this many times as long (levels scaled, clipped at 255)",
+    )
+    ap.add_argument(
+        "--gamma", type=float, default=1.0, help="another tone curve: levels v -> 255 (v/255)^G"
+    )
     ap.add_argument("--table", choices=TABLES, help="the dice set on a drawn patterned table")
     ap.add_argument("--images", type=int, default=60, help="the first N photos")
     ap.add_argument(
@@ -519,6 +547,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("need 0 <= --warm < 1 and 0 <= --shadow-edge <= 20")
     if args.shadow is not None and not 0 <= args.shadow <= 1:
         ap.error("--shadow is the light kept in the shadow: 0-1")
+    if not (0 < args.exposure <= 4 and 0.2 <= args.gamma <= 5):
+        ap.error("need 0 < --exposure <= 4 and 0.2 <= --gamma <= 5")
     if args.quality is not None and not 1 <= args.quality <= 100:
         ap.error("--quality must be 1-100")
     if not 0.3 <= args.focal <= 3:
@@ -571,6 +601,10 @@ def main(argv: list[str] | None = None) -> int:
             image = warmed(image, args.warm)
         if args.shadow is not None:
             image = shadowed(image, entry, args.shadow, args.shadow_edge, rng)
+        if args.exposure != 1.0:
+            image = exposed(image, args.exposure)
+        if args.gamma != 1.0:
+            image = toned(image, args.gamma)
         if args.saturation != 1.0 or args.blur or args.quality is not None:
             image = recoloured(
                 image, saturation=args.saturation, blur=args.blur, quality=args.quality
@@ -594,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
             | {"saturation": args.saturation, "blur": args.blur, "quality": args.quality}
             | {"glare": args.glare, "hue": args.hue, "invert": args.invert}
             | {"warm": args.warm, "shadow": args.shadow}
-            | {"shadow_edge": args.shadow_edge}
+            | {"shadow_edge": args.shadow_edge, "exposure": args.exposure, "gamma": args.gamma}
             | {"close": args.close, "close_long": args.close_long, "table": args.table}
             | figures
         )

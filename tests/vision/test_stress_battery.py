@@ -118,3 +118,26 @@ def test_a_run_that_scores_no_face_compares_the_rest(
     compared = run_battery("--compare", str(earlier))
     assert compared[0].endswith("change [0.0, 0.0, None, 0.0]")
     assert compared[-1] == "sum of changes [0.0, 0.0, 0.0, 0.0]: 0 better, 0 worse"
+
+
+def test_every_battery_run_is_one_the_stress_tool_takes(
+    battery: ModuleType, stress: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each change of each battery passes stress_vision.py's checks of its options (a
+    battery's run given a mistyped or out-of-range option would print no figures). The
+    tool stops where it would first read the folder."""
+
+    class Parsed(Exception):
+        pass
+
+    def stop(directory: Path) -> None:
+        raise Parsed(directory)
+
+    monkeypatch.setattr(stress, "iter_dataset", stop)
+    assert {"base", "big", "close", "tables", "light"} <= set(battery.BATTERIES)
+    for changes in battery.BATTERIES.values():
+        for change in changes:
+            with pytest.raises(Parsed, match="folder"):
+                stress.main(["folder", *change.split(), *battery.FOLDERS["byler_d6"]])
+    with pytest.raises(SystemExit):  # (and a run it would not take fails before that)
+        stress.main(["folder", "--exposure", "0"])

@@ -206,6 +206,57 @@ def test_main_reads_the_sample_photos_on_a_table(
     assert figures["precision"] == 1.0 and figures["recall"] == 1.0
 
 
+def test_exposed_scales_levels_and_clips_the_brightest(stress: ModuleType) -> None:
+    image = np.array([[(0, 100, 200), (10, 150, 255)]], np.uint8)
+    np.testing.assert_array_equal(
+        stress.exposed(image, 1.3), np.array([[(0, 130, 255), (13, 195, 255)]], np.uint8)
+    )
+    np.testing.assert_array_equal(stress.exposed(image, 0.5), [[(0, 50, 100), (5, 75, 128)]])
+    np.testing.assert_array_equal(stress.exposed(image, 1.0), image)
+
+
+def test_toned_bends_mid_tones_and_keeps_black_and_white(stress: ModuleType) -> None:
+    image = np.array([[(0, 64, 128), (191, 255, 255)]], np.uint8)
+    darker, lighter = stress.toned(image, 2.0), stress.toned(image, 0.5)
+    np.testing.assert_array_equal(darker, [[(0, 16, 64), (143, 255, 255)]])  # 255 (v/255)^2
+    np.testing.assert_array_equal(lighter, [[(0, 128, 181), (221, 255, 255)]])
+    np.testing.assert_array_equal(stress.toned(image, 1.0), image)
+
+
+@pytest.mark.parametrize("change", [["--exposure", "1.3"], ["--gamma", "1.5"]])
+def test_main_exposes_and_tones_the_photos_read(
+    stress: ModuleType,
+    samples_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    change: list[str],
+) -> None:
+    """`--exposure` and `--gamma` reach the photos the reader is given, pixel for pixel,
+    and the line of figures names them."""
+    import vision
+    from vision.evaluate import iter_dataset
+
+    seen: list[np.ndarray] = []
+    read = vision.read
+
+    def noted(image: np.ndarray) -> object:
+        seen.append(image)
+        return read(image)
+
+    monkeypatch.setattr(stress.vision, "read", noted)
+    assert stress.main([str(samples_dir), "--images", "2", *change]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    value = float(change[1])
+    assert figures[change[0][2:]] == value
+    plain = [vision.load_image(samples_dir / e["file"]) for e in iter_dataset(samples_dir)[1][:2]]
+    for image, photo in zip(seen, plain, strict=True):
+        if change[0] == "--exposure":
+            expected = np.clip(photo * np.float32(value) + 0.5, 0, 255).astype(np.uint8)
+        else:
+            expected = np.clip(np.rint(255 * (photo / 255.0) ** value), 0, 255).astype(np.uint8)
+        np.testing.assert_array_equal(image, expected)
+
+
 @pytest.mark.parametrize("change", [["--warm", "0.6"], ["--shadow", "0.3"]])
 def test_main_casts_and_shadows_the_photos_read(
     stress: ModuleType,
@@ -240,7 +291,7 @@ def test_main_casts_and_shadows_the_photos_read(
         assert all((image <= photo).all() for image, photo in zip(seen, plain, strict=True))
 
 
-def test_warm_and_shadow_out_of_range(stress: ModuleType, samples_dir: Path) -> None:
+def test_light_changes_out_of_range(stress: ModuleType, samples_dir: Path) -> None:
     for bad in (
         ["--warm", "1"],
         ["--warm", "-0.1"],
@@ -248,6 +299,10 @@ def test_warm_and_shadow_out_of_range(stress: ModuleType, samples_dir: Path) -> 
         ["--shadow", "0.5", "--shadow-edge", "-1"],
         ["--shadow-edge", "1"],  # (no shadow to give an edge)
         ["--shadow-edge", "0.3"],  # (not even the default's width)
+        ["--exposure", "0"],
+        ["--exposure", "5"],
+        ["--gamma", "0.1"],
+        ["--gamma", "6"],
     ):
         with pytest.raises(SystemExit) as exc:
             stress.main([str(samples_dir), *bad])
