@@ -1319,8 +1319,10 @@ class _Looks:
     ) -> np.ndarray:
         """The readers' scores of the finds `which` with their crops moved each of `shifts`
         of a side each way, in one glance: (len(which), len(shifts) * WAYS, 7), a find's
-        ways shift after shift. A way `closed` ((len(which), WAYS), `recentre.closed_ways`)
-        is closed at every shift: not read, and scored no die."""
+        ways shift after shift, each crop cut at each of `recentre.SIDES` of the find's
+        side and the clearest reading kept (`recentre.clearest`). A way `closed`
+        ((len(which), WAYS), `recentre.closed_ways`) is closed at every shift: not read,
+        and scored no die."""
         shut = np.tile(closed, len(shifts))  # (which, shifts * ways)
         moved = np.stack(
             [
@@ -1332,7 +1334,11 @@ class _Looks:
         flat = np.zeros((shut.size, 7), np.float32)
         flat[:, 0] = 1.0  # (a closed way: no die, never taken)
         open_ways = np.flatnonzero(~shut.ravel())
-        flat[open_ways] = glance(_crops(self.image, moved[open_ways]))[0]
+        at_sides = [recentre.narrowed(moved[open_ways], share) for share in recentre.SIDES]
+        read = glance(_crops(self.image, np.concatenate(at_sides)))[0]
+        flat[open_ways] = recentre.clearest(
+            read.reshape(len(recentre.SIDES), len(open_ways), 7), dieness=self.min_dieness
+        )
         return flat.reshape(len(which), -1, 7)
 
     def sized(self, found: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -103,24 +103,39 @@ def test_a_die_unread_takes_the_rolls_way_only_if_read_more_surely_there() -> No
     assert not recentre.on_roll_way(ways, open_, 5, now, dieness=0.7)  # hardly a die there
 
 
+Reading = tuple[int, float, float]  # (value, its probability, dieness): `read_scores`
+
+
 def _recentred(
     monkeypatch: pytest.MonkeyPatch,
     dice: list[tuple[float, float, tuple[int, float]]],
-    moved: dict[tuple[int, int], tuple[int, float, float]],
+    moved: dict[tuple[int, int], Reading],
+    narrow: dict[tuple[int, int], Reading] | None = None,
 ) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """`_Looks.recentred` on finds of 40 px at (x, y) read as given, with the readers'
-    scores of moved crops stubbed: at a moved centre (rounded) as `moved` says, else a 3
-    read unsure. Returns the scores and the centres whose crops were read."""
+    scores of moved crops stubbed: at a moved centre (rounded) as `moved` says (as
+    `narrow` says for a crop cut narrower than the find), else a 3 read unsure. Returns
+    the scores and the centres of the crops read at the find's own side (each way is read
+    at every one of `recentre.SIDES`)."""
     found = np.array([[x, y, 40, 0.9] for x, y, _ in dice], np.float32)
     probs = np.array([read_scores(*r) for _, _, r in dice], np.float32)
     asked: list[tuple[int, int]] = []
+    sides: list[float] = []
 
-    def crops(image: np.ndarray, at: np.ndarray) -> list[tuple[int, int]]:
-        return [(round(float(x)), round(float(y))) for x, y in at[:, :2]]
+    def crops(image: np.ndarray, at: np.ndarray) -> list[tuple[int, int, float]]:
+        return [(round(float(x)), round(float(y)), float(side)) for x, y, side in at[:, :3]]
 
-    def glance(centres: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
-        asked.extend(centres)
-        rows = [read_scores(*moved.get(c, (3, 0.5, 0.95))) for c in centres]
+    def glance(cut: list[tuple[int, int, float]]) -> tuple[np.ndarray, np.ndarray]:
+        asked.extend((x, y) for x, y, side in cut if side == 40)
+        sides.extend(side for *_, side in cut)
+        rows = [
+            read_scores(
+                *(narrow or {}).get((x, y), moved.get((x, y), (3, 0.5, 0.95)))
+                if side < 40
+                else moved.get((x, y), (3, 0.5, 0.95))
+            )
+            for x, y, side in cut
+        ]
         return np.array(rows, np.float32).reshape(-1, 7), np.zeros(len(rows), bool)
 
     monkeypatch.setattr(reader, "_crops", crops)
@@ -128,7 +143,38 @@ def _recentred(
     looks = grey_looks(600, 400)
     out, scores = looks.recentred(found, probs)
     assert np.array_equal(out, found)  # (finds and boxes stay)
+    assert sorted(set(sides)) == sorted(40 * share for share in recentre.SIDES)
+    assert len(sides) == len(recentre.SIDES) * len(asked)
     return scores, asked
+
+
+def test_a_way_read_clearly_only_in_a_narrower_crop_is_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen at a slant, a crop of the find's side takes in a side face's pips: a way read
+    unsure at that side but clearly cut narrower gives the narrower reading; one where the
+    narrower crop is no die keeps the reading at the find's side."""
+    step = round(recentre.SHIFT * 40)
+    dice = [(300.0, 200.0, (4, 0.5))]
+    at_side = {(300, 200 + step): (6, 0.6, 0.99)}
+    scores, _ = _recentred(monkeypatch, dice, at_side, {(300, 200 + step): (4, 0.96, 0.99)})
+    assert readings(scores)[0].tolist() == [4] and readings(scores)[1][0] >= 0.9
+    scores, _ = _recentred(monkeypatch, dice, at_side, {(300, 200 + step): (2, 0.97, 0.5)})
+    assert readings(scores)[1][0] < 0.9  # (not a die cut narrower: no clear way)
+    clear = {(300, 200 + step): (5, 0.95, 0.99)}
+    scores, _ = _recentred(monkeypatch, dice, clear, {(300, 200 + step): (5, 0.92, 0.99)})
+    assert readings(scores)[0].tolist() == [5] and readings(scores)[1][0] == pytest.approx(0.95)
+
+
+def test_clearest_takes_the_size_read_most_clearly_as_a_die() -> None:
+    full = np.array([read_scores(*r) for r in ((6, 0.6, 0.99), (3, 0.9, 0.99), (2, 0.5, 0.3))])
+    cut = np.array([read_scores(*r) for r in ((4, 0.95, 0.99), (1, 0.99, 0.4), (5, 0.5, 0.2))])
+    best = recentre.clearest(np.stack([full, cut]), dieness=0.7)
+    np.testing.assert_array_equal(best, [cut[0], full[1], full[2]])  # (neither a die: the first)
+    np.testing.assert_array_equal(recentre.clearest(np.stack([full, full]), dieness=0.7), full)
+    found = np.array([[10, 20, 40, 0.5]], np.float32)
+    np.testing.assert_array_equal(recentre.narrowed(found, 0.75), [[10, 20, 30, 0.5]])
+    assert found[0, 2] == 40  # (a copy)
 
 
 def test_a_roll_reads_its_unsure_dice_again_on_their_open_ways(
@@ -247,3 +293,17 @@ def test_a_die_whose_top_lies_far_from_its_find_is_read_there(
     monkeypatch.setattr(recentre, "FARTHER", ())
     near_only = drawn_rolls.judged(drawn, vision.read(img))
     assert len(near_only.misread) == 1 and not near_only.missed and not near_only.extra
+
+
+@pytest.mark.parametrize(
+    "seed, dice_set, table", [(20, "red", "plain"), (29, "black", "plain"), (47, "black", "felt")]
+)
+def test_a_die_seen_at_a_slant_is_read_in_a_crop_narrower_than_its_find(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch, seed: int, dice_set: str, table: str
+) -> None:
+    """Six dice of 48 px drawn at 35 degrees, read right; with every way read at the
+    find's side alone (a side face's pips in each crop), not."""
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(seed), dice_set, table, 48, 35)
+    assert drawn_rolls.judged(drawn, vision.read(img)).right
+    monkeypatch.setattr(recentre, "SIDES", (1.0,))
+    assert not drawn_rolls.judged(drawn, vision.read(img)).right
