@@ -48,8 +48,10 @@ hand's: a straight edge at a random angle through a random point of a labelled d
 light beyond it kept at L, the edge `--shadow-edge` die sides wide (0.3 by default; a small
 bulb casts a sharp edge, a big shade a soft one). `--exposure G` exposes the photo G times
 as long (every level times G, the brightest clipped at 255: a phone metering on a dark
-table), and `--gamma G` gives it another camera's tone curve (each level v becomes
-255 (v / 255)^G: over 1 darker mid-tones, under 1 lighter, black and white kept).
+table; `--dim` above 1 without its noise and JPEG), and `--gamma G` gives it another
+camera's tone curve (each level v becomes 255 (v / 255)^G: over 1 darker mid-tones, under 1
+lighter, black and white kept); both after the glare, cast and shadow, before the colour,
+blur and JPEG changes and `--dim`.
 `--close M` cuts each photo close around its labelled dice (M median die sides beyond the
 outermost) and scales the cut to `--close-long` pixels (1280 by default): a phone held just
 over the roll, its dice a sixth to a quarter of the frame (first, before the other

@@ -51,13 +51,14 @@ SHIFT = 0.3
 # before this rule: no reading of a way a step nearer, nor its value's, told them apart)
 FARTHER = (0.5, 0.7)
 WAYS = 8
-# Each way's crop is cut at these shares of the find's side, and the clearest reading
-# taken (`clearest`): seen at a slant, the finder's side takes in the side faces, and a
-# crop cut at 0.85 of it on a drawn top face's own centre read all 25 dice the drawn
-# rolls at 35 degrees misread (24 at the full side, 10 of them clearly against 13).
-# With 0.8 as well, drawn rolls read 278 -> 280, 273 -> 274, 267 -> 269 and 272 -> 274
-# of 288 (seeds 0 and 2-4), the dev photos as before, the batteries 2-3 runs better and
-# 1 worse (session 59); 0.7 read seed 2's 84 of 96 at 35 degrees 83
+# Each way's crop is cut at these shares of the find's side (a narrower crop shows the
+# readers the die larger, its side faces outside), and the clearest reading taken
+# (`clearest`): seen at a slant, the finder's side takes in the side faces. Of 25 dice the
+# drawn rolls at 35 degrees misread, cut on their top face's own centre 24 read right at
+# the find's side (10 clearly), all 25 at 0.85 of it (13 clearly). With 0.8 as well,
+# drawn rolls read 278 -> 280, 273 -> 274, 267 -> 269 and 272 -> 274 of 288 (seeds 0 and
+# 2-4), the dev photos as before, the batteries 7 runs better and 3 worse (session 59);
+# 0.7 in its place read seed 2's 35-degree rolls 83 of 96 (85 with 0.8, 84 before)
 SIDES = (1.0, 0.8)
 # A way is closed where another find's centre lies within NEAR sides (the bigger of the
 # two) and within 60 degrees of it (the cosine CONE)

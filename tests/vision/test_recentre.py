@@ -159,19 +159,27 @@ def test_a_way_read_clearly_only_in_a_narrower_crop_is_taken(
     at_side = {(300, 200 + step): (6, 0.6, 0.99)}
     scores, _ = _recentred(monkeypatch, dice, at_side, {(300, 200 + step): (4, 0.96, 0.99)})
     assert readings(scores)[0].tolist() == [4] and readings(scores)[1][0] >= 0.9
-    scores, _ = _recentred(monkeypatch, dice, at_side, {(300, 200 + step): (2, 0.97, 0.5)})
-    assert readings(scores)[1][0] < 0.9  # (not a die cut narrower: no clear way)
+    clear_at_side = {(300, 200 + step): (5, 0.95, 0.99)}
+    hardly_a_die = {(300, 200 + step): (2, 0.97, 0.6)}  # (under the readers' 0.7)
+    scores, _ = _recentred(monkeypatch, dice, clear_at_side, hardly_a_die)
+    assert readings(scores)[0].tolist() == [5]  # (the narrower crop no die: the find's side)
     clear = {(300, 200 + step): (5, 0.95, 0.99)}
     scores, _ = _recentred(monkeypatch, dice, clear, {(300, 200 + step): (5, 0.92, 0.99)})
     assert readings(scores)[0].tolist() == [5] and readings(scores)[1][0] == pytest.approx(0.95)
 
 
 def test_clearest_takes_the_size_read_most_clearly_as_a_die() -> None:
-    full = np.array([read_scores(*r) for r in ((6, 0.6, 0.99), (3, 0.9, 0.99), (2, 0.5, 0.3))])
-    cut = np.array([read_scores(*r) for r in ((4, 0.95, 0.99), (1, 0.99, 0.4), (5, 0.5, 0.2))])
+    full = np.array(
+        [read_scores(*r) for r in ((6, 0.6, 0.99), (3, 0.85, 0.99), (2, 0.5, 0.3), (4, 0.9, 0.9))]
+    )
+    cut = np.array(
+        [read_scores(*r) for r in ((4, 0.95, 0.99), (1, 0.99, 0.65), (5, 0.5, 0.2), (6, 0.9, 0.8))]
+    )
     best = recentre.clearest(np.stack([full, cut]), dieness=0.7)
-    np.testing.assert_array_equal(best, [cut[0], full[1], full[2]])  # (neither a die: the first)
-    np.testing.assert_array_equal(recentre.clearest(np.stack([full, full]), dieness=0.7), full)
+    # the second crop cut narrower reads more clearly but hardly as a die; neither reading
+    # of the third is a die, and the fourth is a tie: the find's own side
+    np.testing.assert_array_equal(best, [cut[0], full[1], full[2], full[3]])
+    np.testing.assert_array_equal(recentre.clearest(np.stack([cut, full]), dieness=0.7)[3], cut[3])
     found = np.array([[10, 20, 40, 0.5]], np.float32)
     np.testing.assert_array_equal(recentre.narrowed(found, 0.75), [[10, 20, 30, 0.5]])
     assert found[0, 2] == 40  # (a copy)
