@@ -223,16 +223,15 @@ def test_toned_bends_mid_tones_and_keeps_black_and_white(stress: ModuleType) -> 
     np.testing.assert_array_equal(stress.toned(image, 1.0), image)
 
 
-@pytest.mark.parametrize("change", [["--exposure", "1.3"], ["--gamma", "1.5"]])
-def test_main_exposes_and_tones_the_photos_read(
+def _photos_read(
     stress: ModuleType,
     samples_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     change: list[str],
-) -> None:
-    """`--exposure` and `--gamma` reach the photos the reader is given, pixel for pixel,
-    and the line of figures names them."""
+) -> tuple[list[np.ndarray], list[np.ndarray], dict]:
+    """The stress tool run with `change` on the first two sample photos: the photos the
+    reader was given, the same photos as stored, and the line of figures printed."""
     import vision
     from vision.evaluate import iter_dataset
 
@@ -246,9 +245,23 @@ def test_main_exposes_and_tones_the_photos_read(
     monkeypatch.setattr(stress.vision, "read", noted)
     assert stress.main([str(samples_dir), "--images", "2", *change]) == 0
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    plain = [vision.load_image(samples_dir / e["file"]) for e in iter_dataset(samples_dir)[1][:2]]
+    return seen, plain, figures
+
+
+@pytest.mark.parametrize("change", [["--exposure", "1.3"], ["--gamma", "1.5"]])
+def test_main_exposes_and_tones_the_photos_read(
+    stress: ModuleType,
+    samples_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    change: list[str],
+) -> None:
+    """`--exposure` and `--gamma` reach the photos the reader is given, pixel for pixel,
+    and the line of figures names them."""
+    seen, plain, figures = _photos_read(stress, samples_dir, monkeypatch, capsys, change)
     value = float(change[1])
     assert figures[change[0][2:]] == value
-    plain = [vision.load_image(samples_dir / e["file"]) for e in iter_dataset(samples_dir)[1][:2]]
     for image, photo in zip(seen, plain, strict=True):
         if change[0] == "--exposure":
             expected = np.clip(photo * np.float32(value) + 0.5, 0, 255).astype(np.uint8)
@@ -267,22 +280,9 @@ def test_main_casts_and_shadows_the_photos_read(
 ) -> None:
     """`--warm` and `--shadow` reach the photos the reader is given, and the line of
     figures names them."""
-    import vision
-    from vision.evaluate import iter_dataset
-
-    seen: list[np.ndarray] = []
-    read = vision.read
-
-    def noted(image: np.ndarray) -> object:
-        seen.append(image)
-        return read(image)
-
-    monkeypatch.setattr(stress.vision, "read", noted)
-    assert stress.main([str(samples_dir), "--images", "2", *change]) == 0
-    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    seen, plain, figures = _photos_read(stress, samples_dir, monkeypatch, capsys, change)
     assert figures["warm" if change[0] == "--warm" else "shadow"] == float(change[1])
     means = np.array([image.reshape(-1, 3).mean(axis=0) for image in seen])
-    plain = [vision.load_image(samples_dir / e["file"]) for e in iter_dataset(samples_dir)[1][:2]]
     before = np.array([image.reshape(-1, 3).mean(axis=0) for image in plain])
     if change[0] == "--warm":  # blue down by 0.6, green by 0.3, red as it was
         np.testing.assert_allclose(means / before, [[0.4, 0.7, 1.0]] * 2, atol=0.01)
