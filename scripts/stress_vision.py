@@ -80,7 +80,7 @@ import numpy as np
 sys.path.append(str(Path(__file__).resolve().parent))  # (the drawn cloths: synthetic_dice.py)
 
 import vision  # noqa: E402
-from synthetic_dice import fabric, felt, printed_cloth  # noqa: E402
+from synthetic_dice import fabric, felt, printed_cloth, warm_gains  # noqa: E402
 from vision import reader  # noqa: E402
 from vision.evaluate import iter_dataset, score_image, summarize  # noqa: E402
 from vision.photo import read_photo_data  # noqa: E402
@@ -241,8 +241,7 @@ def glared(image: np.ndarray, entry: dict, size: float, rng: np.random.Generator
 def warmed(image: np.ndarray, share: float) -> np.ndarray:
     """The photo under a warm lamp the camera did not balance: blue kept at 1 - `share` of
     its level and green at 1 - `share` / 2 (a tungsten bulb's cast, about 0.5)."""
-    gains = np.array([1.0 - share, 1.0 - share / 2, 1.0], np.float32)
-    return np.clip(image * gains, 0, 255).astype(np.uint8)
+    return np.clip(image * warm_gains(share), 0, 255).astype(np.uint8)
 
 
 def exposed(image: np.ndarray, gain: float) -> np.ndarray:

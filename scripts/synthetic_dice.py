@@ -383,15 +383,20 @@ INVERT_SHARE = 0.15
 CAST_SHARE = 0.0
 
 
+def warm_gains(share: float) -> np.ndarray:
+    """The BGR gains of a warm lamp's colour left unbalanced: blue kept at 1 - `share`,
+    green at 1 - `share` / 2, red whole (a tungsten bulb's, about 0.5)."""
+    return np.array([1.0 - share, 1.0 - share / 2, 1.0], np.float32)
+
+
 def cast(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """`img` (float BGR) under a lamp's colour left unbalanced: seven in ten warm (blue
-    dimmed by up to 0.6 and green by half as much, as a tungsten bulb's), the rest cool
-    (red dimmed so, as daylight through a window in a room lit warm)."""
-    share = rng.uniform(0.0, 0.6)
-    gains = [1.0 - share, 1.0 - share / 2, 1.0]
+    dimmed by up to 0.6 and green by half as much, `warm_gains`), the rest cool (red
+    dimmed so, as daylight through a window in a room lit warm)."""
+    gains = warm_gains(rng.uniform(0.0, 0.6))
     if rng.random() >= 0.7:
-        gains.reverse()
-    return img * np.array(gains, np.float32)
+        gains = gains[::-1]
+    return img * gains
 
 
 def photometric(

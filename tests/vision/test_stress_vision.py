@@ -4,6 +4,7 @@ Known limits figures come from them, and tests read the sample photos so changed
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -223,43 +224,43 @@ def test_toned_bends_mid_tones_and_keeps_black_and_white(stress: ModuleType) -> 
     np.testing.assert_array_equal(stress.toned(image, 1.0), image)
 
 
-def _photos_read(
+PhotosRead = Callable[[list[str]], tuple[list[np.ndarray], list[np.ndarray], dict]]
+
+
+@pytest.fixture
+def photos_read(
     stress: ModuleType,
     samples_dir: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    change: list[str],
-) -> tuple[list[np.ndarray], list[np.ndarray], dict]:
-    """The stress tool run with `change` on the first two sample photos: the photos the
+) -> PhotosRead:
+    """The stress tool run with a change on the first two sample photos: the photos the
     reader was given, the same photos as stored, and the line of figures printed."""
     import vision
     from vision.evaluate import iter_dataset
 
-    seen: list[np.ndarray] = []
-    read = vision.read
+    def run(change: list[str]) -> tuple[list[np.ndarray], list[np.ndarray], dict]:
+        seen: list[np.ndarray] = []
+        read = vision.read
 
-    def noted(image: np.ndarray) -> object:
-        seen.append(image)
-        return read(image)
+        def noted(image: np.ndarray) -> object:
+            seen.append(image)
+            return read(image)
 
-    monkeypatch.setattr(stress.vision, "read", noted)
-    assert stress.main([str(samples_dir), "--images", "2", *change]) == 0
-    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    plain = [vision.load_image(samples_dir / e["file"]) for e in iter_dataset(samples_dir)[1][:2]]
-    return seen, plain, figures
+        monkeypatch.setattr(stress.vision, "read", noted)
+        assert stress.main([str(samples_dir), "--images", "2", *change]) == 0
+        figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        entries = iter_dataset(samples_dir)[1][:2]
+        return seen, [vision.load_image(samples_dir / e["file"]) for e in entries], figures
+
+    return run
 
 
 @pytest.mark.parametrize("change", [["--exposure", "1.3"], ["--gamma", "1.5"]])
-def test_main_exposes_and_tones_the_photos_read(
-    stress: ModuleType,
-    samples_dir: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    change: list[str],
-) -> None:
+def test_main_exposes_and_tones_the_photos_read(photos_read: PhotosRead, change: list[str]) -> None:
     """`--exposure` and `--gamma` reach the photos the reader is given, pixel for pixel,
     and the line of figures names them."""
-    seen, plain, figures = _photos_read(stress, samples_dir, monkeypatch, capsys, change)
+    seen, plain, figures = photos_read(change)
     value = float(change[1])
     assert figures[change[0][2:]] == value
     for image, photo in zip(seen, plain, strict=True):
@@ -271,16 +272,10 @@ def test_main_exposes_and_tones_the_photos_read(
 
 
 @pytest.mark.parametrize("change", [["--warm", "0.6"], ["--shadow", "0.3"]])
-def test_main_casts_and_shadows_the_photos_read(
-    stress: ModuleType,
-    samples_dir: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    change: list[str],
-) -> None:
+def test_main_casts_and_shadows_the_photos_read(photos_read: PhotosRead, change: list[str]) -> None:
     """`--warm` and `--shadow` reach the photos the reader is given, and the line of
     figures names them."""
-    seen, plain, figures = _photos_read(stress, samples_dir, monkeypatch, capsys, change)
+    seen, plain, figures = photos_read(change)
     assert figures["warm" if change[0] == "--warm" else "shadow"] == float(change[1])
     means = np.array([image.reshape(-1, 3).mean(axis=0) for image in seen])
     before = np.array([image.reshape(-1, 3).mean(axis=0) for image in plain])
