@@ -1,7 +1,7 @@
 """Rolls of six dice of one set drawn on tables the dev photos lack, read die by die:
 
     python scripts/drawn_rolls.py [--rolls 2] [--seed 0] [--sets S,..] [--tables T,..]
-                                  [--failures]
+                                  [--slants A,..] [--sides P,..] [--failures]
 
 The dev photos hold a few die sets on three tables. Here each roll is six dice of one set
 (white with black pips, red with white, black with white, or any: the training script's
@@ -10,7 +10,8 @@ for the roll (0, 20 or 35 degrees, any direction; tipped, side faces show beside
 with their pips), top faces of 24, 32, 48 or 72 pixels in a 1280x720 frame, none
 touching, on a plain table of a random colour, a felt or a wooden one
 (`stress_vision.drawn_table`: planks with their grain). `--rolls` rolls are drawn for each
-of those 144 cases (or of the `--sets` and `--tables` named) and read by `vision.read`; a
+of those 144 cases (or of the `--sets`, `--tables`, `--slants` and `--sides` named; only
+those are drawn, so a seed draws other rolls for them) and read by `vision.read`; a
 die is found when a die read lies within three quarters of its side of its top face's
 centre (one to one). Prints, for each set on each table, the rolls read right (exactly the
 drawn values), the dice missed and misread and the extras, then the same by slant, by size
@@ -163,12 +164,28 @@ class Tally:
         )
 
 
+def _numbers_named(names: str) -> str:
+    """A comma-separated list of slants or sides with each number written as the cases
+    name it ("35.0" as "35"), anything else as given (for the error)."""
+    out = []
+    for name in names.split(","):
+        try:
+            out.append(f"{float(name):g}")
+        except ValueError:
+            out.append(name)
+    return ",".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rolls", type=int, default=2, help="rolls drawn for each case")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sets", default=",".join(SETS), help="die sets, comma-separated")
     ap.add_argument("--tables", default=",".join(TABLES), help="tables, comma-separated")
+    ap.add_argument(
+        "--slants", default=",".join(f"{a:g}" for a in SLANTS), help="slants, comma-separated"
+    )
+    ap.add_argument("--sides", default=",".join(map(str, SIDES)), help="sides, comma-separated")
     ap.add_argument("--failures", action="store_true", help="list each roll read wrong")
     args = ap.parse_args(argv)
     if args.rolls < 1:
@@ -176,16 +193,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed < 0:
         ap.error("--seed: 0 or more")
     sets, tables = (list(dict.fromkeys(a.split(","))) for a in (args.sets, args.tables))
-    for name, chosen, known in (("--sets", sets, SETS), ("--tables", tables, TABLES)):
+    slant_names, side_names = (
+        list(dict.fromkeys(_numbers_named(a).split(","))) for a in (args.slants, args.sides)
+    )
+    for name, chosen, known in (
+        ("--sets", sets, SETS),
+        ("--tables", tables, TABLES),
+        ("--slants", slant_names, [f"{a:g}" for a in SLANTS]),
+        ("--sides", side_names, [str(s) for s in SIDES]),
+    ):
         if not set(chosen) <= set(known):
             ap.error(f"{name}: some of {', '.join(known)}, not {','.join(chosen)}")
+    slants = [a for a in SLANTS if f"{a:g}" in slant_names]
+    sides = [s for s in SIDES if str(s) in side_names]
     rng = np.random.default_rng(args.seed)
     tallies: dict[str, Tally] = defaultdict(Tally)
     wrong = []
     for dice_set in sets:
         for table in tables:
-            for slant in SLANTS:
-                for side in SIDES:
+            for slant in slants:
+                for side in sides:
                     for _ in range(args.rolls):
                         img, drawn = drawn_roll(rng, dice_set, table, side, slant)
                         j = judged(drawn, vision.read(img))
@@ -198,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                                 f"missed {j.missed}, misread {j.misread}, extra {j.extra}"
                             )
     order = [f"{d} on {t}" for d in sets for t in tables]
-    order += [f"slant {a:g}" for a in SLANTS] + [f"side {s}" for s in SIDES] + ["all"]
+    order += [f"slant {a:g}" for a in slants] + [f"side {s}" for s in sides] + ["all"]
     for key in order:
         print(tallies[key].line(key))
     if args.failures:

@@ -68,6 +68,26 @@ def test_a_run_prints_each_case_by_slant_and_size_and_over_all(
     right = int(out[-1].split()[1].split("/")[0])
     assert right >= cases * 3 // 4  # (white dice on a plain table: 12 of 12, session 48)
     assert out[0].split()[3] == out[-1].split()[1]  # (one case: the same rolls)
-    for bad in (["--rolls", "0"], ["--seed", "-1"], ["--sets", "white,gold"], ["--tables", "x"]):
+    for bad in (
+        ["--rolls", "0"],
+        ["--seed", "-1"],
+        ["--sets", "white,gold"],
+        ["--tables", "x"],
+        ["--slants", "35,45"],
+        ["--sides", "x"],
+    ):
         with pytest.raises(SystemExit):
             drawn_rolls.main(bad)
+
+
+def test_a_run_can_be_cut_to_some_slants_and_sides(
+    drawn_rolls: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--rolls", "1", "--sets", "black", "--tables", "felt", "--slants", "35.0,0"]
+    drawn_rolls.main([*args, "--sides", "48"])
+    out = capsys.readouterr().out.splitlines()
+    names = [line[:14].strip() for line in out]
+    assert names == ["black on felt", "slant 0", "slant 35", "side 48", "all"]
+    tallies = [next(t for t in line.split() if "/" in t).split("/") for line in out]
+    assert [int(rolls) for _, rolls in tallies] == [2, 1, 1, 2, 2]  # (a roll a case)
+    assert int(tallies[1][0]) + int(tallies[2][0]) == int(tallies[-1][0])
