@@ -10,12 +10,13 @@ for the roll (0, 20 or 35 degrees, any direction; tipped, side faces show beside
 with their pips), top faces of 24, 32, 48 or 72 pixels in a 1280x720 frame, none
 touching, on a plain table of a random colour, a felt or a wooden one
 (`stress_vision.drawn_table`: planks with their grain). `--rolls` rolls are drawn for each
-of those 144 cases (or of the `--sets`, `--tables`, `--slants` and `--sides` named; only
-those are drawn, so a seed draws other rolls for them) and read by `vision.read`; a
-die is found when a die read lies within three quarters of its side of its top face's
-centre (one to one). Prints, for each set on each table, the rolls read right (exactly the
-drawn values), the dice missed and misread and the extras, then the same by slant, by size
-and over all; `--failures` lists each roll read wrong.
+of those 144 cases (or of those that `--sets`, `--tables`, `--slants` and `--sides` name,
+in the order named: only they are drawn, so a seed draws other rolls for them than it does
+in a full run) and read by `vision.read`; a die is found when a die read lies within
+three quarters of its side of its top face's centre (one to one). Prints, for each set on
+each table, the rolls read right (exactly the drawn values), the dice missed and misread
+and the extras, then the same by slant, by size and over all; `--failures` lists each
+roll read wrong.
 At 45 degrees and more, the top face and a side face turned to the camera are equally
 foreshortened, so a lone die's top cannot be told from its picture: not drawn here.
 """
@@ -27,6 +28,7 @@ import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -38,6 +40,7 @@ from stress_vision import drawn_table  # noqa: E402
 import vision  # noqa: E402
 from synthetic_dice import die_style, paste_die  # noqa: E402
 
+T = TypeVar("T")
 FRAME = (1280, 720)
 SETS = ("white", "red", "black", "any")
 TABLES = ("plain", "felt", "wood")
@@ -164,16 +167,30 @@ class Tally:
         )
 
 
-def _numbers_named(names: str) -> str:
-    """A comma-separated list of slants or sides with each number written as the cases
-    name it ("35.0" as "35"), anything else as given (for the error)."""
-    out = []
-    for name in names.split(","):
-        try:
-            out.append(f"{float(name):g}")
-        except ValueError:
-            out.append(name)
-    return ",".join(out)
+def _named(option: str, given: str, known: tuple[T, ...]) -> list[T]:
+    """The cases of `known` that a comma-separated option names, in the order named, each
+    once; a number names the case of that value ("35.0" names 35). Raises ValueError (one
+    line, for the option's error) on a name that is no case."""
+    chosen: list[T] = []
+    unknown: list[str] = []
+    for name in (n.strip() for n in given.split(",")):
+        case = next((k for k in known if name == str(k) or _number(name) == k), None)
+        if case is None:
+            unknown.append(repr(name))
+        elif case not in chosen:
+            chosen.append(case)
+    if unknown:
+        names = ", ".join(f"{k:g}" if isinstance(k, float) else str(k) for k in known)
+        raise ValueError(f"{option}: {', '.join(unknown)} not one of {names}")
+    return chosen
+
+
+def _number(name: str) -> float | None:
+    """`name` as a number, or None."""
+    try:
+        return float(name)
+    except ValueError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,29 +200,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", default=",".join(SETS), help="die sets, comma-separated")
     ap.add_argument("--tables", default=",".join(TABLES), help="tables, comma-separated")
     ap.add_argument(
-        "--slants", default=",".join(f"{a:g}" for a in SLANTS), help="slants, comma-separated"
+        "--slants",
+        default=",".join(f"{a:g}" for a in SLANTS),
+        help="camera slants in degrees, comma-separated (default: %(default)s)",
     )
-    ap.add_argument("--sides", default=",".join(map(str, SIDES)), help="sides, comma-separated")
+    ap.add_argument(
+        "--sides",
+        default=",".join(map(str, SIDES)),
+        help="top-face sides in pixels, comma-separated (default: %(default)s)",
+    )
     ap.add_argument("--failures", action="store_true", help="list each roll read wrong")
     args = ap.parse_args(argv)
     if args.rolls < 1:
         ap.error("--rolls: at least 1")
     if args.seed < 0:
         ap.error("--seed: 0 or more")
-    sets, tables = (list(dict.fromkeys(a.split(","))) for a in (args.sets, args.tables))
-    slant_names, side_names = (
-        list(dict.fromkeys(_numbers_named(a).split(","))) for a in (args.slants, args.sides)
-    )
-    for name, chosen, known in (
-        ("--sets", sets, SETS),
-        ("--tables", tables, TABLES),
-        ("--slants", slant_names, [f"{a:g}" for a in SLANTS]),
-        ("--sides", side_names, [str(s) for s in SIDES]),
-    ):
-        if not set(chosen) <= set(known):
-            ap.error(f"{name}: some of {', '.join(known)}, not {','.join(chosen)}")
-    slants = [a for a in SLANTS if f"{a:g}" in slant_names]
-    sides = [s for s in SIDES if str(s) in side_names]
+    try:
+        sets = _named("--sets", args.sets, SETS)
+        tables = _named("--tables", args.tables, TABLES)
+        slants = _named("--slants", args.slants, SLANTS)
+        sides = _named("--sides", args.sides, SIDES)
+    except ValueError as e:
+        ap.error(str(e))
     rng = np.random.default_rng(args.seed)
     tallies: dict[str, Tally] = defaultdict(Tally)
     wrong = []

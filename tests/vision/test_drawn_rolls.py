@@ -68,26 +68,28 @@ def test_a_run_prints_each_case_by_slant_and_size_and_over_all(
     right = int(out[-1].split()[1].split("/")[0])
     assert right >= cases * 3 // 4  # (white dice on a plain table: 12 of 12, session 48)
     assert out[0].split()[3] == out[-1].split()[1]  # (one case: the same rolls)
-    for bad in (
-        ["--rolls", "0"],
-        ["--seed", "-1"],
-        ["--sets", "white,gold"],
-        ["--tables", "x"],
-        ["--slants", "35,45"],
-        ["--sides", "x"],
+    small = ["--rolls", "1", "--sets", "white", "--tables", "plain", "--sides", "24"]
+    for bad, said in (
+        (["--rolls", "0"], "--rolls"),
+        (["--seed", "-1"], "--seed"),
+        (["--sets", "white,gold"], "--sets: 'gold' not one of white, red, black, any"),
+        (["--tables", "x"], "--tables: 'x' not one of"),
+        (["--slants", "35,45"], "--slants: '45' not one of 0, 20, 35"),
+        (["--sides", "24,"], "--sides: '' not one of 24, 32, 48, 72"),
     ):
-        with pytest.raises(SystemExit):
-            drawn_rolls.main(bad)
+        with pytest.raises(SystemExit) as exit_:
+            drawn_rolls.main([*small, *bad])  # (the bad option last: it wins)
+        assert exit_.value.code == 2
+        assert said in capsys.readouterr().err.splitlines()[-1]
 
 
 def test_a_run_can_be_cut_to_some_slants_and_sides(
     drawn_rolls: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["--rolls", "1", "--sets", "black", "--tables", "felt", "--slants", "35.0,0"]
+    args = ["--rolls", "1", "--sets", "black", "--tables", "felt", "--slants", "35.0, 0,35"]
     drawn_rolls.main([*args, "--sides", "48"])
     out = capsys.readouterr().out.splitlines()
     names = [line[:14].strip() for line in out]
-    assert names == ["black on felt", "slant 0", "slant 35", "side 48", "all"]
-    tallies = [next(t for t in line.split() if "/" in t).split("/") for line in out]
-    assert [int(rolls) for _, rolls in tallies] == [2, 1, 1, 2, 2]  # (a roll a case)
-    assert int(tallies[1][0]) + int(tallies[2][0]) == int(tallies[-1][0])
+    assert names == ["black on felt", "slant 35", "slant 0", "side 48", "all"]  # (as named)
+    rolls = [next(t for t in line.split() if "/" in t).split("/")[1] for line in out]
+    assert rolls == ["2", "1", "1", "2", "2"]  # (a roll a case, 35 degrees named twice)
