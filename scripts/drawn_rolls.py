@@ -15,8 +15,9 @@ in the order named: only they are drawn, so a seed draws other rolls for them th
 in a full run) and read by `vision.read`; a die is found when a die read lies within
 three quarters of its side of its top face's centre (one to one). Prints, for each set on
 each table, the rolls read right (exactly the drawn values), the dice missed and misread
-and the extras, then the same by slant, by size and over all; `--failures` lists each
-roll read wrong.
+(and how many of the misread were read at `vision.ASK_BELOW` or more, so the player would
+not be asked to check them) and the extras, then the same by slant, by size and over all;
+`--failures` lists each roll read wrong.
 At 45 degrees and more, the top face and a side face turned to the camera are equally
 foreshortened, so a lone die's top cannot be told from its picture: not drawn here.
 """
@@ -113,12 +114,14 @@ def drawn_roll(
 
 @dataclass
 class Judged:
-    """How a roll was read: the drawn values missed, (drawn, read) pairs misread, and
-    the values of the extras."""
+    """How a roll was read: the drawn values missed, (drawn, read) pairs misread, the
+    values of the extras, and how many of the misread dice were read at `vision.ASK_BELOW`
+    or more (`unasked`: wrong, and the player not asked to check them)."""
 
     missed: list[int] = field(default_factory=list)
     misread: list[tuple[int, int]] = field(default_factory=list)
     extra: list[int] = field(default_factory=list)
+    unasked: int = 0
 
     @property
     def right(self) -> bool:
@@ -141,6 +144,7 @@ def judged(drawn: list[Drawn], read: vision.Detections) -> Judged:
         got = left.pop(min(near)[1])
         if got.value != die.value:
             out.misread.append((die.value, got.value))
+            out.unasked += got.confidence >= vision.ASK_BELOW
     out.extra = [d.value for d in left]
     return out
 
@@ -151,6 +155,7 @@ class Tally:
     right: int = 0
     missed: int = 0
     misread: int = 0
+    unasked: int = 0
     extra: int = 0
 
     def add(self, j: Judged) -> None:
@@ -158,12 +163,13 @@ class Tally:
         self.right += j.right
         self.missed += len(j.missed)
         self.misread += len(j.misread)
+        self.unasked += j.unasked
         self.extra += len(j.extra)
 
     def line(self, name: str) -> str:
         return (
             f"{name:<14} {self.right:4d}/{self.rolls:<4d} right; dice missed {self.missed}, "
-            f"misread {self.misread}, extra {self.extra}"
+            f"misread {self.misread} ({self.unasked} not asked), extra {self.extra}"
         )
 
 

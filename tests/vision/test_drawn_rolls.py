@@ -3,6 +3,7 @@ lack come from: its drawn rolls, how it judges a reading, and a run over a few c
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import ModuleType
 
 import numpy as np
@@ -51,6 +52,10 @@ def test_a_reading_is_judged_die_by_die(drawn_rolls: ModuleType) -> None:
     j = drawn_rolls.judged(drawn, read)
     assert j.missed == [2] and j.misread == [(5, 6)] and sorted(j.extra) == [3, 4]
     assert not j.right
+    assert j.unasked == 1  # (the 5 read 6 at 0.9: the player is not asked)
+    unsure = Detections((_die(3, 100, 100), replace(_die(6, 300, 100), confidence=0.5)))
+    assert drawn_rolls.judged(drawn[:2], unsure).misread == [(5, 6)]
+    assert drawn_rolls.judged(drawn[:2], unsure).unasked == 0  # (asked: under ASK_BELOW)
     right = drawn_rolls.judged(drawn, Detections(tuple(_die(d.value, d.x, d.y) for d in drawn)))
     assert right.right and right == drawn_rolls.Judged()
 
