@@ -180,15 +180,21 @@ def _named(option: str, given: str, known: tuple[T, ...]) -> list[T]:
     chosen: list[T] = []
     unknown: list[str] = []
     for name in (n.strip() for n in given.split(",")):
-        case = next((k for k in known if name == str(k) or _number(name) == k), None)
+        number = _number(name)
+        case = next((k for k in known if name == _case_name(k) or number == k), None)
         if case is None:
             unknown.append(repr(name))
         elif case not in chosen:
             chosen.append(case)
     if unknown:
-        names = ", ".join(f"{k:g}" if isinstance(k, float) else str(k) for k in known)
+        names = ", ".join(map(_case_name, known))
         raise ValueError(f"{option}: {', '.join(unknown)} not one of {names}")
     return chosen
+
+
+def _case_name(case: object) -> str:
+    """A case as the options and the tallies write it (a slant of 35.0 degrees as "35")."""
+    return f"{case:g}" if isinstance(case, float) else str(case)
 
 
 def _number(name: str) -> float | None:
@@ -207,12 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", default=",".join(TABLES), help="tables, comma-separated")
     ap.add_argument(
         "--slants",
-        default=",".join(f"{a:g}" for a in SLANTS),
+        default=",".join(map(_case_name, SLANTS)),
         help="camera slants in degrees, comma-separated (default: %(default)s)",
     )
     ap.add_argument(
         "--sides",
-        default=",".join(map(str, SIDES)),
+        default=",".join(map(_case_name, SIDES)),
         help="top-face sides in pixels, comma-separated (default: %(default)s)",
     )
     ap.add_argument("--failures", action="store_true", help="list each roll read wrong")
@@ -238,16 +244,17 @@ def main(argv: list[str] | None = None) -> int:
                     for _ in range(args.rolls):
                         img, drawn = drawn_roll(rng, dice_set, table, side, slant)
                         j = judged(drawn, vision.read(img))
-                        for key in (f"{dice_set} on {table}", f"slant {slant:g}", f"side {side}"):
+                        tilt = f"slant {_case_name(slant)}"
+                        keys = (f"{dice_set} on {table}", tilt, f"side {side}")
+                        for key in (*keys, "all"):
                             tallies[key].add(j)
-                        tallies["all"].add(j)
                         if not j.right:
                             wrong.append(
-                                f"{dice_set} on {table}, slant {slant:g}, side {side}: "
+                                f"{', '.join(keys)}: "
                                 f"missed {j.missed}, misread {j.misread}, extra {j.extra}"
                             )
     order = [f"{d} on {t}" for d in sets for t in tables]
-    order += [f"slant {a:g}" for a in slants] + [f"side {s}" for s in sides] + ["all"]
+    order += [f"slant {_case_name(a)}" for a in slants] + [f"side {s}" for s in sides] + ["all"]
     for key in order:
         print(tallies[key].line(key))
     if args.failures:

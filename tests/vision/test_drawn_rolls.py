@@ -54,8 +54,8 @@ def test_a_reading_is_judged_die_by_die(drawn_rolls: ModuleType) -> None:
     assert not j.right
     assert j.unasked == 1  # (the 5 read 6 at 0.9: the player is not asked)
     unsure = Detections((_die(3, 100, 100), replace(_die(6, 300, 100), confidence=0.5)))
-    assert drawn_rolls.judged(drawn[:2], unsure).misread == [(5, 6)]
-    assert drawn_rolls.judged(drawn[:2], unsure).unasked == 0  # (asked: under ASK_BELOW)
+    asked = drawn_rolls.judged(drawn[:2], unsure)
+    assert asked.misread == [(5, 6)] and asked.unasked == 0  # (asked: under ASK_BELOW)
     right = drawn_rolls.judged(drawn, Detections(tuple(_die(d.value, d.x, d.y) for d in drawn)))
     assert right.right and right == drawn_rolls.Judged()
 
