@@ -38,7 +38,7 @@ def quantize_reader(path: Path, blob: np.ndarray, *, float_first: bool = False) 
     """Write the int8 copy of a face reader's ONNX file beside it (`*.int8.onnx`: ONNX
     Runtime's static quantization, int8 weights per channel, uint8 activations whose ranges
     are read off the crops in `blob`: `train_vision.calibration_crops`). ONNX Runtime
-    reads a crop several times faster so on one core (README: Speed); OpenCV's DNN runs
+    reads a crop several times faster so on one core (docs/vision.md: Speed); OpenCV's DNN runs
     int8 networks slower, so it keeps the float file. The finder stays float: quantized,
     it gained 8-22% and its first layer lost the most. With `float_first` the reader's
     first convolution (the one that reads the pixels) stays float too

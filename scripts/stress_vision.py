@@ -64,7 +64,7 @@ motifs sized to the photo's dice.
 read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
 Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
 each photo not read exactly right, with what went wrong, as `hotdice eval` lists them). The
-README's Known limits quote its results.
+docs/vision.md's Known limits quote its results.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ OpenCV's own DNN module runs them, so `vision/` needs NumPy and OpenCV only. Whe
 Runtime is installed (the `[fast]` extra), it runs them instead: the finder to the same
 outputs (within 1e-5) in about half the time on one core, and the face readers from their
 int8 copies (`*.int8.onnx`, quantized by the training script), several times as fast as
-OpenCV runs the float ones (figures in the README's Speed).
+OpenCV runs the float ones (figures in docs/vision.md's Speed).
 """
 
 from __future__ import annotations
@@ -267,7 +267,7 @@ def int8_saturates() -> tuple[str, ...]:
     (AVX2, or AVX512 without VNNI) multiplies uint8 activations by int8 weights in pairs
     summed into 16 bits, which saturate: there the first reader's int8 copy read some dice
     otherwise than a VNNI CPU does, and otherwise than the README's figures and the tests
-    expect (README, Measured accuracy). So such a file is run multiplying in uint8 x uint8
+    expect (docs/vision.md, Measured accuracy). So such a file is run multiplying in uint8 x uint8
     (`_session`), which reads as its exact arithmetic does. ONNX Runtime's switch for that
     is not set everywhere: it could take a VNNI CPU off its fast kernels (not measured;
     on an EPYC with AVX512-VNNI, session 55, the probe finds nothing to switch). The probe

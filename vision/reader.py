@@ -540,7 +540,7 @@ def _pieces(
     boxes holding `dice` (confirmed ones) closer than `margin` sides to each other, so a
     cluster of dice stays one piece, gaps and all (a die the first look missed among them
     is found), while a find that is no die (a speck, a shadow) is looked at on its own,
-    however near. The finder's time follows the pixels it is shown (README: Speed)."""
+    however near. The finder's time follows the pixels it is shown (docs/vision.md: Speed)."""
     if not len(found):
         return []
     pad = margin * float(np.median(found[:, 2]))  # also the gap that merges dice's boxes

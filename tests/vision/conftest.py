@@ -183,28 +183,28 @@ def samples_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def stress() -> ModuleType:
-    """scripts/stress_vision.py, whose changed photos the README's Known limits figures
+    """scripts/stress_vision.py, whose changed photos docs/vision.md's Known limits figures
     come from: tests change the sample photos the same way."""
     return _script("stress_vision")
 
 
 @pytest.fixture(scope="session")
 def single_die_crops() -> ModuleType:
-    """scripts/single_die_crops.py, behind the README's figures for photos cut close
+    """scripts/single_die_crops.py, behind docs/vision.md's figures for photos cut close
     around one die."""
     return _script("single_die_crops")
 
 
 @pytest.fixture(scope="session")
 def near_and_far() -> ModuleType:
-    """scripts/near_and_far.py, behind the README's figure for rolls of a few dice of
+    """scripts/near_and_far.py, behind docs/vision.md's figure for rolls of a few dice of
     different sizes."""
     return _script("near_and_far")
 
 
 @pytest.fixture(scope="session")
 def drawn_rolls() -> ModuleType:
-    """scripts/drawn_rolls.py, behind the README's figures for drawn die sets on drawn
+    """scripts/drawn_rolls.py, behind docs/vision.md's figures for drawn die sets on drawn
     tables."""
     return _script("drawn_rolls")
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 # A little under the README's figures for sample_images/ (Measured accuracy): keeps them
 # from slipping.
 SAMPLE_FLOOR = {"precision": 0.97, "recall": 0.97, "face_accuracy": 0.97, "roll_accuracy": 0.85}
-CLOSE_UP_FLOOR = 0.95  # README, Close-ups: 95-100% of sample dice at each size
+CLOSE_UP_FLOOR = 0.95  # docs/vision.md, Close-ups: 95-100% of sample dice at each size
 
 
 def _imread(path: Path) -> np.ndarray:
@@ -622,7 +622,7 @@ def test_eval_on_sample_images_keeps_recorded_figures(
 def test_eval_close_ups_of_sample_images(
     samples_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Each sample die blown up to fill 30-90% of a frame (README: Close-ups) reads right."""
+    """Each sample die blown up to fill 30-90% of a frame reads right (docs/vision.md)."""
     assert main(["eval", "--close-ups", "--json", str(samples_dir)]) == 0
     figures = json.loads(capsys.readouterr().out)["close_ups"]
     assert sorted(figures) == ["0.3", "0.5", "0.7", "0.9"]
@@ -879,7 +879,7 @@ def test_annotate_names_three_photos_of_the_same_name_apart(
 def test_rules_on_a_photo_without_dice_give_a_null_score_and_advice(
     drawn: Drawn, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """README: `score` is null without dice (and `advice` with `--coach`), not left out."""
+    """docs/vision.md: `score` is null without dice (and `advice` with `--coach`), not left out."""
     from companion.cli import main as hotdice
 
     _, table = drawn

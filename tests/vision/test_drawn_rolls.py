@@ -1,4 +1,4 @@
-"""scripts/drawn_rolls.py, which the README's figures for die sets and tables the dev photos
+"""scripts/drawn_rolls.py, which docs/vision.md's figures for die sets and tables the dev photos
 lack come from: its drawn rolls, how it judges a reading, and a run over a few cases."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""scripts/near_and_far.py, which the README's figure for rolls of a few dice of different
+"""scripts/near_and_far.py, which docs/vision.md's figure for rolls of a few dice of different
 sizes comes from: its drawn rolls, and a run of one roll a case."""
 
 from __future__ import annotations

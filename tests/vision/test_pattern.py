@@ -277,7 +277,7 @@ def _even_odds(n: int) -> np.ndarray:
 
 
 def test_cloth_takes_five_windows_of_even_odds_for_no_die() -> None:
-    """Five windows in a look are a cloth (`CLOTH_LEAST`, as the README and log say)."""
+    """Five windows in a look are a cloth (`CLOTH_LEAST`, as docs/vision.md and the log say)."""
     img = polka((640, 480), 30.0, 5)
     found = _windows(30.0, 5)
     probs = _even_odds(len(found))

@@ -76,7 +76,7 @@ def test_touching_pair_is_two_dice(drawn: Drawn) -> None:
 
 def test_scale_does_not_matter(drawn: Drawn) -> None:
     draw_die, table = drawn
-    for factor in (1, 2):  # 50 and 100 px dice; see the README's Known limits
+    for factor in (1, 2):  # 50 and 100 px dice; see docs/vision.md's Known limits
         img = table((60, 60, 60), (480 * factor, 360 * factor), seed=factor)
         draw_die(
             img,
@@ -409,7 +409,7 @@ def test_beside_a_speck_a_doubted_die_is_read_again_at_three_quarters(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A speck of 50 px beside two dice of 100, one doubted: the others' median is 75, and
-    the doubted die over 1.3 times it, so it is read again at 75 px (README, Known limits:
+    the doubted die over 1.3 times it, so it is read again at 75 px (docs/vision.md, Known limits:
     Size rules); it stays if it still reads as a die."""
     found = np.array([[100, 100, 50, 0.9], [300, 100, 100, 0.9], [500, 100, 100, 0.4]])
     reads = [read_scores(1, 0.9), read_scores(2, 0.95), read_scores(3, 0.95)]

@@ -1,4 +1,4 @@
-"""scripts/single_die_crops.py, which the README's figures for photos cut close around one
+"""scripts/single_die_crops.py, which docs/vision.md's figures for photos cut close around one
 die come from: its cuts, and a run over two dice of the sample photos."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""scripts/stress_battery.py, which the README's and the log's battery figures come from:
+"""scripts/stress_battery.py, which docs/vision.md's and the log's battery figures come from:
 it runs scripts/stress_vision.py once per folder and change, and compares with an earlier
 output. Run here on a small stand-in for the dev folders (one sample photo each)."""
 

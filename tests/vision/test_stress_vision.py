@@ -1,4 +1,4 @@
-"""scripts/stress_vision.py's changes to a photo, checked pixel by pixel: the README's
+"""scripts/stress_vision.py's changes to a photo, checked pixel by pixel: docs/vision.md's
 Known limits figures come from them, and tests read the sample photos so changed."""
 
 from __future__ import annotations
