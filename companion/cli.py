@@ -17,7 +17,7 @@ import stat
 import sys
 import tomllib
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -31,6 +31,7 @@ from companion.rules import (
     TOGGLES,
     Rules,
     describe,
+    has_visible,
     is_plain_line,
     load_rules,
     named_preset,
@@ -98,7 +99,7 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
     if _has_huge_int(table):  # (0x and 0o numbers pass tomllib, then fail when printed)
         raise ParseError(f"{spec}: not a rule file: a number in it is too long")
     stem = Path(spec).stem
-    if "name" not in table and (not is_plain_line(stem) or not stem.strip()):
+    if "name" not in table and (not is_plain_line(stem) or not has_visible(stem)):
         raise ParseError(
             f"{spec!r}: a rule file's name names its rules, so it must be one line of plain "
             'text, not blank: rename the file, or give it a name = "..." line'
@@ -489,6 +490,8 @@ class _Parser(argparse.ArgumentParser):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # the commands' own parsers (`build_parser`), whose usage errors name their help
+        self.commands: Mapping[str, argparse.ArgumentParser] = {}
         self.register("action", None, _StoreOnce)
         self.register("action", "store", _StoreOnce)
 
@@ -539,12 +542,13 @@ def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str], core
             )
 
 
-def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> _Parser:
     """Every `hotdice` command; the camera and web ones are loaded only when named in
     `argv`, so the core commands never import OpenCV or Flask."""
     common = _common()
     parser = _Parser(prog="hotdice", description="Dice-table companion for the Farkle family.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.commands = sub.choices  # (filled in below, the plug-ins' commands too)
 
     p = sub.add_parser("rules", parents=[common], help="list the rule sets, or explain one")
     p.add_argument("name", nargs="?", help="preset+toggles or a .toml rule file")
@@ -614,8 +618,9 @@ def _main(argv: Sequence[str] | None) -> int:
         cut = extra.index("--") if isinstance(photos, list) and "--" in extra else len(extra)
         named = extra[:cut]
         wrong = [e for e in named if e.startswith("-")] if isinstance(photos, list) else extra
-        if wrong:
-            parser.error(f"unrecognized arguments: {' '.join(wrong)}")
+        if wrong:  # (said by the command's parser: "see: hotdice eval --help")
+            command = parser.commands.get(args.command, parser)
+            command.error(f"unrecognized arguments: {' '.join(wrong)}")
         args.photos += named + extra[cut + 1 :]
     handler = getattr(args, "handler", None)
     if handler is None:  # (a usage error: the help goes where errors go, as argparse's do)

@@ -23,7 +23,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalEvent, IllegalMove, ParseError
-from companion.rules import MAX_TARGET, SCORE_STEP, Finish, Rules, check_winnable, load_rules
+from companion.rules import (
+    MAX_TARGET,
+    SCORE_STEP,
+    Finish,
+    Rules,
+    check_winnable,
+    has_visible,
+    load_rules,
+)
 from companion.scoring import distinct_rolls, parse_dice, score_roll
 from companion.turn import Phase, Turn, bank_short_of
 
@@ -223,10 +231,8 @@ def plain_text(name: str) -> bool:
     U+FFFE, U+FFFF and their like in every plane: no XML may hold them (the chart's SVG)."""
     if any(ord(ch) & 0xFFFE == 0xFFFE for ch in name):
         return False
-    categories = [unicodedata.category(ch) for ch in name]
-    return not any(c in ("Cc", "Cs", "Zl", "Zp") for c in categories) and any(
-        c[0] in "LNPS" for c in categories
-    )
+    controls = any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name)
+    return not controls and has_visible(name)
 
 
 BIDI_CONTROLS = dict.fromkeys(
@@ -346,6 +352,8 @@ def bonus_scores(rules: Rules) -> frozenset[int]:
 
 def roll_off(rolls: Mapping[str, int]) -> tuple[str | None, list[str]]:
     """Who starts: each player rolls one die, highest starts, tied leaders roll again."""
+    if not isinstance(rolls, Mapping):  # (a list of dice says not whose each is)
+        raise ParseError(f"rolls must map each player to one die, not a {type(rolls).__name__}")
     if not rolls:
         raise ParseError("nobody rolled")
     for name, value in rolls.items():

@@ -380,8 +380,9 @@ def _build(
     for key, value in overrides.items():
         if key not in _OPTION_TYPES or key == "name":
             known = dict.fromkeys(option_names())
+            hint = _did_you_mean(key, known) if isinstance(key, str) else ""  # (a key of 5)
             raise ParseError(
-                f"unknown rule option {key!r}{_did_you_mean(key, known)}; every option and "
+                f"unknown rule option {key!r}{hint}; every option and "
                 "its value: hotdice rules farkle --json"
             )
         options[key] = _coerce(key, value)
@@ -436,7 +437,7 @@ def load_rules(
                 strict and not is_plain_line(label)
             ):
                 raise ParseError(f"'name' must be one line of plain text, not {label!r}")
-            if strict and not label.strip():  # ("123456 under    : ...")
+            if strict and not has_visible(label):  # ("123456 under    : ...")
                 raise ParseError("'name' must not be blank: name the table's rules")
             named = preset_spec(label.lower())  # (a sheet headed "Zilch" reads as zilch)
             if strict and named is not None:
@@ -497,6 +498,13 @@ def is_plain_line(text: str) -> bool:
         or unicodedata.bidirectional(c) in _TURNING
         for c in text
     )
+
+
+def has_visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a letter, digit, mark of punctuation or symbol. A
+    name of only spaces, invisible format characters (a zero-width space) or a lone accent
+    prints as a blank; player and rule-set names alike must have one."""
+    return any(unicodedata.category(c)[0] in "LNPS" for c in text)
 
 
 # Equal rule sets are handed out as one object, so the scoring tables keyed by them are found

@@ -391,8 +391,16 @@ def _sort_key(keep: Keep) -> tuple[int, int, Dice]:
 
 
 def keep_options(rules: Rules, roll: Sequence[int], held: Held = Held()) -> tuple[Keep, ...]:
-    """Every distinct legal keep of a roll in a turn context, best first (fewest dice on a tie)."""
-    counts = counts_of(roll)
+    """Every distinct legal keep of a roll in a turn context, best first (fewest dice on a tie).
+
+    The roll is checked as ``parse_dice`` checks one (a 0 had scored as a 6).
+    """
+    return options_of_counts(rules, counts_of(parse_dice(roll, max_dice=rules.dice)), held)
+
+
+def options_of_counts(rules: Rules, counts: Counts, held: Held = Held()) -> tuple[Keep, ...]:
+    """``keep_options`` of a roll given as face counts, unchecked: for the advisor's model,
+    which scores every distinct roll of every state it reaches, all already valid."""
     if held.fresh or rules.multiples not in (Multiples.DOUBLE_TURN, Multiples.PROGRESSIVE):
         return _tables(rules, held.first_roll and _first_roll_matters(rules))[1][counts]
     return _context_options(rules, counts, held)
@@ -473,22 +481,24 @@ def _collect(rules: Rules, counts: Counts, held: Held, options: list[Keep]) -> t
 
 
 def score_roll(rules: Rules, roll: Sequence[int], held: Held | None = None) -> RollScore:
-    """Score a roll; by default as the first roll of a fresh turn when all dice are rolled."""
-    if len(roll) > rules.dice:
-        raise ParseError(f"{rules.name} uses {rules.dice} dice, got {len(roll)}")
+    """Score a roll; by default as the first roll of a fresh turn when all dice are rolled.
+
+    The roll is checked as ``parse_dice`` checks one: 1 to ``rules.dice`` dice of 1 to 6.
+    """
+    dice = parse_dice(roll, max_dice=rules.dice)
+    counts = counts_of(dice)
     if held is None:
-        first = len(roll) == rules.dice and _first_roll_matters(rules)
-        return RollScore(tuple(roll), _tables(rules, first)[1][counts_of(roll)])
-    return RollScore(tuple(roll), keep_options(rules, roll, held))
+        first = len(dice) == rules.dice and _first_roll_matters(rules)
+        return RollScore(dice, _tables(rules, first)[1][counts])
+    return RollScore(dice, options_of_counts(rules, counts, held))
 
 
 def roll_report(rules: Rules, roll: Sequence[int]) -> dict[str, Any]:
     """The ``hotdice score --json`` object for one roll of a fresh turn."""
-    roll = parse_dice(roll, max_dice=rules.dice)
     score = score_roll(rules, roll)
     return {
         "rules": rules.name,
-        "roll": list(roll),
+        "roll": list(score.roll),
         "bust": score.bust,
         "best": score.best.to_json() if score.best else None,
         "options": [k.to_json() for k in score.options],

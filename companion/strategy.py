@@ -31,7 +31,7 @@ from companion.scoring import (
     Keep,
     counts_of,
     distinct_rolls,
-    keep_options,
+    options_of_counts,
     parse_dice,
 )
 from companion.strategy_dp import (
@@ -183,7 +183,8 @@ def turn_model(rules: Rules) -> TurnModel:
         contexts = [_context(rules, key, total) for total in probes]
         rolls = []
         for roll, weight in distinct_rolls(n):
-            scored = [keep_options(scoring_rules, roll, c) for c in contexts]
+            counts = counts_of(roll)  # (every distinct roll: valid, so scored unchecked)
+            scored = [options_of_counts(scoring_rules, counts, c) for c in contexts]
             low = scored[0]
             if not low:
                 rolls.append((weight, RollClass(0, (), _free_reroll_totals(rules, roll))))
@@ -253,8 +254,8 @@ def solve(
     if rules.finish is not Finish.EXACT or rules.target - score > EXACT_FAR:
         score = 0  # (the exact target, that far off, plays no part: see _objective)
     if need is not None:
-        if need <= 0 or need % UNIT:
-            raise ParseError(f"points needed must be a positive multiple of {UNIT}, not {need}")
+        if isinstance(need, bool) or not isinstance(need, int) or need <= 0 or need % UNIT:
+            raise ParseError(f"points needed must be a positive multiple of {UNIT}, not {need!r}")
         if need > MAX_NEED:
             raise ParseError(
                 f"points needed in one turn: the advisor values at most {MAX_NEED:,}, not {need:,}"
@@ -373,8 +374,7 @@ def _odds(dice: int, p: Fraction) -> str:
 
 def _state(rules: Rules, dice: int, sets: Iterable[int] = (), kept: Iterable[int] = ()) -> StateKey:
     """The DP state of ``dice`` in hand with these held sets / kept dice, checked."""
-    if not 1 <= dice <= rules.dice:
-        raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice}")
+    _check_dice(rules, dice)
     kept = tuple(kept)
     sets = frozenset(sets)
     if not sets <= set(range(1, 7)):
@@ -386,6 +386,12 @@ def _state(rules: Rules, dice: int, sets: Iterable[int] = (), kept: Iterable[int
             f"{sorted(set(sets))} and kept dice {sorted(kept)}"
         )
     return key
+
+
+def _check_dice(rules: Rules, dice: int) -> None:
+    """Dice in hand are a whole number in the rule set's range (``True`` is no 1 die)."""
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= rules.dice:
+        raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice!r}")
 
 
 def _dice_word(n: int) -> str:
@@ -608,6 +614,8 @@ def strategy_summary(rules: Rules) -> StrategySummary:
 
 
 def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
+    if isinstance(turn_total, bool) or not isinstance(turn_total, int):  # (not a crash later)
+        raise ParseError(f"turn total must be a whole number, not {turn_total!r}")
     if turn_total < 0 or turn_total % UNIT:
         raise ParseError(
             f"turn total must be a multiple of {UNIT} and at least 0, not {turn_total}"
@@ -647,6 +655,7 @@ def advise_state(
     ('bank', 652.77)
     """
     _check_situation(rules, turn_total, score)
+    _check_dice(rules, dice)  # (before `fresh` below compares it)
     bust = bust_value(rules, busts_in_row) if need is None else 0.0
     word = "expected" if need is None else "chance"
     out: dict[str, Any] = {

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, ParseError
 from companion.rules import MAX_TARGET, SCORE_STEP, Finish, Rules
 from companion.scoring import (
     NO_COUNTS,
@@ -80,11 +80,22 @@ class Step:
         return out
 
 
+def score_problem(score: int) -> str | None:
+    """Why ``score`` is no banked score in any game, said after the score's name: banked
+    scores are whole turns of 50s. All ``Turn.start`` checks: a game's own scores may pass
+    the bounds of ``banked_score_problem`` (a tie-break among scores past the target)."""
+    if isinstance(score, bool) or not isinstance(score, int):  # (not a crash later on)
+        return f"must be a whole number, not {score!r}"
+    if score < 0 or score % SCORE_STEP:
+        return f"must be a multiple of {SCORE_STEP} and at least 0, not {score}"
+    return None
+
+
 def banked_score_problem(rules: Rules, score: int) -> str | None:
     """Why ``score`` cannot be a player's banked score before a turn, said after the score's
     name ("score ...", "--score ..."): the advisor and ``hotdice turn`` take one alike."""
-    if score < 0 or score % SCORE_STEP:  # (banked scores are whole turns of 50s)
-        return f"must be a multiple of {SCORE_STEP} and at least 0, not {score}"
+    if (problem := score_problem(score)) is not None:
+        return problem
     if score > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
         return f"must be at most {MAX_TARGET:,}, not {score:,}"
     if rules.finish is Finish.EXACT and score >= rules.target:
@@ -126,6 +137,8 @@ class Turn:
     @classmethod
     def start(cls, rules: Rules, *, score: int = 0, on_board: bool | None = None) -> Turn:
         """A fresh turn with all dice in hand; a player with a score is on the board."""
+        if (problem := score_problem(score)) is not None:
+            raise ParseError(f"score {problem}")
         board = score > 0 if on_board is None else on_board
         return cls(rules, score=score, on_board=board, dice_left=rules.dice)
 

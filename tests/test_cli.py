@@ -442,6 +442,24 @@ def test_replay_of_absurdly_nested_json_is_an_error(
     assert code == 2 and "nested too deeply" in err
 
 
+@pytest.mark.parametrize("blank", ["\u200b", "\u0301"])
+def test_a_rule_file_named_with_nothing_to_see_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, blank: str
+) -> None:
+    """A zero-width space or a lone accent, in a `name` line or as the file's own name,
+    printed a blank rule-set name with exit status 0 (`has_visible`, as player names)."""
+    inside = tmp_path / "ours.toml"
+    inside.write_text(f'base = "farkle"\nname = "{blank}"\n')
+    code, out, err = run(capsys, "score", "--rules", str(inside), "1", "1", "1")
+    assert (code, out) == (2, "")
+    assert err == f"hotdice: error: {inside}: 'name' must not be blank: name the table's rules\n"
+    outside = tmp_path / f"{blank}.toml"
+    outside.write_text('base = "farkle"\n')
+    code, out, err = run(capsys, "score", "--rules", str(outside), "1", "1", "1")
+    assert (code, out) == (2, "")
+    assert "a rule file's name names its rules" in err and "rename the file" in err
+
+
 def test_odd_rule_files_and_logs_are_one_line_errors_or_read(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -713,6 +731,8 @@ def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
         main(["replay", str(tmp_path / "a.json"), "b.json"])
     err = capsys.readouterr().err
     assert exited.value.code == 2 and "unrecognized arguments: b.json" in err
+    # ...pointing at the command's own help, not the top level's (`hotdice eval a b` too)
+    assert err.endswith("(see: hotdice replay --help)\n")
 
     def interrupted(args: object) -> int:
         raise KeyboardInterrupt

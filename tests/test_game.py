@@ -454,6 +454,14 @@ def test_roll_off() -> None:
         roll_off({"Ann": 7})
 
 
+@pytest.mark.parametrize(("rolls", "kind"), [([1, 2], "list"), ((6,), "tuple"), ("Ann", "str")])
+def test_a_roll_off_says_whose_each_die_is(rolls: object, kind: str) -> None:
+    """Dice alone name no starter (a list had failed with an AttributeError)."""
+    with pytest.raises(ParseError) as refused:
+        roll_off(rolls)  # type: ignore[arg-type]
+    assert str(refused.value) == f"rolls must map each player to one die, not a {kind}"
+
+
 def test_player_names_must_be_plain_text() -> None:
     for broken in ("B\x00b", "Ann\u2028Bob", "Ann\u2029Bob"):  # (a line break by any name)
         with pytest.raises(ParseError, match="plain text"):

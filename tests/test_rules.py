@@ -7,13 +7,14 @@ from dataclasses import replace
 import pytest
 
 from companion.errors import ParseError
-from companion.game import GamePhase, GameState, new_log, replay
+from companion.game import GamePhase, GameState, new_log, plain_text, replay
 from companion.rules import (
     PRESETS,
     TOGGLES,
     Finish,
     Multiples,
     describe,
+    has_visible,
     load_rules,
     option_names,
     rules_to_json,
@@ -141,6 +142,7 @@ def test_custom_rules_from_a_mapping() -> None:
         ("", "empty"),
         ({"toggles": []}, "base"),
         ({"base": "farkle", "colour": "red"}, "unknown rule option 'colour'; every option"),
+        ({"base": "farkle", 5: 1}, "^unknown rule option 5; every option"),  # (a TypeError)
         ({"base": "farkle", "full_hous": 250}, r"\(did you mean 'full_house_bonus'\?\)"),
         ({"base": "farkle", "entry": "lots"}, "entry must be a whole number"),
         ({"base": "farkle", "entry": 333}, "multiple of 50"),
@@ -154,6 +156,19 @@ def test_custom_rules_from_a_mapping() -> None:
 def test_bad_rules_are_one_clear_error(spec: object, message: str) -> None:
     with pytest.raises(ParseError, match=message):
         load_rules(spec)  # type: ignore[arg-type]  # (42 is no spec at all: refused too)
+
+
+@pytest.mark.parametrize("blank", ["\u200b", "\u0301", "\ufeff", "\u200d\u200c", " \u3000\u00ad"])
+def test_a_rule_name_of_only_invisible_characters_is_blank_as_a_players_is(blank: str) -> None:
+    """A zero-width space or a lone accent printed as a blank name (exit status 0): rule
+    sets and players share one notion of something to see (`has_visible`)."""
+    with pytest.raises(ParseError, match="^'name' must not be blank: name the table's rules$"):
+        load_rules({"base": "farkle", "name": blank})
+    assert not has_visible(blank) and not plain_text(blank)
+    # a recorded game's rules still load, named as recorded
+    assert load_rules({"base": "farkle", "name": blank}, strict=False).name == blank
+    # and the same characters beside something to see are fine
+    assert load_rules({"base": "farkle", "name": f"Zo\u00eb{blank}"}).name == f"Zo\u00eb{blank}"
 
 
 def test_bad_target() -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +22,7 @@ from companion.scoring import (
     distinct_rolls,
     format_dice,
     keep_options,
+    options_of_counts,
     parse_dice,
     roll_report,
     score_roll,
@@ -154,8 +158,73 @@ def test_parse_dice_forms_round_trip() -> None:
 
 
 def test_roll_too_big_for_the_rule_set() -> None:
-    with pytest.raises(ParseError, match="5 dice"):
+    with pytest.raises(ParseError, match="^at most 5 dice can be rolled at once, got 6$"):
         score_roll(load_rules("minnesota"), parse_dice("111111"))
+
+
+def _refusal(call: Callable[[], object]) -> str:
+    with pytest.raises(ParseError) as refused:
+        call()
+    return str(refused.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rules=rule_sets(),
+    data=st.data(),
+    bad=st.integers().filter(lambda d: not 1 <= d <= 6),
+)
+def test_a_die_outside_1_to_6_is_refused_as_parse_dice_refuses_it(
+    rules: Rules, data: st.DataObject, bad: int
+) -> None:
+    """A 0 had scored as a 6 and a -1 as a 5 (the counts were indexed by the die), a 7
+    failed with an IndexError: the scorer checks a roll as `parse_dice` does, same words."""
+    roll = list(data.draw(rolls(rules.dice - 1)))
+    roll.insert(data.draw(st.integers(0, len(roll))), bad)
+    said = _refusal(lambda: parse_dice(roll, max_dice=rules.dice))
+    assert said == f"a die must be a number from 1 to 6, not {bad}"
+    assert _refusal(lambda: score_roll(rules, roll)) == said
+    assert _refusal(lambda: score_roll(rules, roll, Held(first_roll=False))) == said
+    assert _refusal(lambda: keep_options(rules, roll)) == said
+
+
+@pytest.mark.parametrize("name", ["farkle", "minnesota"])
+@pytest.mark.parametrize("score", [score_roll, keep_options])
+def test_no_dice_or_more_than_the_rule_set_rolls_is_refused(
+    name: str, score: Callable[[Rules, Any], object]
+) -> None:
+    """As `roll_report` and `hotdice score` refuse them (a KeyError had escaped both)."""
+    rules = load_rules(name)
+    assert _refusal(lambda: score(rules, [])) == "no dice given"
+    too_many = [1] * (rules.dice + 1)
+    assert _refusal(lambda: score(rules, too_many)) == (
+        f"at most {rules.dice} dice can be rolled at once, got {rules.dice + 1}"
+    )
+
+
+@pytest.mark.parametrize("score", [score_roll, keep_options])
+def test_dice_of_another_type_are_read_as_parse_dice_reads_them(
+    score: Callable[[Rules, Any], object],
+) -> None:
+    """A whole float is its die, as `parse_dice` reads it (a TypeError had escaped); half a
+    die, a bool or None is refused in `parse_dice`'s words."""
+    rules = load_rules("farkle")
+    assert score(rules, [1.0, 1, 1]) == score(rules, [1, 1, 1])
+    assert score_roll(rules, [1.0, 1, 1]).roll == (1, 1, 1)  # type: ignore[list-item]
+    for bad in (1.5, True, None):
+        said = _refusal(functools.partial(score, rules, [1, bad]))
+        assert said == f"a die must be a number from 1 to 6, not {bad}"
+
+
+@settings(max_examples=100, deadline=None)
+@given(rules=rule_sets(), data=st.data())
+def test_unchecked_counts_score_as_the_checked_roll(rules: Rules, data: st.DataObject) -> None:
+    """The advisor's unchecked path (`options_of_counts`) is `keep_options` without the check."""
+    roll = data.draw(rolls(rules.dice))
+    held = Held(
+        turn_total=data.draw(st.sampled_from([0, 300])), first_roll=data.draw(st.booleans())
+    )
+    assert options_of_counts(rules, counts_of(roll), held) == keep_options(rules, roll, held)
 
 
 @settings(max_examples=300, deadline=None)

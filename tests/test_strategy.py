@@ -296,6 +296,39 @@ def test_a_turn_total_or_score_past_any_game_is_refused() -> None:
             advise_state(FARKLE, dice=2, turn_total=turn_total, score=score)
 
 
+@pytest.mark.parametrize(
+    ("situation", "message"),
+    [
+        ({"turn_total": "5"}, "turn total must be a whole number, not '5'"),
+        ({"turn_total": 50.0}, "turn total must be a whole number, not 50.0"),
+        ({"turn_total": True}, "turn total must be a whole number, not True"),
+        ({"dice": True}, "dice in hand must be 1 to 6, not True"),  # (had been 1 die)
+        ({"turn_total": 0, "dice": 6.0}, "dice in hand must be 1 to 6, not 6.0"),
+        ({"dice": "2"}, "dice in hand must be 1 to 6, not '2'"),
+        ({"dice": 7}, "dice in hand must be 1 to 6, not 7"),
+        ({"score": "abc"}, "score must be a whole number, not 'abc'"),
+        ({"score": 33}, "score must be a multiple of 50 and at least 0, not 33"),
+        ({"need": 100.0}, "points needed must be a positive multiple of 50, not 100.0"),
+    ],
+)
+def test_a_situation_of_the_wrong_type_is_one_clear_error(
+    situation: dict[str, object], message: str
+) -> None:
+    """Not a TypeError from deep in the solver, nor True taken as 1 die."""
+    with pytest.raises(ParseError) as refused:
+        advise_state(FARKLE, **{"turn_total": 50, "dice": 2, **situation})  # type: ignore[arg-type]
+    assert str(refused.value) == message
+
+
+def test_a_need_of_the_wrong_type_is_one_clear_error() -> None:
+    for need in (100.0, "100", True):
+        with pytest.raises(ParseError) as refused:
+            strategy.chance_to_make(FARKLE, need)  # type: ignore[arg-type]
+        assert (
+            str(refused.value) == f"points needed must be a positive multiple of 50, not {need!r}"
+        )
+
+
 def test_advise_roll_ranks_every_keep() -> None:
     out = advise_roll(FARKLE, [1, 4, 2, 4, 4, 5])
     values = [o["expected"] for o in out["options"]]

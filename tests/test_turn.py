@@ -233,6 +233,31 @@ def test_illegal_actions(steps: list[str], error: type[Exception], message: str)
         play("hot-dice", *steps)
 
 
+@pytest.mark.parametrize(
+    ("score", "message"),
+    [
+        (-50, "must be a multiple of 50 and at least 0, not -50"),
+        (33, "must be a multiple of 50 and at least 0, not 33"),
+        ("abc", "must be a whole number, not 'abc'"),
+        (1000.0, "must be a whole number, not 1000.0"),
+        (True, "must be a whole number, not True"),
+    ],
+)
+def test_a_turn_starts_only_from_a_banked_score(score: object, message: str) -> None:
+    """A banked score is whole turns of 50s, as `hotdice turn --score` and the advisor say
+    (-50 and 33 had been taken, "abc" failed later with a TypeError)."""
+    with pytest.raises(ParseError) as refused:
+        Turn.start(load_rules("exact-10000"), score=score)  # type: ignore[arg-type]
+    assert str(refused.value) == f"score {message}"
+
+
+def test_a_turn_starts_from_a_score_the_game_ran_past_the_target() -> None:
+    """Only that: a tie-break is played from scores past the target, even past the 1,000,000
+    `hotdice turn --score` takes, so `Turn.start` leaves those bounds to its callers."""
+    turn = Turn.start(load_rules("farkle", target=1_000_000), score=1_050_000)
+    assert turn.on_board and turn.roll((1, 2, 3, 4, 6, 6)).keep((1,)).total == 100
+
+
 def test_keep_without_roll_and_bank_before_roll() -> None:
     turn = Turn.start(load_rules("farkle"))
     with pytest.raises(IllegalMove, match="no roll"):
