@@ -1235,6 +1235,38 @@ def test_frames_up_to_the_dark_level_are_scaled() -> None:
     assert reader.brightening(np.full((20, 20, 3), 100, np.uint8)) == 1.0
 
 
+def test_a_dark_table_with_pale_dice_is_no_dark_frame() -> None:
+    """Six pale faces of 30 px on a table at 40 cover under 1% of a 1280x720 frame: its
+    brightest pixels (`top_level`) are the table's, but its brightest patch is a face, so
+    the frame is lit and not scaled. Glints of 3 px, a sample wide at most, are no patch:
+    a dark frame with them is still scaled."""
+    frame = np.full((720, 1280, 3), 40, np.uint8)
+    for k in range(6):
+        frame[300 : 300 + 30, 100 + 180 * k : 130 + 180 * k] = 210
+    sample = reader._brightest_sample(frame)
+    assert reader.top_level(sample) < reader.DARK_LEVEL
+    assert reader.patch_level(sample) == 210
+    assert reader.brightening(frame) == 1.0
+    glints = np.full((720, 1280, 3), 40, np.uint8)
+    for y in range(20, 700, 37):
+        for x in range(20, 1260, 41):
+            glints[y : y + 3, x : x + 3] = 255
+    assert reader.patch_level(reader._brightest_sample(glints)) < reader.DARK_LEVEL
+    assert reader.brightening(glints) == 4.0
+
+
+def test_pale_dice_on_a_dark_table_are_read(drawn: Drawn) -> None:
+    """White dice of 28 px with green pips on a dark table: scaled as a dark frame (by
+    3.2), their faces and pips both clipped to white and the reader found none of them."""
+    draw_die, table = drawn
+    img = table((40, 38, 36), (1280, 720), seed=1)
+    for k in range(6):
+        centre = (200 + 180 * k, 260 + 120 * (k % 2))
+        draw_die(img, k + 1, centre, 28, angle=15 * k, face=(215, 215, 215), pip=(90, 150, 90))
+    assert reader.top_level(reader._brightest_sample(img)) < reader.DARK_LEVEL
+    assert sorted(vision.read(img).values) == [1, 2, 3, 4, 5, 6]
+
+
 def test_brightened_lifts_only_very_dark_images() -> None:
     lit = np.full((100, 100, 3), 90, np.uint8)
     lit[:10, :50] = 200  # 5% of the image bright: its 99th percentile is 200
