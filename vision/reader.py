@@ -65,6 +65,7 @@ from .model import (
     det_scale,
     find_centres,
     finder_views,
+    first_reading,
     glance,
     resize,
     vote,
@@ -384,6 +385,13 @@ _SAME_CROP = 0.1
 # found in two); the dev folders' photos score 0.62 at the least (byler_d6 0.72 for 19 in
 # 20, skovy_catan 0.69, fudw_tray 0.67), so the look costs them nothing.
 _WEAK_FIND = 0.6
+# A first look that finds its dice surely enough, but also, under `read`'s `min_score`, a
+# find of the roll's size where it has no die that the readers read clearly, takes that
+# look too (`_Looks.faint_dice`, session 61): six red dice of 32 px on drawn planks, five
+# of them scored 0.13-0.23 and lost, the one found at 0.61. Of such faint finds the
+# finder's surest few inside the image are read, by the first reader alone (a 1080p frame
+# of two dice on a grey table had seven such finds, at its edges: 1 ms, 2.4 with both).
+_FAINT_READ = 4
 # A first look that finds nothing over `read`'s `min_score` takes that look too if the
 # finder scores something over this: the two of 48 drawn rolls of red dice on wood whose
 # first look found nothing scored 0.15 and 0.28 at best; bare plain and felt tables score
@@ -644,16 +652,21 @@ class _Looks:
         return confirmed_dice(found[:, 3], probs, self.min_dieness, self.min_sure_score)
 
     def finds(
-        self, scale: float, boxes: list[tuple[int, int, int, int]] | None = None
+        self,
+        scale: float,
+        boxes: list[tuple[int, int, int, int]] | None = None,
+        *,
+        min_score: float | None = None,
     ) -> np.ndarray:
-        """The finder's finds at `scale` (in `boxes` of the image only, if given)."""
+        """The finder's finds at `scale` (in `boxes` of the image only, if given), scored
+        `min_score` or more (default the look's)."""
         parts: list[np.ndarray] = []
         for x0, y0, x1, y1 in [(0, 0, self.w, self.h)] if boxes is None else boxes:
             whole = (x0, y0, x1, y1) == (0, 0, self.w, self.h)
             part = _centres_at(
                 self.image[y0:y1, x0:x1],
                 scale,
-                self.min_score,
+                self.min_score if min_score is None else min_score,
                 self.views,
                 halvings=self.halvings if whole else None,
             )
@@ -1078,6 +1091,34 @@ class _Looks:
         kept = self.typical(found, probs)
         return bool(len(kept) and np.median(found[kept, 3]) < _WEAK_FIND)
 
+    def faint_dice(self, faint: np.ndarray, found: np.ndarray, probs: np.ndarray) -> bool:
+        """Whether, of a look's `faint` finds (scored under `min_score`), one inside the
+        image, of the roll's size where it has no die (`beside_the_roll`; the finder's
+        surest `_FAINT_READ`), reads clearly as a die to the first reader alone
+        (`first_reading`): a die that blends into the table, all but missed beside one
+        the finder found surely enough to take no look for dice found weakly."""
+        if not len(faint) or not self.confirmed(found, probs).any():
+            return False
+        inside = (faint[:, 0] >= 0) & (faint[:, 0] < self.w)
+        inside &= (faint[:, 1] >= 0) & (faint[:, 1] < self.h)
+        faint = faint[inside & self.beside_the_roll(faint, found, probs)]
+        faint = faint[np.argsort(-faint[:, 3])][:_FAINT_READ]
+        return bool(self.read_clearly(faint, first_reading(_crops(self.image, faint))).any())
+
+    def beside_the_roll(self, more: np.ndarray, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """Which of `more` (finds of another look, or faint ones) are of the roll's size
+        (`roll_size` times the median of its typical dice) where no confirmed find of it
+        lies (centres over three quarters of the bigger side apart): dice it missed, not a
+        pip or a window of a die it has. The roll `found` must confirm a die."""
+        is_die = self.confirmed(found, probs)
+        kept = self.typical(found, probs)
+        median = float(np.median(found[kept if len(kept) else is_die, 2]))
+        low, high = self.roll_size
+        fits = (more[:, 2] >= low * median) & (more[:, 2] <= high * median)
+        dice = found[is_die]
+        apart = np.hypot(*(more[:, None, :2] - dice[None, :, :2]).transpose(2, 0, 1))
+        return fits & (apart > 0.75 * np.maximum(more[:, None, 2], dice[None, :, 2])).all(axis=1)
+
     def faint(self, scale: float) -> bool:
         """Whether the finder scores anything at `scale` over `_FAINT`, after a look that
         found nothing over `min_score`: dice that blend into the table, all but seen. (One
@@ -1130,13 +1171,7 @@ class _Looks:
         ones = readings(more_probs)[0] == 1
         is_die = self.confirmed(found, probs)
         if is_die.any():
-            kept = self.typical(found, probs)
-            median = float(np.median(found[kept if len(kept) else is_die, 2]))
-            low, high = self.roll_size
-            new &= (more[:, 2] >= low * median) & (more[:, 2] <= high * median)
-            dice = found[is_die]
-            apart = np.hypot(*(more[:, None, :2] - dice[None, :, :2]).transpose(2, 0, 1))
-            new &= (apart > 0.75 * np.maximum(more[:, None, 2], dice[None, :, 2])).all(axis=1)
+            new &= self.beside_the_roll(more, found, probs)
             sure = found[is_die & surely_read(probs)]
         else:
             sure = more[new & ~ones]
@@ -1496,7 +1531,8 @@ def read(
         photo = max(w, h) > FRAME_SIDE
     first_side = max(long_side, PHOTO_LOOK) if photo else long_side
     scale = det_scale((w, h), long_side=first_side)
-    found = looks.finds(scale)
+    found = looks.finds(scale, min_score=min(_FAINT, min_score))
+    faint, found = found[found[:, 3] < min_score], found[found[:, 3] >= min_score]
     probs, owed = _glanced(image, found, min_dieness)
     whole = looks.wholes(found, probs, owed, scale)
     if whole is not None:
@@ -1507,7 +1543,7 @@ def read(
         waiting = None
     keep = looks.confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
-    weak = looks.weakly_found(found, probs)  # (dice that blend into the table)
+    weak = looks.weakly_found(found, probs) or looks.faint_dice(faint, found, probs)
     nothing = not len(found)  # (or nothing found: perhaps something faint, `faint`)
     first_scale = scale
     finer = min(1.0, 2.0 * first_scale)  # (the look at twice the scale, at most full size)

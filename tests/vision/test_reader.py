@@ -1965,6 +1965,49 @@ def test_the_look_for_dice_found_weakly_adds_only_clear_dice_of_the_roll_apart(
     assert 0.667 in scales and values == sorted([2, 3, 4, 6, *added])
 
 
+@pytest.mark.parametrize(
+    "faint, finer",
+    [
+        ({(1200, 700, 80, 0.2): (5, 0.97, 0.98)}, True),  # a die all but missed: the look
+        ({(1200, 700, 80, 0.2): (5, 0.7, 0.98)}, False),  # read surely, not clearly
+        ({(1200, 700, 20, 0.2): (5, 0.97, 0.98)}, False),  # a pip's size
+        ({(650, 300, 80, 0.2): (5, 0.97, 0.98)}, False),  # a window of a die found
+    ],
+)
+def test_a_die_found_faintly_beside_dice_found_surely_takes_the_look_for_them(
+    monkeypatch: pytest.MonkeyPatch,
+    faint: dict[tuple[int, int, int, float], tuple[int, float, float]],
+    finer: bool,
+) -> None:
+    """Four dice found surely (0.8: no look for dice found weakly) and a find under the
+    reader's `min_score`: if it is of the roll's size where it has no die and the first
+    reader reads it clearly (`faint_dice`), the look at twice the scale adds the die it
+    reads there."""
+    more = {(1200, 700, 80): (5, 0.97, 0.98)}
+    (reading,) = faint.values()
+
+    def first_reading(crops: list[np.ndarray]) -> np.ndarray:
+        return np.array([read_scores(*reading)] * len(crops), np.float32).reshape(-1, 7)
+
+    monkeypatch.setattr(reader, "first_reading", first_reading)
+    scales, values = _filled_roll(monkeypatch, [0.8] * 4, more, first_more=faint)
+    assert (0.667 in scales) == finer
+    assert values == ([2, 3, 4, 5, 6] if finer else [2, 3, 4, 6])
+
+
+def test_red_dice_the_finder_all_but_misses_on_planks_are_read(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six red dice of 32 px drawn flat on wooden planks: the finder scores one 0.61 and
+    the other five 0.13-0.23, under the reader's 0.3. One faint find read clearly as a
+    die takes the look at twice the scale, which reads the roll right; without it five
+    were lost."""
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(32), "red", "wood", 32, 0)
+    assert drawn_rolls.judged(drawn, vision.read(img)).right
+    monkeypatch.setattr(reader._Looks, "faint_dice", lambda self, *a: False)
+    assert len(drawn_rolls.judged(drawn, vision.read(img)).missed) == 5
+
+
 def test_a_find_not_taken_for_a_die_does_not_keep_a_die_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
