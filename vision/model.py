@@ -392,13 +392,15 @@ def find_centres(
     *,
     min_score: float = 0.3,
     views: Views = FINDER_VIEWS[:1],
+    sees: float | None = None,
 ) -> np.ndarray:
     """Die centres in `image` (already at detector scale) as rows (x, y, side, score),
     read off the mean maps of the finder's `views` (default: one look, as it is). A die
     `TOO_BIG_TO_AVERAGE` for the finder keeps the centre and size the first of `views`
-    gives at its own peak beside it, if that look sees a die there: the looks of a die
-    too big for the finder peak cells apart, and their mean placed a drawn slant's near
-    die a third of its side off."""
+    gives at its own peak beside it, if that look sees a die there (scores it over
+    `sees`, by default `min_score`; a caller that also wants fainter finds keeps its own
+    bar): the looks of a die too big for the finder peak cells apart, and their mean
+    placed a drawn slant's near die a third of its side off."""
     h, w = image.shape[:2]
     ph, pw = (-h) % DET_PAD, (-w) % DET_PAD
     if ph or pw:
@@ -414,7 +416,7 @@ def find_centres(
             y0, x0 = max(ys[k] - 1, 0), max(xs[k] - 1, 0)
             near = first[0, y0 : ys[k] + 2, x0 : xs[k] + 2]
             dy, dx = np.unravel_index(int(np.argmax(near)), near.shape)
-            if near[dy, dx] > min_score:
+            if near[dy, dx] > (min_score if sees is None else sees):
                 found[k, :3] = _decoded(first, np.array([y0 + dy]), np.array([x0 + dx]))[0]
     return found[(found[:, 0] < w) & (found[:, 1] < h)].astype(np.float32)
 

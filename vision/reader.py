@@ -156,9 +156,10 @@ def patch_level(sample: np.ndarray) -> float:
     frame taken for dark on them alone was scaled by up to 4, the dice clipped to white
     with their pips (drawn rolls, 18 of 576 frames were scaled so, 13 of them with such
     dice; a pale set at 35 degrees on a table at level 48 lost four dice of six)."""
-    if min(sample.shape[:2]) < 2:
-        return 0.0
-    return float(cv2.erode(sample, np.ones((2, 2), np.uint8)).max())
+    # (beyond the sample nothing is bright: a glint in a corner fills no patch)
+    square = np.ones((2, 2), np.uint8)
+    fills = cv2.erode(sample, square, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return float(fills.max())
 
 
 def _brightest_sample(image: np.ndarray, *, longest: int | None = None) -> np.ndarray:
@@ -278,11 +279,13 @@ def _centres_at(
     views: Views,
     *,
     halvings: Halvings | None = None,
+    sees: float | None = None,
 ) -> np.ndarray:
     """Die centres (x, y, side, score) in image pixels, found at the given scale by the
-    finder's `views` looks. `halvings`: the image's, where kept (`model.Halvings`)."""
+    finder's `views` looks. `halvings`: the image's, where kept (`model.Halvings`);
+    `sees`: `find_centres`'."""
     scaled = resize(image, scale) if halvings is None else halvings.resize(scale)
-    found = find_centres(scaled, min_score=min_score, views=views)
+    found = find_centres(scaled, min_score=min_score, views=views, sees=sees)
     found[:, :3] /= scale
     return found
 
@@ -395,9 +398,10 @@ _FAINT_READ = 4
 # A first look that finds nothing over `read`'s `min_score` takes that look too if the
 # finder scores something over this: the two of 48 drawn rolls of red dice on wood whose
 # first look found nothing scored 0.15 and 0.28 at best; bare plain and felt tables score
-# 0.03-0.09 (a second finder's run, about 4 ms for a 1080p frame, and no look at twice the
-# scale, which cost a blank frame 15 to 38 ms), a bare wooden one 0.08-0.47, which pays
-# for the look (30-43 ms a 1080p frame; the camera loop reads a settled table once).
+# 0.03-0.09 (no look at twice the scale, which cost a blank frame 15 to 38 ms; until
+# session 61 a second run of the finder asked, about 4 ms for a 1080p frame, where the
+# first look's run now keeps its finds down to this), a bare wooden one 0.08-0.47, which
+# pays for the look (30-43 ms a 1080p frame; the camera loop reads a settled table once).
 _FAINT = 0.1
 
 
@@ -659,7 +663,7 @@ class _Looks:
         min_score: float | None = None,
     ) -> np.ndarray:
         """The finder's finds at `scale` (in `boxes` of the image only, if given), scored
-        `min_score` or more (default the look's)."""
+        over `min_score` (default the look's; a big die is placed as at the look's)."""
         parts: list[np.ndarray] = []
         for x0, y0, x1, y1 in [(0, 0, self.w, self.h)] if boxes is None else boxes:
             whole = (x0, y0, x1, y1) == (0, 0, self.w, self.h)
@@ -669,6 +673,7 @@ class _Looks:
                 self.min_score if min_score is None else min_score,
                 self.views,
                 halvings=self.halvings if whole else None,
+                sees=self.min_score,
             )
             part[:, 0] += x0
             part[:, 1] += y0
@@ -1119,26 +1124,20 @@ class _Looks:
         apart = np.hypot(*(more[:, None, :2] - dice[None, :, :2]).transpose(2, 0, 1))
         return fits & (apart > 0.75 * np.maximum(more[:, None, 2], dice[None, :, 2])).all(axis=1)
 
-    def faint(self, scale: float) -> bool:
-        """Whether the finder scores anything at `scale` over `_FAINT`, after a look that
-        found nothing over `min_score`: dice that blend into the table, all but seen. (One
-        look, as the coarser looks take: it asks whether anything is there.)"""
-        found = _centres_at(self.image, scale, _FAINT, COARSE_VIEWS, halvings=self.halvings)
-        return bool(len(found))
-
     def blended(
-        self, found: np.ndarray, probs: np.ndarray, first: float, finer: float
+        self, found: np.ndarray, probs: np.ndarray, first: float, finer: float, faint: bool
     ) -> tuple[np.ndarray, np.ndarray] | None:
         """After a first look (at scale `first`) that found nothing and a coarser one that
         found the roll `found`: the look at `finer` over the whole image, if something
-        faint was there at the first look (`faint`) and the finer look reads more dice
+        `faint` was there at the first look (scored over `_FAINT`: dice that blend into
+        the table, all but seen) and the finer look reads more dice
         surely than the coarser one, not as their pips (`look_like_pips`, unless they are
         a `crowd` in the coarser dice); else None. The coarser looks are for dice too big
         for the first; six red dice of 32 pixels drawn on wooden planks at a slant
         were all but missed at the first look, and a coarser one found two of them as one
         die, which its closer look then lost (none read), where the finer look read all six
         right."""
-        if finer <= first or not self.faint(first):
+        if finer <= first or not faint:
             return None
         more, more_probs = self.look(finer)
         if self.read_surely(more, more_probs) <= self.read_surely(found, probs):
@@ -1483,9 +1482,10 @@ def read(
     Five finds of a look or more that are windows of a repeating pattern (a polka-dot
     cloth's dots read as 4s and 5s: `pattern.py`, `_cloth`) are no dice.
     A first look whose dice the finder scores weakly (`_WEAK_FIND` at the median: red dice
-    on a grain of wood, some missed), or that finds nothing but something faint
-    (`_FAINT`), is followed at the end (unless a finer or coarser look gave the roll) by
-    a look at twice its scale, at most full size, over the whole image, which adds the
+    on a grain of wood, some missed), or that finds beside them a faint find (`_FAINT`)
+    the first reader reads clearly as a die (`faint_dice`), or that finds nothing but
+    something faint, is followed at the end (unless a finer or coarser look gave the
+    roll) by a look at twice its scale, at most full size, over the whole image, which adds the
     dice it reads clearly where none was found (`filled_in`).
     A die the finder missed altogether (red on an orange wood grain) that shows as a
     patch of the colour two dice of the roll share, a die's size, on a table of another
@@ -1532,7 +1532,7 @@ def read(
     first_side = max(long_side, PHOTO_LOOK) if photo else long_side
     scale = det_scale((w, h), long_side=first_side)
     found = looks.finds(scale, min_score=min(_FAINT, min_score))
-    faint, found = found[found[:, 3] < min_score], found[found[:, 3] >= min_score]
+    faint, found = found[found[:, 3] <= min_score], found[found[:, 3] > min_score]
     probs, owed = _glanced(image, found, min_dieness)
     whole = looks.wholes(found, probs, owed, scale)
     if whole is not None:
@@ -1543,10 +1543,11 @@ def read(
         waiting = None
     keep = looks.confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
-    weak = looks.weakly_found(found, probs) or looks.faint_dice(faint, found, probs)
-    nothing = not len(found)  # (or nothing found: perhaps something faint, `faint`)
     first_scale = scale
     finer = min(1.0, 2.0 * first_scale)  # (the look at twice the scale, at most full size)
+    weak = looks.weakly_found(found, probs)  # (dice that blend into the table)
+    weak = weak or (finer > first_scale and looks.faint_dice(faint, found, probs))
+    nothing = not len(found)  # (or nothing found: perhaps something `faint`)
     if not keep.any():
         found, probs, scale = _coarser(
             image,
@@ -1557,7 +1558,7 @@ def read(
             lambda f, p: bool(looks.confirmed(f, p).any()),
         )
         if nothing and scale != first_scale:  # (dice that blend into the table, or big ones)
-            blended = looks.blended(found, probs, first_scale, finer)
+            blended = looks.blended(found, probs, first_scale, finer, bool(len(faint)))
             if blended is not None:
                 found, probs, scale = *blended, finer
         keep = looks.confirmed(found, probs)
@@ -1636,11 +1637,11 @@ def read(
         holding = not mixed or looks.holds_pieces(coarse_found, coarse_probs, found, probs)
         if holding and looks.reads_better(coarse_found, coarse_probs, found, probs):
             found, probs, scale, waiting = coarse_found, coarse_probs, coarse, None
-    # dice found weakly, or something faint where nothing was found: the look at twice the
-    # first scale (at most full size) fills in the dice missed, unless a finer or coarser
-    # look was taken for the roll
+    # dice found weakly or beside a faint one read clearly, or something faint where nothing
+    # was found: the look at twice the first scale (at most full size) fills in the dice
+    # missed, unless a finer or coarser look was taken for the roll
     fill = scale == first_scale and first_scale < 1.0
-    fill = fill and (weak or (nothing and looks.faint(first_scale)))
+    fill = fill and (weak or (nothing and bool(len(faint))))
     found, probs = looks.nearer(*looks.refitted(found, probs, scale, waiting))
     if fill:
         found, probs = looks.filled_in(found, probs, finer, finer_look)

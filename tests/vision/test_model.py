@@ -487,10 +487,10 @@ def test_each_look_of_the_finder_is_mirrored_back(
 
 
 def _found_by_two_looks(
-    monkeypatch: pytest.MonkeyPatch, first: np.ndarray, second: np.ndarray
+    monkeypatch: pytest.MonkeyPatch, first: np.ndarray, second: np.ndarray, **kw: Any
 ) -> np.ndarray:
-    """`find_centres` on a 48x80 image whose two looks (both as is) give the maps `first`
-    and then `second` (heat, x and y in the cell, log side; 6x10 cells each)."""
+    """`find_centres` (with `kw`) on a 48x80 image whose two looks (both as is) give the
+    maps `first` and then `second` (heat, x and y in the cell, log side; 6x10 cells each)."""
     outs = iter([first[None], second[None]])
     runs: list[str] = []
 
@@ -500,7 +500,8 @@ def _found_by_two_looks(
 
     monkeypatch.setattr(model, "DET_PAD", 16)
     monkeypatch.setattr(model, "_run", two_looks)
-    found = model.find_centres(np.zeros((48, 80, 3), np.uint8), views=((False, False),) * 2)
+    image = np.zeros((48, 80, 3), np.uint8)
+    found = model.find_centres(image, views=((False, False),) * 2, **kw)
     assert runs == [model.DET_FILE] * 2
     return found
 
@@ -559,6 +560,13 @@ def test_a_die_too_big_to_average_keeps_the_first_looks_own_peak(
     first[:3, 0, 0] = 0.0, 0.0, 0.0  # the first look sees nothing there
     found = _found_by_two_looks(monkeypatch, first, second)
     np.testing.assert_allclose(found, [[(1 + 0.125) * 8, 0.375 * 8, 64, 0.475]], rtol=1e-5)
+    # a first look scoring it 0.2 sees a die there for a caller asking down to 0.1, unless
+    # it keeps its own bar (`sees`: the reader's first look, which also keeps faint finds)
+    first[:3, 0, 0] = 0.2, 0.5, 0.5
+    found = _found_by_two_looks(monkeypatch, first, second, min_score=0.1)
+    np.testing.assert_allclose(found[:, :3], [[4, 4, 64]], rtol=1e-5)
+    found = _found_by_two_looks(monkeypatch, first, second, min_score=0.1, sees=0.3)
+    np.testing.assert_allclose(found[:, :3], [[(1 + 0.125) * 8, 0.375 * 8, 64]], rtol=1e-5)
 
 
 def _resize_as_before(image: np.ndarray, scale: float) -> np.ndarray:

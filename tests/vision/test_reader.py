@@ -1253,6 +1253,9 @@ def test_a_dark_table_with_pale_dice_is_no_dark_frame() -> None:
             glints[y : y + 3, x : x + 3] = 255
     assert reader.patch_level(reader._brightest_sample(glints)) < reader.DARK_LEVEL
     assert reader.brightening(glints) == 4.0
+    for y, x in ((0, 0), (0, 1277), (717, 0), (717, 1277)):  # (nothing bright beyond it)
+        glints[y : y + 3, x : x + 3] = 255
+    assert reader.brightening(glints) == 4.0
 
 
 def test_pale_dice_on_a_dark_table_are_read(drawn: Drawn) -> None:
@@ -1380,8 +1383,12 @@ def _dice_half_in_shadow(drawn: Drawn, light: float) -> tuple[np.ndarray, list[i
 
 def test_dice_in_a_shadow_are_read(drawn: Drawn, monkeypatch: pytest.MonkeyPatch) -> None:
     """Half the roll in a deep shadow (7% of the light) on a lit table: all eight read,
-    where without the lift (`shadows_lifted`) the four in the shadow are lost."""
+    where without the lift (`shadows_lifted`) the four in the shadow are lost (one of them
+    found again, since session 61, by the look for a faint find read clearly: left out
+    here, to see the lift's part alone)."""
     img, values = _dice_half_in_shadow(drawn, 0.07)
+    assert sorted(vision.read(img).values) == sorted(values)
+    monkeypatch.setattr(reader._Looks, "faint_dice", lambda self, *a: False)
     assert sorted(vision.read(img).values) == sorted(values)
     monkeypatch.setattr(reader, "shadows_lifted", lambda image: (image, None))
     assert len(vision.read(img).dice) == 4
@@ -1822,7 +1829,8 @@ def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
     scores something there over `_FAINT` (0.1; dice that blend into the table), the look
     at twice the scale fills in what it reads clearly (a die read as a 4; a 1 only in the
     colour of such a die, not the 1 read on a patch of red cloth); a bare table
-    (0.03-0.09) costs no such look."""
+    (0.03-0.09) costs no such look. The first look's own run of the finder, down to
+    `_FAINT`, tells (a second run at that scale asked until session 61)."""
     scales: list[float] = []
     die = np.array([[900, 500, 80, faint]], np.float32)
 
@@ -1839,7 +1847,7 @@ def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
     frame = np.full((1080, 1920, 3), 180, np.uint8)
     frame[700:800, 1500:1600] = (30, 30, 200)  # (the cloth under the 1)
     values = vision.read(frame).values
-    assert scales.count(0.333) == 2  # (the first look, and the one for something faint)
+    assert scales.count(0.333) == 1  # (the first look's run says what is faint: no other)
     assert (0.667 in scales) == finer and values == ([4] if finer else [])
 
 

@@ -387,8 +387,12 @@ def test_red_dice_the_finder_misses_on_wood_are_found_by_their_colour(
     drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch, seed: int, side: int
 ) -> None:
     """Six red dice drawn on wooden planks, seen from above: the finder misses one to four
-    of them (their colour blends into the grain for it), their colour finds them."""
+    of them (their colour blends into the grain for it), their colour finds them. (Since
+    session 61 the look for a faint find read clearly, `faint_dice`, finds one roll's
+    missed die too: left out here, to see the colour's part alone.)"""
     img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(seed), "red", "wood", side, 0)
+    assert drawn_rolls.judged(drawn, read(img)).right
+    monkeypatch.setattr(reader._Looks, "faint_dice", lambda self, *a: False)
     assert drawn_rolls.judged(drawn, read(img)).right
     monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll, **_: np.zeros((0, 2)))
     without = drawn_rolls.judged(drawn, read(img))

@@ -30,9 +30,9 @@ FLOORS = {
     "fudw_tray": {"precision": 0.97, "recall": 0.985, "face_accuracy": 0.98, "roll_accuracy": 0.65},
 }
 
-# README, Close-ups: both engines read 86-100% of each size right (`byler_d6` 31 of 36 at
-# half the frame's height). ONNX Runtime's int8 kernels follow the CPU: on the Xeon the
-# README's figures were first measured on, its readers read one of those more (89%); on
+# docs/vision.md, Close-ups: both engines read 86-100% of each size right (`byler_d6` 31 of
+# 36 at half the frame's height). ONNX Runtime's int8 kernels follow the CPU: on the Xeon
+# the figures were first measured on, its readers read one of those more (89%); on
 # session 19's AVX512-VNNI EPYC, the same as OpenCV's float readers, and one `fudw_tray`
 # close-up fewer at 30% and at 70%. So the floor leaves one close-up (1/36) under what both
 # read there: another CPU passes, a reading step that loses two of a size fails
@@ -80,8 +80,8 @@ def test_printed_symbols_are_found_but_unsure(shared_photos: Path) -> None:
 
 @pytest.mark.parametrize("folder", sorted(FLOORS))
 def test_close_ups_of_dev_photos(shared_photos: Path, folder: str) -> None:
-    """Dice blown up to 30-90% of a frame's height (README: Close-ups): the finder sees their
-    pips as dice, and the reader must look coarser to find the die itself."""
+    """Dice blown up to 30-90% of a frame's height (docs/vision.md: Close-ups): the finder
+    sees their pips as dice, and the reader must look coarser to find the die itself."""
     figures = close_ups(shared_photos / folder, vision.load_image, vision.read)
     floor = CLOSE_UP_FLOORS[model.engine()]
     for fraction, fig in figures.items():
@@ -234,7 +234,7 @@ def test_a_floor_at_twice_the_size_gives_no_extra_ones(
     as a die of 1.4-1.7 times the roll's, which the finder doubts (0.32-0.45) and the
     readers read as a 1. Read in memory, as here, before session 35 (`_Looks.cut_to_size`)
     that was 21 extras in 19 photos (precision 82%, rolls 61%); since, 98% and 96% (two
-    other false finds). (README's 22 in 20 are from JPEG files at that size.)"""
+    other false finds). (docs/vision.md's 22 in 20 are from JPEG files at that size.)"""
     folder = shared_photos / "skovy_catan"
     results = []
     for entry in json.loads((folder / "labels.json").read_text())["images"]:
