@@ -488,8 +488,9 @@ def _first_look(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 def first_reading(crops: list[np.ndarray]) -> np.ndarray:
     """The first face reader's probabilities for die crops, alone: a screen for crops only
-    a clear reading would matter for (`reader._Looks.faint_dice`), at a fifth of the
-    readers' cost where the second is asked too."""
+    a clear reading would matter for (`reader._Looks.faint_dice`), at about half the cost
+    of `_first_look`, which asks the second reader about every crop the first is unsure of
+    (seven faint finds of a 1080p frame: 1.0 ms against 2.3)."""
     if not crops:
         return np.zeros((0, 7), np.float32)
     return _softmax_of(CLS_FILES[0], _blob(crops)).astype(np.float32)

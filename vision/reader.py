@@ -104,14 +104,14 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 
 # A frame whose brightest pixels (99th percentile) and brightest patch (`patch_level`) stay
 # under this many grey levels is dark: the reader scales it up (and smooths its noise,
-# `_lifted`). It was 64 until session 57:
-# scaling a frame also scaled its noise, and the byler tray's grey buttons passed for dice
-# at 35% of the light. Smoothed, frames up to 96 read better scaled (stress runs at 30-40%
-# of the light, noise 0-6: `fudw_tray` 15 -> 60%, 40 -> 70% and 30 -> 60% of rolls at
-# 30% with noise 6, 35% with 4 and with 1; `byler_d6` 2-8 points more on each of six
-# runs); `skovy_catan` at twice its size as a JPEG lost 6 and 2 points at 35% and 40% (a
-# dark sleeve's JPEG blotches read as a 5), and drawn rolls one of each 288 (of the few
-# frames drawn in a dim light). At 128, `byler_d6` at half the light lost 20.
+# `_lifted`). It was 64 until session 57: scaling a frame also scaled its noise, and the
+# byler tray's grey buttons passed for dice at 35% of the light. Smoothed, frames up to 96
+# read better scaled (stress runs at 30-40% of the light, noise 0-6: `fudw_tray` 15 -> 60%,
+# 40 -> 70% and 30 -> 60% of rolls at 30% with noise 6, 35% with 4 and with 1; `byler_d6`
+# 2-8 points more on each of six runs); `skovy_catan` at twice its size as a JPEG lost 6 and
+# 2 points at 35% and 40% (a dark sleeve's JPEG blotches read as a 5), and drawn rolls one
+# of each 288 (of the few frames drawn in a dim light). At 128, `byler_d6` at half the light
+# lost 20.
 DARK_LEVEL = 96.0
 
 
@@ -128,8 +128,8 @@ def brightened(image: np.ndarray, *, dark: float = DARK_LEVEL, aim: float = 160.
     its brightest pixels (99th percentile of a sparse sample, brightest channel) and its
     brightest patch (`patch_level`: a pale die's face on a dark table) are under `dark`,
     every pixel is scaled by up to 4 so the brightest pixels reach `aim` (`brightening`),
-    and the sensor noise that scaling scaled too is smoothed out (`_lifted`). Dev photos at an
-    eighth of their light kept 38-43% of their dice without the scaling and 92-94% with
+    and the sensor noise that scaling scaled too is smoothed out (`_lifted`). Dev photos
+    at an eighth of their light kept 38-43% of their dice without the scaling and 92-94% with
     it (before the smoothing). A dim photo above `dark` is left alone: scaling scales its
     noise too, and even smoothed that made round grey buttons pass as dice at half the
     light (`DARK_LEVEL`). Photos in normal light are returned unchanged. `image`: BGR."""
@@ -1130,9 +1130,9 @@ class _Looks:
         """After a first look (at scale `first`) that found nothing and a coarser one that
         found the roll `found`: the look at `finer` over the whole image, if something
         `faint` was there at the first look (scored over `_FAINT`: dice that blend into
-        the table, all but seen) and the finer look reads more dice
-        surely than the coarser one, not as their pips (`look_like_pips`, unless they are
-        a `crowd` in the coarser dice); else None. The coarser looks are for dice too big
+        the table, all but seen) and the finer look reads more dice surely than the
+        coarser one, not as their pips (`look_like_pips`, unless they are a `crowd` in the
+        coarser dice); else None. The coarser looks are for dice too big
         for the first; six red dice of 32 pixels drawn on wooden planks at a slant
         were all but missed at the first look, and a coarser one found two of them as one
         die, which its closer look then lost (none read), where the finer look read all six
@@ -1485,8 +1485,8 @@ def read(
     on a grain of wood, some missed), or that finds beside them a faint find (`_FAINT`)
     the first reader reads clearly as a die (`faint_dice`), or that finds nothing but
     something faint, is followed at the end (unless a finer or coarser look gave the
-    roll) by a look at twice its scale, at most full size, over the whole image, which adds the
-    dice it reads clearly where none was found (`filled_in`).
+    roll) by a look at twice its scale, at most full size, over the whole image, which
+    adds the dice it reads clearly where none was found (`filled_in`).
     A die the finder missed altogether (red on an orange wood grain) that shows as a
     patch of the colour two dice of the roll share, a die's size, on a table of another
     colour, is added if read clearly and all but surely a die (0.9 each; `coloured_in`,
