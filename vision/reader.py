@@ -721,7 +721,9 @@ class _Looks:
         trained size are found as blots bigger than they are (dice of 8-10 pixels as finds
         of 13-30), so the first closer look stops short of the size. A die read surely
         before a look that the look takes for a die but does not report is kept as read
-        before (`kept_from`). Also returns the scale of the last look taken."""
+        before (`kept_from`), and a die read surely before a look farther away that the
+        look lost is added back (`lost_dice`). Also returns the scale of the last look
+        taken."""
         for again in (False, True):
             refit_scale = self.refit_scale_of(found, probs, scale)
             if refit_scale is None or (again and refit_scale < scale):
@@ -735,12 +737,44 @@ class _Looks:
                 else None
             )
             known = (found, probs) if owed is None else (found[~owed], probs[~owed])
+            before = found, probs
             found, probs = self.look(refit_scale, boxes, known=known)
             found, probs = self.kept_from(known[0], known[1], found, probs)
+            if not closer:
+                lost = self.lost_dice(found, probs, *before)
+                found = np.concatenate([found, before[0][lost]])
+                probs = np.concatenate([probs, before[1][lost]])
             scale, owed = refit_scale, None
             if not closer:  # (a look farther away is not taken twice)
                 break
         return found, probs, scale
+
+    def lost_dice(
+        self, found: np.ndarray, probs: np.ndarray, before: np.ndarray, before_probs: np.ndarray
+    ) -> np.ndarray:
+        """Which dice the look `before` a look farther away (`refitted`, `found`) read
+        surely that the farther look lost (takes nothing for a die near: centres within
+        half the bigger side), as a mask; none unless it reads fewer dice of the roll's
+        size (`typical`) surely and lost one read clearly (`_CLEARLY`). That look read such
+        dice at its size, so they were not too big for it: six red dice of 72 px drawn at
+        35 degrees on planks, their cubes found at 80-114 px and all read at 0.86-0.95,
+        were found as one from a third farther. The die read clearly is needed: a side
+        face found as a die of its own beside its die and read at 0.58 (surely, not
+        clearly) is rightly lost, though the farther look then reads one die fewer surely."""
+        sure = self.confirmed(before, before_probs) & surely_read(before_probs)
+        near = near_pairs(before, found, overlap=0.5)
+        lost = sure & ~(near & self.confirmed(found, probs)[None, :]).any(axis=1)
+        if not (lost & self.read_clearly(before, before_probs)).any():
+            return np.zeros(len(before), bool)
+
+        def sure_of_size(found: np.ndarray, probs: np.ndarray) -> int:
+            typical = np.zeros(len(found), bool)
+            typical[self.typical(found, probs)] = True
+            return count_once(found, typical & surely_read(probs))
+
+        if sure_of_size(found, probs) >= sure_of_size(before, before_probs):
+            return np.zeros(len(before), bool)
+        return lost
 
     def kept_from(
         self, before: np.ndarray, before_probs: np.ndarray, found: np.ndarray, probs: np.ndarray
@@ -757,8 +791,7 @@ class _Looks:
         was = self.reported(before, before_probs) & (readings(before_probs)[1] >= _SURE_AGAIN)
         if not was.any() or not len(found):
             return found, probs
-        apart = np.hypot(*(before[:, None, :2] - found[None, :, :2]).transpose(2, 0, 1))
-        near = apart < 0.5 * np.maximum(before[:, None, 2], found[None, :, 2])
+        near = near_pairs(before, found, overlap=0.5)
         was &= (near & self.confirmed(found, probs)).any(axis=1)
         was &= ~(near & self.reported(found, probs)).any(axis=1)
         return np.concatenate([found, before[was]]), np.concatenate([probs, before_probs[was]])

@@ -2016,6 +2016,50 @@ def test_red_dice_the_finder_all_but_misses_on_planks_are_read(
     assert len(drawn_rolls.judged(drawn, vision.read(img)).missed) == 5
 
 
+def test_dice_a_look_farther_away_loses_are_added_back(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six red dice of 72 px drawn at 35 degrees on planks, their cubes found at 93-115 px
+    and read at 0.76-0.95 at the first look: the look from farther away that makes them
+    the finder's size finds two of them, so the four it lost are added back as read."""
+    img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(19), "red", "wood", 72, 35)
+    assert drawn_rolls.judged(drawn, vision.read(img)).right
+    monkeypatch.setattr(
+        reader._Looks,
+        "lost_dice",
+        lambda self, found, probs, before, _: np.zeros(len(before), bool),
+    )
+    assert len(drawn_rolls.judged(drawn, vision.read(img)).missed) == 4
+
+
+def _lost(
+    before: list[tuple[float, float, float]], after: list[tuple[float, float, float]]
+) -> list[bool]:
+    """`lost_dice` for a look `before` of dice of 100 px at (x, y) read at a confidence,
+    and a farther look `after` of dice of 60 px."""
+    looks = grey_looks(1280, 720)
+    found = np.array([(x, y, 100, 0.6) for x, y, _ in before], np.float32)
+    probs = np.array([read_scores(3, c) for *_, c in before])
+    far = np.array([(x, y, 60, 0.6) for x, y, _ in after], np.float32).reshape(-1, 4)
+    far_probs = np.array([read_scores(3, c) for *_, c in after]).reshape(-1, 7)
+    return looks.lost_dice(far, far_probs, found, probs).tolist()
+
+
+def test_a_farther_look_gives_dice_back_if_it_lost_one_read_clearly_and_reads_fewer() -> None:
+    row = [(150.0 + 200 * k, 300.0, 0.95) for k in range(4)]
+    # two of four dice lost, one read clearly: both back, whatever they were read at
+    assert _lost([*row[:2], (550, 300, 0.6), row[3]], row[:2]) == [False, False, True, True]
+    # a side face read at 0.58 beside its die, lost with nothing else: it stays lost
+    side_face = (160, 350, 0.58)
+    assert _lost([*row, side_face], row) == [False] * 5
+    # a die read clearly is lost, but the farther look reads as many dice surely
+    assert _lost(row, [*row[:3], (900, 600, 0.9)]) == [False] * 4
+    # a farther look that finds nothing gives back every die read surely
+    assert _lost([*row[:3], (750, 300, 0.4)], []) == [True, True, True, False]
+    # a die found near (half the bigger side) is not lost
+    assert _lost(row, [*row[:3], (740, 340, 0.3)]) == [False] * 4
+
+
 def test_a_find_not_taken_for_a_die_does_not_keep_a_die_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
