@@ -737,13 +737,12 @@ class _Looks:
                 else None
             )
             known = (found, probs) if owed is None else (found[~owed], probs[~owed])
-            before = found, probs
             found, probs = self.look(refit_scale, boxes, known=known)
             found, probs = self.kept_from(known[0], known[1], found, probs)
             if not closer:
-                lost = self.lost_dice(found, probs, *before)
-                found = np.concatenate([found, before[0][lost]])
-                probs = np.concatenate([probs, before[1][lost]])
+                lost = self.lost_dice(found, probs, *known)
+                found = np.concatenate([found, known[0][lost]])
+                probs = np.concatenate([probs, known[1][lost]])
             scale, owed = refit_scale, None
             if not closer:  # (a look farther away is not taken twice)
                 break
@@ -1503,7 +1502,9 @@ def read(
     closer look: only the pieces of the image around its finds), reading again only the
     finds it was not sure of, and, if the dice found there are still far under that size,
     once more, closer (a die read surely before that such a look takes for a die but
-    does not report is kept as read before: `kept_from`); when the first look already
+    does not report is kept as read before: `kept_from`; dice read surely before a look
+    farther away that it lost, where it reads fewer dice surely and lost one read clearly,
+    are added back: `lost_dice`); when the first look already
     reads a die surely, its vote on the others waits for that look (`straight_to_refit`).
     A find counts as a die when the face readers give it at least `min_dieness`: the
     readers also call a die "a die, value unknown" when its face is a logo, and a round

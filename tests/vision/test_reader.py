@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -2032,16 +2032,16 @@ def test_dice_a_look_farther_away_loses_are_added_back(
     assert len(drawn_rolls.judged(drawn, vision.read(img)).missed) == 4
 
 
-def _lost(
-    before: list[tuple[float, float, float]], after: list[tuple[float, float, float]]
-) -> list[bool]:
-    """`lost_dice` for a look `before` of dice of 100 px at (x, y) read at a confidence,
-    and a farther look `after` of dice of 60 px."""
+def _lost(before: Sequence[tuple[float, ...]], after: Sequence[tuple[float, ...]]) -> list[bool]:
+    """`lost_dice` for a look `before` of dice (x, y, confidence[, side: 100]) and a
+    farther look `after` of dice (x, y, confidence[, dieness: 0.98]) of 60 px."""
     looks = grey_looks(1280, 720)
-    found = np.array([(x, y, 100, 0.6) for x, y, _ in before], np.float32)
-    probs = np.array([read_scores(3, c) for *_, c in before])
-    far = np.array([(x, y, 60, 0.6) for x, y, _ in after], np.float32).reshape(-1, 4)
-    far_probs = np.array([read_scores(3, c) for *_, c in after]).reshape(-1, 7)
+    found = np.array([(d[0], d[1], d[3] if len(d) > 3 else 100, 0.6) for d in before], np.float32)
+    probs = np.array([read_scores(3, d[2]) for d in before])
+    far = np.array([(d[0], d[1], 60, 0.6) for d in after], np.float32).reshape(-1, 4)
+    far_probs = np.array(
+        [read_scores(3, d[2], d[3] if len(d) > 3 else 0.98) for d in after]
+    ).reshape(-1, 7)
     return looks.lost_dice(far, far_probs, found, probs).tolist()
 
 
@@ -2054,10 +2054,14 @@ def test_a_farther_look_gives_dice_back_if_it_lost_one_read_clearly_and_reads_fe
     assert _lost([*row, side_face], row) == [False] * 5
     # a die read clearly is lost, but the farther look reads as many dice surely
     assert _lost(row, [*row[:3], (900, 600, 0.9)]) == [False] * 4
+    # ... counting only dice of the roll's size: a speck of 40 px read clearly is none
+    assert _lost([*row, (900, 600, 0.95, 40)], row) == [False] * 5
     # a farther look that finds nothing gives back every die read surely
     assert _lost([*row[:3], (750, 300, 0.4)], []) == [True, True, True, False]
     # a die found near (half the bigger side) is not lost
     assert _lost(row, [*row[:3], (740, 340, 0.3)]) == [False] * 4
+    # unless what is found there is taken for no die
+    assert _lost(row, [*row[:3], (740, 340, 0.9, 0.3)]) == [False, False, False, True]
 
 
 def test_a_find_not_taken_for_a_die_does_not_keep_a_die_out(
