@@ -739,12 +739,11 @@ class _Looks:
             known = (found, probs) if owed is None else (found[~owed], probs[~owed])
             found, probs = self.look(refit_scale, boxes, known=known)
             found, probs = self.kept_from(known[0], known[1], found, probs)
-            if not closer:
+            scale, owed = refit_scale, None
+            if not closer:  # (a look farther away is not taken twice)
                 lost = self.lost_dice(found, probs, *known)
                 found = np.concatenate([found, known[0][lost]])
                 probs = np.concatenate([probs, known[1][lost]])
-            scale, owed = refit_scale, None
-            if not closer:  # (a look farther away is not taken twice)
                 break
         return found, probs, scale
 
@@ -767,9 +766,8 @@ class _Looks:
             return np.zeros(len(before), bool)
 
         def sure_of_size(found: np.ndarray, probs: np.ndarray) -> int:
-            typical = np.zeros(len(found), bool)
-            typical[self.typical(found, probs)] = True
-            return count_once(found, typical & surely_read(probs))
+            kept = self.typical(found, probs)
+            return count_once(found, kept[surely_read(probs[kept])])
 
         if sure_of_size(found, probs) >= sure_of_size(before, before_probs):
             return np.zeros(len(before), bool)
