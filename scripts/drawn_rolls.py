@@ -1,7 +1,7 @@
 """Rolls of six dice of one set drawn on tables the dev photos lack, read die by die:
 
     python scripts/drawn_rolls.py [--rolls 2] [--seed 0] [--sets S,..] [--tables T,..]
-                                  [--slants A,..] [--sides P,..] [--failures]
+                                  [--slants A,..] [--sides P,..] [--upright] [--failures]
 
 The dev photos hold a few die sets on three tables. Here each roll is six dice of one set
 (white with black pips, red with white, black with white, or any: the training script's
@@ -18,8 +18,13 @@ each table, the rolls read right (exactly the drawn values), the dice missed and
 (and how many of the misread were read at `vision.ASK_BELOW` or more, so the player would
 not be asked to check them) and the extras, then the same by slant, by size and over all;
 `--failures` lists each roll read wrong.
-At 45 degrees and more, the top face and a side face turned to the camera are equally
-foreshortened, so a lone die's top cannot be told from its picture: not drawn here.
+`--upright` draws each roll as a phone held upright sees it: the slant's direction within
+`UPRIGHT_ROLL` of the one that shows the side faces below the top (any direction, by
+default, shows them above it as often, which such a phone does not see), the rest of each
+roll as without it. `--slants` may also name the steep slants, 40, 45 and 50 degrees (not
+drawn unless named): the networks were trained on dice tipped up to 40 degrees, and from
+45 degrees on a top face is as foreshortened as a side face turned to the camera, or
+more, so only which way is up tells it.
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ FRAME = (1280, 720)
 SETS = ("white", "red", "black", "any")
 TABLES = ("plain", "felt", "wood")
 SLANTS = (0.0, 20.0, 35.0)
+STEEP = (40.0, 45.0, 50.0)  # (slants drawn only when named)
+UPRIGHT_ROLL = float(np.radians(10))
+"""How far a phone held upright may turn about its axis from level (radians)."""
 SIDES = (24, 32, 48, 72)
 DICE = 6
 
@@ -90,14 +98,24 @@ def table_top(kind: str, side: float, rng: np.random.Generator) -> np.ndarray:
 
 
 def drawn_roll(
-    rng: np.random.Generator, dice_set: str, table: str, side: float, slant: float
+    rng: np.random.Generator,
+    dice_set: str,
+    table: str,
+    side: float,
+    slant: float,
+    *,
+    upright: bool = False,
 ) -> tuple[np.ndarray, list[Drawn]]:
     """A frame of `DICE` dice of one set, top faces `side` pixels, seen at `slant` degrees
-    (one slant, any direction, for the roll), none touching, and the dice drawn."""
+    (one slant for the roll, any direction, or if `upright` as a phone held upright sees
+    it: side faces below the top), none touching, and the dice drawn."""
     w, h = FRAME
     canvas = table_top(table, side, rng)
     style = set_style(dice_set, rng)
-    pose = (float(np.radians(slant)), float(rng.uniform(0, 2 * np.pi)))
+    # (one draw either way: an upright roll is the same roll but for its slant's direction;
+    # `synthetic_dice.cube_rotation` tips a die towards direction 0 to show its sides below)
+    way = rng.uniform(-UPRIGHT_ROLL, UPRIGHT_ROLL) if upright else rng.uniform(0, 2 * np.pi)
+    pose = (float(np.radians(slant)), float(way))
     placed: list[tuple[float, float]] = []
     drawn = []
     for _ in range(DICE):
@@ -214,12 +232,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--slants",
         default=",".join(map(_case_name, SLANTS)),
-        help="camera slants in degrees, comma-separated (default: %(default)s)",
+        help="camera slants in degrees, comma-separated (default: %(default)s; "
+        f"{', '.join(map(_case_name, STEEP))} drawn only when named)",
     )
     ap.add_argument(
         "--sides",
         default=",".join(map(_case_name, SIDES)),
         help="top-face sides in pixels, comma-separated (default: %(default)s)",
+    )
+    ap.add_argument(
+        "--upright",
+        action="store_true",
+        help="as a phone held upright sees the dice: side faces below the top",
     )
     ap.add_argument("--failures", action="store_true", help="list each roll read wrong")
     args = ap.parse_args(argv)
@@ -230,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sets = _named("--sets", args.sets, SETS)
         tables = _named("--tables", args.tables, TABLES)
-        slants = _named("--slants", args.slants, SLANTS)
+        slants = _named("--slants", args.slants, SLANTS + STEEP)
         sides = _named("--sides", args.sides, SIDES)
     except ValueError as e:
         ap.error(str(e))
@@ -242,7 +266,9 @@ def main(argv: list[str] | None = None) -> int:
             for slant in slants:
                 for side in sides:
                     for _ in range(args.rolls):
-                        img, drawn = drawn_roll(rng, dice_set, table, side, slant)
+                        img, drawn = drawn_roll(
+                            rng, dice_set, table, side, slant, upright=args.upright
+                        )
                         j = judged(drawn, vision.read(img))
                         tilt = f"slant {_case_name(slant)}"
                         keys = (f"{dice_set} on {table}", tilt, f"side {side}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -79,7 +80,7 @@ def test_a_run_prints_each_case_by_slant_and_size_and_over_all(
         (["--seed", "-1"], "--seed"),
         (["--sets", "white,gold"], "--sets: 'gold' not one of white, red, black, any"),
         (["--tables", "x"], "--tables: 'x' not one of"),
-        (["--slants", "35,45"], "--slants: '45' not one of 0, 20, 35"),
+        (["--slants", "35,60"], "--slants: '60' not one of 0, 20, 35, 40, 45, 50"),
         (["--sides", "24,"], "--sides: '' not one of 24, 32, 48, 72"),
     ):
         with pytest.raises(SystemExit) as exit_:
@@ -98,3 +99,50 @@ def test_a_run_can_be_cut_to_some_slants_and_sides(
     assert names == ["black on felt", "slant 35", "slant 0", "side 48", "all"]  # (as named)
     rolls = [next(t for t in line.split() if "/" in t).split("/")[1] for line in out]
     assert rolls == ["2", "1", "1", "2", "2"]  # (a roll a case, 35 degrees named twice)
+
+
+def test_an_upright_roll_shows_the_side_faces_below_the_top(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--upright`: the same roll (values, sizes) as without it, but every die tipped the
+    way a phone held upright sees it, so each top face lies above the middle of its die;
+    drawn any way, not every roll of the draws does."""
+    posed: list[tuple[float, float, float, float, tuple[float, float]]] = []
+    paste = drawn_rolls.paste_die
+
+    def spy(
+        rng: np.random.Generator,
+        canvas: np.ndarray,
+        value: int,
+        x: float,
+        y: float,
+        size: float,
+        **kw: Any,
+    ) -> tuple[float, float, float]:
+        tx, ty, extent = paste(rng, canvas, value, x, y, size, **kw)
+        posed.append((x, y, tx, ty, kw["pose"]))
+        return tx, ty, extent
+
+    monkeypatch.setattr(drawn_rolls, "paste_die", spy)
+    for seed in range(4):
+        _, upright = drawn_rolls.drawn_roll(
+            np.random.default_rng(seed), "white", "plain", 48, 35, upright=True
+        )
+        tops = posed[-6:]
+        assert all(abs(pose[1]) <= drawn_rolls.UPRIGHT_ROLL for *_, pose in tops)
+        assert all(pose[0] == pytest.approx(np.radians(35)) for *_, pose in tops)
+        assert all(ty < y - 0.15 * 48 for _, y, _, ty, _ in tops)  # (the top above)
+        _, anyway = drawn_rolls.drawn_roll(np.random.default_rng(seed), "white", "plain", 48, 35)
+        assert [d.value for d in anyway] == [d.value for d in upright]
+    anyway_drawn = [die for k in range(4) for die in posed[12 * k + 6 : 12 * k + 12]]
+    assert not all(ty < y - 0.15 * 48 for _, y, _, ty, _ in anyway_drawn)
+
+
+def test_a_run_may_draw_the_steep_slants_upright(
+    drawn_rolls: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """45 and 50 degrees are drawn when named (not by default), upright or not."""
+    args = ["--rolls", "1", "--sets", "white", "--tables", "plain", "--sides", "48"]
+    drawn_rolls.main([*args, "--slants", "50,45", "--upright"])
+    names = [line[:14].strip() for line in capsys.readouterr().out.splitlines()]
+    assert names == ["white on plain", "slant 50", "slant 45", "side 48", "all"]
