@@ -104,9 +104,9 @@ def test_a_run_can_be_cut_to_some_slants_and_sides(
 def test_an_upright_roll_shows_the_side_faces_below_the_top(
     drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`--upright`: the same roll (values, sizes) as without it, but every die tipped the
+    """`--upright`: the same roll (values, places) as without it, but every die tipped the
     way a phone held upright sees it, so each top face lies above the middle of its die;
-    drawn any way, not every roll of the draws does."""
+    drawn any way, not every die of the draws does."""
     posed: list[tuple[float, float, float, float, tuple[float, float]]] = []
     paste = drawn_rolls.paste_die
 
@@ -134,6 +134,7 @@ def test_an_upright_roll_shows_the_side_faces_below_the_top(
         assert all(ty < y - 0.15 * 48 for _, y, _, ty, _ in tops)  # (the top above)
         _, anyway = drawn_rolls.drawn_roll(np.random.default_rng(seed), "white", "plain", 48, 35)
         assert [d.value for d in anyway] == [d.value for d in upright]
+        assert [p[:2] for p in posed[-6:]] == [p[:2] for p in tops]  # (the dice's places)
     anyway_drawn = [die for k in range(4) for die in posed[12 * k + 6 : 12 * k + 12]]
     assert not all(ty < y - 0.15 * 48 for _, y, _, ty, _ in anyway_drawn)
 
@@ -141,7 +142,8 @@ def test_an_upright_roll_shows_the_side_faces_below_the_top(
 def test_a_run_may_draw_the_steep_slants_upright(
     drawn_rolls: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """45 and 50 degrees are drawn when named (not by default), upright or not."""
+    """The steep slants are drawn when named (the default run draws 0, 20 and 35: above),
+    in the order named."""
     args = ["--rolls", "1", "--sets", "white", "--tables", "plain", "--sides", "48"]
     drawn_rolls.main([*args, "--slants", "50,45", "--upright"])
     names = [line[:14].strip() for line in capsys.readouterr().out.splitlines()]
