@@ -139,12 +139,12 @@ def test_an_upright_roll_shows_the_side_faces_below_the_top(
     assert not all(ty < y - 0.15 * 48 for _, y, _, ty, _ in anyway_drawn)
 
 
-def test_a_run_may_draw_the_steep_slants_upright(
+def test_a_run_may_draw_the_steep_slants(
     drawn_rolls: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The steep slants are drawn when named (the default run draws 0, 20 and 35: above),
     in the order named."""
     args = ["--rolls", "1", "--sets", "white", "--tables", "plain", "--sides", "48"]
-    drawn_rolls.main([*args, "--slants", "50,45", "--upright"])
+    drawn_rolls.main([*args, "--slants", "50,45"])
     names = [line[:14].strip() for line in capsys.readouterr().out.splitlines()]
     assert names == ["white on plain", "slant 50", "slant 45", "side 48", "all"]
