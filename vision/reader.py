@@ -761,7 +761,7 @@ class _Looks:
         clearly) is rightly lost, though the farther look then reads one die fewer surely."""
         sure = self.confirmed(before, before_probs) & surely_read(before_probs)
         near = near_pairs(before, found, overlap=0.5)
-        lost = sure & ~(near & self.confirmed(found, probs)[None, :]).any(axis=1)
+        lost = sure & ~(near & self.confirmed(found, probs)).any(axis=1)
         if not (lost & self.read_clearly(before, before_probs)).any():
             return np.zeros(len(before), bool)
 
