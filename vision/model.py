@@ -421,11 +421,15 @@ def find_centres(
     return found[(found[:, 0] < w) & (found[:, 1] < h)].astype(np.float32)
 
 
-def crop_die(image: np.ndarray, center_xy: tuple[float, float], side: float) -> np.ndarray:
-    """The face reader's view of one die: CROP x CROP pixels, CROP_SPAN die sides wide."""
+def crop_die(
+    image: np.ndarray, center_xy: tuple[float, float], side: float, *, stretch: float = 1.0
+) -> np.ndarray:
+    """The face reader's view of one die: CROP x CROP pixels, CROP_SPAN die sides wide; with
+    `stretch`, the die stretched that much upright (a top face squashed by a slant)."""
     cx, cy = center_xy
     scale = CROP / (CROP_SPAN * max(side, 2.0))
-    m = np.array([[scale, 0, CROP / 2 - cx * scale], [0, scale, CROP / 2 - cy * scale]], np.float32)
+    up = scale * stretch
+    m = np.array([[scale, 0, CROP / 2 - cx * scale], [0, up, CROP / 2 - cy * up]], np.float32)
     return cv2.warpAffine(
         image,
         m,

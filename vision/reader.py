@@ -36,7 +36,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from . import recentre
+from . import recentre, slant
 from .closeup import crowd, explains, holds, look_like_pips, stands
 from .detections import Detections, DieDetection
 from .finds import (
@@ -1292,6 +1292,7 @@ class _Looks:
             keep = keep[dedupe(found[keep], rank[keep])]
         found, probs, patches = self.coloured_in(*self.sized(found[keep], probs[keep]))
         found, probs = self.recentred(found, probs, also=patches)
+        probs = self.at_slant(found, probs)
         keep = ~patches | self.read_as_dice(probs)  # (a patch's die, read clearly at last)
         keep |= self.unread_patches(found, probs, patches & ~keep)
         return _detections(found[keep], probs[keep], (self.w, self.h))
@@ -1394,6 +1395,37 @@ class _Looks:
             ):
                 probs[i] = moved_probs[row, shared]
         return found, probs
+
+    def at_slant(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The roll's scores, read again at a steep slant where the readers read its dice
+        more clearly so (`slant.slant_taken`): each die's crop moved up onto its top face
+        and stretched upright, and its reading there taken unless the roll as read read
+        it much more surely (`slant.taken_dice`); finds and boxes unchanged. The first
+        reader's look at a few dice at two slants (`slant.steeper_worth_reading`) tells
+        whether the roll is worth reading at every slant."""
+        if len(found) < slant.ROLL_LEAST:
+            return probs
+
+        def cut_at(
+            slants: tuple[tuple[float, float], ...], dice: np.ndarray = found
+        ) -> list[np.ndarray]:
+            return [
+                crop_die(self.image, (float(x), float(y)), float(s), stretch=stretch)
+                for shift, stretch in slants
+                for x, y, s, _ in slant.moved_up(dice, shift)
+            ]
+
+        some = found[: slant.FIRST_DICE]  # (the slant is the camera's: a few dice show it)
+        first = first_reading(cut_at(((0.0, 1.0), *slant.FIRST_SLANTS), some))
+        if not slant.steeper_worth_reading(*first.reshape(-1, len(some), 7)):
+            return probs
+        crops = cut_at(((0.0, 1.0), *slant.SLANTS))
+        as_found, *at_slants = glance(crops)[0].reshape(-1, len(found), 7)
+        which = slant.slant_taken(as_found, np.array(at_slants))
+        if which < 0:
+            return probs
+        taken = slant.taken_dice(probs, at_slants[which])
+        return np.where(taken[:, None], at_slants[which], probs)
 
     def _ways_read(
         self,
@@ -1531,7 +1563,10 @@ def read(
     Last, each die of the roll read under 0.8 is read again with its crop moved 0.3 of
     its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
     seen at a slant, the finder's centre lies towards the side faces, whose pips the
-    crop then takes in.
+    crop then takes in. A roll of two dice or more whose crops all moved up onto the
+    top faces and stretched upright read clearly better than as found is read so
+    (`at_slant`, `slant.py`): seen from 40 degrees off vertical or more, the finder's
+    centres lie on the side faces, and most of their misreads are sure.
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()

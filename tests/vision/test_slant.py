@@ -1,0 +1,148 @@
+"""vision/slant.py: a roll photographed at a steep slant is read again with its dice's crops
+moved up onto their top faces and stretched upright, and that reading taken only where the
+readers read the whole roll clearly better so."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+import vision
+from tests.vision.conftest import grey_looks, read_scores
+from vision import reader, slant
+from vision.model import CROP, crop_die
+
+
+def _roll(*readings: tuple[int, float]) -> np.ndarray:
+    return np.array([read_scores(v, c) for v, c in readings], np.float32)
+
+
+def test_a_find_is_moved_up_by_a_share_of_its_side() -> None:
+    found = np.array([[100, 100, 40, 0.9], [300, 200, 60, 0.5]], np.float32)
+    moved = slant.moved_up(found, 0.25)
+    assert moved.tolist() == [[100, 90, 40, pytest.approx(0.9)], [300, 185, 60, 0.5]]
+    assert found[0, 1] == 100  # (a copy)
+
+
+def test_the_clarity_of_a_roll_is_its_dice_mean_log_confidence() -> None:
+    assert slant.clarity(_roll((3, 0.9), (5, 0.9))) == pytest.approx(np.log(0.9 + slant.FLOOR))
+    assert slant.clarity(_roll((3, 0.9), (5, 0.5))) < slant.clarity(_roll((3, 0.9), (5, 0.9)))
+
+
+def test_the_slant_read_most_clearly_is_taken_if_clearly_better() -> None:
+    as_found = _roll((3, 0.7), (5, 0.6), (2, 0.9))
+    slants = np.stack(
+        [
+            _roll((3, 0.8), (5, 0.7), (2, 0.9)),
+            _roll((4, 0.97), (6, 0.95), (2, 0.95)),  # the clearest
+            _roll((4, 0.9), (6, 0.9), (2, 0.9)),
+        ]
+    )
+    assert slant.slant_taken(as_found, slants) == 1
+    barely = np.stack([_roll((3, 0.72), (5, 0.62), (2, 0.9))])  # better, not by GAIN
+    assert slant.clarity(barely[0]) > slant.clarity(as_found)
+    assert slant.slant_taken(as_found, barely) == -1
+    assert slant.slant_taken(as_found[:1], slants[:, :1]) == -1  # one die: not judged
+
+
+def test_every_slant_is_read_only_if_a_first_one_reads_more_clearly() -> None:
+    as_found = _roll((3, 0.8), (5, 0.8))
+    assert slant.steeper_worth_reading(as_found, _roll((3, 0.85), (5, 0.8)))
+    assert not slant.steeper_worth_reading(as_found, _roll((3, 0.75), (5, 0.8)))
+    assert not slant.steeper_worth_reading(as_found[:1], _roll((3, 0.99)))
+    worse, better = _roll((3, 0.6), (5, 0.8)), _roll((3, 0.9), (5, 0.8))
+    assert slant.steeper_worth_reading(as_found, worse, better)  # (either slant will do)
+    assert not slant.steeper_worth_reading(as_found, worse, worse)
+
+
+def test_a_die_read_much_more_surely_as_found_keeps_its_reading() -> None:
+    read_as = _roll((1, 0.95), (1, 0.9), (3, 0.5))
+    at_slant = _roll((5, 0.43), (2, 0.8), (4, 0.9))
+    assert slant.taken_dice(read_as, at_slant).tolist() == [False, True, True]
+
+
+def test_a_crop_stretched_upright_shows_a_squashed_face_square() -> None:
+    """A square squashed to half its height, stretched by 2, fills the crop as the square
+    itself does unstretched."""
+    square = np.full((400, 400, 3), 255, np.uint8)
+    square[150:250, 150:250] = 0
+    squashed = np.full((400, 400, 3), 255, np.uint8)
+    squashed[175:225, 150:250] = 0
+    plain = crop_die(square, (200, 200), 100) < 128
+    stretched = crop_die(squashed, (200, 200), 100, stretch=2.0) < 128
+    assert plain.shape == stretched.shape == (CROP, CROP, 3)
+    assert abs(int(plain.sum()) - int(stretched.sum())) < 0.05 * plain.sum()
+    assert (crop_die(squashed, (200, 200), 100) < 128).sum() < 0.6 * plain.sum()
+
+
+def test_a_roll_drawn_at_45_degrees_reads_right_only_read_at_its_slant(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Black dice seen from 45 degrees, the phone upright: as found, three of the six read
+    wrong (the finder's centres lie on the side faces); read at the slant, all six right."""
+    img, drawn = drawn_rolls.drawn_roll(
+        np.random.default_rng(4), "black", "plain", 48, 45, upright=True
+    )
+    truth = sorted(d.value for d in drawn)
+    assert sorted(d.value for d in vision.read(img)) == truth
+    monkeypatch.setattr(slant, "GAIN", np.inf)  # (no slant is ever taken)
+    assert sorted(d.value for d in vision.read(img)) != truth
+
+
+def test_a_roll_seen_from_above_is_not_read_at_a_slant(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken: list[np.ndarray] = []  # (the rolls a slant was taken for)
+    real = slant.taken_dice
+
+    def spy(read_as: np.ndarray, at_slant: np.ndarray) -> np.ndarray:
+        taken.append(read_as)
+        return real(read_as, at_slant)
+
+    monkeypatch.setattr(slant, "taken_dice", spy)
+    for seed in range(3):
+        img, drawn = drawn_rolls.drawn_roll(np.random.default_rng(seed), "white", "wood", 48, 0)
+        assert sorted(d.value for d in vision.read(img)) == sorted(d.value for d in drawn)
+    assert not taken
+    steep, _ = drawn_rolls.drawn_roll(
+        np.random.default_rng(4), "black", "plain", 48, 45, upright=True
+    )
+    vision.read(steep)
+    assert len(taken) == 1  # (the spy sees a slant taken)
+
+
+def test_a_roll_pays_for_the_first_look_and_reads_on_only_if_it_tells_a_slant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Six dice: the first reader reads three of them as found and at two slants (nine
+    crops); only where a slant reads them more clearly are all six read at every slant by
+    the readers (thirty crops), and the slant taken where it reads the roll clearly better."""
+    looks = grey_looks(800, 200)
+    found = np.array([[60 + 120 * i, 100, 40, 0.9] for i in range(6)], np.float32)
+    probs = _roll(*[(3, 0.95)] * 6)
+    first: list[int] = []
+    both: list[int] = []
+    steep = _roll(*[(5, 0.99)] * 6)
+
+    def first_reading(crops: list[np.ndarray]) -> np.ndarray:
+        first.append(len(crops))
+        return np.concatenate([_roll(*[(3, 0.8)] * 3), clear_first])
+
+    def glance(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        both.append(len(crops))
+        at = [_roll(*[(3, 0.8)] * 6)] + [_roll(*[(3, 0.8)] * 6)] * len(slant.SLANTS)
+        at[2] = steep  # (the second slant, 45 degrees)
+        return np.concatenate(at), np.zeros(len(crops), bool)
+
+    monkeypatch.setattr(reader, "first_reading", first_reading)
+    monkeypatch.setattr(reader, "glance", glance)
+    clear_first = _roll(*[(3, 0.7)] * 6)  # (both first slants read less clearly)
+    assert looks.at_slant(found, probs) is probs
+    assert first == [3 * (1 + len(slant.FIRST_SLANTS))] and not both
+    clear_first = _roll(*[(3, 0.7)] * 3 + [(4, 0.9)] * 3)  # (the second reads more clearly)
+    read = looks.at_slant(found, probs)
+    assert both == [6 * (1 + len(slant.SLANTS))]
+    assert np.array_equal(read, steep)  # (each die read 0.99 there: taken)
+    assert np.array_equal(looks.at_slant(found[:1], probs[:1]), probs[:1])  # (one die)
