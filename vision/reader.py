@@ -419,9 +419,12 @@ def _classify(
     return _voted(image, found, probs, owed, rotations, min_dieness)
 
 
-def _crops(image: np.ndarray, found: np.ndarray) -> list[np.ndarray]:
-    """The face readers' view of each find (x, y, side, score), cut from the full image."""
-    return [crop_die(image, (float(x), float(y)), float(s)) for x, y, s, _ in found]
+def _crops(image: np.ndarray, found: np.ndarray, *, stretch: float = 1.0) -> list[np.ndarray]:
+    """The face readers' view of each find (x, y, side, score), cut from the full image
+    (stretched upright by `stretch`: a top face seen at a slant, `slant.py`)."""
+    return [
+        crop_die(image, (float(x), float(y)), float(s), stretch=stretch) for x, y, s, _ in found
+    ]
 
 
 def _glanced(
@@ -1292,7 +1295,7 @@ class _Looks:
             keep = keep[dedupe(found[keep], rank[keep])]
         found, probs, patches = self.coloured_in(*self.sized(found[keep], probs[keep]))
         found, probs = self.recentred(found, probs, also=patches)
-        probs = self.at_slant(found, probs)
+        probs = self.at_slant(found, probs)  # (a patch too: read at the slant, it may be a die)
         keep = ~patches | self.read_as_dice(probs)  # (a patch's die, read clearly at last)
         keep |= self.unread_patches(found, probs, patches & ~keep)
         return _detections(found[keep], probs[keep], (self.w, self.h))
@@ -1398,34 +1401,35 @@ class _Looks:
 
     def at_slant(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The roll's scores, read again at a steep slant where the readers read its dice
-        more clearly so (`slant.slant_taken`): each die's crop moved up onto its top face
-        and stretched upright, and its reading there taken unless the roll as read read
-        it much more surely (`slant.taken_dice`); finds and boxes unchanged. The first
-        reader's look at a few dice at two slants (`slant.steeper_worth_reading`) tells
+        more clearly so on the whole (`slant.slant_taken`): each die's crop moved up onto
+        its top face and stretched upright, and its reading there taken unless the roll as
+        read read it much more surely (`slant.taken_dice`); finds and boxes unchanged. The
+        first reader's look at a few dice at two slants (`slant.steeper_worth_reading`) tells
         whether the roll is worth reading at every slant."""
         if len(found) < slant.ROLL_LEAST:
             return probs
-
-        def cut_at(
-            slants: tuple[tuple[float, float], ...], dice: np.ndarray = found
-        ) -> list[np.ndarray]:
-            return [
-                crop_die(self.image, (float(x), float(y)), float(s), stretch=stretch)
-                for shift, stretch in slants
-                for x, y, s, _ in slant.moved_up(dice, shift)
-            ]
-
         some = found[: slant.FIRST_DICE]  # (the slant is the camera's: a few dice show it)
-        first = first_reading(cut_at(((0.0, 1.0), *slant.FIRST_SLANTS), some))
+        first = first_reading(self._slanted(some, (slant.AS_FOUND, *slant.FIRST_SLANTS)))
         if not slant.steeper_worth_reading(*first.reshape(-1, len(some), 7)):
             return probs
-        crops = cut_at(((0.0, 1.0), *slant.SLANTS))
+        crops = self._slanted(found, (slant.AS_FOUND, *slant.SLANTS))
         as_found, *at_slants = glance(crops)[0].reshape(-1, len(found), 7)
         which = slant.slant_taken(as_found, np.array(at_slants))
         if which < 0:
             return probs
         taken = slant.taken_dice(probs, at_slants[which])
         return np.where(taken[:, None], at_slants[which], probs)
+
+    def _slanted(
+        self, found: np.ndarray, slants: tuple[tuple[float, float], ...]
+    ) -> list[np.ndarray]:
+        """The readers' crops of the finds as seen from each of `slants` ((shift, stretch),
+        `slant.SLANTS`): slant after slant, the finds in order within each."""
+        return [
+            crop
+            for shift, stretch in slants
+            for crop in _crops(self.image, slant.moved_up(found, shift), stretch=stretch)
+        ]
 
     def _ways_read(
         self,

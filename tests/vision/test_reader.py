@@ -1105,7 +1105,7 @@ def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch: pytest.M
         ],
         np.float32,
     )
-    monkeypatch.setattr(reader, "crop_die", lambda image, xy, side: np.full((2, 2, 3), xy[0]))
+    monkeypatch.setattr(reader, "crop_die", lambda image, xy, side, **_: np.full((2, 2, 3), xy[0]))
     read_xs: list[float] = []
     wider_xs: list[float] = []
 
@@ -1656,9 +1656,11 @@ def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(
     sides: list[float] = []
     crop = reader.crop_die
 
-    def spy(image: np.ndarray, center_xy: tuple[float, float], side: float) -> np.ndarray:
+    def spy(
+        image: np.ndarray, center_xy: tuple[float, float], side: float, **kw: float
+    ) -> np.ndarray:
         sides.append(side)
-        return crop(image, center_xy, side)
+        return crop(image, center_xy, side, **kw)
 
     def vote(
         crops: list[np.ndarray],
