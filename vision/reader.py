@@ -1567,10 +1567,10 @@ def read(
     Last, each die of the roll read under 0.8 is read again with its crop moved 0.3 of
     its side each of 8 ways, and a clear reading taken (`recentred`, `recentre.py`):
     seen at a slant, the finder's centre lies towards the side faces, whose pips the
-    crop then takes in. A roll of two dice or more whose crops all moved up onto the
-    top faces and stretched upright read clearly better than as found is read so
-    (`at_slant`, `slant.py`): seen from 40 degrees off vertical or more, the finder's
-    centres lie on the side faces, and most of their misreads are sure.
+    crop then takes in. A roll of two dice or more whose dice, their crops moved up onto
+    the top faces and stretched upright, read clearly better on the whole than as found
+    is read so (`at_slant`, `slant.py`): seen from 40 degrees off vertical or more, the
+    finder's centres lie on the side faces, and most of their misreads are sure.
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()
