@@ -92,6 +92,23 @@ def test_a_roll_drawn_at_45_degrees_reads_right_only_read_at_its_slant(
     assert sorted(d.value for d in vision.read(img)) != truth
 
 
+def test_a_roll_drawn_at_50_degrees_needs_its_crops_moved_further_up(
+    drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Black dice seen from 50 degrees, the phone upright: read at the slants moved up 0.25
+    and 0.3 of a side, all six right; at session 64's slants, which stretched the crops for
+    50 and 54 degrees instead of moving them further, a 2 reads as a 3."""
+    img, drawn = drawn_rolls.drawn_roll(
+        np.random.default_rng(8), "black", "plain", 48, 50, upright=True
+    )
+    truth = sorted(d.value for d in drawn)
+    assert sorted(d.value for d in vision.read(img)) == truth
+    stretched = ((0.15, 1.31), (0.2, 1.41), (0.2, 1.56), (0.25, 1.7))
+    monkeypatch.setattr(slant, "SLANTS", stretched)
+    monkeypatch.setattr(slant, "FIRST_SLANTS", (stretched[0], stretched[2]))
+    assert sorted(d.value for d in vision.read(img)) != truth
+
+
 def test_a_roll_seen_from_above_is_not_read_at_a_slant(
     drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
