@@ -38,9 +38,8 @@ from .finds import readings
 # stretched upright): 40 and 45 degrees (1 / cos), then 45 degrees' stretch moved further
 # up, for steeper rolls. The move grows with the slant as the finder's slide onto the side
 # face does, and past 45 degrees moving the crop up reads the top face better than
-# stretching it more: in rolls read at 42 slants (moved 0-0.3, stretched 1-1.9), forced
-# on every roll, 45-degree rolls read best moved 0.25-0.3, stretched 1.31-1.41 (session
-# 65). The rolls a phone held upright sees, read right of 96 (`scripts/drawn_rolls.py
+# stretching it more: with each of 42 slants (moved 0-0.3, stretched 1-1.9) forced on
+# every roll, 45-degree rolls read best moved 0.25-0.3, stretched 1.31-1.41 (session 65). The rolls a phone held upright sees, read right of 96 (`scripts/drawn_rolls.py
 # --upright --seed 0`), before any slant / with session 64's slants (moved 0.15-0.25,
 # stretched to 54 degrees' 1.7) / these: 35 degrees 84 / 85 / 85, 40 degrees 60 / 69 /
 # 72, 45 degrees 13 / 56 / 59, 50 degrees 2 / 38 / 43; flat and 20 degrees and the dev
@@ -57,16 +56,16 @@ GAIN = 0.1
 # slant. It costs steeper rolls, but a die read surely at a moderate slant, the common
 # photo, is not put at the mercy of a roll's mean: with 0.3 instead, upright rolls read
 # 84, 66, 57 and 43 of 96 at 35, 40, 45 and 50 degrees (85, 69, 56 and 38 with 0.2;
-# session 64, its slants)
+# both at session 64's slants)
 KEEP = 0.2
 # The first look (`steeper_worth_reading`): this many of the roll's dice, read by the first
 # reader alone as found and at these slants, tell whether to read the whole roll at every
 # slant. A roll of six seen from above pays for nine crops of one reader, not thirty of
 # the readers. Measured against reading every roll at every slant (40, 45 and 50 degrees
 # upright: 72, 60 and 44 rolls of 96), this look, at the mildest and the farthest moved,
-# loses 1 at 45 and 50 degrees (at the mildest and the one moved 0.25, 0 and 3). With
-# session 64's slants it lost none; the first reader on three dice at the mildest slant
-# alone lost 3 and 7, on every die 1 and 5
+# loses a roll at 45 degrees and one at 50 (at the mildest and the one moved 0.25: none
+# and 3). At session 64's slants it lost none, and the first reader at the mildest slant
+# alone lost 3 and 7 on three dice, 1 and 5 on every die
 FIRST_DICE = 3
 FIRST_SLANTS = (SLANTS[0], SLANTS[3])
 # The crops as found, among the slants: not moved, not stretched

@@ -95,18 +95,30 @@ def test_a_roll_drawn_at_45_degrees_reads_right_only_read_at_its_slant(
 def test_a_roll_drawn_at_50_degrees_needs_its_crops_moved_further_up(
     drawn_rolls: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Black dice seen from 50 degrees, the phone upright: read at the slants moved up 0.25
-    and 0.3 of a side, all six right; at session 64's slants, which stretched the crops for
-    50 and 54 degrees instead of moving them further, a 2 reads as a 3."""
+    """Black dice seen from 50 degrees, the phone upright: read at the slant moved up 0.3 of
+    a side (stretched 1.41), all six right; at session 64's slants, which stretched the
+    crops for 50 and 54 degrees instead of moving them further, the six found, a 2 reads
+    as a 3."""
     img, drawn = drawn_rolls.drawn_roll(
         np.random.default_rng(8), "black", "plain", 48, 50, upright=True
     )
+    taken: list[int] = []  # (the slant taken for each roll read)
+    real = slant.slant_taken
+
+    def spy(as_found: np.ndarray, at_slants: np.ndarray) -> int:
+        taken.append(real(as_found, at_slants))
+        return taken[-1]
+
+    monkeypatch.setattr(slant, "slant_taken", spy)
     truth = sorted(d.value for d in drawn)
     assert sorted(d.value for d in vision.read(img)) == truth
+    assert slant.SLANTS[taken[-1]] == (0.3, 1.41)
     stretched = ((0.15, 1.31), (0.2, 1.41), (0.2, 1.56), (0.25, 1.7))
     monkeypatch.setattr(slant, "SLANTS", stretched)
     monkeypatch.setattr(slant, "FIRST_SLANTS", (stretched[0], stretched[2]))
-    assert sorted(d.value for d in vision.read(img)) != truth
+    read = sorted(d.value for d in vision.read(img))
+    assert stretched[taken[-1]] == (0.25, 1.7)  # (read at a slant, but not far enough up)
+    assert len(read) == len(truth) and read != truth
 
 
 def test_a_roll_seen_from_above_is_not_read_at_a_slant(
@@ -152,9 +164,9 @@ def test_a_roll_pays_for_the_first_look_and_reads_on_only_if_it_tells_a_slant(
     def scores(crops: list[np.ndarray], first: bool) -> np.ndarray:
         seen.append([tuple(c[0, 0]) for c in crops])
         out = []
-        for x, _, stretch in seen[-1]:
+        for x, y, stretch in seen[-1]:
             die = round((x - 60) / 120)  # (0-5, left to right)
-            if not first and stretch == steep[1]:
+            if not first and (y, stretch) == (pytest.approx(100 - steep[0] * 40), steep[1]):
                 out.append(read_scores(die + 1, 0.99))
             elif first and stretch > 1.0 and first_tells:
                 out.append(read_scores(3, 0.9))
