@@ -39,12 +39,13 @@ from .finds import readings
 # up, for steeper rolls. The move grows with the slant as the finder's slide onto the side
 # face does, and past 45 degrees moving the crop up reads the top face better than
 # stretching it more: with each of 42 slants (moved 0-0.3, stretched 1-1.9) forced on
-# every roll, 45-degree rolls read best moved 0.25-0.3, stretched 1.31-1.41 (session 65). The rolls a phone held upright sees, read right of 96 (`scripts/drawn_rolls.py
-# --upright --seed 0`), before any slant / with session 64's slants (moved 0.15-0.25,
-# stretched to 54 degrees' 1.7) / these: 35 degrees 84 / 85 / 85, 40 degrees 60 / 69 /
-# 72, 45 degrees 13 / 56 / 59, 50 degrees 2 / 38 / 43; flat and 20 degrees and the dev
-# photos as before. Milder slants are not tried, since the dev photos read up to 0.17 more
-# clearly at slants of 0-20 degrees (session 64)
+# every roll, 45-degree rolls read best moved 0.25-0.3, stretched 1.31-1.41 (session 65).
+# The rolls a phone held upright sees, read right of 96 (`scripts/drawn_rolls.py --upright
+# --seed 0`), before any slant / with session 64's slants (moved 0.15-0.25, stretched to
+# 54 degrees' 1.7) / these: 35 degrees 84 / 85 / 85, 40 degrees 60 / 69 / 72, 45 degrees
+# 13 / 56 / 59, 50 degrees 2 / 38 / 43; flat and 20 degrees and the dev photos as before.
+# Milder slants are not tried, since the dev photos read up to 0.17 more clearly at slants
+# of 0-20 degrees (session 64)
 SLANTS: tuple[tuple[float, float], ...] = ((0.15, 1.31), (0.2, 1.41), (0.25, 1.41), (0.3, 1.41))
 # How much more clearly, on the mean log confidence over the roll's dice, the best slant
 # must read the roll than its crops cut as found. The dev photos' rolls, read at these
