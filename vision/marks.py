@@ -102,8 +102,8 @@ def marked_share(
 
 def plain_faces(image: np.ndarray, found: np.ndarray, gain: float | np.ndarray = 1.0) -> np.ndarray:
     """Which finds (x, y, side, ...) show a plain face (`PLAIN`): a mask. `gain`: what the
-    reader scaled a dark image by (`reader.brightened`), or the part of a shadow each find
-    lies in (one a find: `reader.shadows_lifted`), which scaled its JPEG's ripples too: the
+    reader scaled a dark image by (`light.brightened`), or the part of a shadow each find
+    lies in (one a find: `light.shadows_lifted`), which scaled its JPEG's ripples too: the
     least distance a mark stands out by grows with it, to `MOST`. A find under `MIN_SIDE`,
     or with less than half its disc in the image, is not called plain."""
     plain = np.zeros(len(found), bool)

@@ -12,8 +12,8 @@ import pytest
 
 from vision import read, reader
 from vision.detections import DieDetection
+from vision.light import brightened, brightening
 from vision.marks import MIN_SIDE, PLAIN, marked_share, plain_faces
-from vision.reader import brightened, brightening
 
 if TYPE_CHECKING:
     from tests.vision.conftest import Drawn

@@ -15,7 +15,7 @@ import pytest
 
 import vision
 from tests.vision.conftest import grey_looks, read_scores
-from vision import model, reader
+from vision import light, model, reader
 from vision.detections import Detections
 from vision.evaluate import score_image
 from vision.finds import readings
@@ -1228,36 +1228,6 @@ def test_pips_of_a_close_up_lead_to_the_die(
     assert dets.values == [2]
 
 
-def test_frames_up_to_the_dark_level_are_scaled() -> None:
-    """`DARK_LEVEL` is 96 since session 57 (64 before): a frame whose brightest pixels are
-    at 80 is scaled (to 160), one at 100 is not."""
-    assert reader.brightening(np.full((20, 20, 3), 80, np.uint8)) == 2.0
-    assert reader.brightening(np.full((20, 20, 3), 100, np.uint8)) == 1.0
-
-
-def test_a_dark_table_with_pale_dice_is_no_dark_frame() -> None:
-    """Six pale faces of 30 px on a table at 40 cover under 1% of a 1280x720 frame: its
-    brightest pixels (`top_level`) are the table's, but its brightest patch is a face, so
-    the frame is lit and not scaled. Glints of 3 px, a sample wide at most, are no patch:
-    a dark frame with them is still scaled."""
-    frame = np.full((720, 1280, 3), 40, np.uint8)
-    for k in range(6):
-        frame[300 : 300 + 30, 100 + 180 * k : 130 + 180 * k] = 210
-    sample = reader._brightest_sample(frame)
-    assert reader.top_level(sample) < reader.DARK_LEVEL
-    assert reader.patch_level(sample) == 210
-    assert reader.brightening(frame) == 1.0
-    glints = np.full((720, 1280, 3), 40, np.uint8)
-    for y in range(20, 700, 37):
-        for x in range(20, 1260, 41):
-            glints[y : y + 3, x : x + 3] = 255
-    assert reader.patch_level(reader._brightest_sample(glints)) < reader.DARK_LEVEL
-    assert reader.brightening(glints) == 4.0
-    for y, x in ((0, 0), (0, 1277), (717, 0), (717, 1277)):  # (nothing bright beyond it)
-        glints[y : y + 3, x : x + 3] = 255
-    assert reader.brightening(glints) == 4.0
-
-
 def test_pale_dice_on_a_dark_table_are_read(drawn: Drawn) -> None:
     """White dice of 28 px with green pips on a dark table: scaled as a dark frame (by
     3.2), their faces and pips both clipped to white and the reader found none of them."""
@@ -1266,39 +1236,8 @@ def test_pale_dice_on_a_dark_table_are_read(drawn: Drawn) -> None:
     for k in range(6):
         centre = (200 + 180 * k, 260 + 120 * (k % 2))
         draw_die(img, k + 1, centre, 28, angle=15 * k, face=(215, 215, 215), pip=(90, 150, 90))
-    assert reader.top_level(reader._brightest_sample(img)) < reader.DARK_LEVEL
+    assert light.top_level(light.brightest_sample(img)) < light.DARK_LEVEL
     assert sorted(vision.read(img).values) == [1, 2, 3, 4, 5, 6]
-
-
-def test_brightened_lifts_only_very_dark_images() -> None:
-    lit = np.full((100, 100, 3), 90, np.uint8)
-    lit[:10, :50] = 200  # 5% of the image bright: its 99th percentile is 200
-    assert reader.brightened(lit) is lit
-    dark = (lit // 4).astype(np.uint8)  # brightest 50, the rest 22
-    lifted = reader.brightened(dark)
-    assert lifted.dtype == np.uint8
-    assert lifted[5, 5, 0] == 160  # brightest scaled to `aim`: a factor 3.2
-    assert lifted[90, 90, 0] == round(22 * 3.2)
-    very = (lit // 20).astype(np.uint8)  # brightest 10: the factor stops at 4
-    assert reader.brightened(very)[5, 5, 0] == 40
-
-
-def test_brightened_smooths_the_noise_it_scaled_up() -> None:
-    """Scaling a dark frame scales its sensor noise too: `brightened` smooths that out of
-    the table and the face, and keeps a pip of a die of 34 px as it is (a blur that took
-    the noise out would take half its contrast)."""
-    rng = np.random.default_rng(0)
-    clean = np.full((200, 200, 3), 30.0)
-    clean[60:140, 60:140] = 15.0  # a dark die's face
-    cv2.circle(clean, (100, 100), 3, (50.0, 50.0, 50.0), -1)  # its pip
-    dark = np.clip(clean + rng.normal(0, 3, clean.shape), 0, 255).astype(np.uint8)
-    gain = reader.brightening(dark)
-    assert gain > 2.5
-    lifted = reader.brightened(dark).astype(np.float64)
-    table, face, pip = lifted[5:50, 5:50], lifted[70:85, 70:85], lifted[99:102, 99:102]
-    assert table.std() < 0.5 * 3 * gain  # (scaled alone: the gain times 3)
-    assert face.std() < 0.5 * 3 * gain
-    assert pip.mean() - face.mean() > 0.9 * 35 * gain
 
 
 def test_dice_in_a_dark_room_are_read(drawn: Drawn) -> None:
@@ -1321,54 +1260,9 @@ def test_dice_in_a_dark_room_are_read(drawn: Drawn) -> None:
     assert sorted(vision.read(dark).values) == [2, 5, 6]
 
 
-def _half_in_shadow(
-    light: float, lit: int = 200, size_wh: tuple[int, int] = (1280, 720)
-) -> np.ndarray:
-    """A plain frame at `lit` on its left and `light` of that on its right."""
-    w, h = size_wh
-    img = np.full((h, w, 3), lit, np.float32)
-    img[:, w // 2 :] *= light
-    return img
-
-
-def test_shadow_gains_only_where_a_lit_frame_has_a_shadow() -> None:
-    """A part is lifted where its local top is under `DARK_LEVEL` and under
-    `SHADOW_SHARE` (half) of the frame's: by up to 4, towards 160."""
-    assert reader.SHADOW_SHARE == 0.5
-    even = np.full((720, 1280, 3), 200, np.uint8)
-    assert reader.shadow_gains(even) is None
-    assert reader.shadow_gains(even // 4) is None  # dark all over: `brightened`'s
-    assert reader.shadow_gains(_half_in_shadow(0.55).astype(np.uint8)) is None  # 110: lit
-    for light, gain in ((0.45, 160 / 90), (0.2, 4.0), (0.05, 4.0)):
-        gains = reader.shadow_gains(_half_in_shadow(light).astype(np.uint8))
-        assert gains is not None
-        assert gains[:, 0] == pytest.approx(1.0, abs=1e-3)  # the lit side as it was
-        assert gains[:, -1] == pytest.approx(gain, rel=0.01), light  # the far shadow
-        assert gains.min() >= 1.0 - 1e-3 and gains.max() <= 4.0 + 1e-3
-
-
-def test_shadows_lifted_lifts_and_smooths_the_shadow_only() -> None:
-    """The lit side is left as it was, pixel for pixel; the shadow is lifted by its lift
-    (over 3: its brightest, noise and all, towards 160) and the noise that scaled up is
-    smoothed (sensor noise of 3, lifted by 3, would be 9); the lift at each pixel comes
-    back with the image."""
-    rng = np.random.default_rng(0)
-    noisy = _half_in_shadow(0.2) + rng.normal(0, 3, (720, 1280, 3))
-    img = np.clip(noisy, 0, 255).astype(np.uint8)
-    lifted, lift = reader.shadows_lifted(img)
-    assert lift is not None and lift.shape == (720, 1280)
-    np.testing.assert_array_equal(lifted[:, :640], img[:, :640])  # the lit half
-    assert lift[:, :640] == pytest.approx(1.0, abs=1e-3)
-    far, far_lift = lifted[:, -200:].astype(float), float(lift[:, -200:].mean())
-    assert 3.0 < far_lift <= 4.0
-    assert far.mean() == pytest.approx(40 * far_lift, rel=0.03)
-    assert far.std() < 5
-    unlifted, none = reader.shadows_lifted(np.full((720, 1280, 3), 200, np.uint8))
-    assert none is None and (unlifted == 200).all()
-
-
-def _dice_half_in_shadow(drawn: Drawn, light: float) -> tuple[np.ndarray, list[int]]:
-    """Eight red dice across a frame whose right half is in a shadow keeping `light`."""
+def _dice_half_in_shadow(drawn: Drawn, kept: float) -> tuple[np.ndarray, list[int]]:
+    """Eight red dice across a frame whose right half is in a shadow keeping `kept` of the
+    light."""
     draw_die, table = drawn
     img = table((150, 160, 170), (1280, 720), seed=1)
     values = [2, 5, 6, 3, 4, 1, 6, 2]
@@ -1376,7 +1270,7 @@ def _dice_half_in_shadow(drawn: Drawn, light: float) -> tuple[np.ndarray, list[i
         centre = (120 + 150 * k, 250 + 200 * (k % 2))
         draw_die(img, value, centre, 44, angle=15 * k, face=(40, 40, 190), pip=(235, 235, 235))
     xs = np.arange(1280, dtype=np.float32)
-    shade = 1.0 - (1.0 - light) * (0.5 + 0.5 * np.tanh((xs - 560) / 20.0))
+    shade = 1.0 - (1.0 - kept) * (0.5 + 0.5 * np.tanh((xs - 560) / 20.0))
     noise = np.random.default_rng(1).normal(0, 2, img.shape)
     return np.clip(img * shade[None, :, None] + noise, 0, 255).astype(np.uint8), values
 

@@ -315,7 +315,7 @@ def test_no_brighten_reads_dark_photos_unscaled(
     from vision import reader
 
     gains: list[float] = []
-    lifted = reader._lifted
+    lifted = reader.lifted
 
     def noted(image: np.ndarray, gain: float) -> np.ndarray:
         gains.append(gain)
@@ -323,7 +323,7 @@ def test_no_brighten_reads_dark_photos_unscaled(
 
     monkeypatch.setattr(reader, "brightening", reader.brightening)  # (restored after)
     monkeypatch.setattr(reader, "shadows_lifted", reader.shadows_lifted)
-    monkeypatch.setattr(reader, "_lifted", noted)
+    monkeypatch.setattr(reader, "lifted", noted)
     shadowed = np.full((240, 320, 3), 200, np.uint8)
     shadowed[:, 160:] = 20
     assert reader.shadows_lifted(shadowed)[1] is not None
