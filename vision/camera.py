@@ -71,7 +71,7 @@ def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) ->
 
 
 # The brightest pixels (99th percentile, grey) of a frame in what the motion test takes for
-# ordinary light: `light.DARK_LEVEL` until session 57, which raised that to 96 (with
+# ordinary light: `DARK_LEVEL` (vision/light.py) until session 57, which raised that to 96 (with
 # the smoothing of dark frames) and left the motion test, untested on real dark video, as
 # it was.
 LIT_LEVEL = 64.0

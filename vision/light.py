@@ -2,9 +2,10 @@
 
 The finder and the readers were trained on dice in ordinary light. A dark room, a webcam
 that does not adjust, or the phone's or a hand's shadow over part of the roll leaves the
-dice too dark for them: a very dark frame is scaled up as a whole (`brightened`), the deep
-parts of a shadow across a lit frame are lifted (`shadows_lifted`), and in both the sensor
-noise the scaling scaled up is smoothed out (`lifted`). `reader.read` does this first;
+dice too dark for them: a very dark frame is scaled up as a whole (`brightening`, then
+`lifted`; `brightened` does both), the deep parts of a shadow across a lit frame are lifted
+(`shadows_lifted`), and in both the sensor noise the scaling scaled up is smoothed out
+(`lifted`). `reader.read` does this first;
 `_Looks.gains_at` then holds its unread finds to the gain of the part they lie in, since
 the readers take lifted noise for dice. Pure functions on BGR uint8 arrays.
 """
@@ -15,7 +16,7 @@ import cv2
 import numpy as np
 
 # A frame whose brightest pixels (99th percentile) and brightest patch (`patch_level`) stay
-# under this many grey levels is dark: the reader scales it up (and smooths its noise,
+# under this many grey levels is dark: `read` scales it up (and smooths its noise,
 # `lifted`). It was 64 until session 57: scaling a frame also scaled its noise, and the
 # byler tray's grey buttons passed for dice at 35% of the light. Smoothed, frames up to 96
 # read better scaled (stress runs at 30-40% of the light, noise 0-6: `fudw_tray` 15 -> 60%,

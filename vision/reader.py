@@ -461,7 +461,7 @@ class _Looks:
     target_side_px: float
     rotations: int
     views: Views = FINDER_VIEWS[:FINDER_LOOKS]  # the finder's looks at each scale
-    gain: float = 1.0  # what `brightened` scaled the image by (its noise too)
+    gain: float = 1.0  # what `light.brightening` scaled the image by (its noise too)
     lift: np.ndarray | None = None  # or, pixel by pixel, its shadows (`shadows_lifted`)
 
     @cached_property
@@ -1139,7 +1139,7 @@ class _Looks:
         repeating pattern (`patterned`: polka dots of the set's colour read as 4s), none
         with a plain face (`plain_faces`, as `in_roll` asks of an unread find: the grey
         buttons on a tray's rim, in a noisy photo), and none in a dark frame scaled up
-        (`brightened`) or a shadow lifted (`shadows_lifted`), whose noise the readers take
+        (`light.brightened`) or a shadow lifted (`shadows_lifted`), whose noise the readers take
         for dice."""
         keep = which & (1.0 - probs[:, 0] >= self.min_unread_dieness)
         keep &= self.gains_at(found) <= LIFTED  # (a lit part)

@@ -332,5 +332,5 @@ def test_no_brighten_reads_dark_photos_unscaled(
     assert gains and min(gains) > 1.0
     gains.clear()
     assert stress.main([*args, "--no-brighten"]) == 0
-    assert gains == []  # (`_lifted` scales only a frame found dark)
+    assert gains == []  # (`lifted` scales only a frame found dark)
     assert reader.shadows_lifted(shadowed)[1] is None
