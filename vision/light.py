@@ -5,9 +5,9 @@ that does not adjust, or the phone's or a hand's shadow over part of the roll le
 dice too dark for them: a very dark frame is scaled up as a whole (`brightening`, then
 `lifted`; `brightened` does both), the deep parts of a shadow across a lit frame are lifted
 (`shadows_lifted`), and in both the sensor noise the scaling scaled up is smoothed out
-(`lifted`). `reader.read` does this first;
-`_Looks.gains_at` then holds its unread finds to the gain of the part they lie in, since
-the readers take lifted noise for dice. Pure functions on BGR uint8 arrays.
+(`lifted`). `reader.read` does this first; `_Looks.gains_at` then holds its unread finds
+to the gain of the part they lie in, since the readers take lifted noise for dice. Pure
+functions on BGR uint8 arrays.
 """
 
 from __future__ import annotations

@@ -1298,7 +1298,7 @@ def test_each_find_has_the_gain_of_where_it_lies(drawn: Drawn) -> None:
     for x in (100, 1200):
         draw_die(img, 5, (x, 300), 44)
     img[:, 640:] *= 0.2
-    lifted, lift = reader.shadows_lifted(np.clip(img, 0, 255).astype(np.uint8))
+    lifted, lift = light.shadows_lifted(np.clip(img, 0, 255).astype(np.uint8))
     found = np.array([[100.0, 300.0, 44.0, 0.9], [1200.0, 300.0, 44.0, 0.9]], np.float32)
     unknown = dataclasses.replace(grey_looks(1280, 720), image=lifted)
     shadowed = dataclasses.replace(unknown, lift=lift)
