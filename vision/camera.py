@@ -153,6 +153,15 @@ def _a_folder(path: str) -> bool:
         return False
 
 
+def _utf8(text: str) -> bool:
+    """Whether a path is UTF-8 text: a name that is not keeps its bytes as lone surrogates."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _capture(source: str | int) -> cv2.VideoCapture | None:
     """OpenCV's capture of `source`, or None where OpenCV refuses it. Opened on a thread of
     its own while this one waits in short steps: a named pipe with no writer yet holds
@@ -196,6 +205,8 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
     shown = repr(source) if len(text) <= 100 else f"{text[:40]!r}… ({len(text):,} characters)"
     if isinstance(source, str) and _a_folder(source):
         raise OSError(f"cannot open camera or video {shown}: a folder, not a video")
+    if isinstance(source, str) and not _utf8(source):  # (OpenCV's string conversion crashed)
+        raise OSError(f"cannot open camera or video {shown}: OpenCV needs a UTF-8 file name")
     cap = _capture(source)
     if cap is None or not cap.isOpened():
         raise OSError(f"cannot open camera or video {shown}")

@@ -132,10 +132,12 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
             pass
     except OSError:
         raise OSError(f"{p.parent}: cannot write in this folder (--annotate)") from None
-    if not cv2.haveImageWriter(str(p)):
-        raise ValueError(f"{p}: --annotate needs an image file name (.png, .jpg, ...)")
     # OpenCV goes by the last dot, as Path.suffix does not in a name like ".png"
     stem, ext = p.name[: p.name.rfind(".")], p.name[p.name.rfind(".") :]
+    # (only the extension goes to OpenCV: a name that is not UTF-8, its bytes kept as
+    # lone surrogates, crashed OpenCV's string conversion; the file is written by Python)
+    if "." not in p.name or not ext.isascii() or not cv2.haveImageWriter(f"image{ext}"):
+        raise ValueError(f"{p}: --annotate needs an image file name (.png, .jpg, ...)")
     try:  # a trial colour image: OpenCV knows .pbm and .pgm, but writes only grey ones
         written = cv2.imencode(ext, np.zeros((64, 64, 3), np.uint8))[0]
     except cv2.error:

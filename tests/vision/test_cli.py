@@ -191,6 +191,21 @@ def test_a_broken_video_file_is_one_line(tmp_path: Path) -> None:
     assert r.stderr == f"hotdice: error: cannot open camera or video {str(video)!r}\n"
 
 
+def test_a_file_name_that_is_not_utf8_is_no_crash(samples_dir: Path, tmp_path: Path) -> None:
+    """Such a name reaches Python as lone surrogates, and OpenCV's string conversion crashed
+    on them (exit 139, nothing said): the copy is written under that name, and a video by
+    such a name is refused in one line."""
+    photo = str(sorted(samples_dir.glob("*.jpg"))[0])
+    out = os.fsdecode(bytes(tmp_path) + b"/copy\xfe.png")
+    r = _run("read", photo, "--annotate", out)
+    assert r.returncode == 0, r.stderr
+    assert cv2.imdecode(np.fromfile(out, np.uint8), cv2.IMREAD_COLOR).shape[2] == 3
+    r = _run("read", "--camera", os.fsdecode(bytes(tmp_path) + b"/roll\xff.avi"))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("hotdice: error: cannot open camera or video")
+    assert "needs a UTF-8 file name" in r.stderr and len(r.stderr.splitlines()) == 1
+
+
 def test_a_camera_number_past_a_c_int_is_no_camera(capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCV's own error (and a traceback) for a number it cannot take: no such camera."""
     assert main(["read", "--camera", "9" * 23]) == 2
