@@ -585,9 +585,13 @@ def classify_crops(
 
 
 def warm_up() -> None:
-    """Load the networks and run each once, so a photo's timing is the reading alone."""
-    find_centres(np.zeros((64, 64, 3), np.uint8))
-    classify_crops([np.zeros((CROP, CROP, 3), np.uint8)], rotations=1)
+    """Load the networks and run each once, so a photo's timing is the reading alone.
+    Every reader is run (a blank crop, which the first reader decides alone, left the
+    second one and its int8 probe to the first photo), and OpenCV's colour tables for Lab,
+    which the colour tests use, are filled: the first photo took 90 ms more than the next."""
+    find_centres(np.zeros((480, 640, 3), np.uint8))
+    _scores(_blob([np.zeros((CROP, CROP, 3), np.uint8)] * 32))
+    cv2.cvtColor(np.zeros((8, 8, 3), np.uint8), cv2.COLOR_BGR2LAB)
 
 
 def resize(image: np.ndarray, scale: float) -> np.ndarray:
