@@ -199,7 +199,8 @@ def test_a_file_name_that_is_not_utf8_is_no_crash(samples_dir: Path, tmp_path: P
     out = os.fsdecode(bytes(tmp_path) + b"/copy\xfe.png")
     r = _run("read", photo, "--annotate", out)
     assert r.returncode == 0, r.stderr
-    assert cv2.imdecode(np.fromfile(out, np.uint8), cv2.IMREAD_COLOR).shape[2] == 3
+    copy = cv2.imdecode(np.fromfile(out, np.uint8), cv2.IMREAD_COLOR)
+    assert copy is not None and copy.shape[2] == 3
     r = _run("read", "--camera", os.fsdecode(bytes(tmp_path) + b"/roll\xff.avi"))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith("hotdice: error: cannot open camera or video")
