@@ -37,7 +37,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from . import recentre, slant
+from . import recentre, slant, smear
 from .closeup import crowd, explains, holds, look_like_pips, stands
 from .detections import Detections, DieDetection
 from .finds import (
@@ -1130,7 +1130,7 @@ class _Looks:
         probs = self.at_slant(found, probs)  # (a patch too: read at the slant, it may be a die)
         keep = ~patches | self.read_as_dice(probs)  # (a patch's die, read clearly at last)
         keep |= self.unread_patches(found, probs, patches & ~keep)
-        return _detections(found[keep], probs[keep], (self.w, self.h))
+        return _detections(found[keep], probs[keep], self.image)
 
     def unread_patches(self, found: np.ndarray, probs: np.ndarray, which: np.ndarray) -> np.ndarray:
         """Of the colour patches `which` (a mask) that no way read clearly, those to report
@@ -1551,12 +1551,13 @@ def read(
     return looks.roll(found, probs)
 
 
-def _detections(found: np.ndarray, probs: np.ndarray, size_wh: tuple[int, int]) -> Detections:
+def _detections(found: np.ndarray, probs: np.ndarray, image: np.ndarray) -> Detections:
     """The dice confirmed as a roll, each found once and of the roll's size (`_Looks.roll`
-    sees to it), as detections in a `size_wh` image, left to right."""
-    w, h = size_wh
+    sees to it), as detections in `image`, left to right; a smeared die's confidence held
+    under the asking level (`smear.py`)."""
+    h, w = image.shape[:2]
     if not len(found):
-        return Detections.empty(size_wh)
+        return Detections.empty((w, h))
     values, confidences = readings(probs)
     dice = []
     for (x, y, side, _score), value, confidence in zip(
@@ -1566,6 +1567,7 @@ def _detections(found: np.ndarray, probs: np.ndarray, size_wh: tuple[int, int]) 
         x0, y0 = max(0.0, x - half), max(0.0, y - half)
         x1, y1 = min(float(w), x + half), min(float(h), y + half)
         box = (round(x0), round(y0), max(1, round(x1 - x0)), max(1, round(y1 - y0)))
+        confidence = smear.doubted(image, box, confidence)
         dice.append(DieDetection(value, confidence, box, (float(x), float(y))))
     dice.sort(key=lambda d: (d.center_xy[0], d.center_xy[1]))
     return Detections(tuple(dice), (w, h))
