@@ -30,10 +30,10 @@ if TYPE_CHECKING:
 def _moved(image: np.ndarray, length: float, degrees: float) -> np.ndarray:
     """The image as a camera moving `length` pixels at `degrees` while the shutter is open."""
     k = 2 * math.ceil(length / 2) + 1
-    line = np.zeros((k, k), np.float32)
-    line[k // 2, k // 2 - round(length / 2) : k // 2 + round(length / 2) + 1] = 1
+    flat = np.zeros((k, k), np.float32)
+    flat[k // 2, k // 2 - round(length / 2) : k // 2 + round(length / 2) + 1] = 1
     turned = cv2.getRotationMatrix2D(((k - 1) / 2, (k - 1) / 2), degrees, 1.0)
-    line = cv2.warpAffine(line, turned, (k, k))
+    line = cv2.warpAffine(flat, turned, (k, k))
     return cv2.filter2D(image, -1, line / line.sum())
 
 
