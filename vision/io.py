@@ -15,6 +15,7 @@ import re
 import stat
 import struct
 import tempfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -204,9 +205,34 @@ def format_problem(data: bytes) -> str | None:
     brands = _ftyp_brands(data)
     if brands & HEIC_BRANDS and not brands & AVIF_BRANDS:
         return HEIC_REFUSED
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" not in data:
-        return "the PNG is cut off before its end (damaged, or not sent whole)"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return _png_problem(data)
     return None
+
+
+# libpng's own bound on a side (`png_set_user_limits`' default), under OpenCV's 1,048,576
+PNG_MOST_SIDE = 1_000_000
+
+
+def _png_problem(data: bytes) -> str | None:
+    """What libpng would find wrong in a PNG, found first: each chunk's checksum (libpng
+    printed "libpng error: IDAT: CRC error" on standard error, before the one-line message
+    a user should see alone), and its end."""
+    at = 8
+    while at + 12 <= len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        end = at + 12 + length
+        if end > len(data):
+            break
+        kind = data[at + 4 : at + 8]
+        (crc,) = struct.unpack(">I", data[end - 4 : end])
+        if zlib.crc32(data[at + 4 : end - 4]) != crc:
+            name = kind.decode("latin-1") if kind.isalpha() else "a"
+            return f"the PNG is damaged: its {name} chunk's checksum does not match"
+        if kind == b"IEND":
+            return None
+        at = end
+    return "the PNG is cut off before its end (damaged, or not sent whole)"
 
 
 class ImageTooLarge(ValueError):
@@ -226,6 +252,9 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
     size = image_size_wh(data)
     if size is not None and size[0] * size[1] > max_pixels:
         raise ImageTooLarge(f"image is {size[0]}x{size[1]}, more than {max_pixels} pixels")
+    if size is not None and data[:4] == b"\x89PNG" and max(size) > PNG_MOST_SIDE:
+        # (libpng said so first, in two lines of its own on standard error)
+        raise ImageTooLarge(f"image is {size[0]}x{size[1]}, over {PNG_MOST_SIDE:,} pixels a side")
     problem = format_problem(data)
     if problem:
         raise ValueError(problem)

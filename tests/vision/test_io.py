@@ -7,6 +7,7 @@ import os
 import struct
 import subprocess
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 
 from vision.io import (
     MAX_SCANS,
+    PNG_MOST_SIDE,
     ImageTooLarge,
     decode_image,
     image_size_wh,
@@ -56,6 +58,39 @@ def test_a_decoder_failure_is_a_one_line_error() -> None:
     ok, png = cv2.imencode(".png", np.zeros((3, 4000, 3), np.uint8))
     with pytest.raises(ValueError, match="not a readable image"):
         decode_image(png.tobytes(), reduce=8)  # OpenCV asserts on a 500x0 result
+
+
+def _png(width: int, height: int) -> bytes:
+    """A whole grey PNG of that size, black (OpenCV writes none over its own bound)."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    rows = zlib.compress((b"\x00" + bytes(width)) * height)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+    )
+
+
+def test_a_damaged_or_too_wide_png_is_said_to_be_so_in_one_line(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """libpng printed its own lines on standard error ("libpng error: IDAT: CRC error";
+    for a side over its bound, a warning and an error) before the one-line message."""
+    png = cv2.imencode(".png", np.full((60, 80, 3), 90, np.uint8))[1].tobytes()
+    idat = png.index(b"IDAT")
+    damaged = png[: idat + 10] + bytes([png[idat + 10] ^ 0xFF]) + png[idat + 11 :]
+    with pytest.raises(ValueError, match="the PNG is damaged: its IDAT chunk's checksum"):
+        decode_image(damaged)
+    wide = _png(PNG_MOST_SIDE + 1, 1)
+    with pytest.raises(ImageTooLarge, match="over 1,000,000 pixels a side"):
+        decode_image(wide)
+    assert capfd.readouterr().err == ""
+    # after its end, what a PNG carries is not looked at (an app's trailer)
+    assert decode_image(png + b"trailing bytes").shape == (60, 80, 3)
 
 
 def test_a_heic_photo_and_a_png_cut_off_are_said_to_be_so_before_decoding(
