@@ -12,7 +12,6 @@ import contextlib
 import os
 import queue
 import stat
-import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -22,6 +21,7 @@ import cv2
 import numpy as np
 
 from .detections import Detections
+from .io import native_stderr_kept
 from .light import top_level
 from .model import resize
 
@@ -121,29 +121,6 @@ def settled_rolls(
             yield Roll(index, reader(frame))
 
 
-@contextlib.contextmanager
-def _native_stderr_closed() -> Iterator[None]:
-    """Standard error's file descriptor on /dev/null for a moment: OpenCV's own AVI reader
-    prints what it finds wrong in a file ("Unexpected list type") with C's fprintf, past
-    its log level, before the command's one-line error says the video does not open.
-    Best effort (left alone where there is no descriptor 2 to swap), and for one thread:
-    the descriptor is the process's (`hotdice read --camera` opens one source at a time)."""
-    try:
-        if sys.stderr is not None:
-            sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # (no standard error at all: nothing to keep quiet)
-        yield
-        return
-    try:
-        with contextlib.suppress(OSError), open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 def _a_folder(path: str) -> bool:
     """Whether `path` is a folder, which holds no video (a stream's URL, a file, a camera
     device or a pipe, `--camera /dev/stdin`, go to OpenCV, which says if it cannot open one)."""
@@ -174,7 +151,9 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
         except (cv2.error, OverflowError):  # (a camera number past a C int: no such camera)
             opened.append(None)
 
-    quiet = _native_stderr_closed() if isinstance(source, str) else contextlib.nullcontext()
+    # (a file's complaints, printed by OpenCV's AVI reader with C's fprintf past its log
+    # level, are kept off the terminal: the one-line error says the video does not open)
+    quiet = native_stderr_kept() if isinstance(source, str) else contextlib.nullcontext()
     with quiet:
         worker = threading.Thread(target=open_it, name="open-video", daemon=True)
         worker.start()

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,7 +28,7 @@ from .annotate import annotate
 from .camera import settled_rolls, video_frames
 from .detections import ASK_BELOW, Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
-from .io import load_image, read_bytes, stat_path, write_image
+from .io import load_image, native_stderr_kept, read_bytes, stat_path, write_image
 from .model import warm_up
 from .photo import PhotoReading, read_photo_data
 from .reader import read
@@ -45,18 +45,39 @@ class RulesContext(Protocol):
     def advice_text(self, report: dict) -> str: ...
 
 
-def read_photo(path: str | os.PathLike) -> tuple[Detections, np.ndarray, float]:
+def _warn(message: str) -> None:
+    with contextlib.suppress(OSError):  # (a full or closed stderr: the reading still counts)
+        print(f"hotdice: warning: {message}", file=sys.stderr, flush=True)
+
+
+# What the JPEG decoder says of data it read past (libjpeg's warnings, on standard error)
+_DAMAGED = ("Corrupt JPEG data", "Premature end of JPEG file")
+
+
+def read_photo(
+    path: str | os.PathLike, *, warn: Callable[[str], None] = _warn
+) -> tuple[Detections, np.ndarray, float]:
     """Read a photo file: (detections in full-size pixels, decoded image, ms incl. decoding).
 
-    Raises OSError for a missing file and ValueError for one that is not an image.
+    Raises OSError for a missing file and ValueError for one that is not an image. A JPEG
+    whose data is damaged part of the way is read as far as it decodes, and `warn` says so
+    in one line (the decoder had printed its own line, and the roll went on as if whole).
     """
     t0 = time.perf_counter()
     data = read_bytes(path)
     try:
-        reading = read_photo_data(data)
+        with native_stderr_kept() as said:
+            reading = read_photo_data(data)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
     ms = (time.perf_counter() - t0) * 1000.0
+    damage = [line for line in said if line.startswith(_DAMAGED)]
+    if damage:
+        warn(f"{path}: damaged image data, read as far as it decodes ({damage[0]})")
+    for line in said:
+        if line not in damage:  # (whatever else was said, as it was)
+            with contextlib.suppress(OSError):
+                print(line, file=sys.stderr, flush=True)
     return reading.detections, reading.image, ms
 
 
@@ -340,6 +361,12 @@ class _Progress:
         """End a bar cut short (an unreadable image), so the error gets a line of its own."""
         if self.open_line:
             print(file=sys.stderr, flush=True)
+            self.open_line = False
+
+    def say(self, message: str) -> None:
+        """A warning on a line of its own, the bar drawn again below it at the next image."""
+        self.close()
+        _warn(message)
 
 
 def _print_close_ups(directory: Path, as_json: bool) -> int:
@@ -366,14 +393,15 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     if not stat.S_ISDIR(stat_path(directory, what="folder").st_mode):
         raise OSError(f"{directory}: not a folder (give the folder holding labels.json)")
 
+    progress = _Progress(not args.no_progress and sys.stderr.isatty())  # (no \r in a log file)
+
     def read_file(path: Path) -> tuple[Detections, float]:
-        dets, _, ms = read_photo(path)
+        dets, _, ms = read_photo(path, warn=progress.say)
         return dets, ms
 
     warm_up()
     if args.close_ups:
         return _print_close_ups(directory, args.json)
-    progress = _Progress(not args.no_progress and sys.stderr.isatty())  # (no \r in a log file)
     try:
         results = evaluate(directory, read_file, progress=progress)
     finally:
@@ -383,12 +411,15 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
         print(json.dumps(summary))
         return 0
     s = summary
-    print(f"{directory}: {s['images']} images")
+    print(f"{directory}: {_count(s['images'], 'image')}")
     print(
         f"  dice labelled {s['dice_labelled']}, detected {s['dice_detected']}, "
         f"matched {s['dice_matched']}"
     )
-    print(f"  precision {s['precision']:.2%}  recall {s['recall']:.2%}")
+    # (the JSON keeps 1.0 for a share of none; said so here, not as a perfect score)
+    precision = f"{s['precision']:.2%}" if s["dice_detected"] else "n/a (no die found)"
+    recall = f"{s['recall']:.2%}" if s["dice_labelled"] else "n/a (no die labelled)"
+    print(f"  precision {precision}  recall {recall}")
     if s["face_accuracy"] is None:
         print(
             "  face accuracy n/a (no die scored for its face: labels without boxes, or none found)"
@@ -396,16 +427,23 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     else:
         print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
     print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")
-    print(
-        f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}"
-        f" (networks run by {model.describe_engine()})"
-    )
+    if any(r.read for r in results):
+        print(
+            f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}"
+            f" (networks run by {model.describe_engine()})"
+        )
+    else:
+        print("  ms per image: n/a (no image could be read)")
     lines = list(failure_lines(results))
     if lines:
-        print(f"  failures ({len(lines)} images):")
+        print(f"  failures ({_count(len(lines), 'image')}):")
         for line in lines:
             print("    " + line)
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def register(subparsers: argparse._SubParsersAction, context: RulesContext) -> None:

@@ -14,6 +14,7 @@ import os
 import re
 import stat
 import struct
+import sys
 import tempfile
 import zlib
 from collections.abc import Iterator
@@ -280,6 +281,36 @@ def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) 
             f"image is {image.shape[1]}x{image.shape[0]}, more than {max_pixels} pixels"
         )
     return image
+
+
+@contextlib.contextmanager
+def native_stderr_kept() -> Iterator[list[str]]:
+    """What C code writes on standard error meanwhile, kept in the list given (filled at
+    the end) instead of shown: libjpeg's "Corrupt JPEG data: ..." and OpenCV's AVI
+    reader's complaints are printed with C's fprintf, past OpenCV's log level, beside the
+    command's own one line. Best effort (nothing kept where there is no descriptor 2 to
+    swap), and for one thread: the descriptor is the process's, so a command line's use."""
+    kept: list[str] = []
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # (no standard error at all: nothing to keep)
+        yield kept
+        return
+    with tempfile.TemporaryFile() as sink:
+        try:
+            os.dup2(sink.fileno(), 2)
+            yield kept
+        finally:
+            if sys.stderr is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            text = sink.read(64 * 1024).decode("utf-8", "replace")
+            kept.extend(line for line in text.splitlines() if line.strip())
 
 
 def path_problem(path: str | os.PathLike, exc: OSError, *, what: str = "file") -> str:

@@ -207,6 +207,52 @@ def test_a_file_name_that_is_not_utf8_is_no_crash(samples_dir: Path, tmp_path: P
     assert "needs a UTF-8 file name" in r.stderr and len(r.stderr.splitlines()) == 1
 
 
+def _damaged_jpeg(samples_dir: Path) -> bytes:
+    """A sample JPEG with 40 bytes halfway through its scan overwritten with 0xFF: libjpeg
+    decodes it to the end, warning on standard error (a grey band where the bytes were)."""
+    data = (samples_dir / "IMG_20191208_112014.jpg").read_bytes()
+    scan = data.index(b"\xff\xda")
+    middle = scan + (len(data) - scan) // 2
+    return data[:middle] + b"\xff" * 40 + data[middle + 40 :]
+
+
+def test_a_damaged_jpeg_is_read_as_far_as_it_decodes_and_said_so(
+    samples_dir: Path, tmp_path: Path
+) -> None:
+    """libjpeg printed "Corrupt JPEG data: premature end of data segment" beside the roll,
+    read as if whole: now one warning line of the command's own, for `read` and `eval`."""
+    photo = tmp_path / "roll.jpg"
+    photo.write_bytes(_damaged_jpeg(samples_dir))
+    r = _run("read", str(photo))
+    assert r.returncode == 0 and r.stdout.startswith(f"{photo}: ")
+    assert r.stderr == (
+        f"hotdice: warning: {photo}: damaged image data, read as far as it decodes "
+        "(Corrupt JPEG data: premature end of data segment)\n"
+    )
+    (tmp_path / "labels.json").write_text(json.dumps({"images": [{"file": "roll.jpg"}]}))
+    r = _run("eval", "--no-progress", str(tmp_path))
+    assert r.returncode == 0 and r.stdout.startswith(f"{tmp_path}: 1 image\n")
+    assert r.stderr.splitlines() == [
+        f"hotdice: warning: {photo}: damaged image data, read as far as it decodes "
+        "(Corrupt JPEG data: premature end of data segment)"
+    ]
+
+
+def test_eval_of_a_folder_with_no_readable_image_claims_no_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It printed precision 100.00% of no die found and 0.0 ms: said not to apply."""
+    (tmp_path / "a.jpg").write_bytes(b"\xff\xd8 not a photo")
+    labels = {"images": [{"file": "a.jpg", "dice": [{"value": 3, "box": [0, 0, 9, 9]}]}]}
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    assert main(["eval", "--no-progress", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{tmp_path}: 1 image\n")
+    assert "  precision n/a (no die found)  recall 0.00%\n" in out
+    assert "  ms per image: n/a (no image could be read)\n" in out
+    assert "  failures (1 image):\n    a.jpg: not read: " in out
+
+
 def test_a_camera_number_past_a_c_int_is_no_camera(capsys: pytest.CaptureFixture[str]) -> None:
     """OpenCV's own error (and a traceback) for a number it cannot take: no such camera."""
     assert main(["read", "--camera", "9" * 23]) == 2
@@ -984,7 +1030,9 @@ def test_eval_text_gives_its_figures_as_percentages(
         "d.png": ([die(2, 10), die(4, 58), die(6, 58)], 100.0),
     }
 
-    def fake_read_photo(path: str | os.PathLike[str]) -> tuple[Detections, None, float]:
+    def fake_read_photo(
+        path: str | os.PathLike[str], **_: object
+    ) -> tuple[Detections, None, float]:
         dice, ms = reads[Path(path).name]
         return Detections(tuple(dice), (64, 64)), None, ms
 
