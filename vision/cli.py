@@ -328,10 +328,25 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
             )
         raise ValueError(f"{args.camera}: no video frames (not a camera or a video file)")
     if not count:
-        seen = f"{frames[0]} frame" + ("s" if frames[0] != 1 else "")
-        print(f"hotdice: no roll settled in {seen}", file=sys.stderr)
+        if frames[0] == 1 and _a_photo(source):  # (OpenCV opens a JPEG as a one-frame video)
+            raise ValueError(
+                f"{args.camera}: a photo, not a video (--camera waits for dice to settle "
+                f"over many frames): read it with hotdice read {args.camera}"
+            )
+        print(f"hotdice: no roll settled in {_count(frames[0], 'frame')}", file=sys.stderr)
         return 1
     return 0
+
+
+def _a_photo(source: str | int) -> bool:
+    """Whether a camera source is a file whose first bytes are a photo's (JPEG or PNG)."""
+    if not isinstance(source, str):
+        return False
+    try:
+        with open(source, "rb") as file:
+            return file.read(8).startswith((b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n"))
+    except (OSError, ValueError):
+        return False
 
 
 class _Progress:
