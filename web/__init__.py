@@ -5,12 +5,36 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from flask import Flask
+from flask import Flask, Request
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
+
+
+class UploadsClosingRequest(Request):
+    """A request that closes every file its multipart parser spooled when it closes itself:
+    Werkzeug's parser drops the file it was writing when an upload's body is cut off, and
+    leaves it open (a ResourceWarning, and a temporary file held until collected)."""
+
+    def _get_file_stream(
+        self,
+        total_content_length: int | None,
+        content_type: str | None,
+        filename: str | None = None,
+        content_length: int | None = None,
+    ) -> IO[bytes]:
+        stream = super()._get_file_stream(
+            total_content_length, content_type, filename, content_length
+        )
+        self.__dict__.setdefault("_spooled", []).append(stream)
+        return stream
+
+    def close(self) -> None:
+        super().close()
+        for stream in self.__dict__.pop("_spooled", []):
+            stream.close()
 
 
 def _secret_key(instance: Path) -> str:
@@ -29,6 +53,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     ``hotdice serve``'s own."""
     instance = (config or {}).get("INSTANCE_PATH") or os.environ.get("HOTDICE_INSTANCE")
     app = Flask(__name__, instance_relative_config=True, instance_path=instance)
+    app.request_class = UploadsClosingRequest
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "hotdice.sqlite"),

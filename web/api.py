@@ -433,6 +433,22 @@ def score() -> Response:
     return jsonify(out)
 
 
+def _multipart_problem() -> str:
+    """Why a multipart upload holds no 'photo': a body the parser found nothing in (cut off,
+    or its boundary not the one its Content-Type names) is said as such, not as a field
+    the client did send."""
+    if "boundary" not in request.mimetype_params:
+        return "the multipart upload has no boundary in its Content-Type: send the photo again"
+    names = sorted({*request.files, *request.form})
+    if not names:
+        return (
+            "the multipart upload could not be read (cut off, or its boundary wrong): "
+            "send the photo again"
+        )
+    shown = ", ".join(repr(name[:40]) for name in names[:5])
+    return f"no multipart field 'photo' (the upload has {shown}): send the photo as 'photo'"
+
+
 @bp.post("/read")
 def read() -> Response:
     """Read the dice of a photo (multipart ``photo`` or a raw image body); score with ?rules."""
@@ -450,6 +466,8 @@ def read() -> Response:
             "the multipart field 'photo' came as text, with no filename: send it as a file "
             "(curl -F 'photo=@roll.jpg')"
         )
+    elif request.mimetype == "multipart/form-data":
+        raise BadRequest(_multipart_problem())
     else:
         raise BadRequest(
             "send the photo as multipart field 'photo' or as an image body "

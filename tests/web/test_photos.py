@@ -131,6 +131,29 @@ def test_a_photo_part_with_no_filename_is_told_to_be_sent_as_a_file(client: Flas
     assert resp.get_json()["error"].endswith("a photo goes in a file part, with a filename")
 
 
+def test_a_multipart_upload_that_does_not_parse_is_not_called_a_missing_field(
+    client: FlaskClient,
+) -> None:
+    """A body cut off, a boundary missing or not the body's: each answer said to send the
+    field 'photo', which the client had sent (a review's find)."""
+    photo = (ROOT / "sample_images" / "IMG_20191208_112014.jpg").read_bytes()
+    part = b'--XyZ\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\n\r\n'
+    whole, cut = part + photo + b"\r\n--XyZ--\r\n", part + photo[:5000]
+    for content_type, body, said in (
+        ("multipart/form-data; boundary=XyZ", cut, "could not be read (cut off, or its boundary"),
+        ("multipart/form-data; boundary=Other", whole, "could not be read (cut off, or its"),
+        ("multipart/form-data", whole, "has no boundary in its Content-Type"),
+        (
+            "multipart/form-data; boundary=XyZ",
+            whole.replace(b'name="photo"', b'name="image"'),
+            "no multipart field 'photo' (the upload has 'image')",
+        ),
+    ):
+        resp = client.post("/api/read", data=body, content_type=content_type)
+        assert resp.status_code == 400, content_type
+        assert said in resp.get_json()["error"], resp.get_json()
+
+
 def test_a_heic_photo_is_said_to_be_one(client: FlaskClient) -> None:
     heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100)
     resp = client.post("/api/read", data=heic, content_type="image/heic")
