@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import json
 import os
+import shlex
 import stat
 import sys
 import tempfile
@@ -266,7 +267,8 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
         if args.annotate:  # (first: a reader of the output that stops early, `| head -1`,
             # must not stop the copy being written)
             if image.shape[1] != dets.size_wh[0]:  # decoded small for speed: draw full size
-                image = load_image(photo)
+                with native_stderr_kept():  # (a damaged JPEG's lines: said once, above)
+                    image = load_image(photo)
             drawn = annotate(image, PhotoReading(dets, image).on_image())
             write_image(outs[k], drawn)
         ruled = _ruled(args, context, dets)
@@ -331,22 +333,31 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
         if frames[0] == 1 and _a_photo(source):  # (OpenCV opens a JPEG as a one-frame video)
             raise ValueError(
                 f"{args.camera}: a photo, not a video (--camera waits for dice to settle "
-                f"over many frames): read it with hotdice read {args.camera}"
+                f"over many frames): read it with hotdice read {shlex.quote(args.camera)}"
             )
         print(f"hotdice: no roll settled in {_count(frames[0], 'frame')}", file=sys.stderr)
         return 1
     return 0
 
 
+# The first bytes of the still images OpenCV opens as a video of one frame
+_PHOTO_MARKS = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"BM", b"II*\x00", b"MM\x00*")
+
+
 def _a_photo(source: str | int) -> bool:
-    """Whether a camera source is a file whose first bytes are a photo's (JPEG or PNG)."""
+    """Whether a camera source is a plain file whose first bytes are a photo's (JPEG, PNG,
+    WebP, BMP or TIFF). Not opened otherwise: a named pipe whose writer has gone would
+    wait for another one for ever."""
     if not isinstance(source, str):
         return False
     try:
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return False
         with open(source, "rb") as file:
-            return file.read(8).startswith((b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n"))
+            head = file.read(12)
     except (OSError, ValueError):
         return False
+    return head.startswith(_PHOTO_MARKS) or (head[:4] == b"RIFF" and head[8:12] == b"WEBP")
 
 
 class _Progress:

@@ -219,15 +219,18 @@ def _png_problem(data: bytes) -> str | None:
     """What libpng would find wrong in a PNG, found first: each chunk's checksum (libpng
     printed "libpng error: IDAT: CRC error" on standard error, before the one-line message
     a user should see alone), and its end."""
+    view = memoryview(data)  # (each chunk checked where it lies, not copied)
     at = 8
     while at + 12 <= len(data):
-        (length,) = struct.unpack(">I", data[at : at + 4])
+        (length,) = struct.unpack_from(">I", data, at)
         end = at + 12 + length
         if end > len(data):
             break
-        kind = data[at + 4 : at + 8]
-        (crc,) = struct.unpack(">I", data[end - 4 : end])
-        if zlib.crc32(data[at + 4 : end - 4]) != crc:
+        kind = bytes(view[at + 4 : at + 8])
+        (crc,) = struct.unpack_from(">I", data, end - 4)
+        # (a critical chunk's, its name's first letter upper case: an optional one's, a
+        # text or a colour profile, libpng passes over, and so the image decodes)
+        if not kind[0] & 0x20 and zlib.crc32(view[at + 4 : end - 4]) != crc:
             name = kind.decode("latin-1") if kind.isalpha() else "a"
             return f"the PNG is damaged: its {name} chunk's checksum does not match"
         if kind == b"IEND":
@@ -292,13 +295,18 @@ def native_stderr_kept() -> Iterator[list[str]]:
     swap), and for one thread: the descriptor is the process's, so a command line's use."""
     kept: list[str] = []
     try:
-        if sys.stderr is not None:
-            sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # (no standard error at all: nothing to keep)
+        sink = tempfile.TemporaryFile()
+    except OSError:  # (no temporary folder to write in: said as it comes)
         yield kept
         return
-    with tempfile.TemporaryFile() as sink:
+    with sink:
+        try:
+            if sys.stderr is not None:
+                sys.stderr.flush()
+            saved = os.dup(2)
+        except (OSError, ValueError):  # (no standard error at all: nothing to keep)
+            yield kept
+            return
         try:
             os.dup2(sink.fileno(), 2)
             yield kept
@@ -309,7 +317,7 @@ def native_stderr_kept() -> Iterator[list[str]]:
             os.dup2(saved, 2)
             os.close(saved)
             sink.seek(0)
-            text = sink.read(64 * 1024).decode("utf-8", "replace")
+            text = sink.read(64 * 1024).decode("utf-8", "replace")  # (a decoder's lines)
             kept.extend(line for line in text.splitlines() if line.strip())
 
 

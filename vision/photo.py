@@ -17,6 +17,7 @@ from .annotate import annotate
 from .detections import Detections
 from .io import decode_image, image_size_wh, reduction_for
 from .reader import FRAME_SIDE, PHOTO_LOOK, read
+from .smear import held
 
 # A JPEG is decoded at 1/2, 1/4 or 1/8 size while its long side stays at least this long:
 # twice a photo's first look, so that its look at twice the scale, for dice too small,
@@ -88,13 +89,16 @@ def read_photo_data(data: bytes, *, max_pixels: int = 50_000_000) -> PhotoReadin
     reduce = reduction_for(header, min_long_side=MIN_LONG_SIDE)
     photo = max(header) > FRAME_SIDE if header else None  # (None: judged on the decoded size)
     image = decode_image(data, max_pixels=max_pixels, reduce=reduce)
-    dets = read(image, photo=photo)
+    # (smeared dice held under the asking level once, at the end: a lone die held so
+    # would pass for a die in doubt, and the photo be decoded again, larger, for nothing)
+    dets = read(image, photo=photo, doubt_smears=False)
     while reduce > 1 and _may_miss_small_dice(dets):
         larger = decode_image(data, max_pixels=max_pixels, reduce=reduce // 2)
-        again = read(larger, photo=photo)
+        again = read(larger, photo=photo, doubt_smears=False)
         if len(again) < len(dets):
             break
         image, dets, reduce = larger, again, reduce // 2
+    dets = held(image, dets)
     h, w = image.shape[:2]
     full = (w * reduce, h * reduce)
     if header is not None and reduce > 1:

@@ -463,6 +463,9 @@ class _Looks:
     views: Views = FINDER_VIEWS[:FINDER_LOOKS]  # the finder's looks at each scale
     gain: float = 1.0  # what `light.brightening` scaled the image by (its noise too)
     lift: np.ndarray | None = None  # or, pixel by pixel, its shadows (`shadows_lifted`)
+    # the image as given, where the roll's smeared dice are held under the asking level
+    # (`smear.held`); None: not looked for (`read`'s `doubt_smears`)
+    smeared_in: np.ndarray | None = None
 
     @cached_property
     def halvings(self) -> Halvings:
@@ -1130,7 +1133,8 @@ class _Looks:
         probs = self.at_slant(found, probs)  # (a patch too: read at the slant, it may be a die)
         keep = ~patches | self.read_as_dice(probs)  # (a patch's die, read clearly at last)
         keep |= self.unread_patches(found, probs, patches & ~keep)
-        return _detections(found[keep], probs[keep], self.image)
+        dets = _detections(found[keep], probs[keep], (self.w, self.h))
+        return dets if self.smeared_in is None else smear.held(self.smeared_in, dets)
 
     def unread_patches(self, found: np.ndarray, probs: np.ndarray, which: np.ndarray) -> np.ndarray:
         """Of the colour patches `which` (a mask) that no way read clearly, those to report
@@ -1331,6 +1335,7 @@ def read(
     rotations: int = 4,
     photo: bool | None = None,
     finder_looks: int = FINDER_LOOKS,
+    doubt_smears: bool = True,
 ) -> Detections:
     """Every die in a BGR uint8 image: top-face value 1-6, confidence, box and centre.
 
@@ -1403,6 +1408,10 @@ def read(
     the top faces and stretched upright, read clearly better on the whole than as found
     is read so (`at_slant`, `slant.py`): seen from 40 degrees off vertical or more, the
     finder's centres lie on the side faces, and most of their misreads are sure.
+    With `doubt_smears` (the default), a die reported over 0.5 whose edges are smeared
+    past any of the dev photos' (a camera moving, or out of focus) is reported at 0.5,
+    so the player is asked (`smear.py`); a caller that reads an image again, larger,
+    on a die's doubt (`photo.read_photo_data`) holds them itself, once, at the end.
 
     >>> read(np.full((480, 640, 3), 200, np.uint8)).dice
     ()
@@ -1429,6 +1438,7 @@ def read(
         views=views,
         gain=gain,
         lift=lift,
+        smeared_in=bgr if doubt_smears else None,
     )
     if photo is None:
         photo = max(w, h) > FRAME_SIDE
@@ -1551,13 +1561,12 @@ def read(
     return looks.roll(found, probs)
 
 
-def _detections(found: np.ndarray, probs: np.ndarray, image: np.ndarray) -> Detections:
+def _detections(found: np.ndarray, probs: np.ndarray, size_wh: tuple[int, int]) -> Detections:
     """The dice confirmed as a roll, each found once and of the roll's size (`_Looks.roll`
-    sees to it), as detections in `image`, left to right; a smeared die's confidence held
-    under the asking level (`smear.py`)."""
-    h, w = image.shape[:2]
+    sees to it), as detections in a `size_wh` image, left to right."""
+    w, h = size_wh
     if not len(found):
-        return Detections.empty((w, h))
+        return Detections.empty(size_wh)
     values, confidences = readings(probs)
     dice = []
     for (x, y, side, _score), value, confidence in zip(
@@ -1567,7 +1576,6 @@ def _detections(found: np.ndarray, probs: np.ndarray, image: np.ndarray) -> Dete
         x0, y0 = max(0.0, x - half), max(0.0, y - half)
         x1, y1 = min(float(w), x + half), min(float(h), y + half)
         box = (round(x0), round(y0), max(1, round(x1 - x0)), max(1, round(y1 - y0)))
-        confidence = smear.doubted(image, box, confidence)
         dice.append(DieDetection(value, confidence, box, (float(x), float(y))))
     dice.sort(key=lambda d: (d.center_xy[0], d.center_xy[1]))
     return Detections(tuple(dice), (w, h))

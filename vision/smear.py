@@ -14,8 +14,12 @@ camera softens them along its motion only, so the edges across it stay steeper.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
+
+from .detections import Detections
 
 VIEW = 48  # (the box is judged at this side, in pixels)
 DIRECTIONS = np.deg2rad(np.arange(0, 180, 15))
@@ -46,11 +50,14 @@ def steepness(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
         return np.ones(len(DIRECTIONS))
     if crop.ndim == 3:
         crop = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    shrink = crop.shape[0] > VIEW and crop.shape[1] > VIEW
+    # (one scale both ways: a die cut by the frame's edge, its box narrower than tall,
+    # stretched to a square had its edges one way softened, and passed for smeared)
+    scale = VIEW / max(crop.shape[:2])
+    size = (max(2, round(crop.shape[1] * scale)), max(2, round(crop.shape[0] * scale)))
     grey = cv2.resize(
         crop.astype(np.float32),
-        (VIEW, VIEW),
-        interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR,
+        size,
+        interpolation=cv2.INTER_AREA if scale < 1.0 else cv2.INTER_LINEAR,
     )
     low, high = _rows_percentile(grey.reshape(1, -1), (2, 98))[0]
     if high - low < 1.0:
@@ -84,3 +91,12 @@ def doubted(image: np.ndarray, box: tuple[int, int, int, int], confidence: float
     if confidence <= SMEARED_CONFIDENCE or not smeared(image, box):
         return confidence
     return SMEARED_CONFIDENCE
+
+
+def held(image: np.ndarray, detections: Detections) -> Detections:
+    """The roll read in `image`, each smeared die's confidence held under the asking level."""
+    dice = tuple(
+        replace(die, confidence=doubted(image, die.box_xywh, die.confidence))
+        for die in detections.dice
+    )
+    return replace(detections, dice=dice)

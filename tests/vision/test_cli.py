@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import json
@@ -9,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -822,6 +824,27 @@ def test_a_still_photo_as_the_camera_is_said_to_be_a_photo(
         f"hotdice: error: {photo}: a photo, not a video (--camera waits for dice to settle "
         f"over many frames): read it with hotdice read {photo}\n"
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_a_photo_through_a_named_pipe_as_the_camera_ends(samples_dir: Path, tmp_path: Path) -> None:
+    """Its one frame read, the pipe's writer gone: the test for a photo opened the pipe
+    again, which waits for a writer for ever (a review's find). Only a plain file is
+    looked at."""
+    pipe = tmp_path / "roll"  # (named so, OpenCV reads its one frame)
+    os.mkfifo(pipe)
+    photo = (samples_dir / "WIN_20221210_14_48_22.jpg").read_bytes()
+
+    def write() -> None:
+        with contextlib.suppress(BrokenPipeError), open(pipe, "wb") as file:
+            file.write(photo)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    r = _run("read", "--camera", str(pipe))
+    writer.join(timeout=10)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr == "hotdice: no roll settled in 1 frame\n"
 
 
 def test_photos_listed_after_an_option_are_read_as_photos(

@@ -7,6 +7,7 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from vision.io import (
     image_size_wh,
     jpeg_scans,
     load_image,
+    native_stderr_kept,
     read_bytes,
     reduction_for,
     write_image,
@@ -91,6 +93,29 @@ def test_a_damaged_or_too_wide_png_is_said_to_be_so_in_one_line(
     assert capfd.readouterr().err == ""
     # after its end, what a PNG carries is not looked at (an app's trailer)
     assert decode_image(png + b"trailing bytes").shape == (60, 80, 3)
+    # an optional chunk's checksum (a text's, a colour profile's) libpng passes over
+    text = b"tEXt" + b"Comment\x00hello"
+    bad_text = struct.pack(">I", len(text) - 4) + text + b"\x00\x00\x00\x00"
+    assert decode_image(png[:33] + bad_text + png[33:]).shape == (60, 80, 3)
+
+
+def test_native_stderr_kept_without_a_temporary_folder_keeps_nothing_and_leaks_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No temporary file: what is said goes out as it comes, and no descriptor is left
+    open (the duplicate of standard error was made first, and leaked, before)."""
+
+    def no_room() -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    monkeypatch.setattr(tempfile, "TemporaryFile", no_room)
+    for _ in range(5):
+        with native_stderr_kept() as said:
+            pass
+        assert said == []
+    if before is not None:
+        assert len(os.listdir("/proc/self/fd")) == before
 
 
 def test_a_heic_photo_and_a_png_cut_off_are_said_to_be_so_before_decoding(

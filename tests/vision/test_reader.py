@@ -1498,7 +1498,7 @@ def test_boxes_at_the_frame_edge_are_cut_to_it_and_dice_run_left_to_right() -> N
     found = np.array([[630, 100, 40, 0.9], [100, 470, 40, 0.9]], np.float32)
     probs = np.full((2, 7), 0.01, np.float32)
     probs[:, 3] = 0.94
-    dets = reader._detections(found, probs, np.zeros((480, 640, 3), np.uint8))
+    dets = reader._detections(found, probs, (640, 480))
     assert [d.center_xy for d in dets] == [(100.0, 470.0), (630.0, 100.0)]
     assert [d.box_xywh for d in dets] == [(80, 450, 40, 30), (610, 80, 30, 40)]
     assert dets.values == [3, 3]
