@@ -22,6 +22,7 @@ from .io import ImageTooLarge, decode_image, format_problem, image_size_wh, load
 from .model import warm_up
 from .photo import PhotoReading, read_photo_data
 from .reader import read
+from .smear import smeared
 
 __all__ = [
     "read",
@@ -37,4 +38,5 @@ __all__ = [
     "format_problem",
     "load_image",
     "warm_up",
+    "smeared",
 ]

@@ -108,6 +108,9 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     detections = reading.detections
     dice = [d.value for d in detections.dice]
     unsure = {id(d) for d in detections.uncertain()}
+    # (which dice are smeared, a moving phone or out of focus: the page then says the
+    # photo looks blurred, and to take it again, not only to check the orange dice)
+    smeared = [vision.smeared(reading.image, d.box_xywh) for d in reading.on_image().dice]
     w, h = detections.size_wh
     out: dict[str, Any] = {
         "dice": dice,
@@ -118,8 +121,9 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
                 "box_xywh": [int(v) for v in d.box_xywh],
                 "center_xy": [float(v) for v in d.center_xy],
                 "unsure": id(d) in unsure,
+                "smeared": blurred,
             }
-            for d in detections.dice
+            for d, blurred in zip(detections.dice, smeared, strict=True)
         ],
         "size_wh": [int(w), int(h)],
         "annotated": "data:image/jpeg;base64,"

@@ -789,6 +789,36 @@ def test_photo_of_a_roll(browser: Browser, server: Server, shots: Path) -> None:
         assert page.locator("#result-roll .die").count() == found
 
 
+def test_a_blurred_photo_is_said_to_look_blurred(
+    browser: Browser, server: Server, tmp_path: Path
+) -> None:
+    """A photo taken as the phone moved: its dice are read unsure, and the pad says the
+    photo looks blurred, to take it again, not only to check the orange dice."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imread(str(ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"))
+    assert image is not None
+    moved = tmp_path / "moved.jpg"
+    cv2.imwrite(str(moved), cv2.filter2D(image, -1, np.full((1, 15), 1 / 15, np.float32)))
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        status = _read_photo(page, "#check", moved)
+        assert status == (
+            "Found 2 dice, but the photo looks blurred: take it again, or check the orange dice."
+        )
+        assert page.locator(".tray-die.unsure").count() == 2
+        # the same photo as shot: said as any photo is (waited for by its own words, as
+        # the last answer's "Found" stays until this one's)
+        page.set_input_files(
+            "#check input.photo", str(ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg")
+        )
+        page.locator("#check .photo-status", has_text="Found 2 dice: check them above.").wait_for()
+        assert page.locator(".tray-die.unsure").count() == 0
+
+
 def test_a_game_stored_with_rules_now_refused_reads_photos(
     browser: Browser, server: Server
 ) -> None:

@@ -465,3 +465,21 @@ def test_the_server_warms_the_reader_up_in_the_background(
     thread = photos.warm_up_in_background()
     thread.join(timeout=60)
     assert not thread.is_alive() and raised == []
+
+
+def test_a_blurred_photo_s_dice_are_said_to_be_smeared(client: FlaskClient) -> None:
+    """A sample photo as a phone moving sideways takes it: its dice come back unsure and
+    smeared (the page then says the photo looks blurred); as shot, none is smeared."""
+    import cv2
+    import numpy as np
+
+    photo = ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"
+    sharp = client.post("/api/read", data=photo.read_bytes(), content_type="image/jpeg")
+    assert [d["smeared"] for d in sharp.get_json()["detections"]] == [False, False]
+    image = cv2.imread(str(photo))
+    assert image is not None
+    moved = cv2.filter2D(image, -1, np.full((1, 15), 1 / 15, np.float32))
+    data = cv2.imencode(".jpg", moved)[1].tobytes()
+    shaken = client.post("/api/read", data=data, content_type="image/jpeg").get_json()
+    assert len(shaken["detections"]) == 2
+    assert all(d["smeared"] and d["unsure"] for d in shaken["detections"])

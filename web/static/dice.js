@@ -127,8 +127,11 @@
         photoDice = body.detections.length > 0;
         selected = -1;
         const n = body.detections.length;
-        status.textContent = n ? `Found ${n} ${n === 1 ? "die" : "dice"}: check them above.`
-          : "No dice found: tap them in.";
+        const found = `Found ${n} ${n === 1 ? "die" : "dice"}`;
+        status.textContent = !n ? "No dice found: tap them in."
+          : body.detections.some((d) => d.smeared)  // (a moving phone, or out of focus)
+            ? `${found}, but the photo looks blurred: take it again, or check the orange dice.`
+            : `${found}: check them above.`;
         render();
         if (opts.onRead) opts.onRead(body);
       } catch (e) {
