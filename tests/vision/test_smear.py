@@ -67,7 +67,7 @@ def test_a_die_smeared_by_a_shaking_hand_is(drawn: Drawn) -> None:
                 image = cv2.GaussianBlur(_one_die(drawn, value, side), (0, 0), 0.03 * side)
                 for share in said:
                     said[share] += smeared(_moved(image, share * side, degrees), _box(side))
-    assert said == {0.1: 0, 0.5: said[0.5]} and said[0.5] >= 40  # (of 48)
+    assert said[0.1] == 0 and said[0.5] >= 40  # (of 48 each)
 
 
 def test_a_sharp_die_cut_by_the_frames_edge_is_not_smeared(drawn: Drawn) -> None:
