@@ -371,7 +371,20 @@ def coach_on(body: dict[str, Any] | None = None) -> bool:
         if not isinstance(body["coach"], bool):
             raise BadRequest(f"coach must be true or false, not {body['coach']!r}")
         return body["coach"]
-    return request.args.get("coach", "").lower() in ("1", "true", "yes", "on")
+    return query_flag("coach")
+
+
+_YES = ("1", "true", "yes", "on")
+_NO = ("", "0", "false", "no", "off")
+
+
+def query_flag(name: str) -> bool:
+    """A yes-or-no query parameter (absent is no). Anything else is refused rather than
+    taken as no, so a typo such as ``?coach=ture`` is not silently ignored."""
+    raw = request.args.get(name, "").strip().lower()
+    if raw in _YES or raw in _NO:
+        return raw in _YES
+    raise BadRequest(f"?{name}= takes 1 or 0 (true or false), not {request.args[name]!r}")
 
 
 def with_advice(
@@ -391,7 +404,7 @@ def log(game_id: str) -> Response:
     """The game log in the ``hotdice replay`` format (``?download=1`` for a file)."""
     snap = store.load(game_id)
     resp = jsonify(snap.log())
-    if request.args.get("download"):
+    if query_flag("download"):
         resp.headers["Content-Disposition"] = f'attachment; filename="hotdice-{snap.game.id}.json"'
     return resp
 
@@ -477,8 +490,9 @@ def read() -> Response:
         raise BadRequest("the photo is empty")
     rules = rules_arg()
     photos.check_rules(rules)
+    ranked = coach_on()  # (a bad flag refused before the photo is read)
     with heavy_work("reading photos"):
         out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
-        if rules and coach_on():
+        if rules and ranked:
             with_advice(out, rules, out["dice"])
     return jsonify(out)

@@ -964,6 +964,9 @@ def test_the_log_is_a_download_only_when_asked(client: FlaskClient, game: GameAc
     assert "Content-Disposition" not in client.get(f"/api/games/{game.id}/log").headers
     dl = client.get(f"/api/games/{game.id}/log?download=1")
     assert dl.headers["Content-Disposition"] == (f'attachment; filename="hotdice-{game.id}.json"')
+    assert "Content-Disposition" not in client.get(f"/api/games/{game.id}/log?download=0").headers
+    bad = client.get(f"/api/games/{game.id}/log?download=please")
+    assert bad.status_code == 400 and "?download=" in bad.get_json()["error"]
 
 
 def test_links_made_on_a_loopback_address_point_to_the_lan_address(

@@ -288,6 +288,24 @@ def test_the_coach_switched_off_adds_no_advice(client: FlaskClient) -> None:
         assert resp.status_code == 200 and "advice" not in resp.get_json()
 
 
+def test_a_coach_flag_that_is_neither_yes_nor_no_is_refused(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``?coach=maybe`` is a 400 naming the flag, not a silent no; a photo is not read for
+    a request that will be refused."""
+    reads: list[bytes] = []
+    monkeypatch.setattr(photos, "read_photo", lambda data, *a, **k: reads.append(data))
+    roll = {"rules": "farkle", "dice": [1, 1, 2, 3, 4, 6]}
+    for resp in (
+        client.post("/api/score?coach=maybe", json=roll),
+        client.post("/api/read?rules=farkle&coach=maybe", data=b"img", content_type="image/png"),
+    ):
+        assert resp.status_code == 400
+        assert resp.get_json()["error"] == "?coach= takes 1 or 0 (true or false), not 'maybe'"
+    assert reads == []
+    assert client.post("/api/score?coach=OFF", json=roll).status_code == 200
+
+
 def test_a_photo_read_without_rules_or_dice_gets_no_ranking(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
