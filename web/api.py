@@ -381,10 +381,13 @@ _NO = ("", "0", "false", "no", "off")
 def query_flag(name: str) -> bool:
     """A yes-or-no query parameter (absent is no). Anything else is refused rather than
     taken as no, so a typo such as ``?coach=ture`` is not silently ignored."""
-    raw = request.args.get(name, "").strip().lower()
+    given = request.args.getlist(name)
+    if len(given) > 1:
+        raise BadRequest(f"?{name}= is given {len(given)} times: give it once")
+    raw = given[0].strip().lower() if given else ""
     if raw in _YES or raw in _NO:
         return raw in _YES
-    raise BadRequest(f"?{name}= takes 1 or 0 (true or false), not {request.args[name]!r}")
+    raise BadRequest(f"?{name}= takes 1 or 0 (true or false), not {given[0]!r}")
 
 
 def with_advice(

@@ -35,6 +35,9 @@ ID_LEN = 6
 TOKEN_LEN = 12
 MAX_PLAYERS = 12
 MAX_NAME = 20
+MAX_ROLL_OFF_ROUNDS = 20
+"""Rounds a roll for first player may go (twenty ties in a row is a table playing with the
+sheet: each tie's row holds every round so far, so the cap keeps a game's rows small)."""
 CACHE_SIZE = 2000
 RENDERED_SIZE = 1000
 
@@ -581,6 +584,11 @@ def roll_off(
         raise Rejected(
             f"the roll for first player so far is recorded ({len(recorded)} round(s)): send "
             "the tied players' new round, or every round starting with the recorded ones"
+        )
+    if len(rounds) > MAX_ROLL_OFF_ROUNDS:
+        raise Rejected(
+            f"the roll for first player stops at {MAX_ROLL_OFF_ROUNDS} rounds: "
+            "Undo takes the ties back"
         )
     try:
         winner, again = cgame.roll_off_rounds(snap.players, rounds)

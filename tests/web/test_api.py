@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
@@ -834,6 +834,41 @@ def test_a_tie_taken_back_and_recorded_again_is_another_round(
     assert len({before, first_tie, round_now()}) == 3
 
 
+def test_a_roll_for_first_player_stops_at_its_round_cap(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """Each tie's row holds every round so far, so endless ties would grow the game's rows
+    without bound: past ``MAX_ROLL_OFF_ROUNDS`` a round is refused and nothing is stored,
+    sent one at a time or as the whole list at once; Undo still takes the ties back."""
+    game.create("farkle", ["Ann", "Bob"])
+    cap = store.MAX_ROLL_OFF_ROUNDS
+    tied = {"Ann": 4, "Bob": 4}
+
+    def first(rolls: object) -> Any:
+        return client.post(
+            f"/api/games/{game.id}/first",
+            headers=game.auth,
+            json={"version": game.version, "rolls": rolls},
+        )
+
+    whole = first([tied] * (cap + 1))
+    assert whole.status_code == 422 and f"stops at {cap} rounds" in whole.get_json()["error"]
+    for _ in range(cap):
+        resp = first(tied)
+        assert resp.status_code == 200 and resp.get_json()["roll_again"] == ["Ann", "Bob"]
+        game.version = resp.get_json()["version"]
+    before = game.get()
+    refused = first({"Ann": 6, "Bob": 1})
+    assert refused.status_code == 422
+    assert refused.get_json()["error"] == (
+        f"the roll for first player stops at {cap} rounds: Undo takes the ties back"
+    )
+    assert game.get() == before
+    game.undo()
+    won = first({"Ann": 6, "Bob": 1})
+    assert won.status_code == 200 and won.get_json()["winner"] == "Ann"
+
+
 def test_no_turn_is_recorded_while_the_roll_for_first_player_is_tied(
     client: FlaskClient, game: GameActions
 ) -> None:
@@ -967,6 +1002,8 @@ def test_the_log_is_a_download_only_when_asked(client: FlaskClient, game: GameAc
     assert "Content-Disposition" not in client.get(f"/api/games/{game.id}/log?download=0").headers
     bad = client.get(f"/api/games/{game.id}/log?download=please")
     assert bad.status_code == 400 and "?download=" in bad.get_json()["error"]
+    twice = client.get(f"/api/games/{game.id}/log?download=1&download=junk")
+    assert twice.get_json()["error"] == "?download= is given 2 times: give it once"
 
 
 def test_links_made_on_a_loopback_address_point_to_the_lan_address(
