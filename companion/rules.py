@@ -418,8 +418,10 @@ def load_rules(
     elif isinstance(spec, Mapping):
         options = dict(spec)
         base = options.pop("base", None)
-        if not isinstance(base, str):
+        if base is None:
             raise ParseError("a custom rule set needs 'base', the name of a preset")
+        if not isinstance(base, str):
+            raise ParseError(f"'base' must be the name of a preset, in quotes, not {base!r}")
         toggles = options.pop("toggles", [])
         if (
             isinstance(toggles, str)

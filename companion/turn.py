@@ -98,8 +98,10 @@ def banked_score_problem(rules: Rules, score: int) -> str | None:
         return problem
     if score > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
         return f"must be at most {MAX_TARGET:,}, not {score:,}"
-    if rules.finish is Finish.EXACT and score >= rules.target:
+    if rules.finish is Finish.EXACT and score == rules.target:
         return f"{score:,} has already hit the exact target {rules.target:,}: the game is won"
+    if rules.finish is Finish.EXACT and score > rules.target:
+        return f"{score:,} is past the exact target {rules.target:,}, which no score passes"
     return None
 
 

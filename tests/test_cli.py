@@ -189,9 +189,12 @@ def test_turn_errors_exit_2_with_one_line(
 def test_scores_past_an_exact_target_or_not_in_50s_are_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    for score in ("20000", "10000"):  # (at the target too: that game is won)
+    for score, said in (  # (at the target too: that game is won)
+        ("20000", "20,000 is past the exact target 10,000, which no score passes"),
+        ("10000", "10,000 has already hit the exact target 10,000: the game is won"),
+    ):
         code, _, err = run(capsys, "turn", "--rules", "exact-10000", "--score", score, "123456>1")
-        assert code == 2 and "has already hit the exact target 10,000: the game is won" in err
+        assert code == 2 and said in err
     code, _, err = run(capsys, "turn", "--rules", "farkle", "--score", "2000000", "111111>111111")
     assert code == 2 and err == "hotdice: error: --score must be at most 1,000,000, not 2,000,000\n"
     for bad in ("-50", "25"):
@@ -743,6 +746,32 @@ def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
     monkeypatch.setattr("companion.cli.build_parser", interrupted)
     assert main(["read", "a.jpg"]) == 130
     assert capsys.readouterr() == ("", "")
+
+
+def test_ctrl_c_while_the_command_loads_ends_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The console script (`companion.console`) imports `companion.cli` inside its guard:
+    a Ctrl+C in those 70 ms printed a traceback. Loaded, it is `cli.main` itself."""
+    import importlib.abc
+
+    import companion
+    from companion import cli, console
+
+    class Interrupting(importlib.abc.MetaPathFinder):
+        def find_spec(self, name: str, *args: object) -> None:
+            if name == "companion.cli":
+                raise KeyboardInterrupt
+            return None
+
+    with monkeypatch.context() as patch:
+        patch.delattr(companion, "cli")
+        patch.delitem(sys.modules, "companion.cli")
+        patch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+        assert console.main() == 130
+    assert capsys.readouterr() == ("", "")
+    monkeypatch.setattr(cli, "main", lambda: 7)
+    assert console.main() == 7
 
 
 @pytest.mark.parametrize("command", ["replay {}", "score --rules {} 1"])

@@ -115,6 +115,8 @@ def test_custom_rules_from_a_mapping() -> None:
         ("Farkle", r"unknown rule set 'Farkle' \(did you mean 'farkle'\?\)"),
         ("farkel", r"\(did you mean 'farke' or 'farkle'\?\)"),  # (both presets are close)
         ({"base": "farkle", "nothing_scores_first": True}, "'nothing_scores_first_roll_only'"),
+        ({"entry": 500}, "a custom rule set needs 'base', the name of a preset"),
+        ({"base": 5}, "'base' must be the name of a preset, in quotes, not 5"),
         ("ten-thousand+gred", r"unknown house rule 'gred' \(did you mean 'greed'\?\)"),
         ("hot-dice+The-5150", r"\(did you mean 'the-5150'\?\)"),
         ("farkle+greed+greed", "named twice"),

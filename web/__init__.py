@@ -52,6 +52,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app; ``config`` overrides the defaults (e.g. ``DATABASE``): the tests' and
     ``hotdice serve``'s own."""
     instance = (config or {}).get("INSTANCE_PATH") or os.environ.get("HOTDICE_INSTANCE")
+    # (a relative folder is the working directory's, as --db's is; an empty one is unset)
+    instance = os.path.abspath(instance) if instance else None
     app = Flask(__name__, instance_relative_config=True, instance_path=instance)
     app.request_class = UploadsClosingRequest
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)

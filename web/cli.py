@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import sqlite3
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -133,8 +135,13 @@ def run_serve(args: argparse.Namespace) -> int:
         if os.path.exists(db) and not os.path.isfile(db):  # (SQLite would open /dev/full,
             # and leave its journal beside it)
             raise ValueError(f"--db: {args.db} is not a file (the database is one SQLite file)")
-        if os.path.dirname(db):
-            os.makedirs(os.path.dirname(db), exist_ok=True)
+        folder = os.path.dirname(db)
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except FileExistsError as exc:
+            raise OSError(f"--db: {folder} is a file, not a folder") from exc
+        except OSError as exc:
+            raise OSError(f"--db: cannot make the folder {folder}: {exc.strerror or exc}") from exc
         config["DATABASE"] = db
     try:
         app = create_app(config)
@@ -155,14 +162,27 @@ def run_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc
     print_banner(config["PUBLIC_URL"], sys.stdout)
-    photos.warm_up_in_background()
+    warm_up: threading.Thread | None = None
     try:
-        server.run()
+        warm_up = photos.warm_up_in_background()
+        server.run()  # (waitress catches a Ctrl+C itself: its loop returns only so)
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
-    return 0
+        if warm_up is not None:
+            finish(warm_up)
+    return 130  # (stopped by Ctrl+C: the status every hotdice command ends with on it)
+
+
+def finish(thread: threading.Thread) -> None:
+    """Wait for `thread` to end, through any Ctrl+C meanwhile. The warm-up runs OpenCV and
+    ONNX Runtime in native code: a process that exits while it is mid-read is aborted by
+    the C++ runtime (exit 134, "terminate called without an active exception"), as a
+    Ctrl+C in the server's first half second did."""
+    while thread.is_alive():
+        with contextlib.suppress(KeyboardInterrupt):
+            thread.join()
 
 
 def register(subparsers: argparse._SubParsersAction, context: Any = None) -> None:

@@ -7,9 +7,12 @@ import http.client
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,6 +79,69 @@ def test_a_db_path_that_is_no_file_is_refused_before_sqlite_opens_it(
             err == f"hotdice: error: --db: {path} is not a file (the database is one SQLite file)\n"
         )
     assert not os.path.exists(os.devnull + "-journal") and list(tmp_path.iterdir()) == []
+
+
+def test_a_db_folder_that_cannot_be_made_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--db under a file: the error says which folder and why, not a bare errno line."""
+    a_file = tmp_path / "a.sqlite"
+    a_file.write_bytes(b"")
+    for db, said in (
+        (a_file / "x.sqlite", f"--db: {a_file} is a file, not a folder"),
+        (a_file / "sub" / "x.sqlite", f"--db: cannot make the folder {a_file / 'sub'}: "),
+    ):
+        port = str(free_port())
+        assert cli.main(["serve", "--host", "127.0.0.1", "--port", port, "--db", str(db)]) == 2
+        assert capsys.readouterr().err.startswith(f"hotdice: error: {said}")
+
+
+def test_a_relative_instance_folder_is_the_working_directorys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """HOTDICE_INSTANCE=data works as --db data/x.sqlite does; set but empty is unset."""
+    from web import create_app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOTDICE_INSTANCE", "data")
+    assert create_app({"TESTING": True}).instance_path == str(tmp_path / "data")
+    assert (tmp_path / "data").is_dir()
+    monkeypatch.setenv("HOTDICE_INSTANCE", "")
+    assert create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "b")}).instance_path == (
+        str(tmp_path / "b")
+    )
+
+
+@pytest.mark.parametrize("wait", [0.0, 0.3])
+def test_ctrl_c_as_the_server_warms_up_ends_it_quietly_with_130(
+    tmp_path: Path, wait: float
+) -> None:
+    """A Ctrl+C in the server's first half second, while the warm-up thread is reading
+    in OpenCV's and ONNX Runtime's native code, aborted the process (exit 134, "terminate
+    called without an active exception"); once it served, Ctrl+C ended with 0. Both now
+    end as every hotdice command does on Ctrl+C: 130, nothing on standard error."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HOTDICE_INSTANCE=str(tmp_path / "instance"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1"]
+        + ["--port", str(port), "--db", str(tmp_path / "x.sqlite")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert proc.stdout is not None
+        banner = proc.stdout.readline()  # (printed, flushed, just before the warm-up starts)
+        assert banner.startswith(b"hotdice scoresheet: "), banner
+        time.sleep(wait)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (proc.returncode, err) == (130, b"")
 
 
 def test_bad_thread_count_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -233,13 +299,20 @@ def test_serve_passes_its_options_to_waitress(
         return Server()
 
     monkeypatch.setattr(waitress, "create_server", create_server)
-    monkeypatch.setattr(photos, "warm_up_in_background", lambda: seen.setdefault("warmed", True))
+
+    def warm_up() -> threading.Thread:
+        seen["warmed"] = True
+        done = threading.Thread(target=lambda: None)
+        done.start()
+        return done
+
+    monkeypatch.setattr(photos, "warm_up_in_background", warm_up)
     monkeypatch.chdir(tmp_path)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     argv = ["serve", "--host", "127.0.0.1", "--port", str(port), "--threads", "3"]
-    assert cli.main([*argv, "--db", "new/x.sqlite"]) == 0
+    assert cli.main([*argv, "--db", "new/x.sqlite"]) == 130  # (waitress returns when stopped)
     out, err = capsys.readouterr()
     assert seen["options"]["threads"] == 3 and seen["ran"] and seen["closed"] and seen["warmed"]
     assert seen["app"].config["DATABASE"] == str(tmp_path / "new" / "x.sqlite")
