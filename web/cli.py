@@ -161,7 +161,10 @@ def run_serve(args: argparse.Namespace) -> int:
         )
     except OSError as exc:
         raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc
-    print_banner(config["PUBLIC_URL"], sys.stdout)
+    try:
+        print_banner(config["PUBLIC_URL"], sys.stdout)
+    except BrokenPipeError:  # (`hotdice serve | head -1`: the URL was taken; serve on)
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (for the process's life)
     warm_up: threading.Thread | None = None
     try:
         warm_up = photos.warm_up_in_background()

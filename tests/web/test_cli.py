@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,14 +113,9 @@ def test_a_relative_instance_folder_is_the_working_directorys(
     )
 
 
-@pytest.mark.parametrize("wait", [0.0, 0.3])
-def test_ctrl_c_as_the_server_warms_up_ends_it_quietly_with_130(
-    tmp_path: Path, wait: float
-) -> None:
-    """A Ctrl+C in the server's first half second, while the warm-up thread is reading
-    in OpenCV's and ONNX Runtime's native code, aborted the process (exit 134, "terminate
-    called without an active exception"); once it served, Ctrl+C ended with 0. Both now
-    end as every hotdice command does on Ctrl+C: 130, nothing on standard error."""
+def _serve(tmp_path: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """`hotdice serve` started on a free loopback port, its output and errors piped, and
+    its banner's first line read (printed and flushed just before the warm-up starts)."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT), HOTDICE_INSTANCE=str(tmp_path / "instance"))
     proc = subprocess.Popen(
@@ -130,18 +126,56 @@ def test_ctrl_c_as_the_server_warms_up_ends_it_quietly_with_130(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    assert proc.stdout is not None
+    banner = proc.stdout.readline()
+    assert banner.startswith(b"hotdice scoresheet: "), banner
+    return proc, port
+
+
+def _interrupted(proc: subprocess.Popen[bytes]) -> tuple[int, bytes]:
+    """Ctrl+C sent to `proc`: its exit status and what it wrote to standard error."""
     try:
-        assert proc.stdout is not None
-        banner = proc.stdout.readline()  # (printed, flushed, just before the warm-up starts)
-        assert banner.startswith(b"hotdice scoresheet: "), banner
-        time.sleep(wait)
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        err = proc.stderr.read() if proc.stderr else b""
+        return proc.wait(timeout=60), err
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert (proc.returncode, err) == (130, b"")
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.mark.parametrize("wait", [0.0, 0.3])
+def test_ctrl_c_as_the_server_warms_up_ends_it_quietly_with_130(
+    tmp_path: Path, wait: float
+) -> None:
+    """A Ctrl+C in the server's first half second, while the warm-up thread is reading
+    in OpenCV's and ONNX Runtime's native code, aborted the process (exit 134, "terminate
+    called without an active exception"); once it served, Ctrl+C ended with 0. Both now
+    end as every hotdice command does on Ctrl+C: 130, nothing on standard error."""
+    proc, _ = _serve(tmp_path)
+    time.sleep(wait)
+    assert _interrupted(proc) == (130, b"")
+
+
+def test_a_server_whose_output_is_closed_serves_on(tmp_path: Path) -> None:
+    """`hotdice serve | head -1` takes the URL and closes the pipe: the rest of the banner
+    (the QR code) meets a broken pipe, which quietly ended the server with status 0."""
+    proc, port = _serve(tmp_path)
+    assert proc.stdout is not None
+    proc.stdout.close()
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules", timeout=2) as r:
+                assert r.status == 200
+            break
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+    assert _interrupted(proc) == (130, b"")
 
 
 def test_bad_thread_count_fails_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
