@@ -191,7 +191,11 @@ def turn_model(rules: Rules) -> TurnModel:
                 continue
             others = [{k.dice: k.points for k in options} for options in scored[1:]]
             outcomes = prune(
-                _outcome(rules, n, k, probes, [k.points, *(o[k.dice] for o in others)]) for k in low
+                (
+                    _outcome(rules, n, k, probes, [k.points, *(o[k.dice] for o in others)])
+                    for k in low
+                ),
+                more_is_better=rules.finish is not Finish.EXACT,
             )
             most = max(low, key=lambda k: (len(k.dice), k.points))
             forced = most.points if rules.finish is Finish.EXACT else 0

@@ -56,12 +56,17 @@ class RollClass:
     forced_add: int = 0
 
 
-def prune(outcomes: Iterable[Outcome]) -> tuple[Outcome, ...]:
+def prune(outcomes: Iterable[Outcome], *, more_is_better: bool = True) -> tuple[Outcome, ...]:
     """Drop keeps that lead to the same dice and held state with fewer points.
 
     Only same-dice comparisons are safe: fewer dice can be worth more (one die left can turn
-    into six hot dice), so nothing is pruned across dice counts.
+    into six hot dice), so nothing is pruned across dice counts. Nor are fewer points worse
+    where a total must land exactly on a target (``more_is_better`` false: ``exact-10000``
+    at 8,000 with 950 in the turn, the 5 of 1 2 2 3 3 5 kept for 1,000 is worth more than the
+    1 for 1,050); then only repeats are dropped.
     """
+    if not more_is_better:
+        return tuple(sorted(set(outcomes), key=lambda o: (o.dice, o.add, o.mul, repr(o.held))))
     best: dict[tuple[int, Held, int], Outcome] = {}
     for outcome in outcomes:
         key = (outcome.dice, outcome.held, outcome.mul)

@@ -673,6 +673,30 @@ def test_a_turn_total_that_hits_the_exact_target_may_be_banked() -> None:
     assert advice["advice"] == "bank" and "bank_refusal" not in advice
 
 
+@pytest.mark.parametrize(
+    ("spec", "score", "total", "dice"),
+    [
+        ("exact-10000", 8000, 950, 6),  # (a 5 kept for 1,000 beats a 1 for 1,050 here)
+        ("exact-10000", 9000, 300, 4),
+        ("farkle", 0, 350, 6),
+        ("ten-thousand", 0, 600, 3),
+    ],
+)
+def test_rolling_is_worth_the_mean_of_each_rolls_best_keep(
+    spec: str, score: int, total: int, dice: int
+) -> None:
+    """The turn model (`advise_state`) and the keeps of each roll (`advise_roll`, from the
+    engine's full list of keeps) agree: under an exact finish fewer points can be worth
+    more, and the model pruned such keeps away (found by a review: 1,147.84 for 1,148.10)."""
+    rules = load_rules(spec)
+    rolled = advise_state(rules, turn_total=total, dice=dice, score=score)["expected_if_roll"]
+    best = 0.0
+    for roll, weight in distinct_rolls(dice):
+        options = advise_roll(rules, roll, turn_total=total, score=score)["options"]
+        best += weight * (options[0]["expected"] if options else 0.0)
+    assert rolled == pytest.approx(best / 6**dice, abs=1e-9)
+
+
 def test_the_bust_chance_of_a_state_counts_free_rerolls_as_rolled_again() -> None:
     rules = load_rules("minnesota+hard-six")
     advice = advise_state(rules, turn_total=300, dice=1)
