@@ -366,12 +366,14 @@ def _advice_json(game: store.Game, version: int) -> str:
 
 
 def coach_on(body: dict[str, Any] | None = None) -> bool:
-    """``?coach=1`` (or ``"coach": true`` in a JSON body) asks for the ranked keeps."""
+    """``?coach=1`` (or ``"coach": true`` in a JSON body, which wins) asks for the ranked
+    keeps. The query's flag is checked either way: a bad one is refused, not ignored."""
+    asked = query_flag("coach")
     if body is not None and "coach" in body:
         if not isinstance(body["coach"], bool):
             raise BadRequest(f"coach must be true or false, not {body['coach']!r}")
         return body["coach"]
-    return query_flag("coach")
+    return asked
 
 
 _YES = ("1", "true", "yes", "on")
@@ -387,7 +389,7 @@ def query_flag(name: str) -> bool:
     raw = given[0].strip().lower() if given else ""
     if raw in _YES or raw in _NO:
         return raw in _YES
-    raise BadRequest(f"?{name}= takes 1 or 0 (true or false), not {given[0]!r}")
+    raise BadRequest(f"?{name}= takes 1 or 0 (or true/false, yes/no, on/off), not {given[0]!r}")
 
 
 def with_advice(

@@ -161,31 +161,47 @@ def run_serve(args: argparse.Namespace) -> int:
         )
     except OSError as exc:
         raise OSError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc
-    try:
-        print_banner(config["PUBLIC_URL"], sys.stdout)
-    except BrokenPipeError:  # (`hotdice serve | head -1`: the URL was taken; serve on)
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (for the process's life)
     warm_up: threading.Thread | None = None
+    served = False
     try:
+        try:
+            print_banner(config["PUBLIC_URL"], sys.stdout)
+        except BrokenPipeError:  # (`hotdice serve | head -1`: the URL was taken; serve on)
+            sys.stdout = open(os.devnull, "w")  # (for the process's life)
         warm_up = photos.warm_up_in_background()
-        server.run()  # (waitress catches a Ctrl+C itself: its loop returns only so)
+        server.run()  # (waitress catches a Ctrl+C itself, and returns)
+        served = True
+    except KeyboardInterrupt:
+        served = True
+    finally:
+        try:
+            server.close()
+        finally:
+            if warm_up is not None:
+                finish(warm_up, status=0 if served else 2)
+    return 0  # (Ctrl+C is how a server is stopped, as `read --camera` is: as meant)
+
+
+WARM_UP_WAIT = 30.0
+"""Seconds a stopped server waits for its warm-up to end (it takes under one)."""
+
+
+def finish(thread: threading.Thread, *, status: int) -> None:
+    """Let `thread` end before the process does. The warm-up runs OpenCV and ONNX Runtime
+    in native code, and a process that exits while it is mid-read is aborted by the C++
+    runtime (exit 134, "terminate called without an active exception"), as a Ctrl+C in
+    the server's first half second did. A warm-up still running after `WARM_UP_WAIT`, or
+    a second Ctrl+C, ends the process at once with `status` (`os._exit`: no teardown to
+    abort; every game action was committed as it was answered)."""
+    try:
+        thread.join(WARM_UP_WAIT)
     except KeyboardInterrupt:
         pass
-    finally:
-        server.close()
-        if warm_up is not None:
-            finish(warm_up)
-    return 130  # (stopped by Ctrl+C: the status every hotdice command ends with on it)
-
-
-def finish(thread: threading.Thread) -> None:
-    """Wait for `thread` to end, through any Ctrl+C meanwhile. The warm-up runs OpenCV and
-    ONNX Runtime in native code: a process that exits while it is mid-read is aborted by
-    the C++ runtime (exit 134, "terminate called without an active exception"), as a
-    Ctrl+C in the server's first half second did."""
-    while thread.is_alive():
-        with contextlib.suppress(KeyboardInterrupt):
-            thread.join()
+    if thread.is_alive():
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(status)
 
 
 def register(subparsers: argparse._SubParsersAction, context: Any = None) -> None:

@@ -301,8 +301,12 @@ def test_a_coach_flag_that_is_neither_yes_nor_no_is_refused(
         client.post("/api/read?rules=farkle&coach=maybe", data=b"img", content_type="image/png"),
     ):
         assert resp.status_code == 400
-        assert resp.get_json()["error"] == "?coach= takes 1 or 0 (true or false), not 'maybe'"
+        assert resp.get_json()["error"] == (
+            "?coach= takes 1 or 0 (or true/false, yes/no, on/off), not 'maybe'"
+        )
     assert reads == []
+    with_body = client.post("/api/score?coach=maybe", json={**roll, "coach": False})
+    assert with_body.status_code == 400  # (the body's flag wins, but a bad query is no flag)
     assert client.post("/api/score?coach=OFF", json=roll).status_code == 200
 
 
