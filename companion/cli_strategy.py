@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from companion.errors import ParseError
 from companion.rules import Finish, Rules
-from companion.scoring import parse_dice
+from companion.scoring import parse_dice, score_roll
 from companion.strategy import (
     advise_roll,
     advise_state,
@@ -372,13 +372,29 @@ def format_summary(data: dict[str, Any]) -> str:
 def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_total: int) -> None:
     """What a player typed about held dice must fit the rules: no held sets or kept dice
     where the rules have none (they would be ignored without a word), and none with a
-    turn total of 0 (dice are held only for points)."""
+    turn total of 0 (dice are held only for points). A face is held once (its later dice
+    double the turn instead), and the turn total holds at least its sets' triples: such
+    a state cannot happen, and was advised on as if it could."""
     if sets and not holds_sets(rules):
         raise ParseError(f"{rules.name} has no held sets (a triple is scored, not held)")
     if kept and not counts_kept_dice(rules):
         raise ParseError(f"{rules.name} does not count kept dice (that is `progressive`)")
     if (sets or kept) and turn_total == 0:
         raise ParseError("held sets and kept dice score points: not with a turn total of 0")
+    twice = sorted({face for face in sets if list(sets).count(face) > 1})
+    if twice:
+        raise ParseError(
+            f"held set {', '.join(map(str, twice))} named twice: a face is held once "
+            "(its later dice double the turn)"
+        )
+    triples = sum(
+        score_roll(rules, (face,) * 3).options[0].points for face in sets if 1 <= face <= 6
+    )
+    if turn_total < triples:
+        raise ParseError(
+            f"a turn total of {turn_total:,} is less than the {triples:,} its held sets' "
+            "triples scored"
+        )
 
 
 def run_advise(args: argparse.Namespace) -> int:

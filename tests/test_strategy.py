@@ -750,6 +750,25 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
     assert code == 2 and "not with a turn total of 0" in err
 
 
+@pytest.mark.parametrize(
+    ("held", "error"),
+    [
+        ("4 4 --turn-total 800", "held set 4 named twice: a face is held once"),
+        ("4 --turn-total 350", "a turn total of 350 is less than the 400 its held sets'"),
+        ("1 4 --turn-total 1350", "a turn total of 1,350 is less than the 1,400 its held"),
+    ],
+)
+def test_cli_advise_refuses_held_sets_no_turn_can_have(
+    capsys: pytest.CaptureFixture[str], held: str, error: str
+) -> None:
+    """A face held twice was merged into one without a word, and a turn total under the
+    held triples' own points was advised on (found by a review)."""
+    code, out, err = run(capsys, *f"advise --rules hot-dice --dice 3 --held-sets {held}".split())
+    assert (code, out) == (2, "") and err.startswith(f"hotdice: error: {error}")
+    fine = "advise --rules hot-dice --dice 3 --held-sets 4 --turn-total 400".split()
+    assert run(capsys, *fine)[0] == 0
+
+
 def test_cli_advise_roll_text(capsys: pytest.CaptureFixture[str]) -> None:
     """Keeps are numbered from 1, hot dice say so, a bust says what it lost only when it
     lost something, and a free reroll says why before the advice."""
