@@ -22,6 +22,7 @@ from .io import ImageTooLarge, decode_image, format_problem, image_size_wh, load
 from .model import warm_up
 from .photo import PhotoReading, read_photo_data
 from .reader import read
+from .small import too_small
 from .smear import smeared
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "load_image",
     "warm_up",
     "smeared",
+    "too_small",
 ]

@@ -37,7 +37,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from . import recentre, slant, smear
+from . import recentre, slant, small, smear
 from .closeup import crowd, explains, holds, look_like_pips, stands
 from .detections import Detections, DieDetection
 from .finds import (
@@ -1133,7 +1133,7 @@ class _Looks:
         probs = self.at_slant(found, probs)  # (a patch too: read at the slant, it may be a die)
         keep = ~patches | self.read_as_dice(probs)  # (a patch's die, read clearly at last)
         keep |= self.unread_patches(found, probs, patches & ~keep)
-        dets = _detections(found[keep], probs[keep], (self.w, self.h))
+        dets = small.held(_detections(found[keep], probs[keep], (self.w, self.h)))
         return dets if self.smeared_in is None else smear.held(self.smeared_in, dets)
 
     def unread_patches(self, found: np.ndarray, probs: np.ndarray, which: np.ndarray) -> np.ndarray:
@@ -1408,6 +1408,8 @@ def read(
     the top faces and stretched upright, read clearly better on the whole than as found
     is read so (`at_slant`, `slant.py`): seen from 40 degrees off vertical or more, the
     finder's centres lie on the side faces, and most of their misreads are sure.
+    A die under 13 pixels a side is reported at 0.5 at most, so the player is asked: so
+    small, the readers read many dice surely and wrongly (`small.py`).
     With `doubt_smears` (the default), a die reported over 0.5 whose edges are smeared
     past any of the dev photos' (a camera moving, or out of focus) is reported at 0.5,
     so the player is asked (`smear.py`); a caller that reads an image again, larger,

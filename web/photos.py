@@ -109,8 +109,11 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
     dice = [d.value for d in detections.dice]
     unsure = {id(d) for d in detections.uncertain()}
     # (which dice are smeared, a moving phone or out of focus: the page then says the
-    # photo looks blurred, and to take it again, not only to check the orange dice)
-    smeared = [vision.smeared(reading.image, d.box_xywh) for d in reading.on_image().dice]
+    # photo looks blurred, and to take it again, not only to check the orange dice), and
+    # which are too small to read surely (the page then says to take it closer)
+    read_as = reading.on_image().dice  # (in the pixels read: a photo decoded small too)
+    smeared = [vision.smeared(reading.image, d.box_xywh) for d in read_as]
+    small = [vision.too_small(d.box_xywh) for d in read_as]
     w, h = detections.size_wh
     out: dict[str, Any] = {
         "dice": dice,
@@ -122,8 +125,9 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
                 "center_xy": [float(v) for v in d.center_xy],
                 "unsure": id(d) in unsure,
                 "smeared": blurred,
+                "small": tiny,
             }
-            for d, blurred in zip(detections.dice, smeared, strict=True)
+            for d, blurred, tiny in zip(detections.dice, smeared, small, strict=True)
         ],
         "size_wh": [int(w), int(h)],
         "annotated": "data:image/jpeg;base64,"

@@ -819,6 +819,28 @@ def test_a_blurred_photo_is_said_to_look_blurred(
         assert page.locator(".tray-die.unsure").count() == 0
 
 
+def test_a_photo_of_tiny_dice_says_to_take_it_closer(
+    browser: Browser, server: Server, tmp_path: Path
+) -> None:
+    """A photo whose dice are a dozen pixels: read unsure, and the pad says they are small
+    in the photo, to take it closer, not only to check the orange dice."""
+    import cv2
+
+    image = cv2.imread(str(ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"))
+    assert image is not None
+    far = tmp_path / "far.png"
+    cv2.imwrite(str(far), cv2.resize(image, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA))
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        assert _read_photo(page, "#check", far) == (
+            "Found 2 dice, but they are small in the photo: take it closer, or check the "
+            "orange dice."
+        )
+        assert page.locator(".tray-die.unsure").count() == 2
+
+
 def test_a_game_stored_with_rules_now_refused_reads_photos(
     browser: Browser, server: Server
 ) -> None:

@@ -483,3 +483,20 @@ def test_a_blurred_photo_s_dice_are_said_to_be_smeared(client: FlaskClient) -> N
     shaken = client.post("/api/read", data=data, content_type="image/jpeg").get_json()
     assert len(shaken["detections"]) == 2
     assert all(d["smeared"] and d["unsure"] for d in shaken["detections"])
+
+
+def test_a_photo_of_tiny_dice_says_they_are_small(client: FlaskClient) -> None:
+    """A sample photo shrunk to a fifth (its dice 12 px): its dice come back unsure and
+    small (the page then says to take it closer); as shot, none is small."""
+    import cv2
+
+    photo = ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"
+    sharp = client.post("/api/read", data=photo.read_bytes(), content_type="image/jpeg")
+    assert [d["small"] for d in sharp.get_json()["detections"]] == [False, False]
+    image = cv2.imread(str(photo))
+    assert image is not None
+    shrunk = cv2.resize(image, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA)
+    data = cv2.imencode(".png", shrunk)[1].tobytes()
+    tiny = client.post("/api/read", data=data, content_type="image/png").get_json()
+    assert len(tiny["detections"]) == 2
+    assert all(d["small"] and d["unsure"] and not d["smeared"] for d in tiny["detections"])

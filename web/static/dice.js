@@ -131,7 +131,9 @@
         status.textContent = !n ? "No dice found: tap them in."
           : body.detections.some((d) => d.smeared)  // (a moving phone, or out of focus)
             ? `${found}, but the photo looks blurred: take it again, or check the orange dice.`
-            : `${found}: check them above.`;
+            : body.detections.some((d) => d.small)  // (a camera far off, or a tiny photo)
+              ? `${found}, but they are small in the photo: take it closer, or check the orange dice.`
+              : `${found}: check them above.`;
         render();
         if (opts.onRead) opts.onRead(body);
       } catch (e) {
