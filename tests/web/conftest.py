@@ -24,6 +24,27 @@ from web import create_app
 ROOT = Path(__file__).resolve().parents[2]
 
 
+HARD_PHOTO = ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"
+"""A sample photo of two dice, sure of both as shot; `hard_photo` makes it hard."""
+
+
+def hard_photo(kind: str) -> bytes:
+    """`HARD_PHOTO` as PNG bytes, taken as the phone moved 15 px sideways (``"moved"``: its
+    dice smeared) or from five times as far (``"far"``: its dice 12 px)."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imread(str(HARD_PHOTO))
+    assert image is not None
+    if kind == "moved":
+        image = cv2.filter2D(image, -1, np.full((1, 15), 1 / 15, np.float32))
+    elif kind == "far":
+        image = cv2.resize(image, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA)
+    else:
+        raise ValueError(f"no hard photo {kind!r}")
+    return bytes(cv2.imencode(".png", image)[1].tobytes())
+
+
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
     app = create_app(

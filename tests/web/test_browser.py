@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.web.conftest import HARD_PHOTO, hard_photo
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, Route
 
@@ -789,56 +791,31 @@ def test_photo_of_a_roll(browser: Browser, server: Server, shots: Path) -> None:
         assert page.locator("#result-roll .die").count() == found
 
 
-def test_a_blurred_photo_is_said_to_look_blurred(
-    browser: Browser, server: Server, tmp_path: Path
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        ("moved", "but the photo looks blurred: take it again, or check the orange dice."),
+        ("far", "but they are small in the photo: take it closer, or check the orange dice."),
+    ],
+)
+def test_a_hard_photo_is_said_to_be_hard(
+    browser: Browser, server: Server, tmp_path: Path, kind: str, said: str
 ) -> None:
-    """A photo taken as the phone moved: its dice are read unsure, and the pad says the
-    photo looks blurred, to take it again, not only to check the orange dice."""
-    import cv2
-    import numpy as np
-
-    image = cv2.imread(str(ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"))
-    assert image is not None
-    moved = tmp_path / "moved.jpg"
-    cv2.imwrite(str(moved), cv2.filter2D(image, -1, np.full((1, 15), 1 / 15, np.float32)))
+    """A photo taken as the phone moved, or from far off: its dice are read unsure, and
+    the pad says why, to take it again or closer, not only to check the orange dice."""
+    hard = tmp_path / "hard.png"
+    hard.write_bytes(hard_photo(kind))
     with phone(browser) as ctx:
         page = ctx.new_page()
         page.goto(server.url + "/check")
         page.wait_for_selector("body[data-ready]")
-        status = _read_photo(page, "#check", moved)
-        assert status == (
-            "Found 2 dice, but the photo looks blurred: take it again, or check the orange dice."
-        )
+        assert _read_photo(page, "#check", hard) == f"Found 2 dice, {said}"
         assert page.locator(".tray-die.unsure").count() == 2
         # the same photo as shot: said as any photo is (waited for by its own words, as
         # the last answer's "Found" stays until this one's)
-        page.set_input_files(
-            "#check input.photo", str(ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg")
-        )
+        page.set_input_files("#check input.photo", str(HARD_PHOTO))
         page.locator("#check .photo-status", has_text="Found 2 dice: check them above.").wait_for()
         assert page.locator(".tray-die.unsure").count() == 0
-
-
-def test_a_photo_of_tiny_dice_says_to_take_it_closer(
-    browser: Browser, server: Server, tmp_path: Path
-) -> None:
-    """A photo whose dice are a dozen pixels: read unsure, and the pad says they are small
-    in the photo, to take it closer, not only to check the orange dice."""
-    import cv2
-
-    image = cv2.imread(str(ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"))
-    assert image is not None
-    far = tmp_path / "far.png"
-    cv2.imwrite(str(far), cv2.resize(image, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA))
-    with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
-        assert _read_photo(page, "#check", far) == (
-            "Found 2 dice, but they are small in the photo: take it closer, or check the "
-            "orange dice."
-        )
-        assert page.locator(".tray-die.unsure").count() == 2
 
 
 def test_a_game_stored_with_rules_now_refused_reads_photos(
