@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from companion.errors import ParseError
 from companion.rules import Finish, Rules
-from companion.scoring import parse_dice, score_roll
+from companion.scoring import parse_dice
 from companion.strategy import (
     advise_roll,
     advise_state,
@@ -381,15 +381,14 @@ def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_tot
         raise ParseError(f"{rules.name} does not count kept dice (that is `progressive`)")
     if (sets or kept) and turn_total == 0:
         raise ParseError("held sets and kept dice score points: not with a turn total of 0")
-    twice = sorted({face for face in sets if list(sets).count(face) > 1})
+    faces = [face for face in sets if 1 <= face <= 6]  # (others: `strategy._state` says so)
+    twice = sorted({face for face in faces if faces.count(face) > 1})
     if twice:
         raise ParseError(
             f"held set {', '.join(map(str, twice))} named twice: a face is held once "
             "(its later dice double the turn)"
         )
-    triples = sum(
-        score_roll(rules, (face,) * 3).options[0].points for face in sets if 1 <= face <= 6
-    )
+    triples = sum(rules.triple(face) for face in faces)
     if turn_total < triples:
         raise ParseError(
             f"a turn total of {turn_total:,} is less than the {triples:,} its held sets' "

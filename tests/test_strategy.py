@@ -755,7 +755,8 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
     [
         ("4 4 --turn-total 800", "held set 4 named twice: a face is held once"),
         ("4 --turn-total 350", "a turn total of 350 is less than the 400 its held sets'"),
-        ("1 4 --turn-total 1350", "a turn total of 1,350 is less than the 1,400 its held"),
+        ("1 --turn-total 950", "a turn total of 950 is less than the 1,000 its held sets'"),
+        ("7 7 --turn-total 800", "a held set is a face from 1 to 6, not [7]"),
     ],
 )
 def test_cli_advise_refuses_held_sets_no_turn_can_have(

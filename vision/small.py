@@ -8,16 +8,17 @@ were 8-20 pixels, the dice read at 0.6 or more that were wrong (session 68):
 |---|---|---|
 | under 10 px | 12 of 129 | 1 of 2 |
 | 10-11 px | 10 of 187 | 7 of 32 |
-| 11-12 px | 2 of 241 | 9 of 49 |
-| 12-13 px | 2 of 237 | 4 of 55 |
+| 11-12 px | 1 of 241 | 9 of 49 |
+| 12-13 px | 1 of 237 | 4 of 55 |
 | 13-14 px | 2 of 217 | 2 of 60 |
-| 14-16 px | 1 of 322 | 0 of 62 |
+| 14-16 px | 1 of 323 | 0 of 62 |
 
 So a die under `SMALL_BELOW` pixels is reported as read but unsure, and the player is
 asked to confirm it: a camera farther off, or a photo of few pixels. Its value never
-changes. A photo file is decoded larger while its dice come out under 24 pixels
-(`photo.MIN_DIE_PX`), so this holds only dice small in the photo itself. The dev photos'
-dice are 25 pixels or more.
+changes. The box is measured in the image read: a photo file is decoded larger while its
+dice come out under 24 pixels (`photo.MIN_DIE_PX`, unless that finds fewer dice), so
+this holds mostly for dice small in the photo itself. The dev photos' dice are 25 pixels
+or more. (`scripts/small_dice.py` measures the table.)
 """
 
 from __future__ import annotations

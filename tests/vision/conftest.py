@@ -203,6 +203,12 @@ def near_and_far() -> ModuleType:
 
 
 @pytest.fixture(scope="session")
+def small_dice() -> ModuleType:
+    """scripts/small_dice.py, behind `vision/small.py`'s table of dice read small."""
+    return _script("small_dice")
+
+
+@pytest.fixture(scope="session")
 def drawn_rolls() -> ModuleType:
     """scripts/drawn_rolls.py, behind docs/vision.md's figures for drawn die sets on drawn
     tables."""

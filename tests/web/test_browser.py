@@ -818,6 +818,25 @@ def test_a_hard_photo_is_said_to_be_hard(
         assert page.locator(".tray-die.unsure").count() == 0
 
 
+def test_the_pad_says_how_many_dice_are_small(browser: Browser, server: Server) -> None:
+    """One small die of three is said as one, not as all of them; one die of one as it."""
+    die = {**ONE_DIE_READ["detections"][0], "smeared": False, "small": False}
+    small = {**die, "box_xywh": [70, 10, 11, 11], "confidence": 0.5, "unsure": True, "small": True}
+    for found, said in (
+        ([die, die, small], "Found 3 dice, but one is small in the photo"),
+        ([small], "Found 1 die, but it is small in the photo"),
+    ):
+        with phone(browser) as ctx:
+            page = ctx.new_page()
+            answer_reads(page, {**ONE_DIE_READ, "dice": [6] * len(found), "detections": found})
+            page.goto(server.url + "/check")
+            page.wait_for_selector("body[data-ready]")
+            page.set_input_files("#check input.photo", upload("roll.png", b"png"))
+            status = page.locator("#check .photo-status", has_text="Found")
+            status.wait_for()
+            assert status.inner_text().startswith(said + ": take it closer")
+
+
 def test_a_game_stored_with_rules_now_refused_reads_photos(
     browser: Browser, server: Server
 ) -> None:

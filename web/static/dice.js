@@ -132,7 +132,7 @@
           : body.detections.some((d) => d.smeared)  // (a moving phone, or out of focus)
             ? `${found}, but the photo looks blurred: take it again, or check the orange dice.`
             : body.detections.some((d) => d.small)  // (a camera far off, or a tiny photo)
-              ? `${found}, but they are small in the photo: take it closer, or check the orange dice.`
+              ? `${found}, but ${smallWords(body.detections)} in the photo: take it closer, or check the orange dice.`
               : `${found}: check them above.`;
         render();
         if (opts.onRead) opts.onRead(body);
@@ -163,6 +163,13 @@
   // the limit is refused by the server itself (`hotdice serve`), in plain text.
   function tooLargeOr(status) {
     return status === 413 ? "the photo is too large to send (at most 20 MB)" : `HTTP ${status}`;
+  }
+
+  // Which of a photo's dice are too small to read surely, in words ("they are small").
+  function smallWords(detections) {
+    const small = detections.filter((d) => d.small).length;
+    if (small === detections.length) return small === 1 ? "it is small" : "they are small";
+    return small === 1 ? "one is small" : `${small} are small`;
   }
 
   window.HotDice = {attach, dieSvg, tooLargeOr};
