@@ -65,14 +65,17 @@ def prune(outcomes: Iterable[Outcome], *, more_is_better: bool = True) -> tuple[
     at 8,000 with 950 in the turn, the 5 of 1 2 2 3 3 5 kept for 1,000 is worth more than the
     1 for 1,050); then only repeats are dropped.
     """
-    if not more_is_better:
-        return tuple(sorted(set(outcomes), key=lambda o: (o.dice, o.add, o.mul, repr(o.held))))
-    best: dict[tuple[int, Held, int], Outcome] = {}
-    for outcome in outcomes:
-        key = (outcome.dice, outcome.held, outcome.mul)
-        if key not in best or outcome.add > best[key].add:
-            best[key] = outcome
-    return tuple(sorted(best.values(), key=lambda o: (o.dice, o.add, o.mul, repr(o.held))))
+    kept: Iterable[Outcome]
+    if more_is_better:
+        best: dict[tuple[int, Held, int], Outcome] = {}
+        for outcome in outcomes:
+            key = (outcome.dice, outcome.held, outcome.mul)
+            if key not in best or outcome.add > best[key].add:
+                best[key] = outcome
+        kept = best.values()
+    else:
+        kept = set(outcomes)
+    return tuple(sorted(kept, key=lambda o: (o.dice, o.add, o.mul, repr(o.held))))
 
 
 def merge(rolls: Iterable[tuple[int, RollClass]]) -> tuple[RollClass, ...]:
