@@ -453,6 +453,14 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     else:
         print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
     print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")
+    asked = s["dice_asked"]
+    print(
+        f"  asked to check {asked} {'die' if asked == 1 else 'dice'} (read under {ASK_BELOW}); "
+        f"read wrong without asking {s['dice_wrong_unasked']}"
+    )
+    print(
+        f"  roll accuracy once the dice asked about are checked {s['roll_accuracy_once_asked']:.2%}"
+    )
     if any(r.read for r in results):
         print(
             f"  ms per image: median {s['ms_median']:.1f}, 95th percentile {s['ms_p95']:.1f}"

@@ -7,6 +7,10 @@ their value is left out of face and roll accuracy, since no pip counter can read
 printed logo. Where a source gives no boxes, the multisets of values are compared instead
 (a symbol die matching any value), and no face accuracy is scored. `close_ups` blows
 labelled dice up to fill a frame, as a phone held close to the table shows them.
+
+A die read under `ASK_BELOW` is one the player is asked to check, so besides the exact
+figures each roll is also judged as the table would end up with it: right once the dice
+asked about are checked, unless a die was missed or read wrong without asking.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detections import Detections
+from .detections import ASK_BELOW, Detections
 from .io import box_upright, exif_orientation, image_size_wh, read_bytes, stat_path
 
 
@@ -43,6 +47,14 @@ class ImageResult:
     read: bool = True
     """False for a photo that could not be decoded: scored as a roll read wrong, with no
     dice found, and left out of the timings."""
+    asked: int = 0
+    """Dice read under `ASK_BELOW`: the player is asked to check them."""
+    wrong_unasked: int = 0
+    """Dice read wrong, or found where no die is, at `ASK_BELOW` or more: wrong, and not
+    asked about."""
+    right_once_asked: bool = False
+    """Whether the roll is right once the player has checked the dice asked about: every
+    die found, none read wrong without asking (as is a roll read exactly right)."""
 
 
 def _inside(pt: tuple[float, float], box: list[float]) -> bool:
@@ -65,14 +77,17 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
     # (a labelled die in an ignore box is not scored either: its reading was just dropped)
     labels = [lab for lab in entry.get("dice", []) if not _ignored(lab, ignore)]
     problems: list[str] = []
+    asked = sum(d.confidence < ASK_BELOW for d in dets)
     if labels and all("box" in lab for lab in labels):
         used_l = _pairs(labels, dets)
         used_d = set(used_l.values())
-        face_ok = face_n = 0
+        face_ok = face_n = wrong_unasked = 0
+        missed = False
         for i, lab in enumerate(labels):
             box = [round(v) for v in lab["box"]]
             if i not in used_l:
                 problems.append(f"missed {lab['value']} at {box}")
+                missed = True
                 continue
             if lab.get("face") == "symbol":
                 continue
@@ -84,11 +99,14 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
                 problems.append(
                     f"read {got.value} ({got.confidence:.2f}) for {lab['value']} at {box}"
                 )
+                wrong_unasked += got.confidence >= ASK_BELOW
         for j, d in enumerate(dets):
             if j not in used_d:
                 problems.append(f"extra {d.value} ({d.confidence:.2f}) at {list(d.box_xywh)}")
+                wrong_unasked += d.confidence >= ASK_BELOW
         matched = len(used_l)
         roll_ok = not problems
+        right_once_asked = not missed and not wrong_unasked
     else:
         # no boxes: the multisets of values; a symbol die takes any one value left over.
         # A misread die is then a miss and an extra, so no face is scored.
@@ -99,11 +117,27 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         matched = common + min(symbols, len(dets) - common)
         face_ok = face_n = 0
         roll_ok = matched == len(labels) == len(dets)
+        # values read surely beyond the labelled ones (a symbol die takes any one) are
+        # wrong unasked; the dice asked about can be set to the values left
+        sure = Counter(d.value for d in dets if d.confidence >= ASK_BELOW)
+        wrong_unasked = max(0, sum((sure - want).values()) - symbols)
+        right_once_asked = not wrong_unasked and len(dets) >= len(labels)
         if not roll_ok:
             wanted = sorted(want.elements()) + ["symbol"] * symbols
             problems.append(f"read {sorted(read.elements())} for {wanted}")
     return ImageResult(
-        entry["file"], len(labels), len(dets), matched, face_ok, face_n, roll_ok, ms, problems
+        entry["file"],
+        len(labels),
+        len(dets),
+        matched,
+        face_ok,
+        face_n,
+        roll_ok,
+        ms,
+        problems,
+        asked=asked,
+        wrong_unasked=wrong_unasked,
+        right_once_asked=roll_ok or right_once_asked,
     )
 
 
@@ -328,14 +362,14 @@ def evaluate(
             result = score_image(entry, Detections(), 0.0)
             why = str(exc).removeprefix(f"{path}: ")  # (the line names the photo already)
             result.problems.insert(0, f"not read: {why}")
-            result.roll_ok, result.read = False, False
+            result.roll_ok = result.right_once_asked = result.read = False
         else:
             entry = labels_upright(entry, path, dets.size_wh)
             result = score_image(entry, dets, ms)
             problem = _size_problem(entry, dets.size_wh)
             if problem:  # (its boxes are scored in the wrong pixels: dice "missed")
                 result.problems.insert(0, f"labels do not fit the photo: {problem}")
-                result.roll_ok = False
+                result.roll_ok = result.right_once_asked = False
         results.append(result)
         if progress:
             progress(k + 1, len(entries))
@@ -371,6 +405,12 @@ def summarize(results: Iterable[ImageResult]) -> dict:
         "roll_accuracy": round(sum(r.roll_ok for r in res) / len(res), 4) if res else 1.0,
         "ms_median": round(statistics.median(ms), 1) if ms else 0.0,
         "ms_p95": round(_percentile(ms, 0.95), 1),
+        # (beyond the issue's keys: the player's side of it, `ASK_BELOW`)
+        "dice_asked": sum(r.asked for r in res),
+        "dice_wrong_unasked": sum(r.wrong_unasked for r in res),
+        "roll_accuracy_once_asked": (
+            round(sum(r.roll_ok or r.right_once_asked for r in res) / len(res), 4) if res else 1.0
+        ),
     }
 
 

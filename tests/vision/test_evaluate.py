@@ -31,8 +31,8 @@ from vision.evaluate import (
 from vision.io import box_upright, exif_orientation
 
 
-def _die(value: int, x: float, y: float = 50.0) -> DieDetection:
-    return DieDetection(value, 0.9, (round(x) - 5, round(y) - 5, 10, 10), (x, y))
+def _die(value: int, x: float, y: float = 50.0, confidence: float = 0.9) -> DieDetection:
+    return DieDetection(value, confidence, (round(x) - 5, round(y) - 5, 10, 10), (x, y))
 
 
 def test_labelled_dice_are_paired_with_as_many_detections_as_can_be() -> None:
@@ -95,6 +95,85 @@ def test_as_many_dice_are_paired_as_any_pairing_could(
     ):
         best = max(best, sum(j in inside[k] for k, j in enumerate(order)))
     assert score_image(entry, dets, 1.0).matched == best
+
+
+TWO_DICE = {
+    "file": "x.jpg",
+    "dice": [{"value": 2, "box": [0, 0, 20, 20]}, {"value": 5, "box": [40, 0, 20, 20]}],
+}
+
+
+@pytest.mark.parametrize(
+    "read, asked, wrong_unasked, right_once_asked",
+    [
+        ([(2, 10, 0.9), (5, 50, 0.9)], 0, 0, True),  # right as read
+        ([(2, 10, 0.9), (3, 50, 0.4)], 1, 0, True),  # misread, but asked
+        ([(2, 10, 0.9), (3, 50, 0.9)], 0, 1, False),  # misread surely
+        ([(2, 10, 0.9), (5, 50, 0.9), (4, 90, 0.3)], 1, 0, True),  # an extra, asked
+        ([(2, 10, 0.9), (5, 50, 0.9), (4, 90, 0.7)], 0, 1, False),  # an extra, sure
+        ([(2, 10, 0.4), (4, 90, 0.4)], 2, 0, False),  # a die missed: never asked about
+    ],
+)
+def test_a_roll_is_right_once_asked_when_every_mistake_was_asked_about(
+    read: list[tuple[int, float, float]], asked: int, wrong_unasked: int, right_once_asked: bool
+) -> None:
+    """A die read under `ASK_BELOW` is one the player checks: a roll whose only mistakes
+    are such dice comes out right at the table; a sure mistake or a missed die does not."""
+    dets = Detections(tuple(_die(v, x, 10, confidence=c) for v, x, c in read))
+    result = score_image(TWO_DICE, dets, 1.0)
+    assert (result.asked, result.wrong_unasked) == (asked, wrong_unasked)
+    assert result.right_once_asked is right_once_asked
+    assert result.roll_ok is (read == [(2, 10, 0.9), (5, 50, 0.9)])
+
+
+@pytest.mark.parametrize(
+    "read, wrong_unasked, right_once_asked",
+    [
+        ([(2, 0.9), (3, 0.4)], 0, True),  # the 3 is asked about, and set to 5
+        ([(2, 0.9), (3, 0.9)], 1, False),
+        ([(2, 0.4)], 0, False),  # a die short
+        ([(2, 0.9), (5, 0.9), (6, 0.3)], 0, True),  # an extra, asked about
+    ],
+)
+def test_without_boxes_a_roll_is_right_once_asked_when_its_sure_values_are_labelled(
+    read: list[tuple[int, float]], wrong_unasked: int, right_once_asked: bool
+) -> None:
+    entry = {"file": "x.jpg", "dice": [{"value": 2}, {"value": 5}]}
+    dets = Detections(tuple(_die(v, 20 * k, confidence=c) for k, (v, c) in enumerate(read)))
+    result = score_image(entry, dets, 1.0)
+    assert result.wrong_unasked == wrong_unasked
+    assert result.right_once_asked is right_once_asked
+    logo = {"file": "x.jpg", "dice": [{"value": 2}, {"value": 6, "face": "symbol"}]}
+    # (a symbol die takes any one value: a sure 4 for it is no mistake)
+    assert score_image(logo, Detections((_die(2, 0), _die(4, 20))), 1.0).wrong_unasked == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 6), st.integers(0, 3)), max_size=4),
+    st.lists(
+        st.tuples(st.integers(1, 6), st.integers(0, 3), st.sampled_from([0.3, 0.9])), max_size=5
+    ),
+)
+def test_asking_never_makes_a_roll_worse_and_sure_dice_leave_it_as_read(
+    labels: list[tuple[int, int]], reads: list[tuple[int, int, float]]
+) -> None:
+    """Dice in four slots 40 px apart, labelled and read at random: a roll right as read is
+    right once asked; read all surely, it is right once asked only if right as read, and
+    read all unsure, nothing is wrong unasked."""
+    entry = {
+        "file": "x.jpg",
+        "dice": [{"value": v, "box": [40 * s, 0, 20, 20]} for v, s in labels],
+    }
+
+    def scored(confidence: float | None) -> ImageResult:
+        dets = tuple(_die(v, 40 * s + 10, 10, confidence=confidence or c) for v, s, c in reads)
+        return score_image(entry, Detections(dets), 1.0)
+
+    as_read, sure, unsure = scored(None), scored(0.9), scored(0.3)
+    assert as_read.right_once_asked or not as_read.roll_ok
+    assert sure.right_once_asked is sure.roll_ok and sure.asked == 0
+    assert unsure.wrong_unasked == 0 and unsure.asked == len(reads)
 
 
 def test_labels_without_boxes_compare_values_and_score_no_face() -> None:
@@ -192,8 +271,32 @@ def test_without_boxes_a_symbol_die_matches_one_die_at_most() -> None:
 def _results() -> list[ImageResult]:
     # file, labelled, detected, matched, face_correct, face_scored, roll_ok, ms
     return [
-        ImageResult("a.jpg", 4, 6, 3, 2, 3, False, 10.0, ["missed 1 at [0, 0, 9, 9]"]),
-        ImageResult("b.jpg", 2, 2, 2, 1, 2, False, 40.0, ["read 3 (0.90) for 5 at [1, 1, 9, 9]"]),
+        ImageResult(
+            "a.jpg",
+            4,
+            6,
+            3,
+            2,
+            3,
+            False,
+            10.0,
+            ["missed 1 at [0, 0, 9, 9]"],
+            asked=1,
+            wrong_unasked=3,
+        ),
+        ImageResult(
+            "b.jpg",
+            2,
+            2,
+            2,
+            1,
+            2,
+            False,
+            40.0,
+            ["read 3 (0.40) for 5 at [1, 1, 9, 9]"],
+            asked=1,
+            right_once_asked=True,
+        ),
         ImageResult("c.jpg", 2, 1, 1, 1, 1, False, 20.0, ["missed 2 at [2, 2, 9, 9]"]),
         ImageResult("d.jpg", 1, 1, 1, 1, 1, True, 30.0),
     ]
@@ -201,7 +304,9 @@ def _results() -> list[ImageResult]:
 
 def test_summary_figures_are_worked_out_over_all_images() -> None:
     """Worked by hand: 7 matched of 10 detected and 9 labelled, 5 of 7 faces, 1 roll of 4;
-    times 10, 20, 30, 40 ms: median 25, 95th percentile 30 + 0.85 * 10 (linear)."""
+    times 10, 20, 30, 40 ms: median 25, 95th percentile 30 + 0.85 * 10 (linear); 2 dice
+    asked about, 3 wrong unasked, and 2 rolls of 4 right once asked (b.jpg, and d.jpg read
+    right as it was)."""
     figures = summarize(_results())
     assert figures == {
         "images": 4,
@@ -214,6 +319,9 @@ def test_summary_figures_are_worked_out_over_all_images() -> None:
         "roll_accuracy": 0.25,
         "ms_median": 25.0,
         "ms_p95": 38.5,
+        "dice_asked": 2,
+        "dice_wrong_unasked": 3,
+        "roll_accuracy_once_asked": 0.5,
     }
     assert summarize([])["ms_p95"] == 0.0
 
@@ -222,7 +330,7 @@ def test_failure_lines_list_every_image_not_read_exactly_right() -> None:
     """b.jpg found every die but misread one: a failure too."""
     lines = list(failure_lines(_results()))
     assert [line.split(":")[0] for line in lines] == ["a.jpg", "b.jpg", "c.jpg"]
-    assert lines[1] == "b.jpg: read 3 (0.90) for 5 at [1, 1, 9, 9]"
+    assert lines[1] == "b.jpg: read 3 (0.40) for 5 at [1, 1, 9, 9]"
 
 
 @pytest.mark.parametrize("value", [0, 7, True, 3.0])
