@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 ASK_BELOW = 0.6
 """Dice read under this confidence are for the player to confirm, everywhere a reading is
 shown (`hotdice read`, `--annotate`, the phone). A die the readers cannot read is reported
-under 0.5; the margin asks about the ones read barely over that too."""
+under 0.5; the margin asks about the ones read barely over that too. On the dev photos
+(session 69: 2,287 dice read right, 15 wrong, symbols left out) the dice read at 0.6-0.8
+are right 38 times in 42: asking about them too would catch 4 misreads for 38 more
+questions; none of the 72 read at 0.8-0.9 is wrong."""
 
 
 @dataclass(frozen=True)
