@@ -456,7 +456,7 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     asked = s["dice_asked"]
     print(
         f"  asked to check {asked} {'die' if asked == 1 else 'dice'} (read under {ASK_BELOW}); "
-        f"read wrong without asking {s['dice_wrong_unasked']}"
+        f"{s['dice_wrong_unasked']} read wrong without asking"
     )
     print(
         f"  roll accuracy once the dice asked about are checked {s['roll_accuracy_once_asked']:.2%}"

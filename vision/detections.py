@@ -14,8 +14,9 @@ ASK_BELOW = 0.6
 shown (`hotdice read`, `--annotate`, the phone). A die the readers cannot read is reported
 under 0.5; the margin asks about the ones read barely over that too. On the dev photos
 (session 69: 2,287 dice read right, 15 wrong, symbols left out) the dice read at 0.6-0.8
-are right 38 times in 42: asking about them too would catch 4 misreads for 38 more
-questions; none of the 72 read at 0.8-0.9 is wrong."""
+are right 38 times in 42: asking about them too would catch 4 misreads for 42 more
+questions (38 about dice read right), so the bound stays at 0.6; none of the 72 read at
+0.8-0.9 is wrong."""
 
 
 @dataclass(frozen=True)

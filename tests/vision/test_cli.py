@@ -1082,7 +1082,7 @@ def test_eval_text_gives_its_figures_as_percentages(
         "  precision 77.78%  recall 87.50%",
         "  face accuracy 85.71% (matched dice, printed symbols left out)",
         "  roll accuracy 50.00% (whole roll exactly right)",
-        "  asked to check 1 die (read under 0.6); read wrong without asking 2",
+        "  asked to check 1 die (read under 0.6); 2 read wrong without asking",
         "  roll accuracy once the dice asked about are checked 75.00%",
         "  ms per image: median 25.0, 95th percentile 89.5"
         f" (networks run by {model.describe_engine()})",
