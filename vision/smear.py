@@ -64,8 +64,39 @@ def steepness(image: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
         return np.ones(len(DIRECTIONS))
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0).ravel() / 8.0  # (Sobel's weights sum to 8)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1).ravel() / 8.0
-    along = np.abs(_COS * gx + _SIN * gy)
-    return _rows_percentile(along, (97,))[:, 0] / (high - low)
+    return _steepest(gx, gy) / (high - low)
+
+
+EDGE = 97.0  # (the percentile of a direction's brightness changes taken as its edges')
+
+# The pixels `_steepest` looks at first: those of the steepest edges any way, at least
+# this many, and four times as many as the percentile needs
+CANDIDATES = 256
+
+
+def _steepest(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
+    """The `EDGE` percentile of |change along each of `DIRECTIONS`| over the pixels whose
+    changes across and down are `gx` and `gy`: `_rows_percentile` of every pixel's, to the
+    bit, in under half the time (all of a roll's dice are measured, a sure die too).
+    A pixel's change along any direction is at most its gradient's length, so once the
+    percentile among the pixels of the longest gradients (`CANDIDATES`) is above every
+    other pixel's length, no other pixel can move it; else every pixel is taken."""
+    n = gx.size
+    at = EDGE / 100 * (n - 1)  # (where `_rows_percentile` takes it, between two ranks)
+    below = int(at)
+    above = min(below + 1, n - 1)
+    m = min(n, max(CANDIDATES, 4 * (n - below)))
+    if m < n:
+        length = np.hypot(gx, gy)
+        order = np.argpartition(length, [n - m - 1, n - m])
+        rest = length[order[n - m - 1]]  # (the longest of the pixels left out)
+        kept = order[n - m :]
+        ranks = [m - n + below, m - n + above]
+        part = np.partition(np.abs(_COS * gx[kept] + _SIN * gy[kept]), ranks, axis=1)
+        low, high = part[:, ranks[0]], part[:, ranks[1]]
+        if (low > rest * (1 + 1e-5)).all():  # (a rounding's worth over: float32 sums)
+            return low + np.float64(at - below) * (high - low)
+    return _rows_percentile(np.abs(_COS * gx + _SIN * gy), (EDGE,))[:, 0]
 
 
 def _rows_percentile(values: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
