@@ -157,7 +157,7 @@ def _every_pixels(gx: np.ndarray, gy: np.ndarray) -> np.ndarray:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.integers(1, 3000),
+    st.integers(2, 5000),
     st.sampled_from(["smooth", "levels", "sparse"]),
     st.integers(0, 2**32 - 1),
 )
@@ -171,6 +171,16 @@ def test_the_steepest_edges_are_every_pixels_to_the_bit(n: int, kind: str, seed:
     elif kind == "sparse":
         gx, gy = gx * (rng.random(n) < 0.05), gy * (rng.random(n) < 0.05)
     assert np.array_equal(_steepest(gx, gy), _every_pixels(gx, gy))
+
+
+def test_the_steepest_edges_look_past_the_longest_gradients_when_they_must() -> None:
+    """300 pixels change steeply across, 100 others less steeply down: the edges down are
+    the 100, which are not among the longest gradients, so every pixel is taken."""
+    gx, gy = np.zeros((2, 48 * 48), np.float32)
+    gx[:300], gy[300:400] = 100.0, 50.0
+    steep = _steepest(gx, gy)
+    assert np.array_equal(steep, _every_pixels(gx, gy))
+    assert steep[0] == 100.0 and steep[6] == 50.0  # (across, 0 degrees; down, 90)
 
 
 def test_a_dies_edges_are_measured_without_every_pixel(
@@ -189,3 +199,5 @@ def test_a_dies_edges_are_measured_without_every_pixel(
     steep = steepness(image, _box(40))
     assert every == [(1, 48 * 48)]  # (the box's contrast only)
     assert steep.min() > SOFT_BELOW
+    monkeypatch.setattr(smear, "CANDIDATES", 48 * 48)  # (every pixel a candidate)
+    assert np.array_equal(steepness(image, _box(40)), steep)
