@@ -62,9 +62,10 @@ grid; `check`, a gingham check; `wood`, planks with their grain; `cloth`, `print
 motifs sized to the photo's dice.
 `--jpeg` encodes each changed photo as a JPEG (quality 90) and reads its bytes as `hotdice
 read` reads a file's (decoded at a reduced size, again larger if its dice may be too small).
-Dice without a box are left out. Prints one line of figures (`--failures`: and, on stderr,
-each photo not read exactly right, with what went wrong, as `hotdice eval` lists them). The
-docs/vision.md's Known limits quote its results.
+Dice without a box are left out. Prints one line of figures (`FIGURES`, `hotdice eval`'s:
+the player's side of them too, the dice asked about and the rolls right once they are
+checked; `--failures`: and, on stderr, each photo not read exactly right, with what went
+wrong, as `hotdice eval` lists them). The docs/vision.md's Known limits quote its results.
 """
 
 from __future__ import annotations
@@ -84,6 +85,18 @@ from synthetic_dice import fabric, felt, printed_cloth, warm_gains  # noqa: E402
 from vision import reader  # noqa: E402
 from vision.evaluate import iter_dataset, score_image, summarize  # noqa: E402
 from vision.photo import read_photo_data  # noqa: E402
+
+# The figures of `summarize` printed: the issue's finding and reading, and the player's side
+FIGURES = (
+    "images",
+    "precision",
+    "recall",
+    "face_accuracy",
+    "roll_accuracy",
+    "dice_asked",
+    "dice_wrong_unasked",
+    "roll_accuracy_once_asked",
+)
 
 
 def dimmed(image: np.ndarray, light: float, noise: float, rng: np.random.Generator) -> np.ndarray:
@@ -620,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.failures and results[-1].problems:
             print(f"{entry['file']}: {'; '.join(results[-1].problems)}", file=sys.stderr)
     s = summarize(results)
-    figures = {k: s[k] for k in ("images", "precision", "recall", "face_accuracy", "roll_accuracy")}
+    figures = {k: s[k] for k in FIGURES}
     print(
         json.dumps(
             {"directory": str(args.directory), "dim": args.dim, "noise": args.noise}

@@ -205,6 +205,9 @@ def test_main_reads_the_sample_photos_on_a_table(
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert figures["table"] == "dots" and figures["images"] == 3
     assert figures["precision"] == 1.0 and figures["recall"] == 1.0
+    # (the player's side too: a roll read right is right once asked)
+    assert figures["roll_accuracy_once_asked"] >= figures["roll_accuracy"]
+    assert {"dice_asked", "dice_wrong_unasked"} <= figures.keys()
 
 
 def test_exposed_scales_levels_and_clips_the_brightest(stress: ModuleType) -> None:
