@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from companion.errors import ParseError
 from companion.rules import Finish, Rules
-from companion.scoring import parse_dice
+from companion.scoring import keep_options, parse_dice
 from companion.strategy import (
     advise_roll,
     advise_state,
@@ -389,11 +389,28 @@ def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_tot
             "(its later dice double the turn)"
         )
     triples = sum(rules.triple(face) for face in faces)
-    if turn_total < triples:
+    if 0 <= turn_total < triples:  # (a negative total: `strategy` says what a total is)
         raise ParseError(
             f"a turn total of {turn_total:,} is less than the {triples:,} its held sets' "
             "triples scored"
         )
+    scored = _kept_points(rules, kept)
+    if 0 <= turn_total < scored:
+        raise ParseError(
+            f"a turn total of {turn_total:,} is less than the {scored:,} its kept dice scored"
+        )
+
+
+def _kept_points(rules: Rules, kept: Sequence[int]) -> int:
+    """The least a turn's `progressive` kept dice scored: each face's dice as one keep (a
+    face's set scores the same however it was gathered: two 1s then a third is 200 then
+    800 more). A face's dice that no keep takes (two 2s) add nothing here: `strategy`
+    refuses such a state."""
+    points = 0
+    for face in set(kept):
+        dice = (face,) * kept.count(face)
+        points += max((k.points for k in keep_options(rules, dice) if k.dice == dice), default=0)
+    return points
 
 
 def run_advise(args: argparse.Namespace) -> int:

@@ -770,6 +770,29 @@ def test_cli_advise_refuses_held_sets_no_turn_can_have(
     assert run(capsys, *fine)[0] == 0
 
 
+@pytest.mark.parametrize(
+    ("kept", "points"), [("2 2 2", 200), ("1 1", 200), ("1 1 1 1", 2000), ("1 5 5 5", 600)]
+)
+def test_cli_advise_refuses_kept_dice_no_turn_can_have(
+    capsys: pytest.CaptureFixture[str], kept: str, points: int
+) -> None:
+    """Under `progressive`, kept dice worth more than the turn total were advised on, as
+    held sets were (found by a review): three kept 2s are 200 points however gathered."""
+    argv = f"advise --rules ten-thousand+progressive --dice 2 --kept {kept} --turn-total"
+    code, out, err = run(capsys, *argv.split(), str(points - 50))
+    error = f"a turn total of {points - 50:,} is less than the {points:,} its kept dice scored"
+    assert (code, out, err) == (2, "", f"hotdice: error: {error}\n")
+    assert run(capsys, *argv.split(), str(points))[0] == 0
+
+
+def test_cli_advise_negative_turn_total_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative turn total was refused as "less than the 0 its held sets' triples
+    scored"; it is refused for what it is."""
+    code, _, err = run(capsys, *"advise --rules farkle --dice 3 --turn-total -50".split())
+    assert code == 2
+    assert err == "hotdice: error: turn total must be a multiple of 50 and at least 0, not -50\n"
+
+
 def test_cli_advise_roll_text(capsys: pytest.CaptureFixture[str]) -> None:
     """Keeps are numbered from 1, hot dice say so, a bust says what it lost only when it
     lost something, and a free reroll says why before the advice."""
