@@ -495,6 +495,27 @@ def test_names_that_look_alike_are_one_name_in_a_new_game_only() -> None:
         replay({**recorded, "players": ["Ann", "ANN"]})  # (case was always compared)
 
 
+@pytest.mark.parametrize(
+    "twin", ["Ann\ufe0f", "A\u034fnn", "Ann\U000e0100", "Ann\u180b", "Ann\u17b4", "Ann\u115f"]
+)
+def test_a_name_with_marks_drawn_as_nothing_is_the_same_name(twin: str) -> None:
+    """Variation selectors, the grapheme joiner and fillers are drawn as nothing but are no
+    format characters: "Ann" and "Ann" with one were two players (found by a review)."""
+    with pytest.raises(ParseError, match="two players are named"):
+        new_log("farkle", ["Ann", twin])
+    assert name_key(twin) == "ann"
+
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\uffa0", "\u115f\ufe0f"])
+def test_a_name_that_looks_blank_is_refused_in_a_new_game_only(blank: str) -> None:
+    """A Hangul filler or the blank Braille cell is a letter or a symbol to Unicode, and
+    showed as a blank column; a recorded game that has such a name still replays."""
+    with pytest.raises(ParseError, match="must show something"):
+        new_log("farkle", ["Ann", blank])
+    recorded = {"rules": "farkle", "players": ["Ann", blank], "events": []}
+    assert [p.name for p in replay(recorded).players] == ["Ann", blank]
+
+
 def test_roll_off_rounds_settle_a_tie_among_the_tied() -> None:
     players = ["Ann", "Bob", "Cy"]
     first = {"Ann": 6, "Bob": 6, "Cy": 2}

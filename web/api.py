@@ -121,13 +121,18 @@ def forbidden(_exc: PermissionError) -> Any:
     )
 
 
-LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
+LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "[::]")
+"""Hosts that name the server itself, not where phones reach it: a page opened on it
+(localhost), or at the address it listens on everywhere (``hotdice serve``'s default
+0.0.0.0), whose link no phone can open either."""
 
 
 def base_url() -> str:
     """Where other phones reach this server: the request's host, except that a page opened
     on the server itself (localhost) links to the LAN address ``hotdice serve`` printed."""
-    if not request.host:  # (Werkzeug empties a Host header that is no address: "a b")
+    if not request.host or request.host.split(":")[0].endswith(".invalid"):
+        # (Werkzeug empties a Host header that is no address, "a b"; waitress names a
+        # request without one, HTTP/1.0's, "waitress.invalid")
         abort(400, description=HOST_UNUSABLE)
     public = current_app.config.get("PUBLIC_URL")
     host = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host

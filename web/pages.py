@@ -120,7 +120,7 @@ a browser keeps (it passed that at about 200 games, and a dropped cookie loses t
 def remember_token(game_id: str, token: str) -> None:
     """Keep a game's join token in this browser's session, so its creator can play."""
     tokens = {k: v for k, v in _held_tokens().items() if k != game_id}
-    tokens[game_id] = token
+    tokens[game_id] = store.normalise_code(token)  # (as shown: "bckr-aggp" was garbled)
     session["tokens"] = dict(list(tokens.items())[-REMEMBERED_GAMES:])
     session.permanent = True
 

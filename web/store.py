@@ -345,7 +345,7 @@ def clean_players(players: Any) -> list[str]:
     names = [folded_name(p) for p in players]
     if any(not n for n in names):
         raise Rejected("a player name is empty")
-    if not all(cgame.plain_text(n) for n in names):
+    if not all(cgame.plain_text(n) and cgame.has_visible(cgame.name_key(n)) for n in names):
         raise Rejected("a player name must be plain text to see, without control characters")
     long = [n for n in names if len(n) > MAX_NAME]
     if long:

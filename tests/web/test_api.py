@@ -59,8 +59,12 @@ def test_create_rejects_bad_input(client: FlaskClient) -> None:
     assert same.status_code == 422 and "same name" in same.get_json()["error"]
     nul = client.post("/api/games", json={"rules": "farkle", "players": ["A\u0000B"]})
     assert nul.status_code == 422 and "plain text" in nul.get_json()["error"]
-    blank = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "\ufeff"]})
-    assert blank.status_code == 422 and "plain text to see" in blank.get_json()["error"]
+    for shown_as_nothing in ("\ufeff", "\u3164", "\u2800"):
+        players = ["Ann", shown_as_nothing]
+        blank = client.post("/api/games", json={"rules": "farkle", "players": players})
+        assert blank.status_code == 422 and "plain text to see" in blank.get_json()["error"]
+    selector = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "Ann\ufe0f"]})
+    assert selector.status_code == 422 and "same name" in selector.get_json()["error"]
     long = client.post(
         "/api/games", json={"rules": "farkle", "players": ["Ann", "Bartholomew the Dicer Jr."]}
     )
@@ -745,10 +749,18 @@ def test_links_made_on_the_server_itself_point_to_the_lan_address(
         "/api/games", json={"rules": "farkle", "players": ["Ann"]}, base_url="http://10.0.0.5:8000"
     ).get_json()
     assert lan["view_url"] == f"http://10.0.0.5:8000/g/{lan['id']}"
+    # (the address it listens on everywhere names no machine a phone can reach either)
+    for everywhere in ("http://0.0.0.0:8000", "http://[::]:8000"):
+        body = client.post(
+            "/api/games", json={"rules": "farkle", "players": ["Ann"]}, base_url=everywhere
+        ).get_json()
+        assert body["view_url"] == f"http://192.168.1.20:8000/g/{body['id']}"
 
 
 @pytest.mark.parametrize(
-    "host", ["a b", "\u00e9t\u00e9", "x:99999999", "x:0", "xn--a", "XN--zca", "a.xn--:8765"]
+    "host",
+    ["a b", "\u00e9t\u00e9", "x:99999999", "x:0", "xn--a", "XN--zca", "a.xn--:8765"]
+    + ["waitress.invalid:8000"],  # (waitress's name for a request without a Host header)
 )
 def test_a_host_no_phone_can_open_makes_no_game(client: FlaskClient, host: str) -> None:
     """Werkzeug empties a Host header that is no address; its links came out "http:/g/..."

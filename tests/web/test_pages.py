@@ -166,6 +166,12 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
         follow_redirects=True,
     )
     assert 'id="quick"' in resp.get_data(as_text=True)
+    # a link's join code as typed is shown, to read out, as the server made it
+    # ("bckr--agg-p-8j-gw" until a review)
+    grouped = "-".join(out["token"][i : i + 4] for i in range(0, 12, 4))
+    linked = app.test_client().get(f"/g/{game.id}?t={grouped.lower()}", follow_redirects=True)
+    assert f"{grouped}<" in linked.get_data(as_text=True)
+    assert f'data-token="{out["token"]}"' in linked.get_data(as_text=True)
     # the join code typed as the game code, or a code that names no game: back to the
     # form, by it what to type, and what was typed kept (the join code in its own box)
     formatted = "-".join(out["token"][i : i + 4] for i in range(0, 12, 4))
