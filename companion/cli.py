@@ -610,7 +610,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:  # (`hotdice --help | head -1`: what was asked for was shown)
         return 0
     except OSError as error:  # (the help, to a full disk: `_Parser._print_message`)
-        sys.stderr.write(f"hotdice: error: {error}\n")
+        _say_error(str(error))
         return EXIT_ERROR
     photos = getattr(args, "photos", None)
     if extra:  # photos listed after an option (`read a.jpg --rules farkle b.jpg`) are photos
@@ -633,8 +633,16 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     except (ValueError, OSError, ArithmeticError) as error:  # (the last: a solve that
         # did not converge, `winprob`; no preset has met it)
-        sys.stderr.write(f"hotdice: error: {brief(str(error))}\n")
+        _say_error(brief(str(error)))
         return EXIT_ERROR
+
+
+def _say_error(message: str) -> None:
+    """The one-line error, where it can be said: to a full standard error
+    (`2>/dev/full`) the exit status still says it (it was 1, Python's own, not 2)."""
+    with contextlib.suppress(OSError):
+        sys.stderr.write(f"hotdice: error: {message}\n")
+        sys.stderr.flush()
 
 
 if __name__ == "__main__":

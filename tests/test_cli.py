@@ -427,11 +427,13 @@ def test_a_closed_stream_is_a_one_line_error(command: str, message: str) -> None
 
 
 @pytest.mark.parametrize("command", ["score --rules farkle 7", "frobnicate", "score --rules x 1"])
-def test_an_error_with_standard_error_closed_still_exits_2(command: str) -> None:
-    """Nowhere to say it, but the exit status still tells a script that it failed."""
+@pytest.mark.parametrize("stderr", ["2>&-", "2>/dev/full"])
+def test_an_error_with_standard_error_closed_still_exits_2(command: str, stderr: str) -> None:
+    """Nowhere to say it, but the exit status still tells a script that it failed (to a
+    full standard error it was 1, Python's own: found by a review)."""
     cli = f"{sys.executable} -m companion.cli"
     done = subprocess.run(
-        ["bash", "-c", f"{cli} {command} 2>&-"], capture_output=True, text=True, check=False
+        ["bash", "-c", f"{cli} {command} {stderr}"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2 and done.stdout == ""
 

@@ -254,6 +254,10 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
     for k, photo in enumerate(args.photos):
         try:
             dets, image, ms = read_photo(photo)
+            if args.annotate:  # (first: a reader of the output that stops early, `| head
+                # -1`, must not stop the copy being written; in the `try`: a copy that
+                # cannot be written, too big for its format, is that photo's failure)
+                _write_annotated(photo, dets, image, outs[k])
         except (OSError, ValueError) as exc:
             if not many:
                 raise
@@ -264,19 +268,20 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
                 print(json.dumps({"file": str(photo), "error": message}), flush=True)
             status = 2
             continue
-        if args.annotate:  # (first: a reader of the output that stops early, `| head -1`,
-            # must not stop the copy being written)
-            if image.shape[1] != dets.size_wh[0]:  # decoded small for speed: draw full size
-                with native_stderr_kept():  # (a damaged JPEG's lines: said once, above)
-                    image = load_image(photo)
-            drawn = annotate(image, PhotoReading(dets, image).on_image())
-            write_image(outs[k], drawn)
         ruled = _ruled(args, context, dets)
         if args.json:
             print(_json_line(photo, dets, ms, ruled), flush=True)
         else:
             _print_text(context, photo, dets, ms, ruled)
     return status
+
+
+def _write_annotated(photo: str, dets: Detections, image: np.ndarray, out: Path) -> None:
+    """`--annotate`'s copy of a photo read, at the photo's full size."""
+    if image.shape[1] != dets.size_wh[0]:  # decoded small for speed: draw full size
+        with native_stderr_kept():  # (a damaged JPEG's lines: said once, when read)
+            image = load_image(photo)
+    write_image(out, annotate(image, PhotoReading(dets, image).on_image()))
 
 
 def _a_pipe(source: str | int) -> bool:

@@ -288,6 +288,12 @@ def _label_problem(entry: object) -> str | None:
         return 'no "file" name'
     if not entry["file"].strip():  # (else read as the folder itself: "no such file")
         return 'an empty "file" name'
+    try:  # (both ended the run with a bare Python message naming neither file)
+        if "\0" in entry["file"]:
+            return f'{ascii(entry["file"])}: a "file" name with a NUL character in it'
+        os.fsencode(entry["file"])
+    except UnicodeEncodeError:  # (a lone surrogate that is no byte of a name: "\ud800")
+        return f'{ascii(entry["file"])}: a "file" name no file system can hold'
     name = os.path.normpath(entry["file"])
     if os.path.isabs(name) or name.split(os.sep)[0] == "..":
         return f"{entry['file']}: not in the folder (labels name photos beside labels.json)"
@@ -387,7 +393,8 @@ def evaluate(
         path = Path(directory) / entry["file"]
         try:
             dets, ms = read_file(path)
-        except ValueError as exc:  # (not an image, cut off, a HEIC, too many pixels)
+        except (OSError, ValueError) as exc:  # (not an image, cut off, a HEIC, too many
+            # pixels; over 256 MB, a read error)
             result = score_image(entry, Detections(), 0.0)
             why = str(exc).removeprefix(f"{path}: ")  # (the line names the photo already)
             result.problems.insert(0, f"not read: {why}")
@@ -482,10 +489,15 @@ def close_ups(
     and its value is the label; `other_finds` counts dice found elsewhere (neighbours that
     show at the edges, and mistakes)."""
     _, entries = iter_dataset(directory)
+    entries = entries[:images]
+    for entry in entries:  # (said before the close-ups are read, not after)
+        why = _not_a_photo(Path(directory) / entry["file"])
+        if why:
+            raise OSError(f"{Path(directory) / entry['file']}: labelled, but {why}")
     figures: dict[float, dict[str, float]] = {
         f: {"dice": 0, "read_right": 0, "other_finds": 0} for f in fractions
     }
-    for entry in entries[:images]:
+    for entry in entries:
         photo = load(Path(directory) / entry["file"])
         dice = [d for d in entry.get("dice", []) if "box" in d and d.get("face") != "symbol"]
         for die in dice[:dice_per_image]:

@@ -392,6 +392,10 @@ def load_image(
         raise ValueError(f"{path}: {exc}") from None
 
 
+MOST_PIXELS_A_SIDE = {".webp": 16383, ".jpg": 65500, ".jpeg": 65500, ".jpe": 65500}
+"""The formats' own limits, which OpenCV's encoders meet with a bare failure."""
+
+
 def write_image(path: str | os.PathLike, image: np.ndarray) -> None:
     """Write `image` to `path` in the format its name's extension gives, whole or not at
     all: it is encoded in memory, written beside the file (through a symlink, beside the
@@ -407,6 +411,10 @@ def write_image(path: str | os.PathLike, image: np.ndarray) -> None:
     except cv2.error:
         ok = False
     if not ok:
+        h, w = image.shape[:2]
+        most = MOST_PIXELS_A_SIDE.get(ext.lower())
+        if most is not None and max(w, h) > most:
+            raise OSError(f"{path}: a {ext} image is at most {most} pixels a side, not {w}x{h}")
         raise OSError(f"{path}: cannot write the image as {ext or 'a file with no extension'}")
     target = Path(os.path.realpath(path))
     try:
@@ -417,9 +425,9 @@ def write_image(path: str | os.PathLike, image: np.ndarray) -> None:
         raise OSError(f"{path}: cannot write the image: permission denied")
     temporary = None
     try:
-        fd, temporary = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".part"
-        )
+        fd, temporary = tempfile.mkstemp(  # (the name cut: a name near the 255 bytes a
+            dir=target.parent, prefix=f".{target.name[:64]}.", suffix=".part"
+        )  # file system allows was written, then its temporary one was too long)
         with os.fdopen(fd, "wb") as file:
             file.write(encoded.tobytes())
             file.flush()

@@ -506,6 +506,38 @@ def test_a_bad_photo_in_a_json_batch_keeps_its_line(
     assert captured.err.count("hotdice: error:") == 1
 
 
+def test_a_copy_that_cannot_be_written_is_that_photos_failure(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A photo too wide for a WebP copy had ended the batch after reading it, the photos
+    after it unread and its own line missing (a review); now it is that photo's error
+    line, saying why, and the photos after it are read and drawn."""
+    first, last = (str(p) for p in sorted(samples_dir.glob("*.jpg"))[:2])
+    wide = tmp_path / "wide.png"
+    cv2.imwrite(str(wide), np.full((200, 17000, 3), 128, np.uint8))
+    out = tmp_path / "o.webp"
+    assert main(["read", "--json", first, str(wide), last, "--annotate", str(out)]) == 2
+    captured = capsys.readouterr()
+    lines = [json.loads(line) for line in captured.out.strip().splitlines()]
+    assert [line["file"] for line in lines] == [first, str(wide), last]
+    assert lines[1]["error"] == (
+        f"{tmp_path / 'o-wide.webp'}: a .webp image is at most 16383 pixels a side, not 17000x200"
+    )
+    assert "dice" in lines[2] and (tmp_path / f"o-{Path(last).stem}.webp").is_file()
+    assert not (tmp_path / "o-wide.webp").exists()
+
+
+def test_annotate_writes_a_name_as_long_as_a_file_system_allows(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its temporary name, the whole name and more, was too long: the photo was read,
+    then no copy written (a review)."""
+    out = tmp_path / ("a" * 245 + ".png")
+    assert main(["read", str(sorted(samples_dir.glob("*.jpg"))[0]), "--annotate", str(out)]) == 0
+    assert cv2.imread(str(out)) is not None
+    capsys.readouterr()
+
+
 def test_annotate_names_photos_of_the_same_name_apart(
     samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

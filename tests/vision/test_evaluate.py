@@ -366,6 +366,20 @@ def test_a_die_value_outside_1_to_6_is_a_label_problem(value: object) -> None:
     assert problem is not None and '"value" of 1-6' in problem
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("a.jpg\0", r"'a.jpg\\x00': a \"file\" name with a NUL"), ("\ud800.jpg", "no file system")],
+)
+def test_a_file_name_no_file_can_have_is_a_label_problem(name: str, said: str) -> None:
+    """Both ended `eval` with a bare Python message naming neither labels.json nor the
+    image (found by a review); the name is shown escaped (a lone surrogate cannot be
+    printed)."""
+    from vision.evaluate import _label_problem
+
+    problem = _label_problem({"file": name, "dice": []})
+    assert problem is not None and re.search(said, problem) and problem.isascii()
+
+
 def test_close_up_of_an_oblong_box_fits_its_long_side_at_its_centre() -> None:
     """A box twice as tall as wide: its height spans the fraction, and its centre, not a
     centre from a square box, lands in the middle of the frame."""
@@ -414,6 +428,24 @@ def test_close_ups_score_one_die_read_right_on_the_labelled_one(tmp_path: Path) 
         assert fig == {"dice": 1, "read_right": 1, "other_finds": 1, "share": 1.0}
     two = close_ups(tmp_path, load, lambda f: Detections((centre, near)), fractions=[0.5])
     assert two[0.5] == {"dice": 1, "read_right": 0, "other_finds": 0, "share": 0.0}
+
+
+def test_close_ups_say_a_missing_photo_before_reading_any(tmp_path: Path) -> None:
+    """A missing photo was found only when its close-ups were reached (a review)."""
+    _labels(tmp_path, [{"file": "a.jpg", "dice": [{"value": 3, "box": [40, 0, 20, 20]}]}])
+    labels = json.loads((tmp_path / "labels.json").read_text())
+    labels["images"].append({"file": "gone.jpg", "dice": []})
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    loaded: list[Path] = []
+
+    def load(path: Path) -> np.ndarray:
+        loaded.append(path)
+        return np.zeros((100, 100, 3), np.uint8)
+
+    with pytest.raises(OSError, match="gone.jpg: labelled, but no such file"):
+        close_ups(tmp_path, load, lambda f: Detections(()))
+    assert loaded == []
+    assert close_ups(tmp_path, load, lambda f: Detections(()), images=1)[0.5]["dice"] == 1
 
 
 def test_evaluate_reads_each_labelled_photo_once_and_counts_progress(tmp_path: Path) -> None:
@@ -489,6 +521,19 @@ def test_a_photo_that_does_not_decode_is_a_failure_of_its_own(tmp_path: Path) ->
 
     results = evaluate(tmp_path, read_file)
     assert [r.roll_ok for r in results] == [True, False, False]
+
+    # (so is one that cannot be read at all, an OSError: a file over the size a photo
+    # may have, a read error; it had ended the run, every figure lost)
+    def read_big(path: Path) -> tuple[Detections, float]:
+        if path.suffix == ".png":
+            raise OSError(f"{path}: over 256 MB, too big for a photo")
+        return read_file(path)
+
+    unreadable = evaluate(tmp_path, read_big)
+    assert [r.roll_ok for r in unreadable] == [True, False, False]
+    assert next(failure_lines(unreadable)) == (
+        "cut.png: not read: over 256 MB, too big for a photo; missed 5 at [0, 0, 20, 20]"
+    )
     assert [r.right_once_asked for r in results] == [True, False, False]
     assert list(failure_lines(results)) == [
         "cut.png: not read: the PNG is cut off before its end; missed 5 at [0, 0, 20, 20]",
