@@ -496,7 +496,7 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _StoreOnce)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"hotdice: error: {brief(message)} (see: {self.prog} --help)\n")
+        _say_error(f"{brief(message)} (see: {self.prog} --help)")
         raise SystemExit(EXIT_ERROR)
 
     def _print_message(self, message: str, file: Any = None) -> None:

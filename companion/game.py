@@ -243,34 +243,45 @@ name, an override would turn the rest of its line backwards on every sheet ("058
 :boB"), a mark would make a second "Bob" look like the first."""
 
 
-BLANKS = (
+ZERO_WIDTH = (
     (0x034F, 0x034F),  # combining grapheme joiner
-    (0x115F, 0x1160),  # Hangul fillers
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
     (0x17B4, 0x17B5),  # Khmer inherent vowels
     (0x180B, 0x180F),  # Mongolian variation selectors
-    (0x2800, 0x2800),  # the blank Braille pattern
-    (0x3164, 0x3164),  # Hangul filler
     (0xFE00, 0xFE0F),  # variation selectors
-    (0xFFA0, 0xFFA0),  # half-width Hangul filler
     (0xE0100, 0xE01EF),  # variation selectors supplement
 )
-"""Characters drawn as nothing that are not format characters (Unicode's default-ignorable
-marks and fillers, and the blank Braille cell): "Ann" with a variation selector, or a name
-of a Hangul filler alone, looks like "Ann" or like a blank on every sheet."""
+"""Marks drawn as nothing that are no format characters (Unicode's default-ignorable ones):
+"Ann" with a variation selector looks like "Ann" on every sheet."""
+
+BLANK_CELLS = frozenset({0x2800, 0x3164, 0xFFA0})
+"""Characters drawn as an empty cell a letter wide (the blank Braille pattern, the Hangul
+fillers): a space to the eye, though a letter or a symbol to Unicode."""
 
 
-def _blank(c: str) -> bool:
-    return unicodedata.category(c) == "Cf" or any(lo <= ord(c) <= hi for lo, hi in BLANKS)
+def _drawn(name: str) -> str:
+    """`name` as a sheet draws it: format characters and `ZERO_WIDTH` marks dropped,
+    `BLANK_CELLS` as spaces, white space as one space between words."""
+    shown = (
+        " " if ord(c) in BLANK_CELLS else c
+        for c in name
+        if unicodedata.category(c) != "Cf" and not any(lo <= ord(c) <= hi for lo, hi in ZERO_WIDTH)
+    )
+    return " ".join("".join(shown).split())
+
+
+def looks_blank(name: str) -> bool:
+    """Whether a name draws as nothing but blanks (a Hangul filler alone)."""
+    return not has_visible(_drawn(name))
 
 
 def name_key(name: str) -> str:
-    """A name as it looks: without invisible characters (a zero-width space, a soft hyphen,
-    a variation selector: `BLANKS`), case folded and in one Unicode form (an é typed as one
-    letter or as e and an accent, full-width ＪＯＳＥ), so that two names that look alike
-    count as the same; empty for a name that looks blank."""
-    visible = "".join(c for c in name if not _blank(c))
-    key = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
-    return "".join(c for c in key if not _blank(c))  # (NFKC makes U+FFA0 U+1160)
+    """A name as it looks (`_drawn`: no zero-width space, soft hyphen or variation
+    selector; a blank Braille cell a space), case folded and in one Unicode form (an é
+    typed as one letter or as e and an accent, full-width ＪＯＳＥ), so that two names that
+    look alike count as the same."""
+    key = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", _drawn(name)).casefold())
+    return _drawn(key)  # (NFKC makes U+FFA0 U+1160)
 
 
 def _check_players(players: Any, *, strict: bool = True) -> tuple[str, ...]:
@@ -291,7 +302,7 @@ def _check_players(players: Any, *, strict: bool = True) -> tuple[str, ...]:
             raise ParseError(f"a player's name is at most {MAX_NAME} characters: {name[:20]!r}...")
         if not plain_text(name):
             raise ParseError(f"a player's name must be plain text, not {name!r}")
-        if strict and not has_visible(name_key(name)):  # (a recorded game's still replays)
+        if strict and looks_blank(name):  # (a recorded game's still replays)
             raise ParseError(f"a player's name must show something, not {name!r}")
         if same(name) in (same(n) for n in names):
             raise ParseError(f"two players are named {name!r}")

@@ -426,7 +426,9 @@ def test_a_closed_stream_is_a_one_line_error(command: str, message: str) -> None
     assert done.stderr.count("\n") == 1, done.stderr
 
 
-@pytest.mark.parametrize("command", ["score --rules farkle 7", "frobnicate", "score --rules x 1"])
+@pytest.mark.parametrize(
+    "command", ["score --rules farkle 7", "frobnicate", "score --rules x 1", "score --nonsense"]
+)
 @pytest.mark.parametrize("stderr", ["2>&-", "2>/dev/full"])
 def test_an_error_with_standard_error_closed_still_exits_2(command: str, stderr: str) -> None:
     """Nowhere to say it, but the exit status still tells a script that it failed (to a

@@ -506,6 +506,20 @@ def test_a_name_with_marks_drawn_as_nothing_is_the_same_name(twin: str) -> None:
     assert name_key(twin) == "ann"
 
 
+def test_a_blank_cell_is_a_space_and_a_spacing_accent_a_name() -> None:
+    """The blank Braille cell draws a letter wide: "Ann⠀Lee" is "Ann Lee", not "AnnLee";
+    a spacing accent alone shows (NFKC makes it a space and a mark: it was refused as
+    blank, found by a review)."""
+    with pytest.raises(ParseError, match="two players are named"):
+        new_log("farkle", ["Ann Lee", "Ann\u2800Lee"])
+    assert [p.name for p in replay(new_log("farkle", ["AnnLee", "Ann\u2800Lee"])).players] == [
+        "AnnLee",
+        "Ann\u2800Lee",
+    ]
+    for accent in ("\u00b4", "\u00a8", "\u00af\u00af"):
+        assert [p.name for p in replay(new_log("farkle", ["Ann", accent])).players][1] == accent
+
+
 @pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\uffa0", "\u115f\ufe0f"])
 def test_a_name_that_looks_blank_is_refused_in_a_new_game_only(blank: str) -> None:
     """A Hangul filler or the blank Braille cell is a letter or a symbol to Unicode, and

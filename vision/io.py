@@ -425,9 +425,9 @@ def write_image(path: str | os.PathLike, image: np.ndarray) -> None:
         raise OSError(f"{path}: cannot write the image: permission denied")
     temporary = None
     try:
-        fd, temporary = tempfile.mkstemp(  # (the name cut: a name near the 255 bytes a
-            dir=target.parent, prefix=f".{target.name[:64]}.", suffix=".part"
-        )  # file system allows was written, then its temporary one was too long)
+        fd, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{_cut(target.name, 64)}.", suffix=".part"
+        )
         with os.fdopen(fd, "wb") as file:
             file.write(encoded.tobytes())
             file.flush()
@@ -442,6 +442,15 @@ def write_image(path: str | os.PathLike, image: np.ndarray) -> None:
         if isinstance(exc, OSError):
             raise OSError(f"{path}: cannot write the image: {exc.strerror or exc}") from None
         raise
+
+
+def _cut(name: str, most: int) -> str:
+    """The start of a file name, at most `most` bytes on the file system: a temporary
+    name beside a name near the 255 bytes one may have was longer, so the image was read
+    and then not written."""
+    while len(os.fsencode(name)) > most:
+        name = name[:-1]
+    return name
 
 
 def _umask() -> int:

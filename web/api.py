@@ -130,7 +130,7 @@ LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "[::]")
 def base_url() -> str:
     """Where other phones reach this server: the request's host, except that a page opened
     on the server itself (`LOOPBACK`) links to the LAN address ``hotdice serve`` printed."""
-    if not request.host or request.host.split(":")[0].endswith(".invalid"):
+    if not request.host or request.host.split(":")[0].lower().rstrip(".").endswith(".invalid"):
         # (Werkzeug empties a Host header that is no address, "a b"; waitress names a
         # request without one, HTTP/1.0's, "waitress.invalid")
         abort(400, description=HOST_UNUSABLE)

@@ -19,7 +19,7 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -337,20 +337,21 @@ def folded_name(name: str) -> str:
     return " ".join(name.translate(cgame.BIDI_CONTROLS).split())
 
 
-def clean_players(players: Any) -> list[str]:
+def clean_players(players: Any, *, stored: Sequence[str] = ()) -> list[str]:
     """Player names: a list of distinct, non-empty, short strings (white space folded,
-    direction controls dropped)."""
+    direction controls dropped), after the names already `stored` (a join's), which are
+    not checked again: a seating saved under older checks still takes a player."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise Rejected("players must be a list of names")
     names = [folded_name(p) for p in players]
     if any(not n for n in names):
         raise Rejected("a player name is empty")
-    if not all(cgame.plain_text(n) and cgame.has_visible(cgame.name_key(n)) for n in names):
+    if not all(cgame.plain_text(n) and not cgame.looks_blank(n) for n in names):
         raise Rejected("a player name must be plain text to see, without control characters")
     long = [n for n in names if len(n) > MAX_NAME]
     if long:
         raise Rejected(f"a player name is longer than {MAX_NAME} characters: {long[0][:24]}…")
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = {cgame.name_key(name): name for name in stored}
     for name in names:
         key = cgame.name_key(name)
         twin = seen.get(key)
@@ -358,9 +359,9 @@ def clean_players(players: Any) -> list[str]:
             looks = f"{name} is" if name == twin else f"{name} looks like {twin}, who is"
             raise Rejected(f"{looks} already a player: two players cannot have the same name")
         seen[key] = name
-    if len(names) > MAX_PLAYERS:
+    if len(stored) + len(names) > MAX_PLAYERS:
         raise Rejected(f"at most {MAX_PLAYERS} players")
-    return names
+    return [*stored, *names]
 
 
 def create_game(
@@ -514,7 +515,7 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
     if snap.started:
         raise Rejected(SEATING_FIXED)
     if kind == "join":
-        names = clean_players([*snap.players, payload["player"]])
+        names = clean_players([payload["player"]], stored=snap.players)
         payload = {"player": names[-1]}
     elif kind == "seat":
         if sorted(payload["players"]) != sorted(snap.players):

@@ -760,7 +760,7 @@ def test_links_made_on_the_server_itself_point_to_the_lan_address(
 @pytest.mark.parametrize(
     "host",
     ["a b", "\u00e9t\u00e9", "x:99999999", "x:0", "xn--a", "XN--zca", "a.xn--:8765"]
-    + ["waitress.invalid:8000"],  # (waitress's name for a request without a Host header)
+    + ["waitress.invalid:8000", "X.INVALID."],  # (waitress's for a request with no Host)
 )
 def test_a_host_no_phone_can_open_makes_no_game(client: FlaskClient, host: str) -> None:
     """Werkzeug empties a Host header that is no address; its links came out "http:/g/..."

@@ -129,6 +129,33 @@ def test_a_name_stored_as_typed_folds_as_the_sheet_showed_it(app: Flask, game: G
         assert list(store.load(game.id).players) == ["Ann", "Cid van Dam"]
 
 
+@pytest.mark.parametrize("old", ["Ann\ufe0f", "\u3164"])
+def test_a_seating_saved_under_older_name_checks_still_takes_a_player(
+    app: Flask, game: GameActions, old: str
+) -> None:
+    """A join checked the names already seated again: a lobby saved before "Ann" with a
+    variation selector became "Ann" (or a Hangul filler a blank) took no more players,
+    the error blaming a name nobody had just typed (a review). A new name is still held
+    to every one seated."""
+    game.create("farkle", ["Ann"])
+    restarted = {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
+    with create_app(restarted).test_client() as client:
+        with client.application.app_context():
+            db = get_db()
+            with db:
+                db.execute(
+                    "INSERT INTO events (game_id, seq, kind, event) VALUES (?, 1, 'join', ?)",
+                    (game.id, json.dumps({"player": old})),
+                )
+        url, auth = f"/api/games/{game.id}/players", game.auth
+        bob = client.post(url, headers=auth, json={"version": 1, "name": "Bob"})
+        assert bob.status_code == 200, bob.get_json()
+        names = [p["name"] for p in bob.get_json()["state"]["players"]]
+        assert names == ["Ann", old, "Bob"]
+        twin = client.post(url, headers=auth, json={"version": 2, "name": "ANN"})
+        assert twin.status_code == 422 and "looks like Ann" in twin.get_json()["error"]
+
+
 def test_the_limits_on_players_and_names_are_inclusive() -> None:
     """Twelve players and names of twenty characters are allowed; one more is not."""
     twelve = [f"P{i}" for i in range(store.MAX_PLAYERS)]
