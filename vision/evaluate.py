@@ -255,6 +255,17 @@ def iter_dataset(directory: Path) -> tuple[dict, list[dict]]:
     return data, entries
 
 
+def _all_there(directory: Path, entries: list[dict]) -> None:
+    """A one-line OSError naming the first photo labelled that cannot be read as one (and
+    how many more): said before an hour of reading, not after."""
+    unread = [
+        (e["file"], why) for e in entries if (why := _not_a_photo(Path(directory) / e["file"]))
+    ]
+    if unread:
+        more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+        raise OSError(f"{Path(directory) / unread[0][0]}{more}: labelled, but {unread[0][1]}")
+
+
 def _not_a_photo(path: Path) -> str | None:
     """Why `path` cannot be a labelled photo ("no such file", "not a file": a folder, a
     device, a named pipe), or None; a one-line OSError for a symlink loop or a folder
@@ -288,9 +299,10 @@ def _label_problem(entry: object) -> str | None:
         return 'no "file" name'
     if not entry["file"].strip():  # (else read as the folder itself: "no such file")
         return 'an empty "file" name'
-    try:  # (both ended the run with a bare Python message naming neither file)
-        if "\0" in entry["file"]:
-            return f'{ascii(entry["file"])}: a "file" name with a NUL character in it'
+    # (both ended the run with a bare Python message naming neither file)
+    if "\0" in entry["file"]:
+        return f'{ascii(entry["file"])}: a "file" name with a NUL character in it'
+    try:
         os.fsencode(entry["file"])
     except UnicodeEncodeError:  # (a lone surrogate that is no byte of a name: "\ud800")
         return f'{ascii(entry["file"])}: a "file" name no file system can hold'
@@ -379,12 +391,7 @@ def evaluate(
 ) -> list[ImageResult]:
     """Read every labelled image of `directory` with `read_file(path) -> (detections, ms)`."""
     _, entries = iter_dataset(directory)
-    unread = [
-        (e["file"], why) for e in entries if (why := _not_a_photo(Path(directory) / e["file"]))
-    ]
-    if unread:  # said before an hour of reading, not after
-        more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
-        raise OSError(f"{Path(directory) / unread[0][0]}{more}: labelled, but {unread[0][1]}")
+    _all_there(directory, entries)
     results = []
     for k, entry in enumerate(entries):
         # One photo that does not decode, or whose labels do not fit it, is a failure of
@@ -490,10 +497,7 @@ def close_ups(
     show at the edges, and mistakes)."""
     _, entries = iter_dataset(directory)
     entries = entries[:images]
-    for entry in entries:  # (said before the close-ups are read, not after)
-        why = _not_a_photo(Path(directory) / entry["file"])
-        if why:
-            raise OSError(f"{Path(directory) / entry['file']}: labelled, but {why}")
+    _all_there(directory, entries)
     figures: dict[float, dict[str, float]] = {
         f: {"dice": 0, "read_right": 0, "other_finds": 0} for f in fractions
     }
