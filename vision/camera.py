@@ -56,18 +56,43 @@ def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) ->
     that moves changes a few pixels a lot, wherever it is; the camera's exposure or the
     room's light changing scales every pixel a little, or shifts them all alike (taken out
     as the ratio of the two frames' medians, or not at all, then the median difference of
-    what is left, whichever leaves less changed), and a mean change over the frame would
-    miss two small dice moving in a wide view."""
+    what is left), or bends them along a curve, white clipped (taken out by `_matched`),
+    whichever leaves least changed; and a mean change over the frame would miss two small
+    dice moving in a wide view."""
     if before is None or before.shape != after.shape:
         return 1.0
     now, then = after.astype(np.float32), before.astype(np.float32)
     # (a sixteenth of the pixels is plenty for a median)
     gain = (float(np.median(now[::4, ::4])) + 1.0) / (float(np.median(then[::4, ::4])) + 1.0)
-    shares = []
-    for change in (now - then * gain, now - then):
-        change -= float(np.median(change[::4, ::4]))
-        shares.append(np.count_nonzero(np.abs(change) > level) / change.size)
+    shares = [_share(now - then * gain, level), _share(now - then, level)]
+    if before.dtype == np.uint8 and after.dtype == np.uint8:  # (both ways: `_matched`)
+        forth = _share(now - _matched(before, after), level)
+        shares.append(max(forth, _share(then - _matched(after, before), level)))
     return float(min(shares))
+
+
+def _share(change: np.ndarray, level: float) -> float:
+    """The share of `change`'s pixels more than `level` from its median."""
+    change = change - float(np.median(change[::4, ::4]))
+    return np.count_nonzero(np.abs(change) > level) / change.size
+
+
+def _matched(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """`before`'s grey levels mapped onto `after`'s rank for rank (their histograms
+    matched). A change of exposure keeps the order of a still scene's levels, whatever
+    its curve (gamma 0.7 or 1.4 had read 5 and 3 of 8 sample photos' still rolls twice:
+    a ratio of medians or an offset takes out no curve). Dice that moved do not keep it:
+    where a die was, the table shows, and where it went, the die covers the table. Taken
+    both ways, as a map may merge levels but an exposure change does not merge a whole
+    scene's: any frame maps onto a blank one, a lens cap's, as that one level."""
+    levels = np.arange(256, dtype=np.float64)
+    counts_before = np.bincount(before.ravel(), minlength=256)
+    counts_after = np.bincount(after.ravel(), minlength=256)
+    rank_before = (np.cumsum(counts_before) - counts_before / 2) / before.size  # (mid-ranks)
+    rank_after = (np.cumsum(counts_after) - counts_after / 2) / after.size
+    shown = counts_after > 0
+    mapped = np.interp(rank_before, rank_after[shown], levels[shown]).astype(np.float32)
+    return mapped[before]
 
 
 # The brightest pixels (99th percentile, grey) of a frame in what the motion test takes for
@@ -124,8 +149,13 @@ def settled_rolls(
 def _a_folder(path: str) -> bool:
     """Whether `path` is a folder, which holds no video (a stream's URL, a file, a camera
     device or a pipe, `--camera /dev/stdin`, go to OpenCV, which says if it cannot open one)."""
+    return _mode_is(path, stat.S_ISDIR)
+
+
+def _mode_is(path: str, test: Callable[[int], bool]) -> bool:
+    """Whether `path` names something whose mode passes `test` (False where there is none)."""
     try:
-        return stat.S_ISDIR(os.stat(path).st_mode)
+        return test(os.stat(path).st_mode)
     except (OSError, ValueError):
         return False
 
@@ -167,15 +197,25 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
 # later rolls never read and nothing said (found by a review). A stream's end fails every
 # read; so does a camera unplugged or frozen, whose every read may wait for a timeout
 # (10 s for a V4L2 camera), so failed reads that have gone on for `MISSED_SECONDS` end it
-# too, as the first such read did before.
+# too, as the first such read did before. A video file that counts its frames is read to
+# its last one however many in a row fail (`_frames_left`), unless they go on that long.
 MISSED_FRAMES = 10
 MISSED_SECONDS = 2.0
 
 
+def _frames_left(cap: cv2.VideoCapture, reads: int) -> bool:
+    """Whether a video file holds frames past the `reads` taken from it, read or failed,
+    by the count in its index. A camera or a pipe counts none (0 or -1), and ends after
+    `MISSED_FRAMES` failed reads; a file's ten damaged frames in a row had ended it there,
+    its later rolls lost unsaid, and ten at its start took it for no video (a review)."""
+    return reads < cap.get(cv2.CAP_PROP_FRAME_COUNT)
+
+
 def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
-    """Frames from a camera index or a video file, until the stream ends (`MISSED_FRAMES`
-    failed reads in a row, or `MISSED_SECONDS` of them). A frame lost between two read is
-    given as None, so that frames keep their numbers. The frames are read on a thread of
+    """Frames from a camera index or a video file, until the stream ends (a file's last
+    frame, or `MISSED_FRAMES` failed reads in a row, or `MISSED_SECONDS` of them). A
+    frame lost between two read is given as None, so that frames keep their numbers. A
+    file none of whose frames decodes is an OSError. The frames are read on a thread of
     their own while this one waits in short steps: a pipe whose writer stalls holds a read
     in C, where Ctrl-C went unheard until the writer let go."""
     # (a file's complaints are kept off the terminal; a camera's, "busy" or "permission
@@ -189,6 +229,8 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
     cap = _capture(source)
     if cap is None or not cap.isOpened():
         raise OSError(f"cannot open camera or video {shown}")
+    # (a pipe's MP4 decodes no frame either: the command says why, `cli.run_camera`)
+    a_file = isinstance(source, str) and _mode_is(source, stat.S_ISREG)
     frames: queue.Queue[np.ndarray | BaseException | None] = queue.Queue(maxsize=2)
     done = threading.Event()
 
@@ -200,19 +242,24 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
         return False
 
     def read_frames() -> None:
-        missed, since = 0, 0.0
+        missed, since, reads, decoded = 0, 0.0, 0, 0
         try:
             while not done.is_set():
                 started = time.monotonic()
                 ok, frame = cap.read()
+                reads += 1
                 if ok:
                     lost = [_LOST] * missed  # (lost between two frames read: counted)
-                    missed = 0
+                    missed, decoded = 0, decoded + 1
                     if not all(handed(item) for item in [*lost, frame]):
                         return
                     continue
                 missed, since = missed + 1, since if missed else started
-                if missed >= MISSED_FRAMES or time.monotonic() - since >= MISSED_SECONDS:
+                stalled = time.monotonic() - since >= MISSED_SECONDS
+                if stalled or (missed >= MISSED_FRAMES and not _frames_left(cap, reads)):
+                    # (a file of one frame is a still image, OpenCV's or not: no video)
+                    if a_file and not decoded and cap.get(cv2.CAP_PROP_FRAME_COUNT) > 1:
+                        handed(OSError(f"cannot read video {shown}: none of its frames decodes"))
                     return
         except cv2.error as exc:  # (the command's one line, as a source that will not open)
             why = next(iter((exc.err or str(exc)).strip().splitlines()), "")

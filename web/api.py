@@ -501,6 +501,8 @@ def read() -> Response:
     rules = rules_arg()
     photos.check_rules(rules)
     ranked = coach_on()  # (a bad flag refused before the photo is read)
+    if ranked and not rules:  # (as `hotdice read --coach` without --rules is refused)
+        raise BadRequest("coach=1 needs rules=NAME: the keeps are ranked under a table's rules")
     with heavy_work("reading photos"):
         out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
         if rules and ranked:

@@ -125,6 +125,22 @@ def test_the_camera_turning_its_gain_up_does_not_read_a_roll_again() -> None:
     assert _reads([dark] * 10 + [brighter] * 10) == [4]
 
 
+def test_the_camera_bending_its_levels_does_not_read_a_roll_again() -> None:
+    """An exposure change along a curve (gamma 0.7 and 1.4) scales no two levels alike and
+    shifts them unalike: neither a ratio of medians nor an offset takes it out, while
+    matching the frames' levels rank for rank does (`_matched`). Two of the sample photos
+    were read twice under each before."""
+    table = _table([(300, 300), (700, 400)], level=150, die=40)
+    table[:, :250] = 90  # (two tones of table: a curve moves them unalike)
+    for gamma in (0.7, 1.4):
+        bent = (255 * (table / 255.0) ** gamma).round().astype(np.uint8)
+        assert _reads([table] * 10 + [bent] * 10) == [4]
+    moved = _table([(340, 300), (700, 400)], level=150, die=40)
+    moved[:, :250] = 90
+    bent = (255 * (moved / 255.0) ** 0.7).round().astype(np.uint8)
+    assert _reads([table] * 10 + [bent] * 10) == [4, 14]  # (a die moved as the light changed)
+
+
 def _empty_reader(frame: np.ndarray) -> Detections:
     return Detections.empty((frame.shape[1], frame.shape[0]))
 
@@ -241,13 +257,17 @@ def test_ctrl_c_ends_the_wait_on_a_pipe_whose_writer_stalls(
 
 class _Capture:
     """A stand-in for OpenCV's capture: `script` says what each read gives ("ok", "lost",
-    "slow": a failed read that waits, "raise"), then every read fails."""
+    "slow": a failed read that waits, "raise"), then every read fails. `frame_count`: a
+    video file's count of its frames (a camera's is -1)."""
 
-    def __init__(self, script: list[str]) -> None:
-        self.script, self.released = list(script), False
+    def __init__(self, script: list[str], frame_count: int = -1) -> None:
+        self.script, self.released, self.frame_count = list(script), False, frame_count
 
     def isOpened(self) -> bool:  # (OpenCV's name)
         return True
+
+    def get(self, prop: int) -> float:
+        return float(self.frame_count) if prop == cv2.CAP_PROP_FRAME_COUNT else 0.0
 
     def read(self) -> tuple[bool, np.ndarray | None]:
         step = self.script.pop(0) if self.script else "lost"
@@ -263,10 +283,15 @@ class _Capture:
         self.released = True
 
 
-def _stream(monkeypatch: pytest.MonkeyPatch, script: list[str]) -> tuple[list[bool], _Capture]:
-    capture = _Capture(script)
+def _stream(
+    monkeypatch: pytest.MonkeyPatch,
+    script: list[str],
+    frame_count: int = -1,
+    source: str | int = 0,
+) -> tuple[list[bool], _Capture]:
+    capture = _Capture(script, frame_count)
     monkeypatch.setattr(camera, "_capture", lambda source: capture)
-    return [frame is not None for frame in camera.video_frames(0)], capture
+    return [frame is not None for frame in camera.video_frames(source)], capture
 
 
 def test_a_frame_lost_between_two_keeps_its_number_and_the_stream_goes_on(
@@ -277,6 +302,35 @@ def test_a_frame_lost_between_two_keeps_its_number_and_the_stream_goes_on(
     # a stream's end (every read failing) gives no lost frames after the last one
     frames, _ = _stream(monkeypatch, ["ok"] + ["lost"] * (camera.MISSED_FRAMES - 1) + ["ok"])
     assert frames == [True] + [False] * (camera.MISSED_FRAMES - 1) + [True]
+
+
+def test_a_video_file_is_read_to_its_last_frame_past_a_damaged_stretch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file counts its frames: ten or more damaged ones in a row (at its start too) are
+    lost frames, not its end, which had lost every roll after them unsaid; a camera's
+    stream still ends after `MISSED_FRAMES` failed reads."""
+    damaged = ["ok"] * 3 + ["lost"] * 15 + ["ok"] * 2
+    frames, _ = _stream(monkeypatch, damaged, frame_count=20)
+    assert frames == [True] * 3 + [False] * 15 + [True] * 2
+    frames, _ = _stream(monkeypatch, ["lost"] * 12 + ["ok"], frame_count=13)
+    assert frames == [False] * 12 + [True]
+    frames, _ = _stream(monkeypatch, damaged)  # (a camera: the stream has ended)
+    assert frames == [True] * 3
+
+
+def test_a_video_file_none_of_whose_frames_decodes_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Not "no video frames (not a camera or a video file)": it is one, damaged. A camera
+    that gives nothing, or a pipe (an MP4's frames do not decode through one, and the
+    command says why), ends with no frames, as before."""
+    video = tmp_path / "roll.avi"
+    video.write_bytes(b"RIFF")
+    with pytest.raises(OSError, match="^cannot read video '.*roll.avi': none of its frames"):
+        _stream(monkeypatch, ["lost"] * 30, frame_count=30, source=str(video))
+    assert _stream(monkeypatch, ["lost"] * 30)[0] == []
+    assert _stream(monkeypatch, ["lost"] * 30, frame_count=30)[0] == []
 
 
 def test_a_frozen_camera_ends_the_stream_in_seconds(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -800,24 +800,43 @@ def test_a_damaged_frame_does_not_end_the_video(
     video = _two_rolls_video(samples_dir, tmp_path)
     assert main(["read", "--json", "--camera", str(video)]) == 0
     whole = [json.loads(line)["frame"] for line in capsys.readouterr().out.splitlines()]
+    for lost in ([14], list(range(12, 22))):  # (session 71: ten in a row had ended it)
+        _damage_frames(video, lost)
+        capture = cv2.VideoCapture(str(video))
+        reads = [capture.read()[0] for _ in range(30)]
+        capture.release()
+        assert reads.count(False) == len(lost) and reads[-1]  # (frames lost, then the rest)
+        assert main(["read", "--json", "--camera", str(video)]) == 0
+        rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+        assert len(rolls) == 2 and all(len(r["dice"]) == 2 for r in rolls)
+        assert rolls[0]["frame"] == whole[0] and rolls[1]["frame"] >= whole[1]
+
+
+def test_a_video_none_of_whose_frames_decodes_is_said_so(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It had been called "no video frames (not a camera or a video file)"."""
+    video = _two_rolls_video(samples_dir, tmp_path)
+    _damage_frames(video, list(range(30)))
+    assert main(["read", "--camera", str(video)]) == 2
+    assert capsys.readouterr().err == (
+        f"hotdice: error: cannot read video {str(video)!r}: none of its frames decodes\n"
+    )
+
+
+def _damage_frames(video: Path, frames: list[int]) -> None:
+    """The MJPG video's `frames` made undecodable: each JPEG's height and width set to 0."""
     data = bytearray(video.read_bytes())
-    frame = [k for k in range(len(data)) if data[k : k + 3] == b"\xff\xd8\xff"][14]
-    header = data.index(b"\xff\xc0", frame)
-    data[header + 5 : header + 9] = bytes(4)  # (its height and width: 0 x 0)
+    starts = [k for k in range(len(data)) if data[k : k + 3] == b"\xff\xd8\xff"]
+    for frame in frames:
+        header = data.index(b"\xff\xc0", starts[frame])
+        data[header + 5 : header + 9] = bytes(4)
     video.write_bytes(bytes(data))
-    capture = cv2.VideoCapture(str(video))
-    reads = [capture.read()[0] for _ in range(30)]
-    capture.release()
-    assert reads.count(False) == 1 and reads[-1]  # (one frame lost, then the rest)
-    assert main(["read", "--json", "--camera", str(video)]) == 0
-    rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    assert len(rolls) == 2 and all(len(r["dice"]) == 2 for r in rolls)
-    assert [r["frame"] for r in rolls] == whole
 
 
 def test_an_mp4_through_a_pipe_is_said_to_need_its_path(samples_dir: Path, tmp_path: Path) -> None:
     """An MP4 keeps its index at its end, which a pipe cannot seek to once it is past
-    FFmpeg's first look (5 MB): it is a video all the same, and was called none."""
+    FFmpeg's first look (some tens of KB): it is a video all the same, and was called none."""
     frame = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
     video = tmp_path / "roll.mp4"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"mp4v"), 15, (640, 360))

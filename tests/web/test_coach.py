@@ -313,16 +313,22 @@ def test_a_coach_flag_that_is_neither_yes_nor_no_is_refused(
 def test_a_photo_read_without_rules_or_dice_gets_no_ranking(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The coach ranks keeps under the rules asked for: without ``rules`` there is none to
-    rank under (the dice alone come back), and a photo without dice has no keep to rank
-    (``advice`` null, and no error: nothing went wrong)."""
+    """The coach ranks keeps under the rules asked for: asked without ``rules`` there is
+    none to rank under, a 400 before the photo is read (as ``hotdice read --coach``
+    without ``--rules`` is refused; it was a 200 that left the coach out unsaid); a photo
+    without dice has no keep to rank (``advice`` null, and no error: nothing went wrong)."""
     read: list[int] = [5, 5, 5, 2, 3, 4]
+    reads: list[bytes] = []
 
     def fake_read(data: bytes, rules: str | None, *, max_pixels: int) -> dict[str, Any]:
+        reads.append(data)
         return {"dice": read, "detections": [], "rules": rules}
 
     monkeypatch.setattr(photos, "read_photo", fake_read)
     resp = client.post("/api/read?coach=1", data=b"img", content_type="image/png")
+    assert resp.status_code == 400 and reads == []
+    assert resp.get_json()["error"].startswith("coach=1 needs rules=NAME")
+    resp = client.post("/api/read?coach=0", data=b"img", content_type="image/png")
     assert resp.status_code == 200 and "advice" not in resp.get_json()
     read = []
     resp = client.post("/api/read?rules=farkle&coach=1", data=b"img", content_type="image/png")
