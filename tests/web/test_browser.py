@@ -173,6 +173,7 @@ def bank_past_the_target(page: Page) -> None:
     """Bank the quick entry's points that reach the target: asked about once, then sent."""
     page.click('#quick [data-quick="bank"]')
     wait_text(page, "#quick-error", "target: press Banked again if that is right.")
+    page.wait_for_timeout(600)  # (read: a second tap sooner is a double tap, and answers not)
     page.click('#quick [data-quick="bank"]')
 
 
@@ -264,6 +265,7 @@ def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: P
         wait_text(ann, "#turn-line", "Bob")
         bob.locator("#controls .option").first.click()
         bob.wait_for_selector("#controls .btn.bank")
+        wait_text(bob, "#turn-now", "Bob · turn total 250 · 3 dice left")
         bob.click("#controls .btn.bank")
         wait_text(ann, "#scores th", "250")
         shot(ann, "04-scoresheet", shots)
@@ -287,7 +289,13 @@ def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: P
         wait_text(ann, "#quick-error", "That takes Ann to 1,050, past the 1,000 target: press")
         assert _version(ann, server) == version
         ann.fill("#quick-points", "700")
-        bank_past_the_target(ann)
+        for _ in range(2):  # a double tap answers no question
+            ann.click('#quick [data-quick="bank"]')
+        wait_text(ann, "#quick-error", "That takes Ann to 1,000, reaching the 1,000 target: press")
+        ann.wait_for_timeout(400)
+        assert _version(ann, server) == version  # (it had recorded 700 unasked)
+        ann.wait_for_timeout(300)  # (the question read: Banked again answers it)
+        ann.click('#quick [data-quick="bank"]')
         wait_text(bob, "#final-banner", "Bob")
         shot(bob, "05-final-round", shots)
 
@@ -304,9 +312,16 @@ def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: P
         assert screen.locator("#controls").count() == 0
         assert screen.locator("#play-link").is_visible()
 
+        for phone in (ann, watcher):  # (scrolled down to the pad, or the sheet's foot)
+            phone.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
         bob.click('#quick [data-quick="bust"]')
         wait_text(ann, "#winner", "Ann wins")
         wait_text(watcher, "#winner", "Ann wins")
+        for phone in (ann, watcher):  # the win on another phone is brought into view
+            top = phone.evaluate(
+                "() => document.getElementById('winner').getBoundingClientRect().top"
+            )
+            assert -1 <= top < 100, top  # (at the top, to a fraction of a pixel)
         wait_text(screen, "#winner", "Ann wins")  # (the live sheet, still read-only)
         assert screen.locator("#undo").count() == 0 and watcher.locator("#new-game").count() == 0
         assert ann.locator("#coach-on").is_hidden()  # a game over has nothing to advise
@@ -1054,7 +1069,9 @@ def test_two_phones_acting_at_once(browser: Browser, server: Server) -> None:
         bob.wait_for_timeout(1500)
         assert bob.locator('#sheet[data-version="0"]').count() == 1
         bob.click('#quick [data-quick="bust"]')
-        wait_text(bob, "#toast", "Another phone was quicker: yours was not recorded.")
+        wait_text(
+            bob, "#toast", "Another phone was quicker: yours was not recorded. Bob's turn now."
+        )
         bob.wait_for_selector('#sheet[data-version="1"]')
         assert "500" in bob.locator("#scores th").first.inner_text()
         assert (
@@ -1194,10 +1211,12 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Browser, server: Ser
             "d => !!(d.compareDocumentPosition(document.getElementById('sheet')) & 2)"
         )  # folded, below the sheet: the controls come first
 
-        for name in ("Bob", "Cy", "Dee"):
+        for name, after in (("Bob", "Cy"), ("Cy", "Dee"), ("Dee", "Evangeline")):
             wait_text(page, "#turn-line", f"{name}'s turn")
             page.click('#quick [data-quick="bust"]')
-            wait_text(page, "#toast", f"{name} busted: 0 this turn. Undo if that was a slip.")
+            # (the toast covers the next player's quick entry: it names them itself)
+            said = f"{name} busted: 0 this turn. {after}'s turn now. Undo if that was a slip."
+            wait_text(page, "#toast", said)
         wait_text(page, "#turn-line", "Evangeline's turn")
         visible = page.evaluate(
             """() => { const w = document.querySelector('.sheet-wrap');

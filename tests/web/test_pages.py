@@ -234,6 +234,35 @@ def test_sheet_fragment_etag_and_content(
     assert html.index('data-event=\'{"type": "bank"}\'') < html.index('class="photo-preview"')
 
 
+def test_the_controls_say_whose_turn_its_total_and_hot_dice(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """Mid-turn the sheet's own turn line is scrolled away above the pad (a review found a
+    phone passed round the table showing only "Tap the 6 dice..." and "Bank 1,500"): the
+    controls say it again, hot dice too; a spectator has no controls, and before the first
+    roll the quick entry's heading names the player."""
+    game.create("farkle", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="turn-now"' not in html and "Quick entry for Ann" in html
+    game.event({"type": "roll", "dice": [1, 2, 3, 4, 5, 6]})
+    game.event({"type": "keep", "dice": [1, 2, 3, 4, 5, 6]})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    controls = html[html.index('id="controls"') :]
+    line = re.sub(r"<[^>]+>|\s+", " ", controls[: controls.index("</p>")])
+    assert (
+        re.sub(r" +", " ", line)
+        .strip()
+        .endswith("Ann · turn total 1,500 · 6 dice left · hot dice!")
+    )
+    game.event({"type": "roll", "dice": [1, 2, 2, 3, 4, 6]})
+    game.event({"type": "keep", "dice": [1]})
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert html.count("· turn total <b>1,600</b> · 5 dice left</p>") == 2  # (and the sheet's)
+    spectator = client.application.test_client().get(f"/g/{game.id}/sheet")
+    assert b'id="turn-now"' not in spectator.data
+
+
 def test_banners_for_final_round_tie_break_and_winner(
     app: Flask, client: FlaskClient, game: GameActions
 ) -> None:

@@ -31,6 +31,10 @@
   // (and a write sent again after a wrong guess is refused as stale: the version is checked;
   // a join, never stale while only joins came since, is refused as a name already playing)
   let unanswered = 0;
+  // the target question's time, and how long it is shown before Banked again answers it: a
+  // double tap on Banked had recorded 12,000 for 1,200 and started the final round unasked
+  let askedAt = 0;
+  const READ_FIRST_MS = 500;
   const CHECK_YOURS = "The sheet has changed: check whether it shows your last action before you enter it again.";
 
   function version() {
@@ -62,6 +66,13 @@
     const penalty = h.penalty ? `, and loses ${h.penalty.toLocaleString("en")}: the penalty for busting again and again`
       : h.strike ? ", and the penalty for busting again and again takes nothing from 0: the ✗ marks start again" : "";
     return `${h.player} busted${why}${cost}: 0 this turn${penalty}.`;
+  }
+
+  // whose turn it is now, for a message in the toast, which covers the top of the screen
+  // where the sheet names the player to act (the next player's quick entry after a bust)
+  function nextUp() {
+    const sheet = document.getElementById("sheet");
+    return sheet.dataset.phase !== "over" && sheet.dataset.current ? ` ${sheet.dataset.current}'s turn now.` : "";
   }
 
   function bonusWords(h) {
@@ -159,6 +170,10 @@
     }
     wire();
     if (hold) showOwnResult(fresh, phaseBefore);
+    else if (fresh.dataset.phase === "over" && phaseBefore !== "over") {
+      // (the game won on another phone: the winner in view here too, not above the screen)
+      fresh.querySelector("#winner")?.scrollIntoView({block: "start"});
+    }
     // (another phone's change, `hold` null, or "always" when it beat this phone's own
     // action, settles it whatever it was once play has started: a tap meant for the sheet
     // as it was would score the next player or undo the other phone's action. Before the
@@ -273,9 +288,9 @@
       const lost = unanswered;
       unanswered = 0;
       const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
+      const quicker = resp.status === 409 && !lost;  // (said once the sheet is fresh)
       if (resp.status === 409 || (lost && path === "players" && resp.status === 422)) {
-        say(lost ? CHECK_YOURS
-          : "Another phone was quicker: yours was not recorded. Check the sheet (whose turn it is now) before you enter anything again.", true);
+        if (!quicker) say(CHECK_YOURS, true);
       } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
       if (resp.ok) {  // (looked up now: a poll's swap meanwhile may have replaced the field)
         const now = new Map(fields(document.getElementById("sheet")));
@@ -290,6 +305,9 @@
           // (an undo, or another phone's action that beat this one: 409)
           fresh = await refresh((path === "undo" && resp.ok) || resp.status === 409 ? "always" : "turn");
         } catch (e) { /* answered, but the sheet did not come: the next poll brings it */ }
+      }
+      if (quicker) {
+        say("Another phone was quicker: yours was not recorded." + (fresh ? nextUp() + " Check the sheet" : " Check the sheet (whose turn it is now)") + " before you enter anything again.", true);
       }
       if (resp.ok && out) out.cleared = Boolean(fresh && fresh.lost);  // (an entry it had no place for)
       return resp.ok ? out : null;
@@ -307,7 +325,7 @@
     if (ev.type === "roll" && last && last.kind === "bonus") {
       say(bonusWords(last));
     } else if (ev.type === "roll" && last && last.bust) {
-      say("Bust! " + bustWords(last, total), true);
+      say("Bust! " + bustWords(last, total) + nextUp(), true);
     }
     return out;
   }
@@ -391,7 +409,7 @@
       sent(quick.querySelector("input[name=points]")));
     const last = out && out.state.history[out.state.history.length - 1];
     if (last && last.kind === "bonus") say(bonusWords(last));  // (the 5150's roll, as its points)
-    else if (out && points === 0) say(bustWords(last) + " Undo if that was a slip.");
+    else if (out && points === 0) say(bustWords(last) + nextUp() + " Undo if that was a slip.");
     return out;
   }
   function quickProblem(quick, message) {
@@ -429,8 +447,11 @@
     // (only from below it: in a tie-break, or a final round owed again, all are at it)
     const reaches = score < target && score + points >= target &&
       !(quick.dataset.exact && score + points > target);
+    // (a double tap answers nothing: the question must have been on screen a moment)
+    if (reaches && quick.dataset.confirmed === String(points) && Date.now() - askedAt < READ_FIRST_MS) return;
     if (reaches && quick.dataset.confirmed !== String(points)) {
       quick.dataset.confirmed = String(points);
+      askedAt = Date.now();
       const total = (score + points).toLocaleString("en");
       quickProblem(quick, `That takes ${quick.dataset.player} to ${total}, ${score + points > target ? "past" : "reaching"} the ${target.toLocaleString("en")} target: press Banked again if that is right.`);
       return;
