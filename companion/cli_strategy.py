@@ -176,7 +176,7 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
             f"{rules.target:,} (pure Python: 10,000 takes 10-12 minutes under farkle); "
             "give a smaller --target"
         )
-    least = max(rules.entry, rules.min_bank)  # (each turn's solve spans totals up to it)
+    least = rules.least_bank(on_board=False)  # (each turn's solve spans totals up to it)
     if least > WIN_MAX_TARGET:
         raise ParseError(
             f"--win-probability solves games whose first bank needs at most "

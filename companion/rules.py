@@ -151,6 +151,12 @@ class Rules:
         """T(v): the three-of-a-kind value."""
         return self.triple_one if value == 1 else 100 * value
 
+    def least_bank(self, *, on_board: bool) -> int:
+        """The smallest turn total a player may bank: the minimum bank, and the entry
+        threshold while not yet on the board (what the engine, the advisor, the win
+        chances and the sheet's "to pass" all go by)."""
+        return max(self.min_bank, 0 if on_board else self.entry)
+
     def past_exact_target(self, total: int) -> bool:
         """Whether a score plus turn total is past an exact target: such a turn can never be
         banked, and every roll busts (a takeover can hand one over)."""
@@ -476,7 +482,7 @@ def check_winnable(rules: Rules) -> None:
     """An exact target below the least first bank can never be hit: a new game so is
     refused before anyone plays it (a roll still scores under such rules, and a game
     recorded so still replays)."""
-    least = max(rules.entry, rules.min_bank)
+    least = rules.least_bank(on_board=False)
     if rules.finish is Finish.EXACT and least > rules.target:
         word = "entry threshold" if rules.entry >= rules.min_bank else "minimum bank"
         raise ParseError(

@@ -215,7 +215,7 @@ took 1.5 s a score; a test checks the values agree)."""
 
 
 def _objective(rules: Rules, score: int, on_board: bool, bust_value: float) -> Objective:
-    bank_min = max(rules.min_bank, 0 if on_board else rules.entry, UNIT)
+    bank_min = max(rules.least_bank(on_board=on_board), UNIT)
     limit = rules.target - score if rules.finish is Finish.EXACT else None
     if limit is not None and limit > EXACT_FAR:
         limit = None

@@ -28,6 +28,9 @@ Held = Hashable
 StateKey = tuple[int, Held]
 """(dice to roll, held)."""
 
+HOT = ("hot",)
+"""The state after hot dice (arriving there: roll, or bank where the rules allow)."""
+
 
 @dataclass(frozen=True, order=True)
 class Outcome:
@@ -207,7 +210,7 @@ class TurnSolution:
     def arrive_value(self, key: StateKey, total: int) -> float:
         """Value of arriving at ``key`` with ``total`` (after a keep): bank or roll, the best."""
         if key[0] == 0:
-            key = ("hot",)  # type: ignore[assignment]
+            key = HOT  # type: ignore[assignment]
         return self._lookup(self.after, key, total)
 
     def _lookup(self, table: Mapping, key: StateKey, total: int) -> float:
@@ -263,7 +266,7 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
 
     beyond = b if o.limit is not None else (1.0 if o.goal is not None else None)
     keys = list(model.classes)
-    hot_key: Hashable = ("hot",)
+    hot_key: Hashable = HOT
     growth: dict[Hashable, tuple[float, float]]
     if beyond is None:
         growth = asymptotic_growth(model, hot_must_roll=o.hot_must_roll, bust_value=b)
@@ -364,7 +367,7 @@ def asymptotic_growth(
     values are ``(growth, offset)`` for arriving there. ``ValueError`` if rolling on forever
     would be worth an unbounded amount.
     """
-    hot_key: Hashable = ("hot",)
+    hot_key: Hashable = HOT
     keys = sorted(model.classes, key=lambda k: (k[0], repr(k[1])))
     targets = {
         k: [

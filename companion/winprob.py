@@ -49,10 +49,6 @@ from companion.strategy_dp import UNIT, StateKey, TurnModel, scoreless
 TOLERANCE = 1e-12
 """Newton stops when both coupled values change by less than this."""
 
-HOT = ("hot",)
-"""The state after hot dice (arriving there: roll, or bank where the rules allow)."""
-
-
 FINAL_ROUND_LEAST = 1e-12
 """Where no roll must risk a bust, the leader rolls on past the target only while the
 other player's chance to pass is above this."""
@@ -473,7 +469,7 @@ class GameSolution:
     rules: Rules
     target: int
     P: tuple[tuple[float, ...], ...] = field(repr=False)
-    seconds: float
+    seconds: float = field(compare=False)  # (how long a solve took: not what it found)
     turn_solves: int
     final_round: _FinalRound | None = field(default=None, repr=False, compare=False)
 
@@ -517,7 +513,7 @@ def _units(score: int, target: int) -> int:
 
 def _bank_min(rules: Rules, i: int) -> int:
     """The smallest bankable turn total, in units: the entry threshold while at 0 points."""
-    least = max(rules.min_bank, rules.entry if i == 0 else 0, UNIT)
+    least = max(rules.least_bank(on_board=i > 0), UNIT)
     return -(-least // UNIT)
 
 
@@ -762,9 +758,9 @@ def check_solvable(rules: Rules) -> None:
     no first bank can meet, strike penalties), before any work is spent on it."""
     if rules.target <= 0 or rules.target % UNIT:
         raise ParseError(f"the target must be a positive multiple of {UNIT}, not {rules.target}")
-    if rules.finish is Finish.EXACT and max(rules.entry, rules.min_bank) > rules.target:
+    if rules.finish is Finish.EXACT and rules.least_bank(on_board=False) > rules.target:
         raise ParseError(
-            f"{rules.name}: a first bank needs {max(rules.entry, rules.min_bank):,}, "
+            f"{rules.name}: a first bank needs {rules.least_bank(on_board=False):,}, "
             f"past the exact target {rules.target:,}: nobody can win"
         )
     if rules.strike_penalty:

@@ -74,6 +74,17 @@ def test_each_preset_plays_as_rules_md_says(name: str) -> None:
     assert r.target == 10_000
 
 
+def test_the_least_bank_is_the_entry_until_on_the_board_and_the_minimum_always() -> None:
+    """One place for the rule the engine, the advisor, the win chances and the sheet's
+    "to pass" each wrote out (a review counted seven)."""
+    for rules in PRESETS.values():
+        assert rules.least_bank(on_board=True) == rules.min_bank
+        assert rules.least_bank(on_board=False) == max(rules.min_bank, rules.entry)
+    zilch, hot = load_rules("zilch"), load_rules("hot-dice")
+    assert (zilch.least_bank(on_board=False), zilch.least_bank(on_board=True)) == (300, 300)
+    assert (hot.least_bank(on_board=False), hot.least_bank(on_board=True)) == (1000, 0)
+
+
 def test_toggles_combine_in_order() -> None:
     rules = load_rules("ten-thousand+progressive+strike-out")
     assert rules.multiples is Multiples.PROGRESSIVE and rules.strike_penalty == 500

@@ -4,6 +4,7 @@ policy, monotonicity, and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import json
@@ -51,6 +52,15 @@ def test_target_50_first_scoring_roll_wins() -> None:
     assert p == pytest.approx(1080 / 46656)
     game = solve_game(farkle(50))
     assert game.first_player == pytest.approx(1 / (1 + p), abs=1e-12)
+
+
+def test_two_solves_of_the_same_rules_are_equal() -> None:
+    """A solution is what was found, not how long the solve took: its ``seconds`` had made
+    two solves of one rule set compare unequal (a review)."""
+    first = solve_game(farkle(50))
+    again = dataclasses.replace(first, seconds=first.seconds + 1.0)
+    assert again == first and hash(again) == hash(first)
+    assert dataclasses.replace(first, turn_solves=first.turn_solves + 1) != first
 
 
 def test_two_players_at_the_last_step_are_complementary() -> None:

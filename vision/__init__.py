@@ -14,7 +14,9 @@ import os
 # in `io.decode_image` reads JPEG and PNG headers only: a 1 KB BMP or a 35-byte GIF that
 # says 30000x30000 took 5-7 GB and 11-12 s to decode before the limit could refuse it.
 # (Where OpenCV was loaded before this package, the limit is OpenCV's own, a gigapixel.)
-os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(50_000_000))
+from .limits import MAX_PIXELS
+
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
 
 from .annotate import annotate
 from .detections import ASK_BELOW, Detections, DieDetection
@@ -41,4 +43,5 @@ __all__ = [
     "warm_up",
     "smeared",
     "too_small",
+    "MAX_PIXELS",
 ]

@@ -23,6 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .limits import MAX_PIXELS
+
 
 def _decoded_pixels() -> int:
     """OpenCV's limit as it reads its setting (`vision/__init__.py` sets it to 50 MP where
@@ -244,7 +246,7 @@ class ImageTooLarge(ValueError):
     web), not its bytes."""
 
 
-def decode_image(data: bytes, *, max_pixels: int = 50_000_000, reduce: int = 1) -> np.ndarray:
+def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray:
     """Decode image bytes to a BGR uint8 array, honouring EXIF orientation.
 
     `reduce` (1, 2, 4, 8) asks the JPEG decoder for a smaller image. Raises ValueError with a
@@ -374,7 +376,7 @@ def read_bytes(
 
 
 def load_image(
-    path: str | os.PathLike, *, max_pixels: int = 50_000_000, min_long_side: int | None = None
+    path: str | os.PathLike, *, max_pixels: int = MAX_PIXELS, min_long_side: int | None = None
 ) -> np.ndarray:
     """Read an image file to BGR, honouring EXIF orientation.
 

@@ -16,6 +16,7 @@ import numpy as np
 from .annotate import annotate
 from .detections import Detections
 from .io import decode_image, image_size_wh, reduction_for
+from .limits import MAX_PIXELS
 from .reader import FRAME_SIDE, PHOTO_LOOK, read
 from .smear import held
 
@@ -78,7 +79,7 @@ def _may_miss_small_dice(dets: Detections) -> bool:
     return float(np.median(sides)) < MIN_DIE_PX or lone_doubt
 
 
-def read_photo_data(data: bytes, *, max_pixels: int = 50_000_000) -> PhotoReading:
+def read_photo_data(data: bytes, *, max_pixels: int = MAX_PIXELS) -> PhotoReading:
     """Decode a photo's bytes and read its dice: a JPEG is decoded at a reduced size (its
     long side not under `MIN_LONG_SIDE`) and again at twice that size while the reading
     may have missed dice too small for it (`_may_miss_small_dice`), unless the larger

@@ -9,8 +9,9 @@ from typing import IO, Any
 
 from flask import Flask, Request
 
+from vision.limits import MAX_PIXELS
+
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-MAX_PIXELS = 50_000_000
 
 
 class UploadsClosingRequest(Request):
@@ -62,7 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         DB_SYNCHRONOUS="NORMAL",
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         MAX_JSON_SIZE=64 * 1024,  # a JSON request's body (`errors.limit_bodies_read_whole`)
-        MAX_PIXELS=MAX_PIXELS,
+        MAX_PIXELS=MAX_PIXELS,  # (vision's own limit, lowered here where a server needs)
         DB_REUSE=False,
         POLL_MS=1000,
         HEAVY_AT_ONCE=2,  # photo reads and coach solves at once (`api.heavy_work`)

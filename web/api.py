@@ -101,11 +101,17 @@ def bearer_token() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+class NotAuthorised(Exception):
+    """A write without the game's join token: answered with 403. (Python's own
+    PermissionError had stood for it, so that a file the server may not open, met while
+    answering, would have been put to the player as a missing token.)"""
+
+
 def authorised(game_id: str) -> store.Game:
     """The game, if the request carries its join token; 403 otherwise."""
     game = store.get_game(game_id)
     if not store.check_token(game, bearer_token()):
-        raise PermissionError
+        raise NotAuthorised
     return game
 
 
@@ -114,8 +120,8 @@ def photo_error(exc: photos.PhotoError) -> Any:
     return error_response(exc.status, str(exc))
 
 
-@bp.errorhandler(PermissionError)
-def forbidden(_exc: PermissionError) -> Any:
+@bp.errorhandler(NotAuthorised)
+def forbidden(_exc: NotAuthorised) -> Any:
     return error_response(
         403, "this action needs the game's join token (Authorization: Bearer <token>)"
     )

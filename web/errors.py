@@ -102,6 +102,14 @@ def init_app(app: Flask) -> None:
         app.logger.warning("database error on %s: %s", request.path, exc)
         return _answer(503, f"the scoresheet's database cannot be used just now ({exc}); try again")
 
+    @app.errorhandler(sqlite3.DatabaseError)
+    def database_damaged(exc: sqlite3.DatabaseError) -> Any:
+        # (a file damaged under the server, "database disk image is malformed": not the
+        # request's fault, and no bare 500; the operator's log says so as an error)
+        app.logger.error("database error on %s: %s", request.path, exc)
+        why = f"the scoresheet's database cannot be read ({exc}): tell whoever runs it"
+        return _answer(503, why)
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         status = exc.code or 500

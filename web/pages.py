@@ -567,7 +567,7 @@ def _to_pass(
         return {}
     top = max(scores.values())
     leaders = [name for name, score in scores.items() if score == top]
-    least = {c["name"]: max(rules.min_bank, 0 if c["on_board"] else rules.entry) for c in columns}
+    least = {c["name"]: rules.least_bank(on_board=c["on_board"]) for c in columns}
     return {
         name: max(top - scores[name] + crules.SCORE_STEP, least[name])
         for name in to_play

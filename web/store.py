@@ -561,7 +561,10 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        # (a COMMIT that failed, the disk full, was rolled back by SQLite itself: a ROLLBACK
+        # then raised "no transaction is active" in place of "database or disk is full")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
     _cache().put(new)
     return new

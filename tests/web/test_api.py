@@ -250,6 +250,23 @@ def test_writes_need_the_token(client: FlaskClient, game: GameActions) -> None:
     assert game.get()["version"] == 0
 
 
+def test_a_file_the_server_may_not_open_is_not_a_missing_token(
+    client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's PermissionError (an OS error: a file the server may not open) had stood for
+    a missing join token, and any met while answering was put to the player as one."""
+    game.create()
+
+    def locked(*_a: object, **_k: object) -> None:
+        raise PermissionError(13, "Permission denied", "/var/lib/hotdice/games.sqlite")
+
+    monkeypatch.setattr(store, "append", locked)
+    client.application.config["PROPAGATE_EXCEPTIONS"] = False
+    body = {"version": 0, "event": {"type": "score", "player": "Ann", "points": 300}}
+    resp = client.post(f"/api/games/{game.id}/events", json=body, headers=game.auth)
+    assert resp.status_code == 500 and "token" not in resp.get_data(as_text=True)
+
+
 def test_malformed_writes_are_400_and_change_nothing(
     client: FlaskClient, game: GameActions
 ) -> None:

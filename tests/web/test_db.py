@@ -6,14 +6,16 @@ from __future__ import annotations
 import socket
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
 
-from web import create_app
+from web import create_app, store
 
 if TYPE_CHECKING:
+    from flask.testing import FlaskClient
+
     from tests.web.conftest import GameActions
 
 
@@ -122,3 +124,52 @@ def test_an_older_version_asked_late_is_folded_and_never_replaces_the_newest(
         assert [p["score"] for p in old.state_json["players"]] == [0, 0]
         assert store._cache().get(game.id) is newest and newest.state_json is not None
         assert [p["score"] for p in newest.state_json["players"]] == [500, 300]
+
+
+class _FullDisk:
+    """A connection whose COMMIT fails on a full disk as SQLite's does: the transaction is
+    rolled back by SQLite itself before the error is raised."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.conn, name)
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        if sql == "COMMIT":
+            self.conn.execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.conn.execute(sql, *args)
+
+
+def test_a_write_on_a_full_disk_names_it_and_records_nothing(
+    client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write's own ROLLBACK, after SQLite had rolled the failed COMMIT back, raised "no
+    transaction is active" in place of the full disk, in the 503 and in the log (a review)."""
+    game.create()
+    real = store.get_db
+    monkeypatch.setattr(store, "get_db", lambda: _FullDisk(real()))
+    resp = game.score("Ann", 300, expect=503)
+    assert "(database or disk is full)" in resp.get_json()["error"]
+    monkeypatch.setattr(store, "get_db", real)
+    assert game.get()["version"] == 0
+    game.score("Ann", 300)  # (space again: the write goes in)
+
+
+def test_a_damaged_database_file_is_a_503_naming_it(
+    client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's "database disk image is malformed" is a DatabaseError, not an
+    OperationalError: it had been a bare 500."""
+    game.create()
+
+    def damaged(*_a: object) -> None:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(store, "current_version", damaged)
+    client.application.config["PROPAGATE_EXCEPTIONS"] = False
+    resp = client.get(f"/api/games/{game.id}")
+    assert resp.status_code == 503
+    assert "(database disk image is malformed)" in resp.get_json()["error"]
