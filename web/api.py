@@ -20,7 +20,7 @@ from companion.coach import nothing_to_decide
 
 from . import coach, photos, store
 from .errors import HOST_UNUSABLE, error_response
-from .fastpoll import etag_for
+from .fastpoll import etag_for, versioned
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -245,18 +245,12 @@ def get(game_id: str) -> Response:
     """Anyone with the id may read; ``If-None-Match`` makes an unchanged poll a cheap 304."""
     game = store.get_game(game_id)
     version = store.current_version(game.id)
-    tag = etag_for(game.id, version)
-    if request.if_none_match.contains(tag):
-        resp = Response(status=304)
-    else:
-        body = store.memo(
-            ("json", game.id, version),
-            lambda: current_app.json.dumps(store.snapshot_at(game, version).public()),
-        )
-        resp = current_app.response_class(body, mimetype="application/json")
-    resp.set_etag(tag)
-    resp.headers["Cache-Control"] = "no-cache"
-    return resp
+    return versioned(
+        etag_for(game.id, version),
+        ("json", game.id, version),
+        lambda: current_app.json.dumps(store.snapshot_at(game, version).public()),
+        mimetype="application/json",
+    )
 
 
 def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:

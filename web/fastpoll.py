@@ -12,7 +12,9 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from . import db
+from flask import Response, request
+
+from . import db, store
 
 PATH = re.compile(r"/api/games/([A-Za-z0-9]{1,16})")
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -21,6 +23,26 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 def etag_for(game_id: str, version: int) -> str:
     """The ETag of a game at a version (without quotes); shared with the Flask views."""
     return f"g{game_id}-{version}"
+
+
+def versioned(
+    tag: str,
+    key: tuple[Any, ...],
+    render: Callable[[], str],
+    *,
+    mimetype: str | None = None,
+    cache_control: str = "no-cache",
+) -> Response:
+    """A poll's answer in Flask for one version of a game, `tag` its ETag: a 304 where the
+    phone shows that version already, else the body `render` makes, once per `key` for
+    every phone (`store.memo`); revalidated on every poll (`cache_control`)."""
+    if request.if_none_match.contains(tag):
+        resp = Response(status=304)
+    else:
+        resp = Response(store.memo(key, render), mimetype=mimetype)
+    resp.set_etag(tag)
+    resp.headers["Cache-Control"] = cache_control
+    return resp
 
 
 def matches(header: str, tag: str) -> bool:

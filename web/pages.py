@@ -27,7 +27,7 @@ from companion.errors import brief
 
 from . import chart, store
 from .api import base_url, game_urls, preset_choices, toggle_choices
-from .fastpoll import etag_for
+from .fastpoll import etag_for, versioned
 
 bp = Blueprint("pages", __name__)
 
@@ -393,17 +393,14 @@ def sheet(game_id: str) -> Response:
     version = store.current_version(game.id)
     editor = session_token(game) is not None and not watching()
     tag = etag_for(game.id, version) + ("e" if editor else "v")
-    if request.if_none_match.contains(tag):
-        resp = Response(status=304)
-    else:
 
-        def render() -> str:
-            snap = store.snapshot_at(game, version)
-            return render_template("_sheet.html", snap=snap, editor=editor, view=view_model(snap))
+    def render() -> str:
+        snap = store.snapshot_at(game, version)
+        return render_template("_sheet.html", snap=snap, editor=editor, view=view_model(snap))
 
-        resp = Response(store.memo(("sheet", game.id, version, editor), render))
-    resp.set_etag(tag)
-    resp.headers["Cache-Control"] = "no-cache, private"
+    resp = versioned(
+        tag, ("sheet", game.id, version, editor), render, cache_control="no-cache, private"
+    )
     resp.vary.add("Cookie")
     return resp
 

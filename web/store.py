@@ -33,8 +33,10 @@ from .db import game_version, get_db
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ID_LEN = 6
 TOKEN_LEN = 12
-MAX_PLAYERS = 12
+MAX_PLAYERS = cgame.MAX_PLAYERS
 MAX_NAME = 20
+"""The longest name the phone's sheet takes: a column of the 390-pixel table (the engine
+and the command line take `companion.game.MAX_NAME`, 40)."""
 MAX_ROLL_OFF_ROUNDS = 20
 """Rounds a roll for first player may go (twenty ties in a row is a table playing with the
 sheet: each tie's row holds every round so far, so the cap keeps a game's rows small)."""
