@@ -119,9 +119,7 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
         "dice": dice,
         "detections": [
             {
-                "value": d.value,
-                "confidence": round(float(d.confidence), 3),
-                "box_xywh": [int(v) for v in d.box_xywh],
+                **d.to_json(),  # (value, confidence and box, as `hotdice read --json`)
                 "center_xy": [float(v) for v in d.center_xy],
                 "unsure": id(d) in unsure,
                 "smeared": blurred,
