@@ -166,7 +166,7 @@ def _plan(rules: Rules) -> _Plan:
     )
 
 
-@dataclass
+@dataclass(frozen=True)
 class TurnValues:
     """The solved turn of one (my score, opponent's score): values are winning chances.
 
