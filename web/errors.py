@@ -79,6 +79,16 @@ def limit_bodies_read_whole() -> None:
         request.max_content_length = min(limit, request.max_content_length or limit)
 
 
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+_DAMAGED_SAID = ("database disk image is malformed", "file is not a database")
+
+
+def _damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite found its file damaged (by its error's name, or its words where an
+    error came without one)."""
+    return getattr(exc, "sqlite_errorname", None) in _DAMAGED or str(exc).startswith(_DAMAGED_SAID)
+
+
 def init_app(app: Flask) -> None:
     """Map domain exceptions and HTTP errors to JSON (API) or a short HTML page."""
     app.before_request(limit_bodies_read_whole)
@@ -105,7 +115,11 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(sqlite3.DatabaseError)
     def database_damaged(exc: sqlite3.DatabaseError) -> Any:
         # (a file damaged under the server, "database disk image is malformed": not the
-        # request's fault, and no bare 500; the operator's log says so as an error)
+        # request's fault, and no bare 500; the operator's log says so as an error. Any
+        # other, an IntegrityError or a ProgrammingError, is a bug: Flask's 500, its
+        # traceback in the log)
+        if not _damaged(exc):
+            raise exc
         app.logger.error("database error on %s: %s", request.path, exc)
         why = f"the scoresheet's database cannot be read ({exc}): tell whoever runs it"
         return _answer(503, why)

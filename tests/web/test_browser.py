@@ -1469,6 +1469,8 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         failed.clear()
         page.route("**/g/*/sheet", sheet_fails_once)
         page.click('#quick [data-quick="bust"]')
+        # (not "Bob's turn now": the sheet on screen, not come back, still shows Bob's)
+        wait_text(page, "#toast", "Bob busted: 0 this turn. Undo if that was a slip.")
         wait_text(page, "#turn-line", "Cid's turn")  # (brought by the next poll)
         page.unroute("**/g/*/sheet")
         assert failed and "may or may not" not in page.locator("#toast").inner_text()

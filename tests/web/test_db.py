@@ -173,3 +173,19 @@ def test_a_damaged_database_file_is_a_503_naming_it(
     resp = client.get(f"/api/games/{game.id}")
     assert resp.status_code == 503
     assert "(database disk image is malformed)" in resp.get_json()["error"]
+
+
+def test_a_database_error_that_is_a_bug_is_no_damaged_file(
+    client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An IntegrityError or a ProgrammingError is a DatabaseError too: a bug, Flask's 500
+    with its traceback logged, not the 503 of a damaged file (a review)."""
+    game.create()
+
+    def bug(*_a: object) -> None:
+        raise sqlite3.ProgrammingError("Incorrect number of bindings supplied")
+
+    monkeypatch.setattr(store, "current_version", bug)
+    client.application.config["PROPAGATE_EXCEPTIONS"] = False
+    resp = client.get(f"/api/games/{game.id}")
+    assert resp.status_code == 500 and "cannot be read" not in resp.get_data(as_text=True)

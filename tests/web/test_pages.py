@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import html
 import re
+import subprocess
+import sys
 from html import unescape
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -261,6 +264,21 @@ def test_the_controls_say_whose_turn_its_total_and_hot_dice(
     assert html.count("· turn total <b>1,600</b> · 5 dice left</p>") == 2  # (and the sheet's)
     spectator = client.application.test_client().get(f"/g/{game.id}/sheet")
     assert b'id="turn-now"' not in spectator.data
+
+
+def test_the_web_package_loads_no_opencv_and_shares_visions_pixel_limit(tmp_path: Path) -> None:
+    """An app that reads no photo never loads OpenCV (`photos._vision` imports it on the
+    first photo, and a server without it answers that photo 503): importing the limit
+    from vision had loaded it with every app (a review). The number written out in
+    `web` is vision's."""
+    import vision
+    import web
+
+    made = {"TESTING": True, "INSTANCE_PATH": str(tmp_path), "SECRET_KEY": "test"}
+    code = f"import sys, web; web.create_app({made!r}); print('cv2' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "False", out.stderr
+    assert web.MAX_PIXELS == vision.MAX_PIXELS
 
 
 def test_banners_for_final_round_tie_break_and_winner(

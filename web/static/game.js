@@ -69,10 +69,14 @@
   }
 
   // whose turn it is now, for a message in the toast, which covers the top of the screen
-  // where the sheet names the player to act (the next player's quick entry after a bust)
-  function nextUp() {
+  // where the sheet names the player to act (the next player's quick entry after a bust);
+  // nothing before play starts (a roll for first player), after it ends, or where the
+  // sheet did not come back after this phone's action (`refreshed`: it still shows the
+  // player who busted)
+  function nextUp(refreshed = true) {
     const sheet = document.getElementById("sheet");
-    return sheet.dataset.phase !== "over" && sheet.dataset.current ? ` ${sheet.dataset.current}'s turn now.` : "";
+    const playing = sheet.dataset.started === "1" && sheet.dataset.phase !== "over";
+    return refreshed && playing && sheet.dataset.current ? ` ${sheet.dataset.current}'s turn now.` : "";
   }
 
   function bonusWords(h) {
@@ -309,7 +313,10 @@
       if (quicker) {
         say("Another phone was quicker: yours was not recorded." + (fresh ? nextUp() + " Check the sheet" : " Check the sheet (whose turn it is now)") + " before you enter anything again.", true);
       }
-      if (resp.ok && out) out.cleared = Boolean(fresh && fresh.lost);  // (an entry it had no place for)
+      if (resp.ok && out) {
+        out.cleared = Boolean(fresh && fresh.lost);  // (an entry it had no place for)
+        out.refreshed = Boolean(fresh);  // (the sheet on screen is the one the write made)
+      }
       return resp.ok ? out : null;
     } finally {
       busy = false;
@@ -325,7 +332,7 @@
     if (ev.type === "roll" && last && last.kind === "bonus") {
       say(bonusWords(last));
     } else if (ev.type === "roll" && last && last.bust) {
-      say("Bust! " + bustWords(last, total) + nextUp(), true);
+      say("Bust! " + bustWords(last, total) + nextUp(out.refreshed), true);
     }
     return out;
   }
@@ -409,7 +416,7 @@
       sent(quick.querySelector("input[name=points]")));
     const last = out && out.state.history[out.state.history.length - 1];
     if (last && last.kind === "bonus") say(bonusWords(last));  // (the 5150's roll, as its points)
-    else if (out && points === 0) say(bustWords(last) + nextUp() + " Undo if that was a slip.");
+    else if (out && points === 0) say(bustWords(last) + nextUp(out.refreshed) + " Undo if that was a slip.");
     return out;
   }
   function quickProblem(quick, message) {
