@@ -158,34 +158,33 @@ def test_a_write_on_a_full_disk_names_it_and_records_nothing(
     game.score("Ann", 300)  # (space again: the write goes in)
 
 
-def test_a_damaged_database_file_is_a_503_naming_it(
-    client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (sqlite3.DatabaseError("database disk image is malformed"), 503),
+        (sqlite3.ProgrammingError("Incorrect number of bindings supplied"), 500),
+        (sqlite3.IntegrityError("UNIQUE constraint failed: events.game_id, events.seq"), 500),
+    ],
+)
+def test_a_damaged_database_file_is_a_503_naming_it_and_a_bug_is_no_such_file(
+    client: FlaskClient,
+    game: GameActions,
+    monkeypatch: pytest.MonkeyPatch,
+    error: sqlite3.DatabaseError,
+    status: int,
 ) -> None:
     """SQLite's "database disk image is malformed" is a DatabaseError, not an
-    OperationalError: it had been a bare 500."""
+    OperationalError: it had been a bare 500. An IntegrityError or a ProgrammingError is a
+    DatabaseError too, but a bug: Flask's 500 with its traceback logged, not the 503 of a
+    damaged file (a review)."""
     game.create()
 
-    def damaged(*_a: object) -> None:
-        raise sqlite3.DatabaseError("database disk image is malformed")
+    def failing(*_a: object) -> None:
+        raise error
 
-    monkeypatch.setattr(store, "current_version", damaged)
+    monkeypatch.setattr(store, "current_version", failing)
     client.application.config["PROPAGATE_EXCEPTIONS"] = False
     resp = client.get(f"/api/games/{game.id}")
-    assert resp.status_code == 503
-    assert "(database disk image is malformed)" in resp.get_json()["error"]
-
-
-def test_a_database_error_that_is_a_bug_is_no_damaged_file(
-    client: FlaskClient, game: GameActions, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An IntegrityError or a ProgrammingError is a DatabaseError too: a bug, Flask's 500
-    with its traceback logged, not the 503 of a damaged file (a review)."""
-    game.create()
-
-    def bug(*_a: object) -> None:
-        raise sqlite3.ProgrammingError("Incorrect number of bindings supplied")
-
-    monkeypatch.setattr(store, "current_version", bug)
-    client.application.config["PROPAGATE_EXCEPTIONS"] = False
-    resp = client.get(f"/api/games/{game.id}")
-    assert resp.status_code == 500 and "cannot be read" not in resp.get_data(as_text=True)
+    said = resp.get_json()["error"]
+    assert resp.status_code == status
+    assert ("(database disk image is malformed)" in said) == (status == 503)
