@@ -183,6 +183,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.name is not None and args.rules is not None and args.name != args.rules:
         raise ParseError(f"two rule sets named: {args.name!r} and --rules {args.rules!r}")
     name = args.name if args.name is not None else args.rules
+    if name is None and args.target is not None:  # (it had been dropped without a word)
+        raise ParseError("--target needs a rule set: hotdice rules NAME --target N")
     if name is not None:
         rules = read_rules(name, args.target)
         if args.json:
@@ -393,7 +395,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def print_standings(state: game.GameState, out: TextIO) -> None:
     """A game's standings as the paper scoresheet would show them."""
     rules = state.rules
-    out.write(f"{rules.name}, game to {rules.target:,}: {state.phase.value.replace('_', ' ')}\n")
+    phase = state.phase.value.replace("_", " ")  # (the name as a log may hold it: `_shown`)
+    out.write(f"{_shown(rules.name)}, game to {rules.target:,}: {phase}\n")
     for player in sorted(state.players, key=lambda q: -q.score):
         badge = (
             ""

@@ -21,6 +21,7 @@ from companion.scoring import keep_options, parse_dice
 from companion.strategy import (
     advise_roll,
     advise_state,
+    bust_value,
     counts_kept_dice,
     holds_sets,
     strategy_summary,
@@ -91,7 +92,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         default=0,
         metavar="K",
-        help="busts in a row so far (matters under a strike penalty)",
+        help="busts in a row so far (under a strike penalty only, below its count)",
     )
     p.add_argument(
         "--need",
@@ -188,7 +189,7 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
             f" whose first bank needs {least:,}" if past else ""
         )
         quick = "a first bank near 2,000" if past else "--target 2000"
-        sys.stderr.write(
+        _note(
             f"hotdice: note: solving {game} takes minutes to hours in pure "
             f"Python ({quick} takes seconds to a minute); Ctrl+C stops it\n"
         )
@@ -217,16 +218,7 @@ def said_if_slow(
     for a step that cannot say how far it is (`hot-dice`'s tie-break turns take 40 s
     before the game's own progress line can start), so a long silence is explained. The
     words are written whole before the block's end returns, or not at all."""
-    stream = out if out is not None else sys.stderr
-
-    def say() -> None:
-        try:
-            stream.write(words)
-            stream.flush()
-        except (OSError, ValueError):  # (a closed pipe or stream: nobody to tell)
-            pass
-
-    timer = threading.Timer(ProgressLine.QUIET_S if after is None else after, say)
+    timer = threading.Timer(ProgressLine.QUIET_S if after is None else after, _note, (words, out))
     timer.daemon = True
     timer.start()
     try:
@@ -269,17 +261,24 @@ class ProgressLine:
         self.shown = now
         text = f"{self.what}: {share:.0%} done, about {_duration(elapsed / share - elapsed)} left"
         if self.live:
-            self.out.write("\r" + text.ljust(self.width))
+            _note("\r" + text.ljust(self.width), self.out)
             self.width = len(text)
         else:
-            self.out.write(text + "\n")
-        self.out.flush()
+            _note(text + "\n", self.out)
 
     def close(self) -> None:
         """Wipe the live line, so the answer starts at the left edge."""
         if self.live and self.width:
-            self.out.write("\r" + " " * self.width + "\r")
-            self.out.flush()
+            _note("\r" + " " * self.width + "\r", self.out)
+
+
+def _note(words: str, out: TextIO | None = None) -> None:
+    """Say ``words`` on standard error (or ``out``) if it can be written: a closed or full
+    one had ended a solve with no answer, and with a closed pipe's status, 0 (a review)."""
+    with contextlib.suppress(OSError, ValueError):  # (nobody to tell: the answer goes on)
+        stream = out if out is not None else sys.stderr
+        stream.write(words)
+        stream.flush()
 
 
 def _duration(seconds: float) -> str:
@@ -369,6 +368,17 @@ def format_summary(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _check_busts(rules: Rules, busts_in_row: int) -> None:
+    """Busts in a row count under a strike-out rule only, and below its count: checked
+    here, as `--need` (a last turn) and rules without a penalty never ask `bust_value`,
+    and -5 or 99 was taken without a word (a review)."""
+    bust_value(rules, busts_in_row)  # (0 or more; below the strike count where one is)
+    if busts_in_row and not rules.strike_penalty:
+        raise ParseError(
+            f"--busts-in-row counts only under a strike-out rule, and {rules.name} has none"
+        )
+
+
 def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_total: int) -> None:
     """What a player typed about held dice must fit the rules: no held sets or kept dice
     where the rules have none (they would be ignored without a word), and none with a
@@ -422,6 +432,7 @@ def run_advise(args: argparse.Namespace) -> int:
         on_board = args.score is None or args.score > 0
     kept = parse_dice(" ".join(args.kept), max_dice=rules.dice) if args.kept else ()
     _check_held(rules, args.held_sets, kept, args.turn_total)
+    _check_busts(rules, args.busts_in_row)
     common: dict[str, Any] = dict(
         turn_total=args.turn_total,
         score=score,

@@ -79,7 +79,7 @@ def test_replay_keeps_scores_in_one_column_after_wide_names(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     events = [{"type": "score", "player": p, "points": 500} for p in ("王小明", "Bob")]
-    log = {"rules": "farkle", "players": ["王小明", "Bob"], "events": events}
+    log: dict[str, Any] = {"rules": "farkle", "players": ["王小明", "Bob"], "events": events}
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
     code, out, _ = run(capsys, "replay", "-")
     assert code == 0
@@ -92,6 +92,11 @@ def test_replay_keeps_scores_in_one_column_after_wide_names(
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
     code, out, _ = run(capsys, "replay", "-")
     assert code == 0 and "\u202e" not in out and "  Ann" + " " * 13 + "     500\n" in out
+    # nor in its rule set's name, which a log may give too (a review: the header had it)
+    log["rules"] = {"base": "farkle", "name": "our\u202e table"}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and out.startswith("our table, game to 10,000: playing\n")
 
 
 def test_replay_of_empty_input_or_an_event_without_a_type_says_so(
@@ -224,6 +229,8 @@ def test_rules_listing_and_explanation(capsys: pytest.CaptureFixture[str]) -> No
         assert code == 2 and out == "" and "empty rule set name" in err
     code, out, _ = run(capsys, "rules", "zilch", "--target", "5000")
     assert code == 0 and "game to 5,000" in out and "at least 300" in out
+    code, out, err = run(capsys, "rules", "--target", "75")  # (dropped without a word)
+    assert code == 2 and out == "" and "--target needs a rule set" in err
 
 
 def test_rules_from_a_toml_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -438,6 +445,38 @@ def test_an_error_with_standard_error_closed_still_exits_2(command: str, stderr:
         ["bash", "-c", f"{cli} {command} {stderr}"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2 and done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["zilch", "--busts-in-row", "-5", "--need", "600"], "must be 0 or more, not -5"),
+        (["zilch", "--busts-in-row", "99", "--need", "600"], "must be below 3, not 99"),
+        (["farkle", "--busts-in-row", "1"], "only under a strike-out rule, and farkle has none"),
+    ],
+)
+def test_busts_in_a_row_are_checked_wherever_they_would_be_ignored(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """A last turn (`--need`) and rules with no strike penalty never ask what a bust costs,
+    and took any count without a word (a review)."""
+    rules, *rest = args
+    code, out, err = run(capsys, "advise", "--rules", rules, "--dice", "2", *rest)
+    assert code == 2 and out == "" and message in err
+
+
+def test_a_long_solve_with_standard_error_closed_still_prints_its_answer() -> None:
+    """Its progress line and note failing to be written had ended the solve unanswered,
+    with a closed pipe's status, 0 (a review)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    command = [sys.executable, "-m", "companion.cli", "strategy", "--rules", "farkle"]
+    command += ["--win-probability", "--target", "1000", "--json"]  # (5 s: a progress line)
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=writer, check=False)
+    finally:
+        os.close(writer)
+    assert done.returncode == 0 and "first_player_win_probability" in json.loads(done.stdout)
 
 
 def test_replay_of_absurdly_nested_json_is_an_error(
