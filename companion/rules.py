@@ -108,12 +108,12 @@ class Rules:
     def __post_init__(self) -> None:
         if self.dice not in (5, 6):
             raise ParseError(f"dice must be 5 or 6, not {self.dice}")
+        if self.target > MAX_TARGET:  # (first: 10**20 is off the grid too, but too big is why)
+            raise ParseError(f"target must be at most {MAX_TARGET:,}, not {self.target:,}")
         if self.target <= 0 or self.target % SCORE_STEP:
             raise ParseError(
                 f"target must be a positive multiple of {SCORE_STEP}, not {self.target}"
             )
-        if self.target > MAX_TARGET:
-            raise ParseError(f"target must be at most {MAX_TARGET:,}, not {self.target:,}")
         for name in (
             "entry",
             "min_bank",

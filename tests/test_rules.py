@@ -85,6 +85,14 @@ def test_the_least_bank_is_the_entry_until_on_the_board_and_the_minimum_always()
     assert (hot.least_bank(on_board=False), hot.least_bank(on_board=True)) == (1000, 0)
 
 
+def test_a_target_far_too_big_is_said_to_be_too_big() -> None:
+    """Not "a positive multiple of 50", though it is not one either (a review)."""
+    with pytest.raises(ParseError, match="^target must be at most 1,000,000, not 99,999"):
+        load_rules({"base": "farkle", "target": 99_999_999_999_999_999_999})
+    with pytest.raises(ParseError, match="^target must be a positive multiple of 50, not 75$"):
+        load_rules({"base": "farkle", "target": 75})
+
+
 def test_toggles_combine_in_order() -> None:
     rules = load_rules("ten-thousand+progressive+strike-out")
     assert rules.multiples is Multiples.PROGRESSIVE and rules.strike_penalty == 500
