@@ -643,9 +643,7 @@ def _main(argv: Sequence[str] | None) -> int:
 def _say_error(message: str) -> None:
     """The one-line error, where it can be said: to a full standard error
     (`2>/dev/full`) the exit status still says it (it was 1, Python's own, not 2)."""
-    with contextlib.suppress(OSError):
-        sys.stderr.write(f"hotdice: error: {message}\n")
-        sys.stderr.flush()
+    cli_strategy.say_on_stderr(f"hotdice: error: {message}\n")
 
 
 if __name__ == "__main__":

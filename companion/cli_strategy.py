@@ -189,7 +189,7 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
             f" whose first bank needs {least:,}" if past else ""
         )
         quick = "a first bank near 2,000" if past else "--target 2000"
-        _note(
+        say_on_stderr(
             f"hotdice: note: solving {game} takes minutes to hours in pure "
             f"Python ({quick} takes seconds to a minute); Ctrl+C stops it\n"
         )
@@ -218,7 +218,9 @@ def said_if_slow(
     for a step that cannot say how far it is (`hot-dice`'s tie-break turns take 40 s
     before the game's own progress line can start), so a long silence is explained. The
     words are written whole before the block's end returns, or not at all."""
-    timer = threading.Timer(ProgressLine.QUIET_S if after is None else after, _note, (words, out))
+    timer = threading.Timer(
+        ProgressLine.QUIET_S if after is None else after, say_on_stderr, (words, out)
+    )
     timer.daemon = True
     timer.start()
     try:
@@ -261,20 +263,21 @@ class ProgressLine:
         self.shown = now
         text = f"{self.what}: {share:.0%} done, about {_duration(elapsed / share - elapsed)} left"
         if self.live:
-            _note("\r" + text.ljust(self.width), self.out)
+            say_on_stderr("\r" + text.ljust(self.width), self.out)
             self.width = len(text)
         else:
-            _note(text + "\n", self.out)
+            say_on_stderr(text + "\n", self.out)
 
     def close(self) -> None:
         """Wipe the live line, so the answer starts at the left edge."""
         if self.live and self.width:
-            _note("\r" + " " * self.width + "\r", self.out)
+            say_on_stderr("\r" + " " * self.width + "\r", self.out)
 
 
-def _note(words: str, out: TextIO | None = None) -> None:
+def say_on_stderr(words: str, out: TextIO | None = None) -> None:
     """Say ``words`` on standard error (or ``out``) if it can be written: a closed or full
-    one had ended a solve with no answer, and with a closed pipe's status, 0 (a review)."""
+    one had ended a solve with no answer, and with a closed pipe's status, 0 (a review);
+    an error's exit status still says it (`cli._say_error`)."""
     with contextlib.suppress(OSError, ValueError):  # (nobody to tell: the answer goes on)
         stream = out if out is not None else sys.stderr
         stream.write(words)

@@ -758,9 +758,10 @@ def check_solvable(rules: Rules) -> None:
     no first bank can meet, strike penalties), before any work is spent on it."""
     if rules.target <= 0 or rules.target % UNIT:
         raise ParseError(f"the target must be a positive multiple of {UNIT}, not {rules.target}")
-    if rules.finish is Finish.EXACT and rules.least_bank(on_board=False) > rules.target:
+    least = rules.least_bank(on_board=False)
+    if rules.finish is Finish.EXACT and least > rules.target:
         raise ParseError(
-            f"{rules.name}: a first bank needs {rules.least_bank(on_board=False):,}, "
+            f"{rules.name}: a first bank needs {least:,}, "
             f"past the exact target {rules.target:,}: nobody can win"
         )
     if rules.strike_penalty:

@@ -56,19 +56,19 @@ def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) ->
     that moves changes a few pixels a lot, wherever it is; the camera's exposure or the
     room's light changing scales every pixel a little, or shifts them all alike (taken out
     as the ratio of the two frames' medians, or not at all, then the median difference of
-    what is left), or bends them along a curve, white clipped (taken out by `_matched`),
-    whichever leaves least changed; and a mean change over the frame would miss two small
-    dice moving in a wide view."""
+    what is left), or bends them along a curve, white clipped (taken out by `_matched`,
+    both ways), whichever leaves least changed; and a mean change over the frame would
+    miss two small dice moving in a wide view."""
     if before is None or before.shape != after.shape:
         return 1.0
     now, then = after.astype(np.float32), before.astype(np.float32)
     # (a sixteenth of the pixels is plenty for a median)
     gain = (float(np.median(now[::4, ::4])) + 1.0) / (float(np.median(then[::4, ::4])) + 1.0)
     shares = [_share(now - then * gain, level), _share(now - then, level)]
-    # (both ways: `_matched`; not needed where nothing changed, most frames of a still scene)
+    # (not needed where nothing changed, most frames of a still scene)
     if min(shares) > 0 and before.dtype == np.uint8 and after.dtype == np.uint8:
-        forth = _share(now - _matched(before, after), level)
-        shares.append(max(forth, _share(then - _matched(after, before), level)))
+        then_as_now, now_as_then = _matched(before, after)
+        shares.append(max(_share(now - then_as_now, level), _share(then - now_as_then, level)))
     return float(min(shares))
 
 
@@ -78,24 +78,28 @@ def _share(change: np.ndarray, level: float) -> float:
     return np.count_nonzero(np.abs(change) > level) / change.size
 
 
-def _matched(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+def _matched(before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """`before`'s grey levels mapped onto `after`'s rank for rank (their histograms
-    matched). A change of exposure keeps the order of a still scene's levels, whatever
-    its curve (gamma 0.7 or 1.4 had read 5 and 3 of 8 sample photos' still rolls twice:
-    a ratio of medians or an offset takes out no curve). Dice that moved do not keep it:
-    where a die was, the table shows, and where it went, the die covers the table. Taken
-    both ways, as a map may merge levels but an exposure change does not merge a whole
-    scene's: any frame maps onto a blank one, a lens cap's, as that one level."""
+    matched), and `after`'s onto `before`'s. A change of exposure keeps the order of a
+    still scene's levels, whatever its curve (gamma 0.7 or 1.4 had read 5 and 3 of 8
+    sample photos' still rolls twice: a ratio of medians or an offset takes out no curve).
+    Dice that moved do not keep it: where a die was, the table shows, and where it went,
+    the die covers the table. Both ways, as a map may merge levels but an exposure change
+    does not merge a whole scene's: any frame maps onto a blank one, a lens cap's, as that
+    one level."""
     levels = np.arange(256, dtype=np.float64)
-    counts_before, counts_after = (
-        cv2.calcHist([image], [0], None, [256], [0, 256]).ravel().astype(np.float64)
-        for image in (before, after)
-    )
-    rank_before = (np.cumsum(counts_before) - counts_before / 2) / before.size  # (mid-ranks)
-    rank_after = (np.cumsum(counts_after) - counts_after / 2) / after.size
-    shown = counts_after > 0
-    mapped = np.interp(rank_before, rank_after[shown], levels[shown]).astype(np.float32)
-    return cv2.LUT(before, mapped.reshape(1, 256))  # (OpenCV's: 4 times as fast as NumPy's)
+    images = (before, after)
+    counts = [
+        cv2.calcHist([i], [0], None, [256], [0, 256]).ravel().astype(np.float64) for i in images
+    ]
+    ranks = [(np.cumsum(c) - c / 2) / i.size for c, i in zip(counts, images, strict=True)]
+
+    def onto(k: int) -> np.ndarray:  # (image k's levels as the other's mid-ranks place them)
+        shown = counts[1 - k] > 0
+        mapped = np.interp(ranks[k], ranks[1 - k][shown], levels[shown]).astype(np.float32)
+        return cv2.LUT(images[k], mapped.reshape(1, 256))  # (OpenCV's: 4 times NumPy's speed)
+
+    return onto(0), onto(1)
 
 
 # The brightest pixels (99th percentile, grey) of a frame in what the motion test takes for
@@ -201,17 +205,12 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
 # read; so does a camera unplugged or frozen, whose every read may wait for a timeout
 # (10 s for a V4L2 camera), so failed reads that have gone on for `MISSED_SECONDS` end it
 # too, as the first such read did before. A video file that counts its frames is read to
-# its last one however many in a row fail (`_frames_left`), unless they go on that long.
+# its last one however many in a row fail (its index's count of frames: a camera or a
+# pipe counts none, 0 or -1), unless they go on that long: a file's ten damaged frames in a
+# row had ended it there, its later rolls lost unsaid, and ten at its start took it for no
+# video (a review).
 MISSED_FRAMES = 10
 MISSED_SECONDS = 2.0
-
-
-def _frames_left(cap: cv2.VideoCapture, reads: int) -> bool:
-    """Whether a video file holds frames past the `reads` taken from it, read or failed,
-    by the count in its index. A camera or a pipe counts none (0 or -1), and ends after
-    `MISSED_FRAMES` failed reads; a file's ten damaged frames in a row had ended it there,
-    its later rolls lost unsaid, and ten at its start took it for no video (a review)."""
-    return reads < cap.get(cv2.CAP_PROP_FRAME_COUNT)
 
 
 def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
@@ -234,6 +233,7 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
         raise OSError(f"cannot open camera or video {shown}")
     # (a pipe's MP4 decodes no frame either: the command says why, `cli.run_camera`)
     a_file = isinstance(source, str) and _mode_is(source, stat.S_ISREG)
+    counted = cap.get(cv2.CAP_PROP_FRAME_COUNT)  # (a file's frames, by its index)
     frames: queue.Queue[np.ndarray | BaseException | None] = queue.Queue(maxsize=2)
     done = threading.Event()
 
@@ -259,9 +259,9 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
                     continue
                 missed, since = missed + 1, since if missed else started
                 stalled = time.monotonic() - since >= MISSED_SECONDS
-                if stalled or (missed >= MISSED_FRAMES and not _frames_left(cap, reads)):
+                if stalled or (missed >= MISSED_FRAMES and reads >= counted):
                     # (a file of one frame is a still image, OpenCV's or not: no video)
-                    if a_file and not decoded and cap.get(cv2.CAP_PROP_FRAME_COUNT) > 1:
+                    if a_file and not decoded and counted > 1:
                         handed(OSError(f"cannot read video {shown}: none of its frames decodes"))
                     return
         except cv2.error as exc:  # (the command's one line, as a source that will not open)
