@@ -8,6 +8,9 @@ seating order after the roll for first player) and ``rematch`` (a finished game'
 the table's next game; no action, so no undo takes it back). The version of a game is the number of
 rows, so it only grows and an ETag never comes back with other content. States are cached
 per game, keyed by version, so that a poll does not refold the log.
+
+What each row may be, and what the rows that still count add up to (the seating, a tie
+standing, the game's events), is `companion.table`'s; this module stores and folds them.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -27,6 +30,7 @@ from flask import Flask, current_app
 
 from companion import game as cgame
 from companion import rules as crules
+from companion import table as ctable
 
 from .db import game_version, get_db
 
@@ -37,9 +41,6 @@ MAX_PLAYERS = cgame.MAX_PLAYERS
 MAX_NAME = 20
 """The longest name the phone's sheet takes: a column of the 390-pixel table (the engine
 and the command line take `companion.game.MAX_NAME`, 40)."""
-MAX_ROLL_OFF_ROUNDS = 20
-"""Rounds a roll for first player may go (twenty ties in a row is a table playing with the
-sheet: each tie's row holds every round so far, so the cap keeps a game's rows small)."""
 CACHE_SIZE = 2000
 RENDERED_SIZE = 1000
 
@@ -74,13 +75,12 @@ class Game:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game at one version: the rows that still count and the state folded from them."""
+    """A game at one version: its table (the rows that still count) and the state folded
+    from them."""
 
     game: Game
     version: int
-    stack: tuple[tuple[str, dict[str, Any]], ...]
-    players: tuple[str, ...]
-    events: tuple[dict[str, Any], ...]
+    table: ctable.Table
     state: Any = None
     setup_error: str | None = None
     _json: dict[str, Any] | None = field(default=None, compare=False)
@@ -93,73 +93,31 @@ class Snapshot:
         return self._json
 
     @property
+    def players(self) -> tuple[str, ...]:
+        """The seating now (`companion.table.Table.players`)."""
+        return self.table.players
+
+    @property
+    def events(self) -> tuple[Mapping[str, Any], ...]:
+        """The game log's events."""
+        return self.table.events
+
+    @property
     def started(self) -> bool:
         """True once the first event of the game log is recorded."""
-        return bool(self.events)
-
-    @property
-    def tie_rounds(self) -> list[dict[str, int]]:
-        """The rounds of a roll for first player that is still tied (a join or a seating
-        ends it), else none."""
-        rounds: list[dict[str, int]] = []
-        for kind, payload in self.stack:
-            if kind == "tie":
-                rounds = payload["rolls"]
-            elif kind in ("join", "seat"):
-                rounds = []
-        return rounds
-
-    @property
-    def tie_ended_by(self) -> str | None:
-        """Who joined while the roll for first player was tied, ending the tie (everyone
-        rolls again, the newcomer too): the sheet says so, or the tie would vanish unsaid."""
-        first_join = len(self.stack)  # (of the joins that end the stack)
-        while first_join and self.stack[first_join - 1][0] == "join":
-            first_join -= 1
-        if first_join in (0, len(self.stack)) or self.stack[first_join - 1][0] != "tie":
-            return None
-        return str(self.stack[first_join][1]["player"])
-
-    @property
-    def roll_off_round(self) -> str:
-        """Which round of the roll for first player the phones pick dice for: the seatings
-        recorded, the tied rounds still standing (a join or an undo ends a tie; the tie's
-        words repeat from round to round) and the version the last tie or seating was
-        recorded on (one taken back and recorded again is another round)."""
-        seats = sum(kind == "seat" for kind, _ in self.stack)
-        last: dict[str, Any] = next(
-            (p for k, p in reversed(self.stack) if k in ("tie", "seat")), {}
-        )
-        return f"{seats}-{len(self.tie_rounds)}-{last.get('on', '')}"
+        return self.table.started
 
     @property
     def over(self) -> bool:
         """The game has a winner (a rematch may follow it)."""
         return (self.state_json or {}).get("phase") == "over"
 
-    @property
-    def seated(self) -> list[str] | None:
-        """The seating a roll for first player decided, while it stands (a join since asks
-        for another roll: the newcomer rolls too)."""
-        for kind, payload in reversed(self.stack):
-            if kind in ("join", "tie"):
-                return None
-            if kind == "seat":
-                return list(payload["players"])
-        return None
-
-    @property
-    def roll_again(self) -> list[str]:
-        """Who rolls again for first player (the players the recorded tie left level)."""
-        rounds = self.tie_rounds
-        return cgame.roll_off_rounds(self.players, rounds)[1] if rounds else []
-
     def undo_words(self) -> str | None:
         """What Undo would take back now, in the words it then says ("Ann's 500"), so that
         the button names it: a phone sees that the action is another phone's (None: none)."""
-        if not self.stack:
+        if not self.table.rows:
             return None
-        return undone_words(self, _make(self.game, self.version + 1, self.stack[:-1]))
+        return undone_words(self, _make(self.game, self.version + 1, self.table.undone()))
 
     def log(self) -> dict[str, Any]:
         """The game log in the format ``hotdice replay`` reads."""
@@ -179,7 +137,7 @@ class Snapshot:
         if self.state is None:
             body["setup"] = {"players": list(self.players), "error": self.setup_error}
         if not self.started:  # (a recorded tie for first player, on every phone)
-            body["roll_again"] = self.roll_again
+            body["roll_again"] = self.table.roll_again
         if self.rematch:
             body["rematch"] = self.rematch
         return body
@@ -191,40 +149,29 @@ NO_PLAYERS = "no players yet: add one first"
 def _make(
     game: Game,
     version: int,
-    stack: tuple[tuple[str, dict[str, Any]], ...],
+    table: ctable.Table,
     state: Any = None,
-    setup_error: str | None = None,
-    players: tuple[str, ...] | None = None,
-    events: tuple[dict[str, Any], ...] | None = None,
     rematch: str | None = None,
 ) -> Snapshot:
-    if players is None or events is None:
-        plist = list(game.players)
-        evs: list[dict[str, Any]] = []
-        for kind, payload in stack:
-            if kind == "join":  # (folded again: rows stored before session 31 kept it as typed)
-                plist.append(folded_name(payload["player"]))
-            elif kind == "seat":
-                plist = list(payload["players"])
-            elif kind == "game":
-                evs.append(payload)
-        players, events = tuple(plist), tuple(evs)
-    if state is None and setup_error is None and not players:
+    """The snapshot of ``table``: its game's state (``state``, when the caller has it
+    already), or why there is none yet."""
+    setup_error = None
+    if state is None and not table.players:
         setup_error = NO_PLAYERS
-    if state is None and setup_error is None:
+    elif state is None:
         try:
-            state = cgame.replay(_log(game, players, events))
+            state = cgame.replay(_log(game, table))
         except ValueError as exc:
             # A log the engine no longer accepts (kept, and shown, so that it can still be
             # exported or repaired by undo), or players it does not take.
-            setup_error = f"this game's log does not replay: {exc}" if events else str(exc)
+            setup_error = f"this game's log does not replay: {exc}" if table.events else str(exc)
     js = state.to_json() if state is not None else None
-    return Snapshot(game, version, stack, players, events, state, setup_error, js, rematch)
+    return Snapshot(game, version, table, state, setup_error, js, rematch)
 
 
-def _log(game: Game, players: tuple[str, ...], events: tuple[dict[str, Any], ...]) -> dict:
-    log = cgame.new_log(game.rules, list(players), target=game.target, strict=False)
-    log["events"] = list(events)
+def _log(game: Game, table: ctable.Table) -> dict:
+    log = cgame.new_log(game.rules, list(table.players), target=game.target, strict=False)
+    log["events"] = list(table.events)
     return log
 
 
@@ -241,7 +188,7 @@ def fold(game: Game, rows: list[tuple[int, str, dict[str, Any]]]) -> Snapshot:
         else:
             stack.append((kind, payload))
     version = rows[-1][0] if rows else 0
-    return _make(game, version, tuple(stack), rematch=rematch)
+    return _make(game, version, ctable.Table(game.players, tuple(stack)), rematch=rematch)
 
 
 class Cache:
@@ -334,36 +281,12 @@ def format_token(token: str) -> str:
     return "-".join(token[i : i + 4] for i in range(0, len(token), 4))
 
 
-def folded_name(name: str) -> str:
-    """A name as the sheet shows it: white space folded, direction controls dropped."""
-    return " ".join(name.translate(cgame.BIDI_CONTROLS).split())
-
-
 def clean_players(players: Any, *, stored: Sequence[str] = ()) -> list[str]:
-    """Player names: a list of distinct, non-empty, short strings (white space folded,
-    direction controls dropped), after the names already `stored` (a join's), which are
-    not checked again: a seating saved under older checks still takes a player."""
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise Rejected("players must be a list of names")
-    names = [folded_name(p) for p in players]
-    if any(not n for n in names):
-        raise Rejected("a player name is empty")
-    if not all(cgame.plain_text(n) and not cgame.looks_blank(n) for n in names):
-        raise Rejected("a player name must be plain text to see, without control characters")
-    long = [n for n in names if len(n) > MAX_NAME]
-    if long:
-        raise Rejected(f"a player name is longer than {MAX_NAME} characters: {long[0][:24]}…")
-    seen: dict[str, str] = {cgame.name_key(name): name for name in stored}
-    for name in names:
-        key = cgame.name_key(name)
-        twin = seen.get(key)
-        if twin is not None:  # (the second of two: say which, as the phone shows it)
-            looks = f"{name} is" if name == twin else f"{name} looks like {twin}, who is"
-            raise Rejected(f"{looks} already a player: two players cannot have the same name")
-        seen[key] = name
-    if len(stored) + len(names) > MAX_PLAYERS:
-        raise Rejected(f"at most {MAX_PLAYERS} players")
-    return [*stored, *names]
+    """`companion.table.clean_players` with the sheet's shorter names (`MAX_NAME`)."""
+    try:
+        return ctable.clean_players(players, stored=stored, max_name=MAX_NAME)
+    except ValueError as exc:
+        raise Rejected(str(exc)) from exc
 
 
 def create_game(
@@ -452,17 +375,9 @@ def snapshot_at(game: Game, version: int) -> Snapshot:
             state = cached.state
             for _seq, _kind, payload in rows:
                 state = cgame.apply(state, payload)
-            stack = cached.stack + tuple(("game", p) for _s, _k, p in rows)
-            snap = _make(
-                game,
-                version,
-                stack,
-                state,
-                None,
-                cached.players,
-                cached.events + tuple(p for _s, _k, p in rows),
-                cached.rematch,
-            )
+            rows_now = cached.table.rows + tuple(("game", p) for _s, _k, p in rows)
+            table = ctable.Table(game.players, rows_now)
+            snap = _make(game, version, table, state, cached.rematch)
             _cache().put(snap)
             return snap
     snap = fold(game, _rows(game.id, 0, version))
@@ -476,9 +391,6 @@ def load(game_id: str) -> Snapshot:
     return snapshot_at(game, current_version(game.id))
 
 
-SEATING_FIXED = "players and seating are fixed once the first turn is recorded"
-
-
 def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
     """The snapshot after one more row, or Rejected with the reason."""
     version = snap.version + 1
@@ -488,44 +400,18 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
         if snap.rematch:
             raise Rejected(f"this game's rematch is already set up: game {snap.rematch}")
         return replace(snap, version=version, rematch=payload["game"])
-    if kind == "game":
-        if snap.state is None:
-            raise Rejected(snap.setup_error or "the game has not started")
-        if not snap.started and snap.roll_again:  # (the tie is on every phone: settle it)
-            raise Rejected(
-                f"the roll for first player is tied: {' and '.join(snap.roll_again)} roll "
-                "again first (or Undo takes the tie back)"
-            )
-        try:
-            state = cgame.apply(snap.state, payload)
-        except ValueError as exc:
-            raise Rejected(str(exc)) from exc
-        return _make(
-            snap.game,
-            version,
-            snap.stack + ((kind, payload),),
-            state,
-            None,
-            snap.players,
-            snap.events + (payload,),
-            snap.rematch,
-        )
-    if kind == "undo":
-        if not snap.stack:
-            raise Rejected("nothing to undo")
-        return _make(snap.game, version, snap.stack[:-1], rematch=snap.rematch)
-    if snap.started:
-        raise Rejected(SEATING_FIXED)
-    if kind == "join":
-        names = clean_players([payload["player"]], stored=snap.players)
-        payload = {"player": names[-1]}
-    elif kind == "seat":
-        if sorted(payload["players"]) != sorted(snap.players):
-            raise Rejected("the seating must list the same players")
+    if kind == "game" and snap.state is None:
+        raise Rejected(snap.setup_error or "the game has not started")
     try:
-        return _make(snap.game, version, snap.stack + ((kind, payload),), rematch=snap.rematch)
-    except ValueError as exc:  # pragma: no cover - setup errors are kept, not raised
+        table = (
+            snap.table.undone()
+            if kind == "undo"
+            else snap.table.add(kind, payload, max_name=MAX_NAME)
+        )
+        state = cgame.apply(snap.state, payload) if kind == "game" else None
+    except ValueError as exc:
         raise Rejected(str(exc)) from exc
+    return _make(snap.game, version, table, state, snap.rematch)
 
 
 STALE_OK = frozenset({"join"})
@@ -556,7 +442,7 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
             raise Conflict(snap)
         new = _next(snap, kind, payload)
         if kind == "join":  # (the name as cleaned: a restart or another server folds the same)
-            payload = new.stack[-1][1]
+            payload = dict(new.table.rows[-1][1])
         conn.execute(
             "INSERT INTO events (game_id, seq, kind, event) VALUES (?,?,?,?)",
             (game.id, new.version, kind, json.dumps(payload)),
@@ -572,41 +458,10 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
     return new
 
 
-def roll_off(
-    snap: Snapshot, rounds: list[dict[str, int]], every_round: bool
-) -> tuple[str | None, list[str], list[dict[str, int]]]:
-    """Ask the engine who starts, and return (winner, who rolls again, every round).
-
-    A single round sent continues a recorded tie; a list of rounds (``every_round``) is
-    the whole roll from the first round, starting with the recorded ones. Only the players
-    of this game may roll, every one of them in the first round, only the tied ones after.
-    """
-    if any(set(rolls) - set(snap.players) for rolls in rounds):
-        raise Rejected("a roll names someone who is not in this game")
-    recorded = snap.tie_rounds
-    if not every_round:
-        rounds = [*recorded, *rounds]
-    elif rounds[: len(recorded)] != recorded or len(rounds) == len(recorded):
-        raise Rejected(
-            f"the roll for first player so far is recorded ({len(recorded)} round(s)): send "
-            "the tied players' new round, or every round starting with the recorded ones"
-        )
-    if len(rounds) > MAX_ROLL_OFF_ROUNDS:
-        raise Rejected(
-            f"the roll for first player stops at {MAX_ROLL_OFF_ROUNDS} rounds: "
-            "Undo takes the ties back"
-        )
-    try:
-        winner, again = cgame.roll_off_rounds(snap.players, rounds)
-    except ValueError as exc:
-        raise Rejected(str(exc)) from exc
-    return winner, again, rounds
-
-
 def undone_words(before: Snapshot, after: Snapshot) -> str:
     """What an undo took back, for the phone that asked ("Ann's 500", "Bob joining"): the
     last row that counted in ``before``, the snapshot it was made on."""
-    kind, payload = before.stack[-1]
+    kind, payload = before.table.rows[-1]
     if kind == "join":
         return f"{payload['player']} joining"
     if kind == "tie":
@@ -631,23 +486,20 @@ def undone_words(before: Snapshot, after: Snapshot) -> str:
 def record_roll_off(
     game: Game, version: int, rounds: list[dict[str, int]], every_round: bool
 ) -> tuple[str | None, list[str], Snapshot]:
-    """Record a roll for first player sent on ``version`` (`roll_off`): a tie, so that
-    every phone sees who rolls again, or the seating from its winner. Returns (winner, who
-    rolls again, the snapshot after it)."""
+    """Record a roll for first player sent on ``version`` (`companion.table.Table.roll_off`):
+    a tie, so that every phone sees who rolls again, or the seating from its winner.
+    Returns (winner, who rolls again, the snapshot after it)."""
     snap = snapshot_at(game, current_version(game.id))
     if snap.version != version:  # a stale phone hears so first, tie or not (append checks too)
         raise Conflict(snap)
-    if snap.started:  # a tie would otherwise be recorded for nothing
-        raise Rejected(SEATING_FIXED)
-    if snap.seated:  # (another roll would re-seat a table every phone saw settled)
-        raise Rejected(
-            f"{snap.seated[0]} already won the roll for first player (Undo takes it back)"
-        )
-    winner, again, rounds = roll_off(snap, rounds, every_round)
+    try:
+        winner, again, rounds = snap.table.roll_off(rounds, every_round=every_round)
+    except ValueError as exc:
+        raise Rejected(str(exc)) from exc
     # ("on": its version, so that a tie recorded again after an undo is another round)
     if winner is None:
         return None, again, append(game.id, version, "tie", {"rolls": rounds, "on": version})
-    seating = {"players": seating_from(snap.players, winner), "rolls": rounds, "on": version}
+    seating = {"players": ctable.seating_from(snap.players, winner), "rolls": rounds, "on": version}
     return winner, [], append(game.id, version, "seat", seating)
 
 
@@ -689,9 +541,3 @@ def drop_unplayed(game_id: str) -> None:
         (game_id, game_id),
     )
     _cache().forget(game_id)
-
-
-def seating_from(players: tuple[str, ...], first: str) -> list[str]:
-    """Keep the seating order around the table, starting with ``first``."""
-    i = players.index(first)
-    return list(players[i:] + players[:i])

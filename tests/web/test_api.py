@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import table as ctable
 from tests.web.conftest import past_the_client
 from web import store
 
@@ -852,7 +853,7 @@ def test_a_tie_taken_back_and_recorded_again_is_another_round(
 
     def round_now() -> str:
         with app.app_context():
-            return store.snapshot_at(store.get_game(game.id), game.version).roll_off_round
+            return store.snapshot_at(store.get_game(game.id), game.version).table.roll_off_round
 
     before = round_now()
     tie()
@@ -870,7 +871,7 @@ def test_a_roll_for_first_player_stops_at_its_round_cap(
     without bound: past ``MAX_ROLL_OFF_ROUNDS`` a round is refused and nothing is stored,
     sent one at a time or as the whole list at once; Undo still takes the ties back."""
     game.create("farkle", ["Ann", "Bob"])
-    cap = store.MAX_ROLL_OFF_ROUNDS
+    cap = ctable.MAX_ROLL_OFF_ROUNDS
     tied = {"Ann": 4, "Bob": 4}
 
     def first(rolls: object) -> Any:

@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion import table as ctable
 from web import create_app, store
 from web.db import get_db
 
@@ -62,7 +63,7 @@ def test_another_servers_rows_are_applied_on_top_of_the_cached_snapshot(
 
 def _snapshot(game_id: str, version: int) -> store.Snapshot:
     game = store.Game(game_id, "", "farkle", None, ("Ann",), "")
-    return store.Snapshot(game, version, (), ("Ann",), ())
+    return store.Snapshot(game, version, ctable.Table(("Ann",)))
 
 
 def test_the_cache_drops_the_game_put_least_recently() -> None:
@@ -252,12 +253,12 @@ def test_a_won_roll_for_first_player_stands_until_undone(
     again = _first(client, game, {"Ann": 5, "Bob": 5, "Cid": 1})
     assert again.status_code == 422 and "Bob already won" in again.get_json()["error"]
     with app.app_context():
-        assert store.load(game.id).seated == ["Bob", "Cid", "Ann"]
+        assert store.load(game.id).table.seated == ["Bob", "Cid", "Ann"]
     game.undo()
     tie = _first(client, game, {"Ann": 5, "Bob": 5, "Cid": 1})
     assert tie.status_code == 200 and sorted(tie.get_json()["roll_again"]) == ["Ann", "Bob"]
     with app.app_context():
-        assert store.load(game.id).seated is None
+        assert store.load(game.id).table.seated is None
 
 
 def test_a_roll_for_first_player_is_refused_in_its_own_words(
@@ -272,4 +273,4 @@ def test_a_roll_for_first_player_is_refused_in_its_own_words(
     game.score("Ann", 500)
     for rolls in ({"Ann": 3, "Bob": 3}, {"Ann": 3, "Zed": 2}):
         late = _first(client, game, rolls)
-        assert late.status_code == 422 and late.get_json()["error"] == store.SEATING_FIXED
+        assert late.status_code == 422 and late.get_json()["error"] == ctable.SEATING_FIXED
