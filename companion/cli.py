@@ -408,7 +408,9 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
     if winner:
         out.write(f"Winner: {_shown(winner)}\n")
     elif to_play is not None:
-        out.write(f"To play: {_shown(to_play)}\n")
+        need = state.to_pass().get(to_play)  # (a final round's or a tie-break's)
+        to_pass = f" (needs {need:,} to pass the lead)" if need else ""
+        out.write(f"To play: {_shown(to_play)}{to_pass}\n")
     turn = state.turn  # (a log that stops mid-turn: what --json's "turn" says, in words)
     if turn is not None:
         doing = (

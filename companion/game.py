@@ -144,6 +144,45 @@ class GameState:
                 return i
         raise IllegalMove(f"no player named {name!r}")
 
+    def to_pass(self) -> dict[str, int]:
+        """In a final round, what each player still to play needs to pass the top score
+        (all but a lone leader): the sum a table works out at every turn, and no less than
+        the rules' least bank for that player (`zilch`'s 300). In tie-break turns the same
+        among the tied players, once one of them has set a mark this round."""
+        if self.phase is GamePhase.FINAL_ROUND:
+            among: Sequence[int] = range(len(self.players))
+        elif self.phase is GamePhase.TIE_BREAK and len(self.to_play) < len(self.tie_break):
+            among = self.tie_break
+        else:
+            return {}
+        top = max(self.players[i].score for i in among)
+        leaders = [i for i in among if self.players[i].score == top]
+        return {
+            p.name: max(top - p.score + SCORE_STEP, self.rules.least_bank(on_board=p.on_board))
+            for p, i in ((self.players[i], i) for i in self.to_play)
+            if i in among and leaders != [i]
+        }
+
+    def final_round_mark(self) -> dict[str, Any] | None:
+        """Who last tied or took the lead in a final round (the player who reached the
+        target too): under tie-or-beat that owes every other player a turn again, and a
+        sheet says why they play. None outside a final round."""
+        if self.phase is not GamePhase.FINAL_ROUND:
+            return None
+        top = max(p.score for p in self.players)
+        setter = next(
+            (
+                r.player
+                for r in reversed(self.history)
+                if r.phase == GamePhase.FINAL_ROUND.value and r.score == top and not r.bust
+            ),
+            None,
+        )
+        if setter is None:
+            return None
+        tied = sum(p.score == top for p in self.players) > 1
+        return {"player": setter, "score": top, "tied": tied}
+
     def to_json(self) -> dict[str, Any]:
         """The state as ``hotdice replay --json`` prints it and the web API returns it."""
         rules = self.rules
@@ -182,12 +221,15 @@ class GameState:
                 if self.trigger is not None
                 else None,
                 "to_play": [self.players[i].name for i in self.to_play],
+                "to_pass": self.to_pass(),
+                "mark": self.final_round_mark(),
             },
             "tie_break": None
             if self.phase is not GamePhase.TIE_BREAK
             else {
                 "players": [self.players[i].name for i in self.tie_break],
                 "to_play": [self.players[i].name for i in self.to_play],
+                "to_pass": self.to_pass(),
             },
             "bonus": None
             if self.phase is not GamePhase.BONUS

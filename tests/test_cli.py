@@ -335,6 +335,28 @@ def test_replay_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert "To play: Ann\n  turn so far: 0, to keep from 1 4 2 4 5\n" in out
 
 
+def test_replay_text_says_what_the_final_round_needs(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table settling who needs what in the final round reads it off the replay."""
+    log: dict[str, Any] = {
+        "rules": "ten-thousand",
+        "target": 2000,
+        "players": ["Ann", "Bob"],
+        "events": [
+            {"type": "score", "player": "Ann", "points": 500},
+            {"type": "score", "player": "Bob", "points": 2000},
+        ],
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and "To play: Ann (needs 1,550 to pass the lead)\n" in out
+    log["events"].append({"type": "score", "player": "Ann", "points": 1500})  # (a tie)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and "tie break" in out and "To play: Bob\n" in out  # (level: no sum)
+
+
 def test_replay_text_gives_a_takeover_offer(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -71,7 +71,12 @@ def test_final_round_gives_everyone_else_one_turn() -> None:
         target=2000,
     )
     assert state.phase is GamePhase.FINAL_ROUND
-    assert state.to_json()["final_round"] == {"triggered_by": "Ann", "to_play": ["Bob", "Cy"]}
+    assert state.to_json()["final_round"] == {
+        "triggered_by": "Ann",
+        "to_play": ["Bob", "Cy"],
+        "to_pass": {"Bob": 1050, "Cy": 2050},
+        "mark": None,  # (no one in the final round has tied or taken the lead yet)
+    }
     state = apply(state, quick("Bob", 1500))
     assert state.phase is GamePhase.FINAL_ROUND and state.current_player == "Cy"
     state = apply(state, quick("Cy", 0))
@@ -106,6 +111,69 @@ def test_tie_or_beat_gives_everyone_another_turn() -> None:
     assert state.to_json()["final_round"]["to_play"] == ["Bob", "Cy"]
     state = apply(apply(state, quick("Bob", 0)), quick("Cy", 0))
     assert state.phase is GamePhase.OVER and state.winner_name == "Ann"
+
+
+def test_the_final_round_says_who_set_the_mark_and_what_each_needs() -> None:
+    """minnesota: Bob ties Ann's 2,000, so he set the mark and Ann plays again; zilch: no
+    one passes the lead with less than the 300 a bank takes there."""
+    state = play(
+        "minnesota",
+        ["Ann", "Bob", "Cy"],
+        [quick("Ann", 1000), quick("Bob", 1000), quick("Cy", 1000), quick("Ann", 1000)],
+        target=2000,
+    )
+    state = apply(state, quick("Bob", 1000))
+    final = state.to_json()["final_round"]
+    assert final["mark"] == {"player": "Bob", "score": 2000, "tied": True}
+    assert final["to_pass"] == {"Cy": 1050, "Ann": 50}
+    state = apply(state, quick("Cy", 0))  # (a bust sets no mark)
+    assert state.final_round_mark() == {"player": "Bob", "score": 2000, "tied": True}
+    zilch = play("zilch", ["Ann", "Bob"], [quick("Ann", 300), quick("Bob", 1950)], target=2000)
+    zilch = apply(zilch, quick("Ann", 1700))
+    assert zilch.to_pass() == {"Bob": 300}
+    assert play("zilch", ["Ann", "Bob"], []).to_pass() == {}  # (no final round)
+
+
+def test_tie_break_turns_say_what_to_pass_once_a_mark_is_set() -> None:
+    state = play(
+        "ten-thousand", ["Ann", "Bob"], [quick("Ann", 2000), quick("Bob", 2000)], target=2000
+    )
+    assert state.to_json()["tie_break"]["to_pass"] == {}  # (level: nothing to pass yet)
+    state = apply(state, quick("Ann", 300))
+    assert state.to_json()["tie_break"]["to_pass"] == {"Bob": 350}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rules=st.sampled_from(["hot-dice", "minnesota", "zilch", "ten-thousand", "farkle"]),
+    scores=st.lists(st.sampled_from([0, 300, 500, 1000, 1500]), min_size=4, max_size=16),
+)
+def test_what_a_player_needs_to_pass_is_the_least_bank_that_leads(
+    rules: str, scores: list[int]
+) -> None:
+    """Banked in a final round, a player's `to_pass` puts them ahead of everyone; 50 less
+    does not, unless the rules' least bank is what they need."""
+    state = play(rules, ["Ann", "Bob", "Cy"], [], target=3000)
+    for points in scores:
+        if state.phase is not GamePhase.PLAYING:
+            break
+        try:
+            state = apply(state, quick(state.current_player or "", points))
+        except IllegalEvent:
+            state = apply(state, quick(state.current_player or "", 0))
+    if state.phase is not GamePhase.FINAL_ROUND:
+        return
+    name = state.current_player
+    assert name is not None
+    me = state.players[state.index_of(name)]
+    others = max(p.score for p in state.players if p.name != name)
+    need = state.to_pass().get(name)
+    if need is None:  # (the lone leader)
+        assert me.score > others
+        return
+    assert me.score + need > others and need % 50 == 0
+    least = state.rules.least_bank(on_board=me.on_board)
+    assert need == least or me.score + need - 50 <= others
 
 
 def test_tie_or_beat_a_turn_short_of_the_lead_reopens_nothing() -> None:
@@ -629,7 +697,11 @@ def test_tie_break_starts_after_the_last_player_and_has_no_takeovers() -> None:
         target=2000,
     )
     assert state.phase is GamePhase.TIE_BREAK
-    assert state.to_json()["tie_break"] == {"players": ["C", "A"], "to_play": ["C", "A"]}
+    assert state.to_json()["tie_break"] == {
+        "players": ["C", "A"],
+        "to_play": ["C", "A"],
+        "to_pass": {},
+    }
     state = apply(apply(apply(state, roll(1, 2, 3, 4, 6)), keep(1)), BANK)
     assert state.current_player == "A" and state.offer is None
     state = apply(state, quick("A", 0))

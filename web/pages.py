@@ -522,8 +522,8 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     turn = state.get("turn")
     takeover = state.get("takeover")
     return {
-        "mark": _final_round_mark(state, ordered),
-        "to_pass": _to_pass(state, ordered, rules),
+        "mark": (state.get("final_round") or {}).get("mark"),
+        "to_pass": (state.get("final_round") or state.get("tie_break") or {}).get("to_pass", {}),
         "players": players,
         "columns": ordered,
         "rows": rows,
@@ -542,51 +542,3 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "exact": rules.finish is crules.Finish.EXACT,
         "instant_win": INSTANT_WIN_WORDS.get(rules.instant_win),
     }
-
-
-def _to_pass(
-    state: dict[str, Any], columns: list[dict[str, Any]], rules: crules.Rules
-) -> dict[str, int]:
-    """In a final round, what each player still to play needs to pass the top score (all
-    but a lone leader): the sum a table works out at every turn, and no less than the
-    rules' least bank for that player (`zilch`'s 300). In tie-break turns the same among
-    the tied players, once one of them has set a mark this round."""
-    final, race = state.get("final_round"), state.get("tie_break")
-    scores = {c["name"]: c["score"] for c in columns}
-    if final:
-        to_play = final.get("to_play", [])
-    elif race and len(race.get("to_play", [])) < len(race.get("players", [])):
-        to_play = race["to_play"]
-        scores = {name: score for name, score in scores.items() if name in race["players"]}
-    else:
-        return {}
-    if not scores:
-        return {}
-    top = max(scores.values())
-    leaders = [name for name, score in scores.items() if score == top]
-    least = {c["name"]: rules.least_bank(on_board=c["on_board"]) for c in columns}
-    return {
-        name: max(top - scores[name] + crules.SCORE_STEP, least[name])
-        for name in to_play
-        if name in scores and leaders != [name]
-    }
-
-
-def _final_round_mark(state: dict[str, Any], columns: list[dict[str, Any]]) -> dict | None:
-    """Who last tied or took the lead in a final round (the player who reached the target
-    too): under tie-or-beat that owes every other player a turn again, and the banner says
-    why they play."""
-    if not state.get("final_round") or not columns:
-        return None
-    top = max(c["score"] for c in columns)
-    setter = next(
-        (
-            h["player"]
-            for h in reversed(state.get("history", []))
-            if h.get("phase") == "final_round" and h["score"] == top and not h["bust"]
-        ),
-        None,
-    )
-    if setter is None:
-        return None
-    return {"player": setter, "score": top, "tied": sum(c["score"] == top for c in columns) > 1}

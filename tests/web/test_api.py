@@ -394,7 +394,12 @@ def test_final_round_finish(game: GameActions) -> None:
     game.create("ten-thousand", ["Ann", "Bob", "Cid"], target=2000)
     game.score("Ann", 2000)
     assert game.state["phase"] == "final_round"
-    assert game.state["final_round"] == {"triggered_by": "Ann", "to_play": ["Bob", "Cid"]}
+    assert game.state["final_round"] == {
+        "triggered_by": "Ann",
+        "to_play": ["Bob", "Cid"],
+        "to_pass": {"Bob": 2050, "Cid": 2050},
+        "mark": None,
+    }
     game.score("Bob", 2500)
     game.score("Cid", 0)
     assert game.state["phase"] == "over" and game.state["winner"] == "Bob"
