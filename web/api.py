@@ -25,12 +25,13 @@ from .fastpoll import etag_for, versioned
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-class BadRequest(ValueError):
-    """A body the API cannot read: answered with 400 and the reason."""
+class Unreadable(ValueError):
+    """A request the API cannot read (its body, a query argument, an upload): answered
+    with 400 and the reason. Not werkzeug's ``BadRequest``, whose page is HTML."""
 
 
-@bp.errorhandler(BadRequest)
-def bad_request(exc: BadRequest) -> Any:
+@bp.errorhandler(Unreadable)
+def unreadable(exc: Unreadable) -> Any:
     return error_response(400, str(exc))
 
 
@@ -53,20 +54,20 @@ MAX_EVENT_BYTES = 4096
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object, or BadRequest saying what is wrong with it."""
+    """The request's JSON object, or Unreadable saying what is wrong with it."""
     if not request.is_json:
-        raise BadRequest("expected a JSON body (Content-Type: application/json)")
+        raise Unreadable("expected a JSON body (Content-Type: application/json)")
     try:
         # strict JSON: NaN and Infinity would be stored and make the game's log unreadable
         body = json.loads(
             request.get_data(cache=True), parse_constant=_not_json, parse_float=_finite
         )
     except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
-        raise BadRequest("malformed JSON body") from None
+        raise Unreadable("malformed JSON body") from None
     if not isinstance(body, dict):
-        raise BadRequest("the JSON body must be an object")
+        raise Unreadable("the JSON body must be an object")
     if _depth(body) > MAX_DEPTH:  # stored, it would not load again (RecursionError)
-        raise BadRequest(f"the JSON body is nested over {MAX_DEPTH} deep")
+        raise Unreadable(f"the JSON body is nested over {MAX_DEPTH} deep")
     return body
 
 
@@ -90,7 +91,7 @@ def _int(body: dict[str, Any], key: str, *, required: bool = True) -> int | None
     if value is None and not required:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest(f"{key!r} must be a whole number")
+        raise Unreadable(f"{key!r} must be a whole number")
     return value
 
 
@@ -217,7 +218,7 @@ def rules_described() -> Response:
     choice of house rules makes of its preset, shown before the game is made."""
     spec = rules_arg() or ""
     if not spec:
-        raise BadRequest("name the rules: ?rules=preset+house-rule+...")
+        raise Unreadable("name the rules: ?rules=preset+house-rule+...")
     try:
         rules = crules.load_rules(spec)
     except ValueError as exc:
@@ -231,7 +232,7 @@ def create() -> tuple[Response, int]:
     body = json_body()
     rules = body.get("rules")
     if not isinstance(rules, str) or not rules.strip():
-        raise BadRequest("'rules' must be a rule set name such as \"ten-thousand+strike-out\"")
+        raise Unreadable("'rules' must be a rule set name such as \"ten-thousand+strike-out\"")
     target = _int(body, "target", required=False)
     players = body.get("players", [])
     base_url()  # (a Host header no phone can open is refused before a game is made)
@@ -263,17 +264,17 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:
     if payload_key == "event":
         payload = body.get("event")  # type: ignore[assignment]
         if not isinstance(payload, dict):
-            raise BadRequest('\'event\' must be an object such as {"type": "bank"}')
+            raise Unreadable('\'event\' must be an object such as {"type": "bank"}')
         if len(json.dumps(payload)) > MAX_EVENT_BYTES:
-            raise BadRequest(f"an event is at most {MAX_EVENT_BYTES:,} bytes of JSON")
+            raise Unreadable(f"an event is at most {MAX_EVENT_BYTES:,} bytes of JSON")
         dice = payload.get("dice")
         if dice is not None and not (isinstance(dice, list) and whole_numbers(dice)):
             # the log keeps events as sent: ["1", 4.0] would replay, but not read as dice
-            raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
+            raise Unreadable("'dice' must be a list of die faces such as [1, 5, 3]")
     elif payload_key == "name":
         name = body.get("name")
         if not isinstance(name, str):
-            raise BadRequest("'name' must be the new player's name")
+            raise Unreadable("'name' must be the new player's name")
         payload = {"player": name}
     return store.append(game.id, version, kind, payload)
 
@@ -320,7 +321,7 @@ def first_player(game_id: str) -> Response:
     if not rounds or not all(
         isinstance(r, dict) and r and whole_numbers(r.values()) for r in rounds
     ):
-        raise BadRequest(
+        raise Unreadable(
             "'rolls' must map player names to the die each rolled (or be a list of such "
             "rounds: everyone's first, then the tied players')"
         )
@@ -376,7 +377,7 @@ def coach_on(body: dict[str, Any] | None = None) -> bool:
     asked = query_flag("coach")
     if body is not None and "coach" in body:
         if not isinstance(body["coach"], bool):
-            raise BadRequest(f"coach must be true or false, not {body['coach']!r}")
+            raise Unreadable(f"coach must be true or false, not {body['coach']!r}")
         return body["coach"]
     return asked
 
@@ -390,11 +391,11 @@ def query_flag(name: str) -> bool:
     taken as no, so a typo such as ``?coach=ture`` is not silently ignored."""
     given = request.args.getlist(name)
     if len(given) > 1:
-        raise BadRequest(f"?{name}= is given {len(given)} times: give it once")
+        raise Unreadable(f"?{name}= is given {len(given)} times: give it once")
     raw = given[0].strip().lower() if given else ""
     if raw in _YES or raw in _NO:
         return raw in _YES
-    raise BadRequest(f"?{name}= takes 1 or 0 (or true/false, yes/no, on/off), not {given[0]!r}")
+    raise Unreadable(f"?{name}= takes 1 or 0 (or true/false, yes/no, on/off), not {given[0]!r}")
 
 
 def with_advice(
@@ -445,9 +446,9 @@ def score() -> Response:
     rules = body.get("rules")
     dice = body.get("dice")
     if not isinstance(rules, str) or not rules.strip():
-        raise BadRequest("'rules' must be a rule set name")
+        raise Unreadable("'rules' must be a rule set name")
     if not isinstance(dice, list) or not whole_numbers(dice):
-        raise BadRequest("'dice' must be a list of die faces such as [1, 5, 3]")
+        raise Unreadable("'dice' must be a list of die faces such as [1, 5, 3]")
     target = _int(body, "target", required=False)
     out = photos.score_report(rules.strip(), dice, target)
     if coach_on(body):
@@ -485,24 +486,24 @@ def read() -> Response:
     elif request.mimetype == "multipart/form-data" and "photo" in request.files:
         data = request.files["photo"].read()
     elif request.mimetype == "multipart/form-data" and "photo" in request.form:
-        raise BadRequest(  # (a part with no filename is a text field to Werkzeug)
+        raise Unreadable(  # (a part with no filename is a text field to Werkzeug)
             "the multipart field 'photo' came as text, with no filename: send it as a file "
             "(curl -F 'photo=@roll.jpg')"
         )
     elif request.mimetype == "multipart/form-data":
-        raise BadRequest(_multipart_problem())
+        raise Unreadable(_multipart_problem())
     else:
-        raise BadRequest(
+        raise Unreadable(
             "send the photo as multipart field 'photo' or as an image body "
             "(Content-Type: image/jpeg)"
         )
     if not data:
-        raise BadRequest("the photo is empty")
+        raise Unreadable("the photo is empty")
     rules = rules_arg()
     photos.check_rules(rules)
     ranked = coach_on()  # (a bad flag refused before the photo is read)
     if ranked and not rules:  # (as `hotdice read --coach` without --rules is refused)
-        raise BadRequest("coach=1 needs rules=NAME: the keeps are ranked under a table's rules")
+        raise Unreadable("coach=1 needs rules=NAME: the keeps are ranked under a table's rules")
     with heavy_work("reading photos"):
         out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
         if rules and ranked:
