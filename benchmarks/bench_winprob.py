@@ -17,7 +17,8 @@ import time
 
 from companion.rules import Finish, load_rules
 from companion.strategy import turn_model
-from companion.winprob import solve_game, tie_break_chance
+from companion.tie_break import tie_break_chance
+from companion.winprob import solve_game
 
 
 def _cold(share_done: float) -> None:

@@ -637,7 +637,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         return 0
     except (ValueError, OSError, ArithmeticError) as error:  # (the last: a solve that
-        # did not converge, `winprob`; no preset has met it)
+        # did not converge, `winprob` or `tie_break`; no preset has met it)
         _say_error(brief(str(error)))
         return EXIT_ERROR
 

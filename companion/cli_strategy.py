@@ -169,7 +169,8 @@ WIN_SLOW_TARGET = 3_000
 def run_win_probability(rules: Rules, as_json: bool) -> int:
     """The two-player game: the first player's chance under optimal play, and how the play
     that maximises it differs from the expected-score play."""
-    from companion.winprob import check_solvable, tie_break_chance, win_report
+    from companion.tie_break import tie_break_chance
+    from companion.winprob import check_solvable, win_report
 
     if rules.target > WIN_MAX_TARGET:
         raise ParseError(

@@ -2,7 +2,7 @@
 
 A game's state decides what is worth what: between turns or mid-turn, expected points; a
 takeover offer, both starts; the last player of a final round or tie-break, the chance to
-pass the leader, a tie valued by the tie-break that follows (``winprob``); a player with
+pass the leader, a tie valued by the tie-break that follows (``tie_break``); a player with
 others still to play after them, points, no bank short of the leader valued.
 
 >>> from companion.game import new_game
@@ -20,8 +20,8 @@ from companion import strategy
 from companion.game import GamePhase, GameState
 from companion.rules import Finish
 from companion.strategy_dp import UNIT
+from companion.tie_break import tie_break_chance, tie_break_first_turn
 from companion.turn import Phase, Turn
-from companion.winprob import tie_break_chance, tie_break_first_turn
 
 
 def _need_to_lead(state: GameState) -> int | None:
@@ -57,8 +57,8 @@ def _bank_from(state: GameState, need: int | None) -> tuple[int, str]:
 
 def needs_the_race(state: GameState) -> bool:
     """Whether the advice for the player to act rests on the solved tie-break race: the
-    last of a final round or tie-break values a tie by it (``winprob.tie_break_chance``),
-    the first of two in a tie-break plays it (``winprob.tie_break_first_turn``)."""
+    last of a final round or tie-break values a tie by it (``tie_break.tie_break_chance``),
+    the first of two in a tie-break plays it (``tie_break.tie_break_first_turn``)."""
     last = _need_to_lead(state) is not None and not _still_to_play(state)
     return last or _first_of_two_in_a_tie_break(state)
 
@@ -66,7 +66,7 @@ def needs_the_race(state: GameState) -> bool:
 def _tie_value(state: GameState) -> tuple[float, str]:
     """What a bank that ties on top is worth to the last player of a final round or
     tie-break, and why: the tied players play tie-break turns, this player last. Two tied:
-    the second player's chance, solved (``winprob.tie_break_chance``); more: an even share
+    the second player's chance, solved (``tie_break.tie_break_chance``); more: an even share
     (the last of three or more also knows the marks, but that race is not solved)."""
     others = [p.score for i, p in enumerate(state.players) if i != state.current]
     tied = 1 + others.count(max(others))
@@ -76,7 +76,7 @@ def _tie_value(state: GameState) -> tuple[float, str]:
 
 
 def _first_of_two_in_a_tie_break(state: GameState) -> bool:
-    """The first of two players in a tie-break: the race is solved (``winprob``), so their
+    """The first of two players in a tie-break: the race is solved (``tie_break``), so their
     advice is their chance to win it, not points."""
     return (
         state.phase is GamePhase.TIE_BREAK
@@ -86,7 +86,7 @@ def _first_of_two_in_a_tie_break(state: GameState) -> bool:
 
 
 def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
-    """Put the first tie-break player's chances to win (``winprob.tie_break_first_turn``)
+    """Put the first tie-break player's chances to win (``tie_break.tie_break_first_turn``)
     in place of the expected points of ``strategy.advise_turn``'s advice for ``turn``; its
     legality (what may be banked, which keeps) stays."""
     values = tie_break_first_turn(turn.rules)

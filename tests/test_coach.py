@@ -10,7 +10,7 @@ from companion import strategy
 from companion.coach import advise_game
 from companion.game import GameState, apply, new_log, replay
 from companion.rules import load_rules
-from companion.winprob import tie_break_chance
+from companion.tie_break import tie_break_chance
 
 
 def test_advise_game_picks_the_question_for_the_state() -> None:

@@ -19,19 +19,18 @@ from companion.errors import ParseError
 from companion.rules import Finish, Rules, load_rules
 from companion.scoring import Held, distinct_rolls, keep_options
 from companion.strategy import bust_fraction, chance_to_make, turn_model
-from companion.strategy_dp import UNIT, Outcome, StateKey, TurnModel
+from companion.strategy_dp import UNIT, StateKey
+from companion.tie_break import tie_break_chance
 from companion.winprob import (
-    TurnValues,
     _FinalRound,
-    _Past,
     bank_ranges,
     first_player_win_probability,
     situations,
     solve_game,
-    tie_break_chance,
-    tie_break_race,
     win_report,
 )
+from companion.winprob_turn import TurnValues, _Past, _plan, _StillNeeded
+from tests.test_tie_break import _last_turn, _setting_a_mark
 
 FARKLE = load_rules("farkle")
 
@@ -219,94 +218,11 @@ def test_monte_carlo_of_the_engine_under_the_solved_policy() -> None:
 # --- a final round ---------------------------------------------------------------------------
 
 
-def _last_turn(rules: Rules, tie: float) -> Callable[[int], float]:
-    """The last turn's chance to pass, by recursion over the points still needed (farkle's
-    rolls depend on nothing else: no entry, no doublings), a tie on top worth ``tie``."""
-    model = turn_model(rules)
-    assert rules.entry == 0 and rules.min_bank <= UNIT and not rules.hot_dice_must_roll
-
-    @functools.cache
-    def short(r: int, key: StateKey) -> float:  # r units still needed to pass, about to roll
-        seen = sum(c.weight for c in model.classes[key] if c.outcomes)
-        assert seen <= 6 ** key[0]
-        return (
-            sum(
-                c.weight * max(chased(r - o.add // UNIT, _arrival(model, o)) for o in c.outcomes)
-                for c in model.classes[key]
-                if c.outcomes
-            )
-            / 6 ** key[0]
-        )
-
-    def chased(r: int, key: StateKey) -> float:  # arrived with r still needed: bank or roll on
-        if r <= 0:
-            return 1.0
-        return max(tie if r == 1 else 0.0, short(r, key))
-
-    def chance(need: int) -> float:
-        for r in range(1, need):  # fill the memo upwards: no deep recursion
-            short(r, model.start)
-        return short(need, model.start)
-
-    return chance
-
-
-def _arrival(model: TurnModel, o: Outcome) -> StateKey:
-    return model.hot if o.dice == 0 else (o.dice, o.held)
-
-
-def _setting_a_mark(
-    rules: Rules,
-    goal: int,
-    bank: Callable[[int], float] | None,
-    chance: Callable[[int], float],
-    bust: float,
-    least: float,
-) -> float:
-    """The turn of a player whose bank at a total ``t >= goal`` (units) leaves the other one
-    last turn with ``chance(t)`` to pass it (below ``goal``, ``bank(t)``), by recursion over
-    its totals; banking past ``goal`` once that chance is under ``least`` (rolling on can
-    then gain no more than that)."""
-    model = turn_model(rules)
-
-    @functools.cache
-    def arrive(t: int, key: StateKey) -> float:
-        if t >= goal:
-            mark = 1.0 - chance(t)
-            if mark >= 1.0 - least:
-                return mark
-        else:
-            assert bank is not None  # (None only with a goal that every arrival reaches)
-            mark = bank(t)
-        return max(mark, roll(t, key))
-
-    @functools.cache
-    def roll(t: int, key: StateKey) -> float:
-        acc, seen = 0.0, 0
-        for c in model.classes[key]:
-            seen += c.weight
-            if c.outcomes:
-                acc += c.weight * max(
-                    arrive(t + o.add // UNIT, _arrival(model, o)) for o in c.outcomes
-                )
-            else:
-                acc += c.weight * bust
-        return (acc + (6 ** key[0] - seen) * bust) / 6 ** key[0]
-
-    end = goal
-    while chance(end) > least:
-        end += 1
-    for t in range(end, 0, -1):  # fill the memo downwards: no deep recursion
-        for key in model.classes:
-            roll(t, key)
-    return roll(0, model.start)
-
-
 def _final_round_value_iteration(rules: Rules, least: float = 1e-11) -> list[list[float]]:
     """Gauss-Seidel as above, under a final round: the last turn's chance by recursion over
     the points still needed to pass (a tie worth the chaser's tie-break chance, as solved by
-    ``tie_break_chance``, checked on its own below), the leader's turn by recursion over its
-    totals."""
+    ``tie_break_chance``, checked on its own in ``test_tie_break``), the leader's turn by
+    recursion over its totals."""
     n = rules.target // UNIT
     P = [[0.5] * n for _ in range(n)]
     chance = _last_turn(rules, tie_break_chance(rules))
@@ -324,23 +240,6 @@ def _final_round_value_iteration(rules: Rules, least: float = 1e-11) -> list[lis
     return _gauss_seidel(P, turn, 200)
 
 
-def _tie_break_value_iteration(rules: Rules, least: float = 1e-12) -> float:
-    """The second player's chance in a tie-break of two, by plain iteration on the value of
-    a tie: the first player's turn sets a mark as a final round's leader does, from any
-    bank; a bust leaves the second needing any bank, and a second bust ties again."""
-    bust = float(bust_fraction(rules, rules.dice))
-    w = 0.5
-    for _ in range(100):
-        chance = _last_turn(rules, w)
-        mark = functools.partial(lambda chance, t: chance(t + 1), chance)
-        against_a_bust = (1 - bust) + bust * w
-        first = _setting_a_mark(rules, 1, None, mark, 1 - against_a_bust, least)
-        if abs(1.0 - first - w) < 1e-14:
-            return w
-        w = 1.0 - first
-    raise AssertionError("the tie-break iteration did not converge")
-
-
 def test_a_final_round_matches_plain_value_iteration() -> None:
     # Farkle's own end rule at 50: every scoring roll reaches the target, and the player
     # then rolls on to set a mark the opponent must pass in one last turn.
@@ -352,8 +251,6 @@ def test_a_final_round_matches_plain_value_iteration() -> None:
 
 
 def test_the_last_turn_plays_to_pass_and_values_a_tie_by_the_tie_break() -> None:
-    from companion.winprob import _plan
-
     final = _FinalRound(FARKLE, _plan(FARKLE))
     w = tie_break_chance(FARKLE)
     for need in (1, 2, 5, 6, 12, 30):
@@ -374,7 +271,7 @@ def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(
 
     monkeypatch.setattr(winprob, "tie_break_chance", lambda rules: 0.0)
     greed = load_rules("farkle+greed")
-    final = _FinalRound(greed, winprob._plan(greed))
+    final = _FinalRound(greed, _plan(greed))
     for need in (3, 10, 25):
         assert final.chance(4, need) == pytest.approx(chance_to_make(greed, need * UNIT), abs=1e-12)
         # at 0 points the last turn must also reach the entry threshold to count
@@ -398,69 +295,6 @@ def test_solving_further_past_the_target_changes_nothing(monkeypatch: pytest.Mon
     again = solve_game(rules, lambda share: None)
     n = rules.target // UNIT
     assert max(abs(game.P[i][j] - again.P[i][j]) for i in range(n) for j in range(n)) < 1e-12
-
-
-@pytest.mark.parametrize(
-    "spec, least",
-    [
-        ("farkle", 1),
-        ("ten-thousand+extra-combos", 1),
-        ("farke", 1),
-        ("zilch", 6),  # its least bank of 300
-        ("farkle+greed", 20),  # at 0 points: entry 1,000
-    ],
-)
-def test_the_last_turn_by_points_still_needed_matches_a_turn_solve_per_total(
-    spec: str, least: int
-) -> None:
-    # one pass over the points still needed (and the total up to the least bank), where
-    # the rules allow it, against the turn solve per total to pass that every rule set can use
-    from companion.winprob import _plan, _solve_turn, _StillNeeded
-
-    plan = _plan(load_rules(spec))
-    assert _StillNeeded.fits(plan)
-    still = _StillNeeded(plan, 0.6, least)
-    for need in range(1, 60):
-        tie = need - 1
-
-        def bank(t: int, tie: int = tie) -> float:
-            return 0.6 * (t == tie)
-
-        by_total = _solve_turn(plan, need, least, bank, 0.0)
-        assert still.chance(need) == pytest.approx(by_total[0], abs=1e-14)
-    # doublings and free re-rolls make the total matter: those take the turn solves
-    assert not _StillNeeded.fits(_plan(load_rules("hot-dice")))
-    assert not _StillNeeded.fits(_plan(load_rules("minnesota+hard-six")))
-
-
-def test_the_bound_past_the_target_counts_only_rolls_made_past_it() -> None:
-    # extra-combos' first roll never busts (six dice that score nothing are 500), but it is
-    # rolled only at 0: the least bust chance past the target is still six dice's
-    from companion.winprob import _plan
-
-    assert _plan(load_rules("farkle+extra-combos")).least_bust == pytest.approx(1080 / 46656)
-    assert _plan(FARKLE).least_bust == pytest.approx(1080 / 46656)
-
-
-def test_the_tie_break_matches_plain_iteration_on_the_value_of_a_tie() -> None:
-    # the secant method on the value of a tie, and the solved turns, against a recursion
-    # over the roll classes iterated until the value of a tie stops moving
-    rules = load_rules("ten-thousand")
-    assert tie_break_chance(rules) == pytest.approx(_tie_break_value_iteration(rules), abs=1e-12)
-
-
-def test_the_second_in_a_tie_break_is_favoured_and_the_race_ignores_the_game() -> None:
-    # knowing the first player's mark is worth about ten points of chance to the second
-    for name in ("farkle", "ten-thousand", "minnesota"):
-        assert 0.55 < tie_break_chance(load_rules(name)) < 0.65
-    # the race is the same at any score, target or end rule, and a strike penalty (which
-    # the coach leaves out once the game is in its last round) does not enter it
-    w = tie_break_chance(FARKLE)
-    assert tie_break_chance(load_rules("farkle", target=500)) == w
-    assert tie_break_chance(load_rules({"base": "farkle", "finish": "first-to-target"})) == w
-    assert tie_break_chance(load_rules("ten-thousand+strike-out")) == tie_break_chance(
-        load_rules("ten-thousand")
-    )
 
 
 @pytest.mark.parametrize("target", [300, 500, 1000])
@@ -725,12 +559,12 @@ def test_a_game_the_solver_refuses_is_refused_before_the_tie_break_is_solved(
 ) -> None:
     """Strike penalties are not modelled: `zilch` is refused at once, not after its
     tie-break turns are solved (4 s; 28 s under `hot-dice+strike-out`)."""
-    from companion import winprob
+    from companion import tie_break
 
     def solved(rules: Rules) -> float:
         raise AssertionError("the tie-break was solved first")
 
-    monkeypatch.setattr(winprob, "tie_break_chance", solved)
+    monkeypatch.setattr(tie_break, "tie_break_chance", solved)
     with pytest.raises(ParseError, match="does not model strike penalties"):
         cli_strategy.run_win_probability(load_rules("zilch", target=1000), as_json=False)
 
@@ -797,21 +631,14 @@ def test_the_last_turn_under_free_rerolls_tells_the_entry_threshold_apart(
 
     monkeypatch.setattr(winprob, "tie_break_chance", lambda rules: 0.0)
     rules = load_rules("farkle+greed+hard-six")
-    plan = winprob._plan(rules)
-    assert not winprob._StillNeeded.fits(plan)
+    plan = _plan(rules)
+    assert not _StillNeeded.fits(plan)
     final = _FinalRound(rules, plan)
     for need in (3, 10, 25):
         on = final.chance(4, need)
         off = final.chance(0, need)
         assert on == pytest.approx(chance_to_make(rules, need * UNIT), abs=1e-12)
         assert off == pytest.approx(chance_to_make(rules, need * UNIT, on_board=False), abs=1e-12)
-
-
-def test_the_race_ignores_the_end_rule_even_an_exact_one() -> None:
-    exact = load_rules("exact-10000")
-    final = load_rules({"base": "exact-10000", "finish": "final-round"})
-    assert tie_break_race(exact) == tie_break_race(final)
-    assert tie_break_chance(exact) == tie_break_chance(final)
 
 
 def test_report_ranges_run_forwards_below_the_target() -> None:
@@ -841,7 +668,7 @@ def test_cli_win_probability_limits_and_note(
         raise KeyboardInterrupt
 
     monkeypatch.setattr("companion.winprob.win_report", interrupted)
-    monkeypatch.setattr("companion.winprob.tie_break_chance", lambda rules: 0.5)
+    monkeypatch.setattr("companion.tie_break.tie_break_chance", lambda rules: 0.5)
     argv = ["strategy", "--rules", "farkle", "--win-probability", "--target"]
     assert main([*argv, "20000"]) == 130
     out, err = capsys.readouterr()

@@ -16,7 +16,7 @@ from companion import strategy
 from companion.coach import advise_game, needs_the_race
 from companion.game import GameState
 from companion.rules import Finish, Rules
-from companion.winprob import FIRST_TURNS_KEPT, tie_break_first_turn, tie_break_race
+from companion.tie_break import FIRST_TURNS_KEPT, tie_break_first_turn, tie_break_race
 
 RACES_QUEUED = 8
 """Tie-break races waiting for the background solver at the most: past that a game's
@@ -24,7 +24,7 @@ advice queues nothing (advice resting on its race stays pending, and queues it o
 is room)."""
 
 RACES_KEPT = FIRST_TURNS_KEPT
-"""Races remembered as solved or queued: as many as ``winprob`` keeps solved first turns,
+"""Races remembered as solved or queued: as many as ``tie_break`` keeps solved first turns,
 so that one remembered as solved is (but for a rare other order of forgetting) still
 solved: advice never solves a race inside a request."""
 

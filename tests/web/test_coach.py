@@ -11,7 +11,8 @@ from flask.testing import FlaskClient
 
 from companion.rules import Rules, load_rules
 from companion.strategy import advise_roll, advise_state
-from companion.winprob import TurnValues, tie_break_chance, tie_break_race
+from companion.tie_break import tie_break_chance, tie_break_race
+from companion.winprob_turn import TurnValues
 from tests.web.conftest import heavy_work_full
 from web import coach, photos
 
