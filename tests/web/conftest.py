@@ -137,22 +137,37 @@ class GameActions:
             self.version, self.state = body["version"], body["state"]
         return resp
 
-    def event(self, event: dict[str, Any], expect: int = 200) -> Any:
-        resp = self.client.post(
-            f"/api/games/{self.id}/events",
-            headers=self.auth,
-            json={"version": self.version, "event": event},
-        )
+    def _write(self, path: str, body: dict[str, Any], version: int | None, expect: int) -> Any:
+        """POST one write with the game's token, on its version unless ``version`` is given
+        (a phone that has not seen the latest rows), and keep what a success answers."""
+        body = {"version": self.version if version is None else version, **body}
+        resp = self.client.post(f"/api/games/{self.id}/{path}", headers=self.auth, json=body)
         return self._update(resp, expect)
+
+    def event(self, event: dict[str, Any], expect: int = 200) -> Any:
+        return self._write("events", {"event": event}, None, expect)
 
     def score(self, player: str, points: int, expect: int = 200) -> Any:
         return self.event({"type": "score", "player": player, "points": points}, expect)
 
     def undo(self, expect: int = 200) -> Any:
-        resp = self.client.post(
-            f"/api/games/{self.id}/undo", headers=self.auth, json={"version": self.version}
-        )
-        return self._update(resp, expect)
+        return self._write("undo", {}, None, expect)
+
+    def join(self, name: str, *, version: int | None = None, expect: int = 200) -> Any:
+        """A player joins from the game's phone; ``version`` sends it as a phone behind the
+        game would (a join may be behind, unless a tie for first player came since)."""
+        return self._write("players", {"name": name}, version, expect)
+
+    def first(
+        self,
+        rolls: dict[str, int] | list[dict[str, int]],
+        *,
+        version: int | None = None,
+        expect: int = 200,
+    ) -> Any:
+        """A roll for first player: one round's dice, or every round so far as a list
+        (everyone's, then the tied players'); ``version`` as for `join`."""
+        return self._write("first", {"rolls": rolls}, version, expect)
 
     def get(self) -> dict[str, Any]:
         resp = self.client.get(f"/api/games/{self.id}")

@@ -606,13 +606,7 @@ def test_a_roll_for_first_player_is_finished_first_and_then_shows_its_seating(
     assert 'id="quick"' in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
 
     def roll_first(rolls: dict[str, int]) -> tuple[dict[str, Any], str]:
-        resp = client.post(
-            f"/api/games/{game.id}/first",
-            headers=game.auth,
-            json={"version": game.version, "rolls": rolls},
-        )
-        assert resp.status_code == 200
-        game.version = resp.get_json()["version"]
+        resp = game.first(rolls)
         return resp.get_json(), client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
 
     tie, html = roll_first({"Uma": 4, "Vic": 4, "Wes": 1})
@@ -733,11 +727,7 @@ def test_no_player_is_marked_to_act_while_the_roll_for_first_player_is_tied(
 ) -> None:
     game.create("farkle", ["Ann", "Bob", "Cid"])
     assert 'class="current"' in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
-    resp = client.post(
-        f"/api/games/{game.id}/first",
-        headers=game.auth,
-        json={"version": game.version, "rolls": {"Ann": 2, "Bob": 5, "Cid": 5}},
-    )
+    resp = game.first({"Ann": 2, "Bob": 5, "Cid": 5})
     assert resp.get_json()["roll_again"] == ["Bob", "Cid"]
     sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'class="current"' not in sheet and 'id="turn-line"' not in sheet
@@ -750,21 +740,11 @@ def test_a_join_that_ends_a_tie_for_first_player_says_so(
     rolls again, the newcomer too): the form says so, not nothing."""
     made = game.create("farkle", ["Ann", "Bob", "Cid"])
     client.get(made["join_url"])  # (a player's phone: the form is a player's)
-    resp = client.post(
-        f"/api/games/{game.id}/first",
-        headers=game.auth,
-        json={"version": game.version, "rolls": {"Ann": 6, "Bob": 6, "Cid": 2}},
-    )
-    game.version = resp.get_json()["version"]
+    game.first({"Ann": 6, "Bob": 6, "Cid": 2})
     sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert "Tie: Ann and Bob roll again." in sheet
     for name in ("Dee", "Eve"):
-        resp = client.post(
-            f"/api/games/{game.id}/players",
-            headers=game.auth,
-            json={"version": game.version, "name": name},
-        )
-        game.version = resp.get_json()["version"]
+        game.join(name)
         sheet = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
         assert "Dee joined during the tie: everyone rolls again." in sheet
         assert "Tie: " not in sheet and 'select name="Dee"' in sheet
@@ -936,12 +916,8 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     game.undo()
     assert game.state["phase"] == "final_round"
     game.undo()
-    joined = game.client.post(  # (a row of another kind on the cached snapshot keeps it)
-        f"/api/games/{game.id}/players",
-        headers=game.auth,
-        json={"version": game.version, "name": "Cid"},
-    )
-    assert joined.status_code == 200 and joined.get_json()["rematch"] == rematch
+    joined = game.join("Cid")  # (a row of another kind on the cached snapshot keeps it)
+    assert joined.get_json()["rematch"] == rematch
     restarted = create_app(
         {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
     )

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 
 from companion import table as ctable
 from web import create_app, store
@@ -20,18 +19,6 @@ if TYPE_CHECKING:
 
 def _scores(body: dict[str, Any]) -> list[int]:
     return [p["score"] for p in body["state"]["players"]]
-
-
-def _first(client: FlaskClient, game: GameActions, rolls: dict[str, int]) -> Any:
-    """A roll for first player sent on the game's version (the version kept on success)."""
-    resp = client.post(
-        f"/api/games/{game.id}/first",
-        headers=game.auth,
-        json={"version": game.version, "rolls": rolls},
-    )
-    if resp.status_code == 200:
-        game.version = resp.get_json()["version"]
-    return resp
 
 
 def test_another_servers_rows_are_applied_on_top_of_the_cached_snapshot(
@@ -78,14 +65,13 @@ def test_the_cache_drops_the_game_put_least_recently() -> None:
     assert cache.get("CCCCCC") is not None
 
 
-def test_only_joins_may_be_sent_on_an_older_version(client: FlaskClient, game: GameActions) -> None:
+def test_only_joins_may_be_sent_on_an_older_version(game: GameActions) -> None:
     """A join since is no reason to refuse another join, but a turn or an undo sent by a
     phone that has not seen it is stale (409)."""
     game.create("farkle", ["Ann", "Bob"])
-    joined = client.post(
-        f"/api/games/{game.id}/players", headers=game.auth, json={"version": 0, "name": "Cid"}
-    )
-    assert joined.status_code == 200 and joined.get_json()["version"] == 1
+    joined = game.join("Cid")
+    assert joined.get_json()["version"] == 1
+    game.version = 0  # (a phone that has not seen the join)
     game.score("Ann", 500, expect=409)
     game.undo(expect=409)
     game.version = 1
@@ -93,18 +79,11 @@ def test_only_joins_may_be_sent_on_an_older_version(client: FlaskClient, game: G
     assert _scores(game.get()) == [500, 0, 0]
 
 
-def test_a_late_name_is_stored_as_the_sheet_shows_it(
-    app: Flask, client: FlaskClient, game: GameActions
-) -> None:
+def test_a_late_name_is_stored_as_the_sheet_shows_it(app: Flask, game: GameActions) -> None:
     """A joining name is cleaned like a name given at creation (white space folded), and
     stored so: a restart folds the same name."""
     game.create("farkle", ["Ann", "Bob"])
-    joined = client.post(
-        f"/api/games/{game.id}/players",
-        headers=game.auth,
-        json={"version": 0, "name": "  Cid \t van  Dam "},
-    )
-    assert joined.status_code == 200
+    joined = game.join("  Cid \t van  Dam ")
     names = ["Ann", "Bob", "Cid van Dam"]
     assert [p["name"] for p in joined.get_json()["state"]["players"]] == names
     restarted = {"TESTING": True, "DATABASE": app.config["DATABASE"], "SECRET_KEY": "test"}
@@ -241,36 +220,31 @@ def test_a_refused_write_leaves_no_transaction_open(app: Flask, game: GameAction
         assert store.append(game.id, 0, "game", score).version == 1
 
 
-def test_a_won_roll_for_first_player_stands_until_undone(
-    app: Flask, client: FlaskClient, game: GameActions
-) -> None:
+def test_a_won_roll_for_first_player_stands_until_undone(app: Flask, game: GameActions) -> None:
     """Once a roll for first player is won, another is refused (it would re-seat a table
     every phone saw settled, with no one asked); Undo takes the seating back, and the
     table rolls again from the first round."""
     game.create("farkle", ["Ann", "Bob", "Cid"])
-    seated = _first(client, game, {"Ann": 2, "Bob": 6, "Cid": 4})
+    seated = game.first({"Ann": 2, "Bob": 6, "Cid": 4})
     assert seated.get_json()["winner"] == "Bob"
-    again = _first(client, game, {"Ann": 5, "Bob": 5, "Cid": 1})
-    assert again.status_code == 422 and "Bob already won" in again.get_json()["error"]
+    again = game.first({"Ann": 5, "Bob": 5, "Cid": 1}, expect=422)
+    assert "Bob already won" in again.get_json()["error"]
     with app.app_context():
         assert store.load(game.id).table.seated == ["Bob", "Cid", "Ann"]
     game.undo()
-    tie = _first(client, game, {"Ann": 5, "Bob": 5, "Cid": 1})
-    assert tie.status_code == 200 and sorted(tie.get_json()["roll_again"]) == ["Ann", "Bob"]
+    tie = game.first({"Ann": 5, "Bob": 5, "Cid": 1})
+    assert sorted(tie.get_json()["roll_again"]) == ["Ann", "Bob"]
     with app.app_context():
         assert store.load(game.id).table.seated is None
 
 
-def test_a_roll_for_first_player_is_refused_in_its_own_words(
-    client: FlaskClient, game: GameActions
-) -> None:
+def test_a_roll_for_first_player_is_refused_in_its_own_words(game: GameActions) -> None:
     """A roll naming someone who is not in the game says so; once the first turn is
     recorded any roll for first player is refused because the seating is fixed."""
     game.create("farkle", ["Ann", "Bob"])
-    stranger = _first(client, game, {"Ann": 3, "Bob": 2, "Zed": 6})
-    assert stranger.status_code == 422
+    stranger = game.first({"Ann": 3, "Bob": 2, "Zed": 6}, expect=422)
     assert "someone who is not in this game" in stranger.get_json()["error"]
     game.score("Ann", 500)
     for rolls in ({"Ann": 3, "Bob": 3}, {"Ann": 3, "Zed": 2}):
-        late = _first(client, game, rolls)
-        assert late.status_code == 422 and late.get_json()["error"] == ctable.SEATING_FIXED
+        late = game.first(rolls, expect=422)
+        assert late.get_json()["error"] == ctable.SEATING_FIXED
