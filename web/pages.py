@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -148,6 +151,33 @@ def index() -> WResponse | str:
     )
 
 
+SAME_FORM_SECONDS = 15 * 60
+"""How long a create form sent again opens the game it made (`made_from`)."""
+
+ALREADY_MADE = "This game was already created from the same form: here it is (no second game)."
+
+
+def _form_key(*fields: Any) -> str:
+    """A create form's content, as `made_from` compares it."""
+    return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
+
+
+def made_from(key: str) -> str | None:
+    """The game this browser made from the same create form a moment ago, which no one has
+    played yet: a second tap on *Create game*, or *Create game* again after going Back to
+    the filled form, opens it rather than making a second game no other phone knows of."""
+    last = session.get("last_made")
+    if not isinstance(last, dict) or last.get("form") != key:
+        return None
+    at = last.get("at")
+    if not isinstance(at, int | float) or not 0 <= time.time() - at <= SAME_FORM_SECONDS:
+        return None
+    snap = _load_or_none(str(last.get("game", "")))
+    if snap is None or snap.started or session_token(snap.game) is None:
+        return None
+    return snap.game.id
+
+
 GAMES_LISTED = 5
 """This phone's games the home page lists, newest first."""
 
@@ -257,6 +287,11 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
+    form_key = _form_key(spec, target_text, players)
+    made = None if request.form.get("again") else made_from(form_key)
+    if made is not None:
+        flash(ALREADY_MADE)
+        return redirect(url_for("pages.game", game_id=made))
     again = _load_or_none(request.form.get("again", ""))
     finished = _finished_here(again)
     if finished is not None and finished.rematch:  # (another phone was first)
@@ -289,6 +324,7 @@ def new() -> WResponse | tuple[str, int]:
             flash(REMATCH_TAKEN)
             return redirect(url_for("pages.game", game_id=linked, joined=1))
     remember_token(snap.game.id, token)
+    session["last_made"] = {"form": form_key, "game": snap.game.id, "at": time.time()}
     return redirect(url_for("pages.game", game_id=snap.game.id))
 
 

@@ -359,6 +359,50 @@ def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Browser, server
         assert guest.url.split("?")[0] == host.url  # (the same game, as a player)
 
 
+def test_create_sent_again_after_back_opens_the_game_it_made(
+    browser: Browser, server: Server
+) -> None:
+    """Back from a new game to the filled form, and *Create game* again: the same game, said
+    so (a second game no other phone knew of was made before)."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        made = page.url.split("?")[0]
+        page.go_back()
+        page.wait_for_selector("#new-game")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        assert page.url.split("?")[0] == made
+        wait_text(page, ".flash", "already created from the same form")
+        page.goto(server.url + "/")  # (another form makes a game of its own)
+        page.fill("#players", "Cid")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        assert page.url.split("?")[0] != made and not errors
+
+
+def test_the_invite_swaps_its_qr_for_the_spectators_in_place(
+    browser: Browser, server: Server
+) -> None:
+    """*QR for spectators* shows the read-only link's code where the players' was, and says
+    which one shows; *QR for players* brings it back (it opened a bare SVG page)."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        join_link = str(page.get_attribute("#join-link", "href"))
+        view_link = str(page.get_attribute("#view-link", "href")).removesuffix("?watch=1")
+        page.click("#qr-swap")
+        page.wait_for_function("() => document.getElementById('qr').src.includes('link=view')")
+        page.wait_for_function("() => document.getElementById('qr').complete")
+        assert decode_qr(page.locator("#qr").screenshot()) == view_link
+        assert page.locator("#qr-for").inner_text() == "Spectators scan this to watch (read-only)."
+        assert page.locator("#qr-swap").inner_text() == "QR for players" and "/qr" not in page.url
+        page.click("#qr-swap")
+        page.wait_for_function("() => document.getElementById('qr').src.includes('link=join')")
+        page.wait_for_function("() => document.getElementById('qr').complete")
+        assert decode_qr(page.locator("#qr").screenshot()) == join_link
+        assert page.locator("#qr-for").inner_text() == "Players scan this to join and play."
+        assert page.locator("#qr-swap").inner_text() == "QR for spectators" and not errors
+
+
 def test_the_late_join_banner_greets_an_arrival_once(browser: Browser, server: Server) -> None:
     """A phone that arrives after play started is told why it cannot add a player; reloading
     that page is no new arrival, so the banner is not shown again."""

@@ -6,6 +6,7 @@ import html
 import re
 import subprocess
 import sys
+import time
 from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +65,39 @@ def test_create_game_by_form_makes_this_browser_a_player(client: FlaskClient) ->
     assert '<details class="card share" open>' in html  # (the phone that made it invites)
     game_id = game_url.rsplit("/", 1)[-1]
     assert client.get(f"/api/games/{game_id}").get_json()["state"]["target"] == 5000
+
+
+def test_a_create_form_sent_again_opens_the_game_it_made(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second tap on *Create game*, or the form sent again after Back: one game, said so.
+    Other content, a game since started or a quarter of an hour later
+    make a game of their own."""
+    data = {"csrf_token": csrf(client), "preset": "farkle", "target": "", "players": "Ann\nBob"}
+    made = client.post("/new", data=data).location
+    again = client.post("/new", data=data)
+    assert again.status_code == 302 and again.location == made
+    assert "already created from the same form" in client.get(made).get_data(as_text=True)
+    other = client.post("/new", data={**data, "players": "Ann\nBob\nCid"}).location
+    assert other != made
+    game_id = other.rsplit("/", 1)[-1]
+    started = client.post(  # (the form sent again now: the last game made, played)
+        "/new", data={**data, "players": "Ann\nBob\nCid"}
+    ).location
+    assert started == other
+    token = re.search(r'data-token="([^"]+)"', client.get(other).get_data(as_text=True))
+    assert token
+    resp = client.post(
+        f"/api/games/{game_id}/events",
+        headers={"Authorization": f"Bearer {token[1]}"},
+        json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 0}},
+    )
+    assert resp.status_code == 200
+    assert client.post("/new", data={**data, "players": "Ann\nBob\nCid"}).location != other
+    later = client.post("/new", data=data).location
+    clock = time.time() + 15 * 60 + 1
+    monkeypatch.setattr(time, "time", lambda: clock)
+    assert client.post("/new", data=data).location != later
 
 
 def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: Flask) -> None:

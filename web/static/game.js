@@ -543,6 +543,16 @@
   });
 
   document.addEventListener("click", (ev) => {
+    const swap = ev.target.closest("#qr-swap");
+    if (swap) {  // the invite's QR in place, players' or spectators' (not a bare SVG page)
+      ev.preventDefault();
+      const qr = document.getElementById("qr"), caption = document.getElementById("qr-for");
+      [qr.src, swap.dataset.other] = [swap.href, qr.src];
+      swap.href = swap.dataset.other;
+      [swap.textContent, swap.dataset.otherLabel] = [swap.dataset.otherLabel, swap.textContent];
+      [caption.textContent, caption.dataset.other] = [caption.dataset.other, caption.textContent];
+      return;
+    }
     const bust = ev.target.closest('#sheet #quick [data-quick="bust"]');
     if (bust) { quickScore(bust.closest("#quick"), 0); return; }
     const btn = ev.target.closest("[data-event]");
