@@ -148,7 +148,14 @@ class GameState:
         """In a final round, what each player still to play needs to pass the top score
         (all but a lone leader): the sum a table works out at every turn, and no less than
         the rules' least bank for that player (`zilch`'s 300). In tie-break turns the same
-        among the tied players, once one of them has set a mark this round."""
+        among the tied players, once one of them has set a mark this round.
+
+        >>> log = new_log("ten-thousand", ["Ann", "Bob"], target=2000)
+        >>> log["events"] = [{"type": "score", "player": "Ann", "points": 500},
+        ...                  {"type": "score", "player": "Bob", "points": 2000}]
+        >>> replay(log).to_pass()
+        {'Ann': 1550}
+        """
         if self.phase is GamePhase.FINAL_ROUND:
             among: Sequence[int] = range(len(self.players))
         elif self.phase is GamePhase.TIE_BREAK and len(self.to_play) < len(self.tie_break):

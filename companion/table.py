@@ -54,7 +54,8 @@ def clean_players(
     """Player names: a list of distinct, non-empty names of at most ``max_name``
     characters (white space folded, direction controls dropped), after the names already
     `stored` (a join's), which are not checked again: a seating saved under older checks
-    still takes a player."""
+    still takes a player. A name that cannot be one is a ``ParseError``; a name taken, or
+    a table full, an ``IllegalMove``."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ParseError("players must be a list of names")
     names = [folded_name(p) for p in players]
@@ -71,10 +72,10 @@ def clean_players(
         twin = seen.get(key)
         if twin is not None:  # (the second of two: say which, as the sheet shows it)
             looks = f"{name} is" if name == twin else f"{name} looks like {twin}, who is"
-            raise ParseError(f"{looks} already a player: two players cannot have the same name")
+            raise IllegalMove(f"{looks} already a player: two players cannot have the same name")
         seen[key] = name
     if len(stored) + len(names) > MAX_PLAYERS:
-        raise ParseError(f"at most {MAX_PLAYERS} players")
+        raise IllegalMove(f"at most {MAX_PLAYERS} players")
     return [*stored, *names]
 
 
@@ -185,7 +186,7 @@ class Table:
             names = clean_players([payload["player"]], stored=self.players, max_name=max_name)
             payload = {"player": names[-1]}
         elif kind == "seat" and sorted(payload["players"]) != sorted(self.players):
-            raise ParseError("the seating must list the same players")
+            raise IllegalMove(f"the seating must list the same players: {', '.join(self.players)}")
         return Table(self.made_with, (*self.rows, (kind, payload)))
 
     def undone(self) -> Table:
@@ -212,12 +213,12 @@ class Table:
                 f"{self.seated[0]} already won the roll for first player (Undo takes it back)"
             )
         if any(set(rolls) - set(self.players) for rolls in rounds):
-            raise ParseError("a roll names someone who is not in this game")
+            raise IllegalMove("a roll names someone who is not in this game")
         recorded = self.tie_rounds
         if not every_round:
             rounds = [*recorded, *rounds]
         elif rounds[: len(recorded)] != recorded or len(rounds) == len(recorded):
-            raise ParseError(
+            raise IllegalMove(
                 f"the roll for first player so far is recorded ({len(recorded)} round(s)): "
                 "send the tied players' new round, or every round starting with the recorded ones"
             )

@@ -27,7 +27,8 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 class Unreadable(ValueError):
     """A request the API cannot read (its body, a query argument, an upload): answered
-    with 400 and the reason. Not werkzeug's ``BadRequest``, whose page is HTML."""
+    with 400 and the reason (named apart from werkzeug's ``BadRequest``, which the app's
+    error handlers answer too)."""
 
 
 @bp.errorhandler(Unreadable)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import secrets
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -146,36 +143,42 @@ def index() -> WResponse | str:
         presets=preset_choices(),
         toggles=toggle_choices(),
         form=_rematch(again) if again else None,
+        form_id=fresh_form_id(),
         again=finished.game.id if finished else None,
         mine=[] if again else my_games(),
     )
 
 
-SAME_FORM_SECONDS = 15 * 60
-"""How long a create form sent again opens the game it made (`made_from`)."""
+ALREADY_MADE = "This game was already created from that form: here it is (no second game)."
 
-ALREADY_MADE = "This game was already created from the same form: here it is (no second game)."
-
-
-def _form_key(*fields: Any) -> str:
-    """A create form's content, as `made_from` compares it."""
-    return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
+MADE_REMEMBERED = 5
+"""Create forms a browser remembers the game of (`made_by`): a few tabs' worth."""
 
 
-def made_from(key: str) -> str | None:
-    """The game this browser made from the same create form a moment ago, which no one has
-    played yet: a second tap on *Create game*, or *Create game* again after going Back to
-    the filled form, opens it rather than making a second game no other phone knows of."""
-    last = session.get("last_made")
-    if not isinstance(last, dict) or last.get("form") != key:
+def fresh_form_id() -> str:
+    """A create form's own id, new each time the form is shown (`made_by`)."""
+    return secrets.token_urlsafe(9)
+
+
+def made_by(form_id: str) -> str | None:
+    """The game this browser already made from the create form ``form_id``: the form sent
+    again (Back to the filled form, or a second tap, create.js) opens it rather than making
+    a second game no other phone knows of. A form shown afresh has a new id, so a second
+    game like the first is still made on purpose."""
+    made = session.get("made")
+    game_id = made.get(form_id) if form_id and isinstance(made, dict) else None
+    if not isinstance(game_id, str) or _load_or_none(game_id) is None:
         return None
-    at = last.get("at")
-    if not isinstance(at, int | float) or not 0 <= time.time() - at <= SAME_FORM_SECONDS:
-        return None
-    snap = _load_or_none(str(last.get("game", "")))
-    if snap is None or snap.started or session_token(snap.game) is None:
-        return None
-    return snap.game.id
+    return game_id
+
+
+def remember_made(form_id: str, game_id: str) -> None:
+    """Keep which game the create form ``form_id`` made (`made_by`)."""
+    if not form_id:
+        return
+    made = session.get("made")
+    kept = [(k, v) for k, v in made.items() if k != form_id] if isinstance(made, dict) else []
+    session["made"] = dict([*kept, (form_id, game_id)][-MADE_REMEMBERED:])
 
 
 GAMES_LISTED = 5
@@ -287,8 +290,8 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
-    form_key = _form_key(spec, target_text, players)
-    made = None if request.form.get("again") else made_from(form_key)
+    form_id = request.form.get("form_id", "")[:32]
+    made = made_by(form_id)
     if made is not None:
         flash(ALREADY_MADE)
         return redirect(url_for("pages.game", game_id=made))
@@ -311,6 +314,7 @@ def new() -> WResponse | tuple[str, int]:
             presets=preset_choices(),
             toggles=toggle_choices(),
             form=request.form,
+            form_id=form_id or fresh_form_id(),
             again=finished.game.id if finished else None,
         ), 422
     if finished is not None:
@@ -324,7 +328,7 @@ def new() -> WResponse | tuple[str, int]:
             flash(REMATCH_TAKEN)
             return redirect(url_for("pages.game", game_id=linked, joined=1))
     remember_token(snap.game.id, token)
-    session["last_made"] = {"form": form_key, "game": snap.game.id, "at": time.time()}
+    remember_made(form_id, snap.game.id)
     return redirect(url_for("pages.game", game_id=snap.game.id))
 
 
@@ -368,6 +372,7 @@ def _join_form(typed: dict[str, str], message: str) -> tuple[str, int]:
         presets=preset_choices(),
         toggles=toggle_choices(),
         form=None,
+        form_id=fresh_form_id(),
         joining={**typed, "error": message},
     ), 422
 

@@ -544,11 +544,14 @@
 
   document.addEventListener("click", (ev) => {
     const swap = ev.target.closest("#qr-swap");
-    if (swap) {  // the invite's QR in place, players' or spectators' (not a bare SVG page)
+    // the invite's QR in place, players' or spectators' (not a bare SVG page; opened in a
+    // tab of its own as asked)
+    if (swap && !(ev.ctrlKey || ev.metaKey || ev.shiftKey)) {
       ev.preventDefault();
       const qr = document.getElementById("qr"), caption = document.getElementById("qr-for");
       [qr.src, swap.dataset.other] = [swap.href, qr.src];
       swap.href = swap.dataset.other;
+      qr.alt = caption.dataset.other.replace("scan this", "scan this QR code");
       [swap.textContent, swap.dataset.otherLabel] = [swap.dataset.otherLabel, swap.textContent];
       [caption.textContent, caption.dataset.other] = [caption.dataset.other, caption.textContent];
       return;
