@@ -707,7 +707,7 @@ def calibration_crops(
 # negatives and the share of dice with a lamp's reflection (`_glare`, a quarter: with both
 # readers trained so, dice under a lamp's reflection read 97-98% right instead of 91-94%,
 # and the held-out `fudw_tray` gained rolls; they also half believe a grey button is a
-# die, which `reader.not_lookalike` answers; docs/vision-log.md, session 11). The
+# die, which `finds.not_lookalike` answers; docs/vision-log.md, session 11). The
 # shipped models are exactly these, one part a process (`--only det`, `--only cls`,
 # `--only cls2`). The second reader learns from crops as far off as the finder's (on the
 # dev photos, centre within 0.12 sides and size within 0.8-1.23 for 9 dice in 10): with

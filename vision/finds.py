@@ -156,7 +156,7 @@ def clear_and_apart(
     box corner or a speck is not read clearly; a die's pip or a window of its face (read
     clearly as a 1, 2 or 3) lies inside that die, and a pile of dice seen as one holds
     them (`dedupe` drops most such finds first: this catches those in a corner). A 1 asks
-    more (`reader._Looks.sized`): a cloth's cartoon eyes read clearly as 1s at any size."""
+    more (`roll.RollLooks.sized`): a cloth's cartoon eyes read clearly as 1s at any size."""
     clear = clear_dice(probs, clearly=clearly, dieness=dieness)
     inside = centre_inside(found, found)
     np.fill_diagonal(inside, False)

@@ -5,7 +5,7 @@ that does not adjust, or the phone's or a hand's shadow over part of the roll le
 dice too dark for them: a very dark frame is scaled up as a whole (`brightening`, then
 `lifted`; `brightened` does both), the deep parts of a shadow across a lit frame are lifted
 (`shadows_lifted`), and in both the sensor noise the scaling scaled up is smoothed out
-(`lifted`). `reader.read` does this first; `_Looks.gains_at` then holds its unread finds
+(`lifted`). `reader.read` does this first; `roll.RollLooks.gains_at` then holds its unread finds
 to the gain of the part they lie in, since the readers take lifted noise for dice. Pure
 functions on BGR uint8 arrays.
 """
@@ -166,7 +166,7 @@ def shadows_lifted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     the noise the lift scaled up smoothed as a dark frame's is (`lifted`, its colour range
     that of the greatest gain), in full where the gain is 2 or more; and the gain at each
     pixel (float32), which the tests on unread finds take as a dark frame's
-    (`_Looks.gains_at`). With no part in shadow, the same array and None."""
+    (`roll.RollLooks.gains_at`). With no part in shadow, the same array and None."""
     gains = shadow_gains(image)
     if gains is None:
         return image, None

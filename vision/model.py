@@ -492,7 +492,7 @@ def _first_look(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 def first_reading(crops: list[np.ndarray]) -> np.ndarray:
     """The first face reader's probabilities for die crops, alone: a screen for crops only
-    a clear reading would matter for (`reader._Looks.faint_dice`), at about half the cost
+    a clear reading would matter for (`finer_looks.FinerLooks.faint_dice`), at about half the cost
     of `_first_look`, which asks the second reader about every crop the first is unsure of
     (seven faint finds of a 1080p frame: 1.0 ms against 2.3)."""
     if not crops:
@@ -607,7 +607,7 @@ class Halvings:
     at a whole image (the finder's first look at a 1080p frame, a third, and the colour
     search for dice it missed, `same_set.colour_patches`, a fifth) halve it once, not once
     each (scaling the frame so took 1.3 ms, most of it the first halving). The coarser
-    looks for a close-up's big dice (`reader._coarser`) still halve it afresh."""
+    looks for a close-up's big dice (`coarser_looks.look_until`) still halve it afresh."""
 
     def __init__(self, image: np.ndarray) -> None:
         self._levels = [image]  # (the image, then each halving as made)

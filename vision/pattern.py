@@ -9,7 +9,7 @@ no die matches itself there, since two dice cannot overlap. Some faces do match 
 line (a 2 or a 3 shifted along its diagonal by a pip's spacing), so a find must repeat
 along two lines at least 45 degrees apart to be a pattern. Four like dice showing 4,
 squared up edge to edge in a block, make a grid of pips too (drawn red 4s a twentieth of
-a side apart: 0.81-0.84); a cloth covers the table, so `reader.CLOTH_LEAST` asks for more
+a side apart: 0.81-0.84); a cloth covers the table, so `faces.CLOTH_LEAST` asks for more
 such finds in a look than a block gives before any is taken for a cloth.
 
 Measured (session 47), each find's `repeats` in colour over the dice the reader reads in
@@ -96,7 +96,7 @@ def repeats(image: np.ndarray, found: np.ndarray, *, colour: bool = True) -> np.
 
 def patterned(image: np.ndarray, found: np.ndarray, least: int = 1) -> np.ndarray:
     """Which finds are windows of a repeating pattern (`repeats` over `REPEATS`), as a mask,
-    none unless `least` are (a cloth covers the table: `reader.CLOTH_LEAST`). Each is
+    none unless `least` are (a cloth covers the table: `faces.CLOTH_LEAST`). Each is
     tested in grey, which costs under half as much, then in colour if it passes, which sees
     the edge of a die that grey may lose (a red die on a green table); the tests stop once
     `least` is out of reach (a roll of six dice: after two)."""

@@ -23,7 +23,7 @@ centres: where `ROLL_LEAST` dice of the roll took ways that agree, near or far o
 (`roll_way`, by direction), a die no
 way read clearly takes the roll's way if it reads the die more surely there, at `ROLL_SURE`
 at least (`on_roll_way`).
-The arithmetic lives here, without networks or images; `reader._Looks.recentred` cuts the
+The arithmetic lives here, without networks or images; `roll.RollLooks.recentred` cuts the
 crops (only for the open ways) and reads them.
 """
 

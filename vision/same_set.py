@@ -11,12 +11,12 @@ dice read beside it and its face the colour of one of theirs, and marked (pips, 
 symbol), where a button is plain. Such a find is reported, unread (a low confidence), so
 the player is asked about that one die. The colour alone (`coloured_as`) also tells a
 far or near die showing 1, read clearly at a size the roll's others make odd, from a
-cloth's cartoon eye (`reader._Looks.sized`).
+cloth's cartoon eye (`roll.RollLooks.sized`).
 
 The set's colour also finds a die the finder missed altogether (`colour_patches`): a red
 die on an orange wood grain blends into it for the finder, but not by its colour, and a
 patch of the roll's face colour, a die's size, with the table around it, read clearly as
-a die, is one (`reader._Looks.coloured_in`).
+a die, is one (`roll.RollLooks.coloured_in`).
 
 And the other way round (`strangers`): where the dice read surely are of one set, a find
 the readers cannot read whose face is none of the set's colours is no die of it, but a

@@ -25,7 +25,7 @@ read right at 0.95, moved onto its top face and read 0.43 there, keeps its readi
 Only the image's up is tried: a photo is read as the phone held it (its EXIF orientation
 applied), so the side faces show below the tops; a camera looking across the table from
 its left or right side is not covered. The arithmetic lives here, without networks or
-images; `reader._Looks.at_slant` cuts and reads the crops.
+images; `roll.RollLooks.at_slant` cuts and reads the crops.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import read, reader
+from vision import read, roll
 from vision.detections import DieDetection
 from vision.light import brightened, brightening
 from vision.marks import MIN_SIDE, PLAIN, marked_share, plain_faces
@@ -140,6 +140,6 @@ def test_a_grey_button_in_a_noisy_photo_is_not_reported(
 
     dice = read(noisy).dice
     assert corner(dice) == [] and len(dice) >= 6
-    monkeypatch.setattr(reader, "plain_faces", lambda _image, found, *_: np.zeros(len(found), bool))
+    monkeypatch.setattr(roll, "plain_faces", lambda _image, found, *_: np.zeros(len(found), bool))
     button = corner(read(noisy).dice)
     assert len(button) == 1 and button[0].confidence < 0.5

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import CREAM, PURPLE, Drawn, polka
-from vision import read, reader
+from vision import faces, read
 from vision.pattern import REPEATS, patterned, repeats
 
 GREEN, RED = (30, 100, 40), (30, 30, 180)  # alike in grey (74 and 75)
@@ -264,10 +264,10 @@ def test_a_block_of_red_4s_a_twentieth_apart_repeats(drawn: Drawn) -> None:
         draw_die(img, 4, c, 40, face=RED, pip=(240, 240, 240))
     found = np.array([[x, y, 40.0, 1.0] for x, y in centres])
     assert patterned(img, found, 4).all()
-    assert reader.CLOTH_LEAST > 4
+    assert faces.CLOTH_LEAST > 4
 
 
-# reader._cloth and _glanced
+# faces._cloth and glanced
 
 
 def _even_odds(n: int) -> np.ndarray:
@@ -281,7 +281,7 @@ def test_cloth_takes_five_windows_of_even_odds_for_no_die() -> None:
     img = polka((640, 480), 30.0, 5)
     found = _windows(30.0, 5)
     probs = _even_odds(len(found))
-    cloth = reader._cloth(img, found, probs, np.arange(len(found)))
+    cloth = faces._cloth(img, found, probs, np.arange(len(found)))
     np.testing.assert_array_equal(np.sort(cloth), np.arange(len(found)))
     np.testing.assert_array_equal(probs, np.tile(np.eye(7, dtype=np.float32)[0], (len(found), 1)))
 
@@ -293,7 +293,7 @@ def test_cloth_counts_only_finds_of_even_odds_among_which() -> None:
     probs[0, 0], probs[0, 4] = 0.8, 0.2  # more likely no die: not tested, not counted
     before = probs.copy()
     which = np.arange(len(found) - 1)  # the last was read at another scale
-    assert len(reader._cloth(img, found, probs, which)) == 0  # four windows tested
+    assert len(faces._cloth(img, found, probs, which)) == 0  # four windows tested
     np.testing.assert_array_equal(probs, before)
 
 
@@ -303,9 +303,9 @@ def test_glanced_owes_no_vote_to_a_cloth(monkeypatch: pytest.MonkeyPatch) -> Non
     img = polka((640, 480), 30.0, 5)
     found = _windows(30.0, 5)
     monkeypatch.setattr(
-        reader, "glance", lambda crops: (_even_odds(len(crops)), np.ones(len(crops), bool))
+        faces, "glance", lambda crops: (_even_odds(len(crops)), np.ones(len(crops), bool))
     )
-    probs, owed = reader._glanced(img, found, 0.5)
+    probs, owed = faces.glanced(img, found, 0.5)
     assert not owed.any()
     assert (probs[:, 0] == 1.0).all()
 

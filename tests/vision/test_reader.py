@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -15,7 +14,17 @@ import pytest
 
 import vision
 from tests.vision.conftest import grey_looks, read_scores
-from vision import light, model, reader
+from vision import (
+    closeup,
+    coarser_looks,
+    faces,
+    finer_looks,
+    light,
+    looks,
+    model,
+    reader,
+    roll,
+)
 from vision.detections import Detections
 from vision.evaluate import score_image
 from vision.finds import readings
@@ -143,79 +152,6 @@ def test_a_near_1_found_only_as_its_pip_is_looked_at_whole(drawn: Drawn, near: i
     assert one.box_xywh[2] > near  # (whole: the die and its margin, not its pip)
 
 
-_WHITE, _RED, _GREEN = (235, 235, 235), (40, 40, 200), (40, 160, 40)
-
-
-def _sized(squares: list[tuple[int, int, tuple[int, int, int], np.ndarray]]) -> list[int]:
-    """`_Looks.sized` on finds (x, side, BGR colour, readers' scores) drawn as squares of
-    their colour along one line (no slant is fitted to dice in a line): the x of those
-    kept."""
-    image = np.full((300, 800, 3), (130, 80, 40), np.uint8)
-    for x, side, colour, _ in squares:
-        h = side // 2
-        cv2.rectangle(image, (x - h, 150 - h), (x + h, 150 + h), colour, -1)
-    found = np.array([(x, 150, side, 0.9) for x, side, _, _ in squares], np.float32)
-    looks = reader._Looks(**{**grey_looks(800, 300).__dict__, "image": image})
-    kept, _ = looks.sized(found, np.array([probs for *_, probs in squares]))
-    return sorted(int(x) for x in kept[:, 0])
-
-
-def _near_white(*values: int) -> list[tuple[int, int, tuple[int, int, int], np.ndarray]]:
-    """Near white dice of 90 px, read clearly as `values`, from x = 70 every 110 px."""
-    return [(70 + 110 * k, 90, _WHITE, read_scores(v, 0.95)) for k, v in enumerate(values)]
-
-
-def test_a_far_1_is_spared_the_size_rules_only_in_the_colour_of_the_rolls_dice() -> None:
-    """Four near white dice of 90 px and three far ones of 30, all read clearly: the far 5
-    is kept whatever its colour (green, like no other), a far 1 only if white like the near
-    dice (a red one, of no die's colour here, is what a cloth's cartoon eye looks like to
-    the readers); with the near dice red, the other way round."""
-    far = [(520, 30, _WHITE, read_scores(1, 0.95)), (600, 30, _RED, read_scores(1, 0.95))]
-    far.append((700, 30, _GREEN, read_scores(5, 0.95)))
-    assert _sized(_near_white(4, 6, 2, 3) + far) == [70, 180, 290, 400, 520, 700]
-    red = [(x, side, _RED, probs) for x, side, _, probs in _near_white(4, 6, 2, 3)]
-    assert _sized(red + far) == [70, 180, 290, 400, 600, 700]
-
-
-def test_a_far_1_may_match_any_die_of_the_roll_read_surely() -> None:
-    """The colour a far 1 is held to is any die's of the roll read surely: a far die spared
-    itself (a white 5 beside red near dice), a 1 of the roll's size, a die read surely but
-    not clearly; not a die read unsurely."""
-    red = [(x, side, _RED, probs) for x, side, _, probs in _near_white(4, 6, 2, 3)]
-    far_one = (620, 30, _WHITE, read_scores(1, 0.95))
-    assert _sized(red + [(520, 30, _WHITE, read_scores(5, 0.95)), far_one]) == [
-        70,
-        180,
-        290,
-        400,
-        520,
-        620,
-    ]
-    one = [(400, 90, _WHITE, read_scores(1, 0.95))]
-    assert _sized(red[:3] + one + [far_one]) == [70, 180, 290, 400, 620]
-    surely = [(400, 90, _WHITE, read_scores(3, 0.7))]
-    assert _sized(red[:3] + surely + [far_one]) == [70, 180, 290, 400, 620]
-    unsure = [(400, 90, _WHITE, read_scores(3, 0.3))]
-    assert _sized(red[:3] + unsure + [far_one]) == [70, 180, 290, 400]
-
-
-def test_only_a_clear_die_all_but_surely_a_die_is_spared() -> None:
-    """Three far dice of 30 px and three near ones of 90: the near die read clearly is
-    spared, not one read surely but not clearly (a box corner is read so), nor one read
-    clearly that the readers give only 0.8 of being a die. Of two finds, a speck read
-    surely beside a die is still dropped."""
-    far = [(x, 30, _WHITE, read_scores(v, 0.95)) for x, v in ((500, 4), (560, 5), (620, 2))]
-    near = [
-        (100, 90, _WHITE, read_scores(6, 0.95)),
-        (250, 90, _WHITE, read_scores(3, 0.7)),
-        (400, 90, _WHITE, read_scores(3, 0.95, dieness=0.8)),
-    ]
-    assert _sized(far + near) == [100, 500, 560, 620]
-    assert _sized(
-        [(200, 120, _WHITE, read_scores(4, 0.95)), (500, 30, _WHITE, read_scores(2, 0.7))]
-    ) == [200]
-
-
 @pytest.mark.parametrize(
     "size_wh, side",
     [
@@ -232,7 +168,7 @@ def test_close_up_die_fills_the_frame(drawn: Drawn, size_wh: tuple[int, int], si
     finder sees its pips as small dice; the readers reject them and a coarser look (down to
     an eighth, or a sixteenth of a 12 MP photo's bigger first look) finds the die itself.
     A photo cut close around one die (150 px, the die 135) needs a look down to 24 px on
-    its short side (`reader.SMALLEST_LOOK`): stopped at 40, it read as nothing or as pips."""
+    its short side (`coarser_looks.SMALLEST_LOOK`): stopped at 40, it read as nothing or as pips."""
     draw_die, table = drawn
     w, h = size_wh
     for value in (1, 3, 6):
@@ -276,185 +212,6 @@ def test_bad_input_is_rejected() -> None:
             vision.read(slip)  # type: ignore[arg-type]
     # a grey image kept with its channel axis (HxWx1) is read as a grey one
     assert vision.read(np.full((120, 160, 1), 200, np.uint8)).values == []
-
-
-def _roll_cut_to_size(
-    monkeypatch: pytest.MonkeyPatch, found: np.ndarray, probs: list[np.ndarray], again: np.ndarray
-) -> tuple[Detections, list[np.ndarray]]:
-    """The roll `_Looks.roll` reports from finds read as `probs` in a 2560x1440 photo, each
-    find read again (`_classify`) read as `again`; and the finds read again."""
-    asked: list[np.ndarray] = []
-
-    def classify(
-        image: np.ndarray, finds: np.ndarray, rotations: int, min_dieness: float
-    ) -> np.ndarray:
-        assert (rotations, min_dieness) == (4, 0.7)  # (`read`'s, as any look reads)
-        asked.append(finds.copy())
-        return np.repeat(again[None], len(finds), axis=0)
-
-    monkeypatch.setattr(reader, "_classify", classify)
-    looks = grey_looks(2560, 1440)
-    return looks.roll(found.astype(np.float32), np.array(probs, np.float32)), asked
-
-
-# `skovy_catan`'s WIN_20221211_13_07_07 at twice its size: a 3 and a 5 the finder is sure
-# of, and a wood floor's speck it doubts (0.33), found as a die of 166 px (1.68 times the
-# others' 99) and read as a 1 at 0.92
-SPECK_ROLL = np.array([[1830, 266, 91, 0.72], [2082, 602, 107, 0.73], [336, 96, 166, 0.33]])
-SPECK_READS = [read_scores(3, 0.95), read_scores(5, 0.97), read_scores(1, 0.92, dieness=0.96)]
-
-
-def test_a_doubted_find_bigger_than_the_roll_is_read_again_at_its_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Cut at the roll's size (99 px), the speck reads as no die, and goes."""
-    dice, asked = _roll_cut_to_size(monkeypatch, SPECK_ROLL, SPECK_READS, read_scores(1, 0.9, 0.2))
-    assert dice.values == [3, 5]
-    (again,) = asked
-    assert again[:, :3].tolist() == [[336, 96, 99]]
-
-
-def test_a_die_found_too_big_and_doubted_is_kept_at_its_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A die of a pile found as twice its size: cut to size, it reads as a 2, and is
-    reported so, its box the roll's size."""
-    dice, _ = _roll_cut_to_size(monkeypatch, SPECK_ROLL, SPECK_READS, read_scores(2, 0.98))
-    assert dice.values == [2, 3, 5]
-    assert dice.dice[0].box_xywh[2:] == (99, 99)
-
-
-@pytest.mark.parametrize(
-    "score, side, read_again",
-    [
-        (0.6, 166, False),
-        (0.5, 166, False),
-        (0.49, 166, True),
-        (0.33, 0.98 * reader.DOUBTED_MOST * 99, False),
-        (0.33, 1.02 * reader.DOUBTED_MOST * 99, True),
-    ],
-)
-def test_only_doubted_finds_over_the_band_are_read_again(
-    monkeypatch: pytest.MonkeyPatch, score: float, side: float, read_again: bool
-) -> None:
-    """A big find the finder is sure of (0.5 or more) keeps the band of twice the roll's
-    size, and a doubted one up to `DOUBTED_MOST` times it is not read again either."""
-    found = SPECK_ROLL.copy()
-    found[2, 2:] = side, score
-    dice, asked = _roll_cut_to_size(monkeypatch, found, SPECK_READS, read_scores(1, 0.9, 0.2))
-    assert bool(asked) == read_again
-    assert dice.values == ([3, 5] if read_again else [1, 3, 5])
-
-
-def test_a_die_found_twice_keeps_its_find_of_the_right_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A die found twice: at its size (99 px, finder 0.45, read as a 4) and as a find
-    twice that (190 px, 0.48, read as a 1) centred near it. The big one, read again at the
-    roll's size, is no die, so the die is reported from its other find: each find is cut
-    to size before a die found twice is counted once."""
-    found = np.concatenate([SPECK_ROLL[:2], [[336, 96, 99, 0.45], [380, 96, 190, 0.48]]])
-    reads = [*SPECK_READS[:2], read_scores(4, 0.95), read_scores(1, 0.92, dieness=0.96)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
-    assert [finds[:, 2].tolist() for finds in asked] == [[99.0]]
-    assert dice.values == [4, 3, 5]
-    assert dice.dice[0].box_xywh[2] == 99
-
-
-def test_a_die_found_twice_is_reported_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two finds of one die, both its size (99 and 100 px, 6 px apart): one die."""
-    found = np.concatenate([SPECK_ROLL[:2], [[336, 96, 99, 0.45], [340, 100, 100, 0.44]]])
-    reads = [*SPECK_READS[:2], read_scores(4, 0.95), read_scores(4, 0.9)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
-    assert asked == [] and dice.values == [4, 3, 5]
-
-
-def test_finds_of_one_thing_count_once_for_the_roll_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The speck found three times (166, 160 and 150 px): counted every time, the three
-    would lift the roll's median to 150 and pass; counted once, each is read again."""
-    dups = [[340, 100, 160, 0.32], [330, 92, 150, 0.31]]
-    found = np.concatenate([SPECK_ROLL, dups])
-    reads = [*SPECK_READS, read_scores(1, 0.9, 0.96), read_scores(1, 0.9, 0.96)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
-    (again,) = asked
-    assert again[:, 2].tolist() == [99.0, 107.0, 107.0]
-    assert dice.values == [3, 5]
-
-
-def test_a_find_in_question_does_not_vouch_for_a_slant(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Four dice of 70-112 px and a speck of 180 read as a 1 (`skovy_catan`'s
-    WIN_20221211_13_09_09 at twice its size, one die moved): a slant fitted on all five
-    expects 172 px at the speck; the four dice alone show none, so it is read again at
-    the roll's size (92.5 px)."""
-    found = np.array(
-        [[1251, 509, 112, 0.75], [2053, 358, 70, 0.54], [1700, 900, 90, 0.7], [600, 1000, 95, 0.8]]
-        + [[337, 96, 180, 0.37]]
-    )
-    reads = [
-        read_scores(5, 0.97),
-        read_scores(1, 0.95),
-        read_scores(2, 0.95),
-        read_scores(3, 0.95),
-        read_scores(1, 0.9),
-    ]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
-    (again,) = asked
-    assert again[:, 2].tolist() == [92.5]
-    assert sorted(dice.values) == [1, 2, 3, 5]
-
-
-def test_beside_a_speck_a_doubted_die_is_read_again_at_three_quarters(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A speck of 50 px beside two dice of 100, one doubted: the others' median is 75, and
-    the doubted die over 1.3 times it, so it is read again at 75 px (docs/vision.md, Known limits:
-    Size rules); it stays if it still reads as a die."""
-    found = np.array([[100, 100, 50, 0.9], [300, 100, 100, 0.9], [500, 100, 100, 0.4]])
-    reads = [read_scores(1, 0.9), read_scores(2, 0.95), read_scores(3, 0.95)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(3, 0.9))
-    assert [finds[:, 2].tolist() for finds in asked] == [[75.0]]
-    assert {2, 3} <= set(dice.values)
-
-
-def test_two_finds_are_not_cut_to_each_others_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Of two finds, neither tells the roll's size: a doubted find twice the other (1.33
-    times their median) is not read again, and both are reported."""
-    found = np.array([[100, 100, 100, 0.9], [600, 100, 200, 0.4]])
-    dice, asked = _roll_cut_to_size(
-        monkeypatch, found, [read_scores(2, 0.95), read_scores(1, 0.9)], read_scores(1, 0.9, 0.2)
-    )
-    assert asked == []
-    assert dice.values == [2, 1]
-
-
-def test_at_a_slant_a_doubted_find_is_held_to_the_slants_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Dice growing from 32 px at the far edge to 107 px at the near one: a near die the
-    finder doubts is over `DOUBTED_MOST` times the median but the slant's size there, and
-    is not read again; a doubted find 1.7 times the slant's size (82.5 px) amid the roll
-    is, at the slant's size. A far doubted find over both sizes is cut to the slant's
-    (32.5 px), not the median's."""
-    rows = [(100, 100), (300, 110), (500, 90), (200, 300), (450, 320), (100, 700), (300, 700)]
-    found = np.array([[x, y, 20.0 + 0.125 * y, 0.9] for x, y in rows] + [[300, 500, 140.25, 0.4]])
-    found[6, 3] = 0.4  # the near die (107.5 px), doubted
-    assert found[6, 2] > reader.DOUBTED_MOST * np.median(found[:, 2])
-    reads = [read_scores(k % 6 + 1, 0.95) for k in range(8)]
-    dice, asked = _roll_cut_to_size(monkeypatch, found, reads, read_scores(1, 0.9, 0.2))
-    (again,) = asked
-    assert again[:, :3].tolist() == [[300, 500, 82.5]]
-    assert len(dice) == 7
-    # the slant only narrows the median's test: a far doubted find 1.6 times the slant's
-    # size there (32.5 px) but under the roll's (54.75) is not read again
-    far = np.concatenate([found[:7], [[400, 100, 1.6 * 32.5, 0.4]]])
-    dice, asked = _roll_cut_to_size(monkeypatch, far, reads, read_scores(1, 0.9, 0.2))
-    assert asked == [] and len(dice) == 8
-    far[7, 2] = 80.0  # over both: cut to the slant's size at its place
-    dice, asked = _roll_cut_to_size(monkeypatch, far, reads, read_scores(1, 0.9, 0.2))
-    assert [finds[:, 2].tolist() for finds in asked] == [[32.5]]
-    assert len(dice) == 7
 
 
 def test_a_slanted_roll_keeps_its_near_and_far_dice(drawn: Drawn) -> None:
@@ -502,7 +259,7 @@ def test_near_dice_too_big_for_the_rolls_look_are_looked_for(
     if needs_look:  # (the slant's own look, not the look over leftover pieces after it)
         monkeypatch.setattr(reader._Looks, "_near_by_pieces", lambda self, f, p, *_: (f, p))
         assert sorted(vision.read(img).values) == sorted(v for v, _, _ in dice)
-        monkeypatch.setattr(reader, "NEAR_TOO_BIG", float("inf"))
+        monkeypatch.setattr(coarser_looks, "NEAR_TOO_BIG", float("inf"))
         assert len(vision.read(img)) == len(dice) - 2
 
 
@@ -532,246 +289,6 @@ def test_near_dice_are_looked_for_where_no_slant_can_be_fitted(
     monkeypatch.setattr(reader._Looks, "_near_by_pieces", lambda self, f, p, *_: (f, p))
     monkeypatch.setattr(reader._Looks, "wholes", lambda *_: None)
     assert sorted(vision.read(img).values) == [1, 4, 6]
-
-
-def _pieces_look(
-    monkeypatch: pytest.MonkeyPatch, found: np.ndarray, probs: list[np.ndarray], big: np.ndarray
-) -> tuple[np.ndarray, list[np.ndarray]]:
-    """`_Looks._near_by_pieces` at scale 1 (dice over 51 px too big) in a 1280x960 image
-    whose look at half the scale finds `big`, each read as a sure 4 unless its side is 70
-    (read unsure); returns the finds it keeps and the boxes it looked in."""
-    boxes: list[np.ndarray] = []
-
-    def coarse_look(
-        self: reader._Looks, box: tuple[int, int, int, int], scale: float
-    ) -> np.ndarray:
-        assert scale == 0.5
-        boxes.append(np.array(box))
-        return big.astype(np.float32)
-
-    def classify(image: np.ndarray, finds: np.ndarray, *_: Any) -> np.ndarray:
-        return np.array([read_scores(4, 0.3 if f[2] == 70 else 0.95) for f in finds], np.float32)
-
-    monkeypatch.setattr(reader._Looks, "_coarse_look", coarse_look)
-    monkeypatch.setattr(reader, "_classify", classify)
-    looks = grey_looks(1280, 960)
-    kept, _ = looks._near_by_pieces(
-        found.astype(np.float32), np.array(probs, np.float32), 0.5, 1.5 * 34.0
-    )
-    return kept, boxes
-
-
-def test_the_look_over_pieces_needs_two_and_takes_big_dice_read_surely(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Three far dice of 34 px (read surely), and two finds not taken for dice (no die,
-    at even odds) 40 px apart: pieces of one near die. The look at half the scale over
-    them finds a die of 110 px holding them, read surely: it is added and the pieces go.
-    A lone such find (a speck) takes no look; a big die read unsure is not taken; one near
-    a die of the roll's size already there is that die."""
-    dice = np.array([[100, 100, 34, 0.9], [300, 100, 34, 0.9], [500, 100, 34, 0.9]])
-    pieces = np.array([[600, 700, 20, 0.4], [640, 700, 20, 0.4]])
-    reads = [read_scores(3, 0.95)] * 3 + [read_scores(1, 0.5, dieness=0.5)] * 2
-    near_die = np.array([[620, 700, 110, 0.8]])
-    kept, boxes = _pieces_look(monkeypatch, np.vstack([dice, pieces]), reads, near_die)
-    assert kept[:, :3].tolist() == np.vstack([dice, near_die])[:, :3].tolist()
-    assert len(boxes) == 1 and boxes[0][0] <= 600 and boxes[0][2] >= 640
-    kept, boxes = _pieces_look(monkeypatch, np.vstack([dice, pieces[:1]]), reads[:4], near_die)
-    assert boxes == [] and len(kept) == 4  # a lone speck: no look
-    unsure = np.array([[620, 700, 70, 0.8]])  # (read unsure by the stub)
-    kept, _ = _pieces_look(monkeypatch, np.vstack([dice, pieces]), reads, unsure)
-    assert len(kept) == 5
-    there = np.vstack([dice, [[625, 705, 30, 0.9]], pieces])  # a die of the roll's size
-    kept, _ = _pieces_look(
-        monkeypatch, there, [*reads[:3], read_scores(2, 0.95), *reads[3:]], near_die
-    )
-    assert len(kept) == 6 and not (kept[:, 2] == 110).any()
-
-
-def test_a_roll_is_unsure_when_half_its_dice_are_or_none_is_read_clearly() -> None:
-    """`_Looks.unsure`, which decides the looks at twice and half the scale: four dice, one
-    read surely (a pip's 1) and three not, are unsure; three read clearly and one not are
-    not; one die read surely, not clearly, is; a lone logo die (a die, unread) is not."""
-    looks = grey_looks(1280, 960)
-    found = np.array([[200 + 100 * k, 300, 34, 0.8] for k in range(4)], np.float32)
-    pips = np.array([read_scores(1, 0.65)] + [read_scores(4, 0.3)] * 3, np.float32)
-    assert looks.unsure(found, pips, None)
-    clear = np.array([read_scores(5, 0.95)] * 3 + [read_scores(4, 0.3)], np.float32)
-    assert not looks.unsure(found, clear, None)
-    assert looks.unsure(found[:1], np.array([read_scores(5, 0.7)], np.float32), None)
-    assert not looks.unsure(found[:1], np.array([read_scores(5, 0.2)], np.float32), None)
-    half = np.array([read_scores(5, 0.95)] * 2 + [read_scores(4, 0.3)] * 2, np.float32)
-    assert looks.unsure(found, half, None)  # (half read clearly, half not: unsure)
-
-
-def test_a_roll_of_windows_beside_pips_is_of_mixed_sizes() -> None:
-    """`_Looks.mixed`, which sends a roll to the look at half the scale: two windows of a
-    face too big for a look at scale 0.5 (124-134 px, 62-67 there) beside two pips a
-    third of their size are sizes no roll has; a slant's near dice twice the far ones are
-    not, nor windows alone, nor finds the readers do not take for dice. `_Looks.pieces`:
-    which finds a die read clearly holds as pieces (pip-sized); `holds_pieces`, whether
-    one holds two dice of the roll so."""
-    looks = grey_looks(1280, 960)
-    windows = [[183, 107, 124, 0.6], [133, 140, 134, 0.6]]
-    pips = [[786, 1060, 38, 0.6], [723, 1127, 37, 0.7]]
-    found = np.array(windows + pips, np.float32)
-    reads = np.array(
-        [read_scores(3, 0.95), read_scores(6, 0.84), read_scores(6, 0.3), read_scores(4, 0.3)],
-        np.float32,
-    )
-    assert looks.mixed(found, reads, 0.5)
-    assert not looks.mixed(found[:2], reads[:2], 0.5)
-    assert not looks.mixed(found, reads, 0.25)  # (62-67 px dice there: none too big)
-    slant = found.copy()
-    slant[2:, 2] = [70, 66]  # (far dice half the near ones)
-    assert not looks.mixed(slant, reads, 0.5)
-    no_dice = reads.copy()
-    no_dice[2:] = read_scores(1, 0.5, dieness=0.1)
-    assert not looks.mixed(found, no_dice, 0.5)
-    dice = np.array([[160, 140, 213, 0.8], [760, 1100, 206, 0.7]], np.float32)
-    pieces = looks.pieces(
-        dice, np.array([read_scores(6, 0.97), read_scores(2, 0.98)], np.float32), found
-    )
-    assert pieces.tolist() == [[False] * 4, [False, False, True, True]]
-    unclear = np.array([read_scores(6, 0.97), read_scores(2, 0.8)], np.float32)
-    assert not looks.pieces(dice, unclear, found)[1].any()
-    # `holds_pieces`: the cream die holds the two pips; one pip found twice, or one pip
-    # and a find the readers do not take for a die, is one piece, not two
-    dice_probs = np.array([read_scores(6, 0.97), read_scores(2, 0.98)], np.float32)
-    assert looks.holds_pieces(dice, dice_probs, found, reads)
-    twice = np.vstack([found[:3], [[788, 1062, 37, 0.6]]]).astype(np.float32)
-    assert not looks.holds_pieces(dice, dice_probs, twice, reads)
-    assert not looks.holds_pieces(dice, dice_probs, found, no_dice)
-
-
-def test_a_coarser_look_reads_better_when_its_clear_dice_hold_the_pips_read_surely() -> None:
-    """A close-up of two dice of 250 px: the first look finds their pips, three read surely
-    (as 4s at 0.55, from windows of their neighbours) and five not; the look at half the
-    scale reads the two dice clearly. Counting the pips each clear die holds once, it reads
-    as many dice surely and more clearly: it reads better (session 45; it lost, 2 to 3,
-    on dice read surely alone). Not so when a first look reads its dice clearly (a roll of
-    small dice the coarser look sees as one), nor when a die holds more pips than its
-    value plus one (a pile, as eight small dice seen as one), nor when a die it reads
-    surely is no die's piece, nor when the dice it holds are too big to be pips (a block
-    of four small dice seen as one)."""
-    looks = grey_looks(1280, 960)
-    pip_xy = [(-60, -60), (60, -60), (-60, 60), (60, 60)]
-    pips = [[300 + dx, 700 + dy, 45, 0.7] for dx, dy in pip_xy]
-    pips += [[900 + dx, 300 + dy, 45, 0.4] for dx, dy in pip_xy]
-    found = np.array(pips, np.float32)
-    reads = [read_scores(4, 0.55)] * 3 + [read_scores(4, 0.3)] * 5
-    probs = np.array(reads, np.float32)
-    big = np.array([[300, 700, 250, 0.8], [900, 300, 230, 0.8]], np.float32)
-    clear = np.array([read_scores(4, 0.97)] * 2, np.float32)
-    assert looks.read_surely(big, clear) < looks.read_surely(found, probs)
-    assert looks.reads_better(big, clear, found, probs)
-    assert not looks.reads_better(
-        big, np.array([read_scores(4, 0.8)] * 2, np.float32), found, probs
-    )
-    clearly = np.array([read_scores(4, 0.95)] * 3 + reads[3:], np.float32)  # small dice, read so
-    assert not looks.reads_better(big, clear, found, clearly)
-    as_ones = np.array([read_scores(1, 0.97)] * 2, np.float32)  # (three pips in a 1: a pile)
-    assert not looks.reads_better(big, as_ones, found, probs)
-    # eight small dice, three read surely, none clearly, seen at the coarser look as one
-    # die read clearly as a 3: a pile (more finds that may be dice than a 3 and one more)
-    pile = np.array([[900 + 30 * (k % 4), 500 + 40 * (k // 4), 22, 0.7] for k in range(8)])
-    pile_reads = np.array([read_scores(5, 0.7)] * 3 + [read_scores(4, 0.4)] * 5, np.float32)
-    one_three = np.array([[945, 520, 212, 0.5]], np.float32)
-    three = np.array([read_scores(3, 0.94)], np.float32)
-    assert not looks.reads_better(one_three, three, pile.astype(np.float32), pile_reads)
-    assert looks.reads_better(one_three, three, pile[:3].astype(np.float32), pile_reads[:3])
-    elsewhere = np.vstack([found, [[600, 100, 40, 0.9]] * 2]).astype(np.float32)
-    elsewhere[-1, 0] = 700  # two dice read surely outside the big ones
-    more = np.vstack([probs, [read_scores(2, 0.6)] * 2]).astype(np.float32)
-    assert not looks.reads_better(big, clear, elsewhere, more)
-    # a 4 may hold five pieces that may be dice (four pips, one found twice), not six; a
-    # piece the readers think no die (die odds under even) does not count
-    centre = np.array([[300, 700, 45, 0.5]] * 2, np.float32)
-    for extra, reads_extra, better in [
-        (centre[:1], [read_scores(4, 0.3)], True),
-        (centre, [read_scores(4, 0.3)] * 2, False),
-        (centre, [read_scores(4, 0.3), read_scores(4, 0.3, dieness=0.3)], True),
-    ]:
-        more = np.vstack([probs, np.array(reads_extra, np.float32)])
-        assert looks.reads_better(big, clear, np.vstack([found, extra]), more) == better
-    # four dice of 30 px in a block, read surely, not clearly, seen coarser as one clear 4
-    # of 85 px: a die a third of its side is no piece of it (`_PIECE_SIDES`; a pip's find
-    # for `closeup.holds` may be), so the four stay dice
-    block = np.array([[883 + 34 * (k % 2), 483 + 34 * (k // 2), 30, 0.7] for k in range(4)])
-    block_reads = np.array([read_scores(2, 0.75)] * 4, np.float32)
-    one_four = np.array([[900, 500, 85, 0.6]], np.float32)
-    assert not looks.reads_better(one_four, clear[:1], block.astype(np.float32), block_reads)
-
-
-def _wholes(
-    monkeypatch: pytest.MonkeyPatch,
-    found: np.ndarray,
-    probs: list[np.ndarray],
-    big: np.ndarray,
-    read_as: float = 0.95,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """`_Looks.wholes` on a first look at scale 1 (dice over 51 px too big for it) of a
-    1280x960 image, whose look at half the scale finds `big`, read as 3s at `read_as`."""
-
-    def finds(self: reader._Looks, scale: float, boxes: Any = None) -> np.ndarray:
-        assert scale == 0.5 and boxes is None  # (over the whole image)
-        return big.astype(np.float32)
-
-    def classify(image: np.ndarray, finds: np.ndarray, *_: Any) -> np.ndarray:
-        return np.array([read_scores(3, read_as)] * len(finds), np.float32).reshape(-1, 7)
-
-    monkeypatch.setattr(reader._Looks, "finds", finds)
-    monkeypatch.setattr(reader, "_classify", classify)
-    looks = grey_looks(1280, 960)
-    owed = np.zeros(len(found), bool)
-    return looks.wholes(found.astype(np.float32), np.array(probs, np.float32), owed, 1.0)
-
-
-def test_a_die_too_big_for_the_first_look_is_put_in_whole(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A die of 200 px at a look whose dice should be 34: the finder finds two of its pips
-    (read as 1s) and two overlapping windows of its face (read surely as 3s); the look at
-    half the scale finds it whole, read clearly as a 3. It replaces its pieces; a far die
-    stays. Not so when the look at half the scale holds one find only, or reads it
-    unclearly, or the first look found that die whole too, or it holds two dice side by
-    side (a pile of dice seen as one)."""
-    far = [[200, 200, 34, 0.9]]
-    pips = [[560, 460, 40, 0.8], [640, 540, 40, 0.8]]
-    pieces = [[600, 500, 110, 0.7], [615, 512, 110, 0.6]]
-    found = np.array(far + pips + pieces, np.float32)
-    reads = [
-        read_scores(5, 0.95),
-        read_scores(1, 0.9),
-        read_scores(1, 0.9),
-        read_scores(3, 0.95),
-        read_scores(3, 0.9),
-    ]
-    big = np.array([[600, 500, 200, 0.8]])
-    whole = _wholes(monkeypatch, found, reads, big)
-    assert whole is not None
-    kept, probs, owed = whole
-    assert kept[:, :3].tolist() == [[200, 200, 34], [600, 500, 200]]
-    assert probs[1].argmax() == 3 and not owed.any()
-    assert _wholes(monkeypatch, found[:2], reads[:2], big) is None  # holds one find
-    assert _wholes(monkeypatch, found, reads, big, read_as=0.8) is None  # read unclearly
-    found_whole = np.vstack([found, [[598, 503, 180, 0.8]]])  # (0.9 of its side, centred)
-    assert _wholes(monkeypatch, found_whole, [*reads, read_scores(3, 0.95)], big) is None
-    # two dice side by side, each with a window of its face found too (so the first look
-    # has two pairs of overlapping finds and takes the look): a pile, not one die's pieces
-    pile = far + [[560, 500, 80, 0.9], [640, 500, 80, 0.9], [565, 505, 50, 0.6]]
-    pile += [[635, 495, 50, 0.6]]
-    pile_reads = [
-        read_scores(5, 0.95),
-        read_scores(2, 0.95),
-        read_scores(5, 0.95),
-        read_scores(2, 0.9),
-        read_scores(5, 0.9),
-    ]
-    assert _wholes(monkeypatch, np.array(pile, np.float32), pile_reads, big) is None
-    side_by_side = np.array(pile, np.float32)  # (the same four finds nearer: one die's)
-    side_by_side[1:, 0] = [585, 615, 590, 610]
-    assert _wholes(monkeypatch, side_by_side, pile_reads, big) is not None
 
 
 @pytest.mark.parametrize(
@@ -854,7 +371,7 @@ def test_a_closer_look_keeps_the_dice_read_before_that_it_reports_no_die_near(
     closer: dict[tuple[int, int], tuple[int, float, float]], kept: list[tuple[int, int]]
 ) -> None:
     """Dice of the look before a closer one (x, 300, 40 px): a 3 read at 0.79, a 5 at 0.95
-    that the closer look reads again, and a 2 read at 0.6 (under `_SURE_AGAIN`) and a die
+    that the closer look reads again, and a 2 read at 0.6 (under `faces.SURE_AGAIN`) and a die
     left unread (0.3), each of which the closer look finds smaller and reads unsure
     though it takes it for a die. The closer look's finds `closer` ((x, side) ->
     reading) for the 3: where it takes one within half a side of it for a die but
@@ -902,13 +419,14 @@ def test_a_pile_of_small_dice_read_as_pips_is_no_close_up(
     that small holds no two whole pips of a die, so two or more read as 2-6 there are
     dice (`crowd`). Until session 18 these draws read one 4."""
     crowds: list[bool] = []
-    crowd = reader.crowd
+    crowd = closeup.crowd
 
     def spy(*args: Any) -> bool:
         crowds.append(crowd(*args))
         return crowds[-1]
 
-    monkeypatch.setattr(reader, "crowd", spy)
+    for asks in (reader, coarser_looks, finer_looks):  # (`read`, `dice_within`, `blended`)
+        monkeypatch.setattr(asks, "crowd", spy)
     dice = vision.read(wide_shot("IMG_20191208_112014.jpg", (1920, 1080), 0.5, seed))
     assert crowds == [True]  # (the pile did pass for a die first)
     assert sorted(dice.values) == [1, 2, 3, 4]
@@ -1043,7 +561,7 @@ def test_a_logo_die_takes_a_finer_look_only_if_a_coarser_look_found_it(
 def _looks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The scales the finder is run at during a read, in order (rounded to 0.001)."""
     scales: list[float] = []
-    centres_at = reader._centres_at
+    centres_at = looks.centres_at
 
     def spy(
         image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
@@ -1051,7 +569,7 @@ def _looks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         scales.append(round(scale, 3))
         return centres_at(image, scale, min_score, views, **kw)
 
-    monkeypatch.setattr(reader, "_centres_at", spy)
+    monkeypatch.setattr(looks, "centres_at", spy)
     return scales
 
 
@@ -1067,104 +585,14 @@ def test_bigger_dice_must_stand_a_look_at_their_own_size(
     big = np.array([[960, 460, side, 0.9]], np.float32)
     six = np.full((1, 7), 0.01, np.float32)
     six[0, 6] = 0.94
-    monkeypatch.setattr(reader, "look_like_pips", lambda values, confidences: True)
-    monkeypatch.setattr(reader, "_dice_behind", lambda *args: (big, six))
+    for asks in (reader, looks, finer_looks):  # (`read`, `straight_to_refit`, `blended`)
+        monkeypatch.setattr(asks, "look_like_pips", lambda values, confidences: True)
+    monkeypatch.setattr(coarser_looks, "dice_behind", lambda *args: (big, six))
     scales = _looks(monkeypatch)
     dice = vision.read(_eleven_dice(drawn))
     assert sorted(dice.values) == sorted(ELEVEN_DICE)
     assert round(34 / side, 3) in scales
     assert all(50 <= d.box_xywh[2] <= 110 for d in dice)  # drawn 62 px, shadow and all
-
-
-def test_classify_reads_again_only_what_it_was_not_sure_of(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Finds seen again at another scale keep a sure reading of a value, and a plain
-    rejection (under even odds of being a die), when they are found at about the same place
-    and size (a fifth of a side, a quarter of the size); a find only doubted keeps its
-    rejection only at nearly the same place and size (a tenth), as that crop may have been
-    cut wrong. The rest is read again, their wider crops taken from the right finds."""
-    before = np.array([[x, 100, 40, 0.9] for x in (100, 300, 400, 500, 600, 800, 900)], np.float32)
-    sure_five = [0.01, 0.01, 0.01, 0.01, 0.01, 0.94, 0.01]
-    unsure = [0.1, 0.2, 0.2, 0.2, 0.1, 0.1, 0.1]
-    doubted = [0.4, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]  # a die chance of 0.6: rejected
-    not_die = [0.94, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01]  # 0.06: more likely no die
-    # (each row its own, so a reading taken from the wrong find shows)
-    known = (
-        np.array([sure_five, unsure, doubted, doubted, doubted, not_die, not_die], np.float32)
-        + np.arange(7, dtype=np.float32)[:, None] * 1e-3
-    )
-    found = np.array(
-        [
-            [502, 101, 41, 0.8],  # doubted before, at the same place and size
-            [101, 99, 39, 0.8],  # read surely before
-            [301, 100, 40, 0.8],  # read unsurely before
-            [600, 100, 48, 0.8],  # doubted before, but a fifth bigger now
-            [406, 100, 40, 0.8],  # doubted before, but 0.15 sides away now
-            [806, 100, 48, 0.8],  # no die before; a fifth bigger, 0.15 sides away (of 40)
-            [900, 100, 56, 0.8],  # no die before, but 1.4 times the size now
-            [700, 100, 40, 0.8],  # new
-        ],
-        np.float32,
-    )
-    monkeypatch.setattr(reader, "crop_die", lambda image, xy, side, **_: np.full((2, 2, 3), xy[0]))
-    read_xs: list[float] = []
-    wider_xs: list[float] = []
-
-    def glance(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        read_xs.extend(float(c[0, 0, 0]) for c in crops)
-        return np.tile(np.array(unsure, np.float32), (len(crops), 1)), np.ones(len(crops), bool)
-
-    def vote(
-        crops: list[np.ndarray],
-        probs: np.ndarray,
-        owed: np.ndarray,
-        *,
-        wider: Callable[[int], np.ndarray],
-        **_: object,
-    ) -> np.ndarray:
-        wider_xs.extend(float(wider(i)[0, 0, 0]) for i in range(len(crops)))
-        return probs
-
-    monkeypatch.setattr(reader, "glance", glance)
-    monkeypatch.setattr(reader, "vote", vote)
-    image = np.zeros((200, 1000, 3), np.uint8)
-    probs = reader._classify(image, found, 4, 0.7, known=(before, known))
-    assert read_xs == wider_xs == [301.0, 600.0, 406.0, 900.0, 700.0]
-    np.testing.assert_allclose(probs[0], known[3])
-    np.testing.assert_allclose(probs[1], known[0])
-    np.testing.assert_allclose(probs[3], unsure)
-    np.testing.assert_allclose(probs[5], known[5])
-
-
-def test_pieces_cover_each_find_and_merge_where_dice_come_close() -> None:
-    """Each find gets a box two typical sides wider on each side, cut at the image's edge;
-    boxes that overlap become the box around both, and so do boxes of dice closer than two
-    sides, until none do; boxes further apart stay apart, a find that is no die is merged
-    only when its box overlaps, and no finds make no boxes."""
-    found = np.array(
-        [[100, 100, 20, 0.9], [150, 100, 20, 0.9], [500, 300, 20, 0.9], [570, 370, 20, 0.9]],
-        np.float32,
-    )
-    dice = np.ones(len(found), bool)
-    pieces = reader._pieces(found, (600, 400), margin=2.0, dice=dice)
-    assert sorted(pieces) == [(60, 60, 190, 140), (460, 260, 600, 400)]
-    lone = reader._pieces(found[2:3], (600, 400), margin=1.0, dice=dice[:1])
-    assert lone == [(480, 280, 520, 320)]
-    # the first box comes close only to the box the other two merge into
-    chain = np.array([[100, 100, 20, 0.9], [150, 300, 20, 0.9], [250, 200, 20, 0.9]], np.float32)
-    assert reader._pieces(chain, (600, 400), margin=2.0, dice=dice[:3]) == [(60, 60, 290, 340)]
-    near = np.array([[100, 100, 20, 0.9], [210, 100, 20, 0.9]], np.float32)  # boxes 30 px apart
-    assert reader._pieces(near, (600, 400), margin=2.0, dice=dice[:2]) == [(60, 60, 250, 140)]
-    speck = np.array([True, False])
-    assert sorted(reader._pieces(near, (600, 400), margin=2.0, dice=speck)) == [
-        (60, 60, 140, 140),
-        (170, 60, 250, 140),
-    ]
-    far = np.array([[100, 100, 20, 0.9], [230, 100, 20, 0.9]], np.float32)  # boxes 50 px apart
-    assert sorted(reader._pieces(far, (600, 400), margin=2.0, dice=dice[:2])) == [
-        (60, 60, 140, 140),
-        (190, 60, 270, 140),
-    ]
-    assert reader._pieces(found[:0], (600, 400), margin=2.0, dice=dice[:0]) == []
 
 
 def test_a_closer_look_is_taken_only_around_the_dice(
@@ -1178,18 +606,18 @@ def test_a_closer_look_is_taken_only_around_the_dice(
     img = table((90, 120, 150), (1920, 1080), seed=2)
     for k, value in enumerate((3, 5, 6)):
         draw_die(img, value, (900 + 60 * k, 500), 40, angle=10 * k)
-    looks: list[tuple[int, ...]] = []
-    centres_at = reader._centres_at
+    shown: list[tuple[int, ...]] = []
+    centres_at = looks.centres_at
 
     def spy(
         image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
     ) -> np.ndarray:
-        looks.append(image.shape[:2])
+        shown.append(image.shape[:2])
         return centres_at(image, scale, min_score, views, **kw)
 
-    monkeypatch.setattr(reader, "_centres_at", spy)
+    monkeypatch.setattr(looks, "centres_at", spy)
     told: list[bool] = []
-    glanced = reader._glanced
+    glanced = faces.glanced
 
     def told_spy(
         *args: Any, known: tuple[np.ndarray, np.ndarray] | None = None
@@ -1197,10 +625,10 @@ def test_a_closer_look_is_taken_only_around_the_dice(
         told.append(known is not None)
         return glanced(*args, known=known)
 
-    monkeypatch.setattr(reader, "_glanced", told_spy)
+    monkeypatch.setattr(faces, "glanced", told_spy)
     assert sorted(vision.read(img).values) == [3, 5, 6]
-    assert len(looks) == 2 and looks[0] == (1080, 1920)
-    h, w = looks[1]
+    assert len(shown) == 2 and shown[0] == (1080, 1920)
+    h, w = shown[1]
     assert 120 < w < 1920 / 4 and 40 < h < 1080 / 4
     assert told == [False, True]
 
@@ -1213,14 +641,14 @@ def test_pips_of_a_close_up_lead_to_the_die(
     from vision.evaluate import close_up
 
     looked: list[int] = []
-    dice_behind = reader._dice_behind
+    dice_behind = coarser_looks.dice_behind
 
     def spy(*args: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray]:
         bigger = dice_behind(*args, **kwargs)
         looked.append(len(bigger[0]))
         return bigger
 
-    monkeypatch.setattr(reader, "_dice_behind", spy)
+    monkeypatch.setattr(coarser_looks, "dice_behind", spy)
     photo = vision.load_image(samples_dir / "IMG_20191208_112014.jpg")
     box = [372.9, 294.6, 45.8, 45.9]  # labelled 2 (sample_images/labels.json)
     dets = vision.read(close_up(photo, box, 0.7))
@@ -1288,30 +716,6 @@ def test_dice_in_a_shadow_are_read(drawn: Drawn, monkeypatch: pytest.MonkeyPatch
     assert len(vision.read(img).dice) == 4
 
 
-def test_each_find_has_the_gain_of_where_it_lies(drawn: Drawn) -> None:
-    """`_Looks.gains_at`: a dark frame's gain everywhere, or the shadow's lift where each
-    find lies, which the marks test and the unread colour patches go by: of two marked
-    patches read as dice but unread, the one in a lifted shadow is not reported, as none
-    in a dark frame scaled up is, and the lit one is (as both are, lift unknown)."""
-    draw_die = drawn[0]
-    img = np.full((720, 1280, 3), 200, np.float32)
-    for x in (100, 1200):
-        draw_die(img, 5, (x, 300), 44)
-    img[:, 640:] *= 0.2
-    lifted, lift = light.shadows_lifted(np.clip(img, 0, 255).astype(np.uint8))
-    found = np.array([[100.0, 300.0, 44.0, 0.9], [1200.0, 300.0, 44.0, 0.9]], np.float32)
-    unknown = dataclasses.replace(grey_looks(1280, 720), image=lifted)
-    shadowed = dataclasses.replace(unknown, lift=lift)
-    assert shadowed.gains_at(found) == pytest.approx([1.0, 3.65], abs=0.05)
-    dark = dataclasses.replace(unknown, gain=2.5)
-    assert dark.gains_at(found).tolist() == [2.5, 2.5]
-    patches = np.ones(2, bool)
-    probs = np.array([[0.0, 0.1, 0.1, 0.1, 0.1, 0.1, 0.6]] * 2, np.float32)  # (die 1.0)
-    assert shadowed.unread_patches(found, probs, patches).tolist() == [True, False]
-    assert not dark.unread_patches(found, probs, patches).any()
-    assert unknown.unread_patches(found, probs, patches).tolist() == [True, True]
-
-
 def test_a_read_blot_the_finder_doubts_does_not_stop_the_finer_look(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -1347,10 +751,10 @@ def _looks_at_with(
 def _read_as(monkeypatch: pytest.MonkeyPatch, probs: np.ndarray) -> None:
     """Have the readers read the finds as the first rows of `probs`, at a glance (no vote
     owed) as at a closer look."""
-    monkeypatch.setattr(reader, "_classify", lambda image, found, *a, **k: probs[: len(found)])
+    monkeypatch.setattr(faces, "classify", lambda image, found, *a, **k: probs[: len(found)])
     monkeypatch.setattr(
-        reader,
-        "_glanced",
+        faces,
+        "glanced",
         lambda image, found, *a, **k: (probs[: len(found)], np.zeros(len(found), bool)),
     )
 
@@ -1368,7 +772,7 @@ def _looks_at_first_finds(
         scales.append(round(scale, 3))
         return finds.copy() if len(scales) == 1 else np.zeros((0, 4), np.float32)
 
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(looks, "centres_at", centres_at)
     _read_as(monkeypatch, probs)
     vision.read(np.full((1080, 1920, 3), 180, np.uint8))
     return scales
@@ -1458,9 +862,9 @@ def _first_look_events(
         events.append(f"vote {int(owed.sum())}")
         return probs
 
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
-    monkeypatch.setattr(reader, "_glanced", glanced)
-    monkeypatch.setattr(reader, "_voted", voted)
+    monkeypatch.setattr(looks, "centres_at", centres_at)
+    monkeypatch.setattr(faces, "glanced", glanced)
+    monkeypatch.setattr(faces, "voted", voted)
     vision.read(np.full((1080, 1920, 3), 180, np.uint8))
     return events
 
@@ -1489,19 +893,6 @@ def test_a_die_read_surely_but_owed_a_vote_is_voted_on_first(
     no die read for good, so the vote comes before the closer look, as with none read."""
     events = _first_look_events(monkeypatch, read_surely=True, owed_anyway=True)
     assert events[:2] == ["look 0.33", "vote 2"]
-
-
-def test_boxes_at_the_frame_edge_are_cut_to_it_and_dice_run_left_to_right() -> None:
-    """A die half out of a 640x480 frame's right edge gets a box cut there (narrower than
-    tall), one at the bottom edge a box cut there (wider than tall), and the roll is
-    ordered left to right whatever its rows."""
-    found = np.array([[630, 100, 40, 0.9], [100, 470, 40, 0.9]], np.float32)
-    probs = np.full((2, 7), 0.01, np.float32)
-    probs[:, 3] = 0.94
-    dets = reader._detections(found, probs, (640, 480))
-    assert [d.center_xy for d in dets] == [(100.0, 470.0), (630.0, 100.0)]
-    assert [d.box_xywh for d in dets] == [(80, 450, 40, 30), (610, 80, 30, 40)]
-    assert dets.values == [3, 3]
 
 
 def test_a_bgra_image_reads_as_its_bgr_channels() -> None:
@@ -1536,45 +927,10 @@ def test_the_first_look_is_at_the_long_side_asked_for(
         scales.append(scale)
         return np.zeros((0, 4), np.float32)
 
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(looks, "centres_at", centres_at)
     w, h = size_wh
     vision.read(np.full((h, w, 3), 180, np.uint8), **kwargs)
     assert scales[0] == pytest.approx(first)
-
-
-def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The vote's wider view cuts the die 15% larger than the finder's side (`_WIDER`), to
-    see the edge pips of a die whose size the finder underestimated."""
-    sides: list[float] = []
-    crop = reader.crop_die
-
-    def spy(
-        image: np.ndarray, center_xy: tuple[float, float], side: float, **kw: float
-    ) -> np.ndarray:
-        sides.append(side)
-        return crop(image, center_xy, side, **kw)
-
-    def vote(
-        crops: list[np.ndarray],
-        probs: np.ndarray,
-        owed: np.ndarray,
-        *,
-        rotations: int,
-        wider: Callable[[int], np.ndarray],
-        min_dieness: float,
-    ) -> np.ndarray:
-        wider(0)
-        return probs
-
-    monkeypatch.setattr(reader, "crop_die", spy)
-    monkeypatch.setattr(reader, "vote", vote)
-    found = np.array([[50, 50, 40, 0.9]], np.float32)
-    probs = np.zeros((1, 7), np.float32)
-    image = np.zeros((100, 100, 3), np.uint8)
-    reader._voted(image, found, probs, np.array([True]), 4, 0.7)
-    assert sides == [40.0, pytest.approx(46.0)]
 
 
 def test_a_doubtful_find_on_a_read_die_is_that_die_found_again(
@@ -1594,7 +950,7 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(
 ) -> None:
     """A 1080p roll with its one die read surely but not clearly takes the look at twice
     the scale; that look, reading no more dice surely (one, elsewhere), is not taken."""
-    looks = [
+    found_by_look = [
         np.array([[900, 500, 90, 0.9]], np.float32),
         np.array([[1300, 500, 90, 0.9]], np.float32),
     ]
@@ -1606,9 +962,9 @@ def test_a_finer_look_reading_no_more_dice_surely_is_not_taken(
         image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
     ) -> np.ndarray:
         scales.append(round(scale, 3))
-        return looks[len(scales) - 1] if len(scales) <= 2 else np.zeros((0, 4), np.float32)
+        return found_by_look[len(scales) - 1] if len(scales) <= 2 else np.zeros((0, 4), np.float32)
 
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(looks, "centres_at", centres_at)
     _read_as(monkeypatch, probs)
     dets = vision.read(np.full((1080, 1920, 3), 180, np.uint8))
     assert scales[:2] == [0.333, 0.667]
@@ -1621,7 +977,7 @@ def test_the_finder_looks_once_unless_told(monkeypatch: pytest.MonkeyPatch) -> N
     bare table takes them all); 0, 3 or 5 looks are a ValueError before any look."""
     taken: list[int] = []
     runs: list[str] = []
-    centres_at, run = reader._centres_at, model._run
+    centres_at, run = looks.centres_at, model._run
 
     def spy(
         image: np.ndarray, scale: float, min_score: float, views: Views, **kw: Any
@@ -1633,16 +989,16 @@ def test_the_finder_looks_once_unless_told(monkeypatch: pytest.MonkeyPatch) -> N
         runs.append(name)
         return run(name, blob)
 
-    monkeypatch.setattr(reader, "_centres_at", spy)
+    monkeypatch.setattr(looks, "centres_at", spy)
     monkeypatch.setattr(model, "_run", counted)
     blank = np.full((360, 640, 3), 128, np.uint8)
     vision.read(blank)
-    assert len(taken) > 1 and set(taken) == {reader.FINDER_LOOKS} == {1}
+    assert len(taken) > 1 and set(taken) == {looks.FINDER_LOOKS} == {1}
     assert runs.count(model.DET_FILE) == len(taken)
     taken.clear()
     runs.clear()
     vision.read(blank, finder_looks=4)
-    assert taken[0] == 4 == len(reader.FINDER_VIEWS) and set(taken[1:]) == {1}
+    assert taken[0] == 4 == len(model.FINDER_VIEWS) and set(taken[1:]) == {1}
     assert runs.count(model.DET_FILE) == sum(taken)
     taken.clear()
     for wrong in (0, 3, 5, True):
@@ -1738,7 +1094,7 @@ def test_a_first_look_that_finds_nothing_looks_finer_only_at_something_faint(
             return np.array([[900, 500, 80, 0.6], [1550, 750, 80, 0.6]], np.float32)
         return die[die[:, 3] > min_score] if round(scale, 3) == 0.333 else die[:0]
 
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
+    monkeypatch.setattr(looks, "centres_at", centres_at)
     _read_as(monkeypatch, np.array([read_scores(4, 0.97), read_scores(1, 0.97)]))
     frame = np.full((1080, 1920, 3), 180, np.uint8)
     frame[700:800, 1500:1600] = (30, 30, 200)  # (the cloth under the 1)
@@ -1785,10 +1141,10 @@ def test_a_first_look_that_finds_nothing_and_a_coarser_one_a_die_looks_finer_too
         rows = [reading[(950, 500) if not at_finer else (int(x), int(y))] for x, y in found[:, :2]]
         return np.array([read_scores(*r) for r in rows], np.float32).reshape(-1, 7)
 
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
-    monkeypatch.setattr(reader, "_classify", read_as)
+    monkeypatch.setattr(looks, "centres_at", centres_at)
+    monkeypatch.setattr(faces, "classify", read_as)
     monkeypatch.setattr(
-        reader, "_glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
+        faces, "glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
     )
     frame = np.full((1080, 1920, 3), 180, np.uint8)
     assert sorted(vision.read(frame).values) == values
@@ -1840,10 +1196,10 @@ def _filled_roll(
         rows = [got.get((int(x), int(y))) or reading[int(x), int(y)] for x, y in found[:, :2]]
         return np.array([read_scores(*r) for r in rows], np.float32).reshape(-1, 7)
 
-    monkeypatch.setattr(reader, "_centres_at", centres_at)
-    monkeypatch.setattr(reader, "_classify", read_as)
+    monkeypatch.setattr(looks, "centres_at", centres_at)
+    monkeypatch.setattr(faces, "classify", read_as)
     monkeypatch.setattr(
-        reader, "_glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
+        faces, "glanced", lambda image, found, *a, **k: (read_as(image, found), found[:, 0] < 0)
     )
     if frame is None:
         frame = np.full((size_wh[1], size_wh[0], 3), 180, np.uint8)
@@ -1893,7 +1249,8 @@ def test_a_die_found_faintly_beside_dice_found_surely_takes_the_look_for_them(
     def first_reading(crops: list[np.ndarray]) -> np.ndarray:
         return np.array([read_scores(*reading)] * len(crops), np.float32).reshape(-1, 7)
 
-    monkeypatch.setattr(reader, "first_reading", first_reading)
+    for asks in (finer_looks, roll):  # (`faint_dice`, `at_slant`)
+        monkeypatch.setattr(asks, "first_reading", first_reading)
     scales, values = _filled_roll(monkeypatch, [0.8] * 4, more, first_more=faint)
     assert (0.667 in scales) == finer
     assert values == ([2, 3, 4, 5, 6] if finer else [2, 3, 4, 6])
@@ -1926,38 +1283,6 @@ def test_dice_a_look_farther_away_loses_are_added_back(
         lambda self, found, probs, before, _: np.zeros(len(before), bool),
     )
     assert len(drawn_rolls.judged(drawn, vision.read(img)).missed) == 4
-
-
-def _lost(before: Sequence[tuple[float, ...]], after: Sequence[tuple[float, ...]]) -> list[bool]:
-    """`lost_dice` for a look `before` of dice (x, y, confidence[, side: 100]) and a
-    farther look `after` of dice (x, y, confidence[, dieness: 0.98]) of 60 px."""
-    looks = grey_looks(1280, 720)
-    found = np.array([(d[0], d[1], d[3] if len(d) > 3 else 100, 0.6) for d in before], np.float32)
-    probs = np.array([read_scores(3, d[2]) for d in before])
-    far = np.array([(d[0], d[1], 60, 0.6) for d in after], np.float32).reshape(-1, 4)
-    far_probs = np.array(
-        [read_scores(3, d[2], d[3] if len(d) > 3 else 0.98) for d in after]
-    ).reshape(-1, 7)
-    return looks.lost_dice(far, far_probs, found, probs).tolist()
-
-
-def test_a_farther_look_gives_dice_back_if_it_lost_one_read_clearly_and_reads_fewer() -> None:
-    row = [(150.0 + 200 * k, 300.0, 0.95) for k in range(4)]
-    # two of four dice lost, one read clearly: both back, whatever they were read at
-    assert _lost([*row[:2], (550, 300, 0.6), row[3]], row[:2]) == [False, False, True, True]
-    # a side face read at 0.58 beside its die, lost with nothing else: it stays lost
-    side_face = (160, 350, 0.58)
-    assert _lost([*row, side_face], row) == [False] * 5
-    # a die read clearly is lost, but the farther look reads as many dice surely
-    assert _lost(row, [*row[:3], (900, 600, 0.9)]) == [False] * 4
-    # ... counting only dice of the roll's size: a speck of 40 px read clearly is none
-    assert _lost([*row, (900, 600, 0.95, 40)], row) == [False] * 5
-    # a farther look that finds nothing gives back every die read surely
-    assert _lost([*row[:3], (750, 300, 0.4)], []) == [True, True, True, False]
-    # a die found near (half the bigger side) is not lost
-    assert _lost(row, [*row[:3], (740, 340, 0.3)]) == [False] * 4
-    # unless what is found there is taken for no die
-    assert _lost(row, [*row[:3], (740, 340, 0.9, 0.3)]) == [False, False, False, True]
 
 
 def test_a_find_not_taken_for_a_die_does_not_keep_a_die_out(

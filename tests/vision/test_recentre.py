@@ -11,7 +11,7 @@ import pytest
 
 import vision
 from tests.vision.conftest import grey_looks, read_scores
-from vision import reader, recentre
+from vision import faces, recentre, roll
 from vision.finds import readings
 from vision.model import crop_die, glance
 
@@ -138,8 +138,8 @@ def _recentred(
         ]
         return np.array(rows, np.float32).reshape(-1, 7), np.zeros(len(rows), bool)
 
-    monkeypatch.setattr(reader, "_crops", crops)
-    monkeypatch.setattr(reader, "glance", glance)
+    monkeypatch.setattr(faces, "crops_of", crops)
+    monkeypatch.setattr(roll, "glance", glance)
     looks = grey_looks(600, 400)
     out, scores = looks.recentred(found, probs)
     assert np.array_equal(out, found)  # (finds and boxes stay)

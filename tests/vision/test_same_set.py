@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import grey_looks, polka, read_scores
-from vision import read, reader, recentre
+from vision import faces, read, reader, recentre, roll
 from vision.detections import DieDetection
 from vision.finds import readings
 from vision.same_set import (
@@ -147,7 +147,7 @@ def test_a_logo_die_the_readers_half_doubt_is_reported_unread(
     found = there()
     assert len(found) == 1 and found[0].confidence < 0.5
     monkeypatch.setattr(
-        reader, "unread_dice_of_the_set", lambda _i, found, *_a: np.zeros(len(found), bool)
+        roll, "unread_dice_of_the_set", lambda _i, found, *_a: np.zeros(len(found), bool)
     )
     # (the colour search finds it too, unread: a patch the readers all but surely take for
     # a die is reported so as well, `unread_patches`)
@@ -223,7 +223,7 @@ def test_the_tray_cloths_motif_read_as_an_unread_die_is_left_out(
 
     there, unread = read_at_left()
     assert there == [] and unread >= 3  # (its symbol dice: three)
-    monkeypatch.setattr(reader, "strangers", lambda _i, found, _d: np.zeros(len(found), bool))
+    monkeypatch.setattr(roll, "strangers", lambda _i, found, _d: np.zeros(len(found), bool))
     there, unread_before = read_at_left()
     assert len(there) == 1 and there[0].confidence < 0.5
     assert unread_before == unread + 1
@@ -308,9 +308,9 @@ def test_a_patch_joins_the_roll_read_clearly_as_a_die(monkeypatch: pytest.Monkey
         return np.array(rows, np.float32).reshape(-1, 7), np.zeros(len(rows), bool)
 
     moved = {(400, 300 + step): (4, 0.96), (200, 300 + step): (4, 0.7)}
-    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll, **_: patches)
-    monkeypatch.setattr(reader, "_crops", crops)
-    monkeypatch.setattr(reader, "glance", glance)
+    monkeypatch.setattr(roll, "colour_patches", lambda image, dice, roll, **_: patches)
+    monkeypatch.setattr(faces, "crops_of", crops)
+    monkeypatch.setattr(roll, "glance", glance)
     looks = grey_looks(600, 600)
     out, out_probs, of_patch = looks.coloured_in(found, probs)
     assert out[:3].tolist() == found.tolist() and np.array_equal(out_probs[:3], probs)
@@ -326,7 +326,7 @@ def test_a_patch_joins_the_roll_read_clearly_as_a_die(monkeypatch: pytest.Monkey
     # reports unread those no way read clearly that are all but surely dice
     assert looks.read_as_dice(again_probs[3:]).tolist() == [True, False, True]
     unread = of_patch & ~looks.read_as_dice(again_probs)
-    monkeypatch.setattr(reader, "plain_faces", lambda image, found, gain: found[:, 0] < 0)
+    monkeypatch.setattr(roll, "plain_faces", lambda image, found, gain: found[:, 0] < 0)
     assert looks.unread_patches(out, again_probs, unread).tolist() == [False] * 4 + [True, False]
     assert not looks.read_as_dice(np.array([read_scores(4, 0.95, 0.85)])).any()
     probs[1] = read_scores(3, 0.3)
@@ -354,7 +354,7 @@ def test_a_patch_no_way_reads_is_reported_unread_where_all_but_surely_a_die(
     which = np.ones(5, bool)
     plain = {500}  # (the button)
     monkeypatch.setattr(
-        reader, "plain_faces", lambda image, found, gain: np.isin(found[:, 0], list(plain))
+        roll, "plain_faces", lambda image, found, gain: np.isin(found[:, 0], list(plain))
     )
     looks = grey_looks(600, 600)
     assert looks.unread_patches(found, probs, which).tolist() == [True, False, True, False, False]
@@ -394,6 +394,6 @@ def test_red_dice_the_finder_misses_on_wood_are_found_by_their_colour(
     assert drawn_rolls.judged(drawn, read(img)).right
     monkeypatch.setattr(reader._Looks, "faint_dice", lambda self, *a: False)
     assert drawn_rolls.judged(drawn, read(img)).right
-    monkeypatch.setattr(reader, "colour_patches", lambda image, dice, roll, **_: np.zeros((0, 2)))
+    monkeypatch.setattr(roll, "colour_patches", lambda image, dice, roll, **_: np.zeros((0, 2)))
     without = drawn_rolls.judged(drawn, read(img))
     assert without.missed and not without.misread and not without.extra

@@ -11,7 +11,7 @@ import pytest
 
 import vision
 from tests.vision.conftest import grey_looks, read_scores
-from vision import reader, slant
+from vision import faces, roll, slant
 from vision.finds import readings
 from vision.model import CROP, crop_die
 
@@ -174,10 +174,10 @@ def test_a_roll_pays_for_the_first_look_and_reads_on_only_if_it_tells_a_slant(
                 out.append(read_scores(3, 0.8))
         return np.array(out, np.float32)
 
-    monkeypatch.setattr(reader, "crop_die", crop_die)
-    monkeypatch.setattr(reader, "first_reading", lambda crops: scores(crops, True))
+    monkeypatch.setattr(faces, "crop_die", crop_die)
+    monkeypatch.setattr(roll, "first_reading", lambda crops: scores(crops, True))
     monkeypatch.setattr(
-        reader, "glance", lambda crops: (scores(crops, False), np.zeros(len(crops), bool))
+        roll, "glance", lambda crops: (scores(crops, False), np.zeros(len(crops), bool))
     )
     assert looks.at_slant(found, probs) is probs  # (the first look tells no slant)
     assert len(seen) == 1 and len(seen[0]) == 3 * (1 + len(slant.FIRST_SLANTS))
