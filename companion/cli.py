@@ -404,6 +404,16 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             else (f"  (not on the board: needs {rules.entry:,})")
         )
         out.write(f"  {_column(player.name, 16)} {player.score:>7,}{badge}\n")
+    if state.phase is game.GamePhase.FINAL_ROUND:  # (the sheet's banner, for a dispute)
+        said = (
+            [] if state.trigger is None else [f"{_name(state, state.trigger)} reached the target"]
+        )
+        mark = state.final_round_mark()
+        if mark:
+            lead = "tied the lead at" if mark["tied"] else "took the lead with"
+            said.append(f"{_shown(mark['player'])} {lead} {mark['score']:,}")
+        still = ", ".join(_name(state, i) for i in state.to_play)
+        out.write(f"Final round: {'; '.join([*said, f'still to play: {still}'])}\n")
     winner, to_play = state.winner_name, state.current_player  # (one of them: over or not)
     if winner:
         out.write(f"Winner: {_shown(winner)}\n")
@@ -422,7 +432,7 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         out.write(f"  turn so far: {turn.total:,}, {doing}\n")
     elif state.offer is not None:
         offer = state.offer
-        giver = _shown(state.players[offer.from_player].name)
+        giver = _name(state, offer.from_player)
         left = cli_strategy.dice_word(offer.turn.dice_left)
         out.write(f"  may take over {giver}'s {left} and {offer.turn.total:,}\n")
     if state.history:
@@ -441,6 +451,11 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
                 f"  {number:>3}. {_column(record.player, 16)} {what:>8} -> "
                 f"{record.score:>7,}{extra}\n"
             )
+
+
+def _name(state: game.GameState, index: int) -> str:
+    """The name of player ``index``, as the terminal prints it (`_shown`)."""
+    return _shown(state.players[index].name)
 
 
 def _shown(name: str) -> str:

@@ -351,10 +351,35 @@ def test_replay_text_says_what_the_final_round_needs(
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
     code, out, _ = run(capsys, "replay", "-")
     assert code == 0 and "To play: Ann (needs 1,550 to pass the lead)\n" in out
+    assert "Final round: Bob reached the target; still to play: Ann\n" in out
     log["events"].append({"type": "score", "player": "Ann", "points": 1500})  # (a tie)
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
     code, out, _ = run(capsys, "replay", "-")
     assert code == 0 and "tie break" in out and "To play: Bob\n" in out  # (level: no sum)
+    assert "Final round:" not in out
+
+
+def test_replay_text_says_who_set_the_final_rounds_mark(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """minnesota: Kim ties Mo's 3,000, so Mo, who reached the target, plays again."""
+    scores = (("Kim", 1000), ("Lee", 1000), ("Mo", 3000), ("Kim", 2000))
+    log = {
+        "rules": "minnesota",
+        "target": 3000,
+        "players": ["Kim", "Lee", "Mo"],
+        "events": [{"type": "score", "player": p, "points": n} for p, n in scores],
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert (
+        code == 0
+        and (
+            "Final round: Mo reached the target; Kim tied the lead at 3,000; "
+            "still to play: Lee, Mo\nTo play: Lee (needs 2,050 to pass the lead)\n"
+        )
+        in out
+    )
 
 
 def test_replay_text_gives_a_takeover_offer(
