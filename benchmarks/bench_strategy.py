@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 
 from companion import scoring, strategy
+from companion.advice import advise_roll, advise_state
 from companion.rules import PRESETS, load_rules
 
 
@@ -55,8 +56,8 @@ def main() -> None:
         strategy.strategy_summary(rules)
         start = time.process_time()
         for _ in range(100):
-            strategy.advise_state(rules, turn_total=350, dice=3)
-            strategy.advise_roll(rules, [1, 2, 3, 4, 4, 6][: rules.dice - 1])
+            advise_state(rules, turn_total=350, dice=3)
+            advise_roll(rules, [1, 2, 3, 4, 4, 6][: rules.dice - 1])
         advice = (time.process_time() - start) * 1000 / 200
         states = len(strategy.turn_model(rules).classes) * (strategy.CAP // 50 + 1)
         print(f"{name:<26}{states:>7}{policy:>10.3f}{summary:>11.3f}{advice:>11.3f}")

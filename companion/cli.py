@@ -23,7 +23,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion import cli_strategy, game, strategy
+from companion import advice, cli_strategy, game
 from companion.errors import IllegalEvent, ParseError, brief
 from companion.rules import (
     PRESET_SOURCES,
@@ -144,7 +144,7 @@ def _advice_report(
     rules_spec: str, dice: Sequence[int], target: int | None = None
 ) -> dict[str, Any]:
     rules = read_rules(rules_spec, target)
-    return strategy.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
+    return advice.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
 
 
 # --- printing ------------------------------------------------------------------------------

@@ -15,17 +15,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
+from companion.advice import advise_roll, advise_state
 from companion.errors import ParseError
 from companion.rules import Finish, Rules
 from companion.scoring import keep_options, parse_dice
-from companion.strategy import (
-    advise_roll,
-    advise_state,
-    bust_value,
-    counts_kept_dice,
-    holds_sets,
-    strategy_summary,
-)
+from companion.strategy import bust_value, counts_kept_dice, holds_sets, strategy_summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -395,7 +389,7 @@ def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_tot
         raise ParseError(f"{rules.name} does not count kept dice (that is `progressive`)")
     if (sets or kept) and turn_total == 0:
         raise ParseError("held sets and kept dice score points: not with a turn total of 0")
-    faces = [face for face in sets if 1 <= face <= 6]  # (others: `strategy._state` says so)
+    faces = [face for face in sets if 1 <= face <= 6]  # (others: `strategy.state_at` says so)
     twice = sorted({face for face in faces if faces.count(face) > 1})
     if twice:
         raise ParseError(

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion import strategy
+from companion.advice import advise_state, advise_turn, state_key
 from companion.game import GamePhase, GameState
 from companion.rules import Finish
 from companion.strategy_dp import UNIT
@@ -87,7 +87,7 @@ def _first_of_two_in_a_tie_break(state: GameState) -> bool:
 
 def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
     """Put the first tie-break player's chances to win (``tie_break.tie_break_first_turn``)
-    in place of the expected points of ``strategy.advise_turn``'s advice for ``turn``; its
+    in place of the expected points of ``advise_turn``'s advice for ``turn``; its
     legality (what may be banked, which keeps) stays."""
     values = tie_break_first_turn(turn.rules)
     index = {key: n for n, key in enumerate(values.keys)}
@@ -106,7 +106,7 @@ def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
             if after.phase is Phase.WON:
                 option["chance"] = 1.0
             else:
-                row = index[strategy.state_key(after)]
+                row = index[state_key(after)]
                 option["chance"] = values.arriving(hot if after.hot_dice else row, t)
                 banked = None if after.must_roll else bank(t, row)
                 option["then"] = "bank" if banked is not None and banked >= roll(row, t) else "roll"
@@ -114,7 +114,7 @@ def _as_chances_in_the_race(turn: Turn, advice: dict[str, Any]) -> None:
         advice["options"].sort(key=lambda o: (-o["chance"], len(o["keep"]), o["keep"]))
         return
     t = turn.total // UNIT
-    row = index[strategy.state_key(turn)]
+    row = index[state_key(turn)]
     rolled = roll(row, t)
     banked = bank(t, row) if advice["can_bank"] else None
     advice["chance_if_roll"] = rolled if rolled >= 0 else None
@@ -188,14 +188,14 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
         if race:
             head["playing_to_win"] = True
         if turn is not None:
-            out = strategy.advise_turn(turn, busts_in_row=busts, need=need, tie=tie)
+            out = advise_turn(turn, busts_in_row=busts, need=need, tie=tie)
             situation = "keep" if "options" in out else "bank_or_roll"
             if later and state.turn is not None and "can_bank" in out:
                 _say_what_the_rules_allow(state.turn, out)
             if race:
                 _as_chances_in_the_race(turn, out)
             return {**head, "situation": situation, **out}
-        fresh = strategy.advise_state(
+        fresh = advise_state(
             rules,
             turn_total=0,
             dice=state.rules.dice,
@@ -211,7 +211,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             del fresh["expected_if_roll"], fresh["expected_if_bank"]
         if offer is None:
             return {**head, "situation": "fresh", **fresh}
-        take = strategy.advise_turn(
+        take = advise_turn(
             offer.handed_to(score=me.score, on_board=me.on_board),
             busts_in_row=busts,
             need=need,

@@ -1,17 +1,17 @@
-"""The strategy advisor: exact optimal play of a turn for any rule set, bank or roll.
+"""The strategy advisor's solve: exact optimal play of a turn for any rule set, in brief.
 
 A turn is solved exactly by dynamic programming over the distinct rolls (Busche and Neller,
 "Optimal Play of the Farkle Dice Game", 2017): the engine (``scoring``, ``turn``) says what
 every keep of every roll is worth and where it leads, ``strategy_dp`` does the backward
 induction. Under a strike penalty (``zilch``, ``strike-out``) the busts in a row carry from
-turn to turn, so the advisor maximises the long-run average score per turn instead.
+turn to turn, so the advisor maximises the long-run average score per turn instead. The
+bank and takeover thresholds and ``hotdice strategy``'s summary are read off the solution;
+the advice for one situation is ``companion.advice``'s.
 
 >>> from companion.rules import load_rules
 >>> farkle = load_rules("farkle")
 >>> round(expected_turn_score(farkle), 2)
 542.06
->>> advise_state(farkle, turn_total=300, dice=2)["advice"]
-'bank'
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from companion.errors import ParseError
-from companion.rules import MAX_TARGET, Finish, Multiples, Rules
+from companion.rules import Finish, Multiples, Rules
 from companion.scoring import (
     NO_COUNTS,
     Counts,
@@ -32,7 +32,6 @@ from companion.scoring import (
     counts_of,
     distinct_rolls,
     options_of_counts,
-    parse_dice,
 )
 from companion.strategy_dp import (
     UNIT,
@@ -47,7 +46,7 @@ from companion.strategy_dp import (
     solve_long_run,
     solve_turn,
 )
-from companion.turn import Phase, Turn, bank_short_of, banked_score_problem
+from companion.turn import Phase, Turn
 
 CAP = 20_000
 """Turn totals are solved exactly up to here; past it a state is valued by its asymptotics.
@@ -97,7 +96,7 @@ def counts_kept_dice(rules: Rules) -> bool:
     return rules.multiples is Multiples.PROGRESSIVE
 
 
-def _held_key(rules: Rules, sets: frozenset[int], kept: Counts, first: bool) -> HeldKey:
+def held_key(rules: Rules, sets: frozenset[int], kept: Counts, first: bool) -> HeldKey:
     """Keep only what changes future scoring, so equal futures share one DP state."""
     if not holds_sets(rules):
         sets = frozenset()
@@ -123,7 +122,7 @@ def _outcome(
     if left == 0:
         return Outcome(add, 0, None, mul)
     # The engine's own count: dice in a whole-roll combination join no progressive set.
-    return Outcome(add, left, _held_key(rules, keep.held_sets, keep.held_kept, False), mul)
+    return Outcome(add, left, held_key(rules, keep.held_sets, keep.held_kept, False), mul)
 
 
 def turn_at(
@@ -171,7 +170,7 @@ def turn_model(rules: Rules) -> TurnModel:
     """Every reachable (dice, held) state with its merged roll classes, from the engine."""
     scoring_rules = replace(rules, finish=Finish.FINAL_ROUND)
     hot: StateKey = (rules.dice, _NOTHING_HELD)
-    start: StateKey = (rules.dice, _held_key(rules, frozenset(), NO_COUNTS, True))
+    start: StateKey = (rules.dice, held_key(rules, frozenset(), NO_COUNTS, True))
     classes: dict[StateKey, tuple[RollClass, ...]] = {}
     todo = [start, hot] + [(n, _NOTHING_HELD) for n in range(1, rules.dice)]
     while todo:
@@ -376,14 +375,16 @@ def _odds(dice: int, p: Fraction) -> str:
 # --- thresholds ------------------------------------------------------------------------
 
 
-def _state(rules: Rules, dice: int, sets: Iterable[int] = (), kept: Iterable[int] = ()) -> StateKey:
+def state_at(
+    rules: Rules, dice: int, sets: Iterable[int] = (), kept: Iterable[int] = ()
+) -> StateKey:
     """The DP state of ``dice`` in hand with these held sets / kept dice, checked."""
-    _check_dice(rules, dice)
+    check_dice(rules, dice)
     kept = tuple(kept)
     sets = frozenset(sets)
     if not sets <= set(range(1, 7)):
         raise ParseError(f"a held set is a face from 1 to 6, not {sorted(sets - set(range(1, 7)))}")
-    key = (dice, _held_key(rules, sets, counts_of(kept), False))
+    key = (dice, held_key(rules, sets, counts_of(kept), False))
     if key not in turn_model(rules).classes:
         raise ParseError(
             f"{rules.name}: {_dice_word(dice)} in hand cannot go with held sets "
@@ -392,7 +393,7 @@ def _state(rules: Rules, dice: int, sets: Iterable[int] = (), kept: Iterable[int
     return key
 
 
-def _check_dice(rules: Rules, dice: int) -> None:
+def check_dice(rules: Rules, dice: int) -> None:
     """Dice in hand are a whole number in the rule set's range (``True`` is no 1 die)."""
     if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= rules.dice:
         raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice!r}")
@@ -464,7 +465,7 @@ def bank_thresholds(
     totals = range(UNIT, _horizon(rules, score) + 1, UNIT)
     out: dict[int, int | None] = {}
     for dice in range(1, rules.dice + 1):
-        key = _state(rules, dice)
+        key = state_at(rules, dice)
         hot_must_roll = dice == rules.dice and rules.hot_dice_must_roll
 
         def banks(t: int, key: StateKey = key) -> bool:
@@ -495,7 +496,7 @@ def takeover_ranges(rules: Rules, *, score: int = 0) -> dict[int, list[tuple[int
     top = rules.dice - 1 if rules.hot_dice_must_roll else rules.dice
     out: dict[int, list[tuple[int, int]]] = {}
     for dice in range(1, top + 1):
-        key = _state(rules, dice)
+        key = state_at(rules, dice)
         ranges: list[tuple[int, int]] = []
         horizon = _horizon(rules, score)
         for total in range(UNIT, min(horizon, solution.top * UNIT) + 1, UNIT):
@@ -615,243 +616,3 @@ def strategy_summary(rules: Rules) -> StrategySummary:
         long_run_average=run.average if run else None,
         streak_bank_thresholds=streaks,
     )
-
-
-def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
-    if isinstance(turn_total, bool) or not isinstance(turn_total, int):  # (not a crash later)
-        raise ParseError(f"turn total must be a whole number, not {turn_total!r}")
-    if turn_total < 0 or turn_total % UNIT:
-        raise ParseError(
-            f"turn total must be a multiple of {UNIT} and at least 0, not {turn_total}"
-        )
-    if turn_total > MAX_TARGET:  # (no game goes so far: a typo's extra digits)
-        raise ParseError(f"turn total must be at most {MAX_TARGET:,}, not {turn_total:,}")
-    if (problem := banked_score_problem(rules, score)) is not None:
-        raise ParseError(f"score {problem}")
-
-
-def advise_state(
-    rules: Rules,
-    *,
-    turn_total: int,
-    dice: int,
-    score: int = 0,
-    on_board: bool = True,
-    busts_in_row: int = 0,
-    sets: Iterable[int] = (),
-    kept: Iterable[int] = (),
-    need: int | None = None,
-    tie: float = 0.0,
-) -> dict[str, Any]:
-    """Bank or roll with ``dice`` in hand at ``turn_total``, and the figures behind it.
-
-    ``expected_if_roll`` is the expected final turn score of rolling on and playing
-    optimally; under a strike penalty a bust counts as ``bust_value`` (its long-run cost).
-    With ``need`` (a final round: the turn must end with at least that many points) the
-    figures are chances instead: ``chance_if_roll``, ``chance_if_bank`` (a tie on top, a
-    bank of ``need - 50``, worth ``tie``: the chance to win the tie-break that follows).
-    All dice in hand with a turn total means hot dice. ``sets`` are the held sets of
-    ``double-turn``, ``kept`` the dice kept since the last pick-up under ``progressive``.
-
-    >>> from companion.rules import load_rules
-    >>> advice = advise_state(load_rules("farkle"), turn_total=1000, dice=2)
-    >>> advice["advice"], round(advice["expected_if_roll"], 2)
-    ('bank', 652.77)
-    """
-    _check_situation(rules, turn_total, score)
-    _check_dice(rules, dice)  # (before `fresh` below compares it)
-    bust = bust_value(rules, busts_in_row) if need is None else 0.0
-    word = "expected" if need is None else "chance"
-    out: dict[str, Any] = {
-        "rules": rules.name,
-        "turn_total": turn_total,
-        "dice": dice,
-        "score": score,
-        "on_board": on_board,
-    }
-    if need is not None:
-        out["need"] = need
-    if rules.strike_penalty and need is None:
-        out["busts_in_row"] = busts_in_row
-        out["bust_value"] = bust
-    if rules.past_exact_target(score + turn_total):
-        return {
-            **out,
-            "advice": "roll",
-            "can_bank": False,
-            "bust_probability": 1.0,
-            f"{word}_if_roll": bust,
-            f"{word}_if_bank": None,
-            "bank_refusal": rules.past_target_refusal(score + turn_total),
-        }
-    solution = solve(rules, score=score, on_board=on_board, bust_value=bust, need=need, tie=tie)
-    fresh = turn_total == 0 and dice == rules.dice
-    key = solution.model.start if fresh else _state(rules, dice, sets, kept)
-    hot = dice == rules.dice and turn_total > 0
-    roll_value = solution.roll_value(key, turn_total)
-    refusal = None
-    if fresh:
-        refusal = "roll and keep at least once before banking"
-    elif turn_total == 0:
-        refusal = "a turn total of 0 is nothing to bank"
-    elif hot and rules.hot_dice_must_roll:
-        refusal = f"hot dice: all {rules.dice} dice must be rolled again before banking"
-    elif not solution.can_bank(turn_total):
-        refusal = bank_short_of(rules, turn_total, on_board=on_board)
-    bank_value = None if refusal else solution.bank_value(turn_total)
-    out.update(
-        {
-            "advice": "bank" if bank_value is not None and bank_value >= roll_value else "roll",
-            "can_bank": bank_value is not None,
-            "bust_probability": solution.bust_probability(key, turn_total),
-            f"{word}_if_roll": roll_value,
-            f"{word}_if_bank": bank_value,
-        }
-    )
-    if refusal:
-        out["bank_refusal"] = refusal
-    return out
-
-
-def advise_roll(
-    rules: Rules,
-    dice: Sequence[int] | str,
-    *,
-    turn_total: int = 0,
-    score: int = 0,
-    on_board: bool = True,
-    busts_in_row: int = 0,
-    sets: Iterable[int] = (),
-    kept: Iterable[int] = (),
-    need: int | None = None,
-) -> dict[str, Any]:
-    """Every legal keep of a roll ranked by expected final turn score under optimal play.
-
-    The roll is the first of the turn when all dice are rolled from zero. Each option says
-    what to do next (``bank`` or ``roll``) and what the turn is then worth (``expected``;
-    with ``need``, the ``chance`` of ending the turn with at least that many points).
-
-    >>> from companion.rules import load_rules
-    >>> best = advise_roll(load_rules("farkle"), [1, 1, 2, 3, 4, 6])["options"][0]
-    >>> best["keep"], best["then"], round(best["expected"], 1)
-    ([1], 'roll', 370.1)
-    """
-    roll = parse_dice(dice, max_dice=rules.dice)
-    _check_situation(rules, turn_total, score)
-    first = turn_total == 0 and len(roll) == rules.dice
-    if not first:
-        _state(rules, len(roll), sets, kept)
-    turn = turn_at(
-        rules,
-        total=turn_total,
-        dice=len(roll),
-        score=score,
-        on_board=on_board,
-        sets=sets,
-        kept=kept,
-        first_roll=first,
-    )
-    out = advise_turn(turn.roll(roll), busts_in_row=busts_in_row, need=need)
-    out["turn_total"] = turn_total  # (a bust's turn is left at 0: this is what it lost)
-    return out
-
-
-def advise_turn(
-    turn: Turn, *, busts_in_row: int = 0, need: int | None = None, tie: float = 0.0
-) -> dict[str, Any]:
-    """Advice for a turn of the engine as it stands: bank or roll, or which dice to keep.
-
-    This is what the web and ``hotdice read`` show when the table turns the coach on.
-    ``need`` and ``tie`` as in ``advise_state``.
-    """
-    rules = turn.rules
-    bust = bust_value(rules, busts_in_row) if need is None else 0.0
-    if turn.over and turn.phase is not Phase.BUST:
-        raise ParseError(f"the turn is over ({turn.phase.value}): nothing to advise")
-    word = "expected" if need is None else "chance"
-    if turn.phase is Phase.ROLL:
-        takeover = not turn.has_kept and turn.takeover
-        sets, kept = _held(turn)
-        out = advise_state(
-            rules,
-            turn_total=turn.total,
-            dice=turn.dice_left,
-            score=turn.score,
-            on_board=turn.on_board,
-            busts_in_row=busts_in_row,
-            sets=sets,
-            kept=kept,
-            need=need,
-            tie=tie,
-        )
-        if turn.steps and turn.steps[-1].note and not turn.steps[-1].keep:
-            out.update(roll=list(turn.steps[-1].roll), reroll=True, note=turn.steps[-1].note)
-        if takeover and not rules.past_exact_target(turn.score + turn.total):
-            out.update(
-                {
-                    "advice": "roll",
-                    "can_bank": False,
-                    f"{word}_if_bank": None,
-                    "bank_refusal": "roll and keep at least once before banking",
-                }
-            )
-        return out
-    roll = turn.last_roll or ()
-    out = {
-        "rules": rules.name,
-        "roll": list(roll),
-        "turn_total": turn.total,
-        "score": turn.score,
-        "bust": turn.phase is Phase.BUST,
-        "options": [],
-    }
-    if need is not None:
-        out["need"] = need
-    if turn.phase is Phase.BUST:
-        out["bust_reason"] = turn.bust_reason
-        return out
-    solution = solve(
-        rules, score=turn.score, on_board=turn.on_board, bust_value=bust, need=need, tie=tie
-    )
-    options: list[dict[str, Any]] = []
-    for keep in turn.options():
-        after = turn.keep(keep.dice)
-        left = 0 if after.hot_dice else after.dice_left
-        if after.phase is Phase.WON:
-            value, then = (1.0 if need else float(after.total)), "win"
-        else:
-            key = (left, _held_key(rules, after.sets, after.kept, False))
-            value = solution.arrive_value(key, after.total)
-            bank_value = None if after.must_roll else solution.bank_value(after.total)
-            then = "bank" if bank_value is not None and bank_value >= value else "roll"
-        options.append(
-            {
-                "keep": list(keep.dice),
-                "points": keep.points,
-                "turn_total": after.total,
-                "dice_left": after.dice_left,
-                "hot_dice": after.hot_dice,
-                "then": then,
-                word: value,
-            }
-        )
-    options.sort(key=lambda o: (-o[word], len(o["keep"]), o["keep"]))
-    out["options"] = options
-    return out
-
-
-def state_key(turn: Turn) -> StateKey:
-    """The DP state in which a turn waiting for a roll rolls next: its dice in hand and what
-    they hold (a takeover's first roll holds nothing of the previous player's)."""
-    rules = turn.rules
-    if turn.total == 0 and turn.dice_left == rules.dice:
-        return turn_model(rules).start
-    return _state(rules, turn.dice_left, *_held(turn))
-
-
-def _held(turn: Turn) -> tuple[frozenset[int], tuple[int, ...]]:
-    """The sets and the dice a turn's next roll builds on: none for a takeover's first roll
-    (the previous player's dice are handed over, not what they held)."""
-    if not turn.has_kept and turn.takeover:
-        return frozenset(), ()
-    return turn.sets, tuple(v for v in range(1, 7) for _ in range(turn.kept[v - 1]))

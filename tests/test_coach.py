@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion import strategy
+from companion.advice import advise_state
 from companion.coach import advise_game
 from companion.game import GameState, apply, new_log, replay
 from companion.rules import load_rules
@@ -61,7 +62,7 @@ def test_in_a_final_round_only_the_last_to_play_plays_for_the_chance_to_pass() -
     assert first["playing_to_win"] and "need" not in first and "expected_if_bank" not in first
     w = tie_break_chance(kept.rules)
     # a bank of 100 leaves Bob one turn to pass 100 (150 wins, 100 ties: worth w to him)
-    bob = strategy.advise_state(kept.rules, turn_total=0, dice=6, need=150, tie=w)
+    bob = advise_state(kept.rules, turn_total=0, dice=6, need=150, tie=w)
     assert first["chance_if_bank"] == pytest.approx(1 - bob["chance_if_roll"], abs=1e-12)
     assert first["advice"] == "roll" and first["chance_if_roll"] > first["chance_if_bank"]
     fresh = advise_game(tied)
@@ -180,9 +181,9 @@ def test_the_last_player_values_a_tie_at_their_chance_in_the_tie_break() -> None
     assert two is not None and two["turn_total"] == 400 and two["dice"] == 2
     assert two["chance_if_roll"] == pytest.approx(5 / 9)
     assert 0.5 < 5 / 9 < w and two["advice"] == "bank"
-    even = strategy.advise_state(state.rules, turn_total=400, dice=2, need=450, tie=0.5)
+    even = advise_state(state.rules, turn_total=400, dice=2, need=450, tie=0.5)
     assert even["advice"] == "roll"
-    plain = strategy.advise_state(state.rules, turn_total=400, dice=1, need=450)
+    plain = advise_state(state.rules, turn_total=400, dice=1, need=450)
     assert plain["chance_if_bank"] == 0.0 and plain["advice"] == "roll"  # `advise --need`
 
 
@@ -256,7 +257,7 @@ def test_the_first_of_a_tie_break_is_advised_past_the_totals_solved() -> None:
     w = tie_break_chance(tied.rules)
 
     def bank_at(total: int) -> float:  # Bob's fresh turn to pass it, solved by strategy
-        bob = strategy.advise_state(tied.rules, turn_total=0, dice=6, need=total + 50, tie=w)
+        bob = advise_state(tied.rules, turn_total=0, dice=6, need=total + 50, tie=w)
         return 1 - bob["chance_if_roll"]
 
     keeps = advise_game(rolled)

@@ -14,14 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli_strategy, strategy
+from companion.advice import advise_roll, advise_state
 from companion.errors import ParseError
 from companion.rules import PRESETS, Finish, Multiples, Rules, load_rules
 from companion.scoring import distinct_rolls, keep_options
 from companion.strategy import (
     HeldKey,
-    advise_roll,
-    advise_state,
-    advise_turn,
     bank_thresholds,
     bust_fraction,
     expected_turn_score,
@@ -130,7 +128,7 @@ def _direct_roll_value(rules: Rules, solution: TurnSolution, turn: Turn) -> floa
             solution.arrive_value(
                 (
                     0 if (t := after_roll.keep(k.dice)).hot_dice else t.dice_left,
-                    strategy._held_key(rules, t.sets, t.kept, False),
+                    strategy.held_key(rules, t.sets, t.kept, False),
                 ),
                 t.total,
             )
@@ -191,7 +189,7 @@ def test_state_update_matches_turn_keep(rules: Rules, data: st.DataObject) -> No
     rolled = turn.roll(roll)
     if rolled.phase.value != "keep":
         return
-    key = (dice, strategy._held_key(rules, sets, turn.kept, False))
+    key = (dice, strategy.held_key(rules, sets, turn.kept, False))
     probes = strategy._probes(rules, sets)
     contexts = [strategy._context(rules, key, t) for t in probes]
     scored = [keep_options(scoring_rules, roll, c) for c in contexts]
@@ -203,7 +201,7 @@ def test_state_update_matches_turn_keep(rules: Rules, data: st.DataObject) -> No
         assert outcome.mul * turn.total + outcome.add == after.total
         assert outcome.dice == (0 if after.hot_dice else after.dice_left)
         if outcome.dice:
-            assert outcome.held == strategy._held_key(rules, after.sets, after.kept, False)
+            assert outcome.held == strategy.held_key(rules, after.sets, after.kept, False)
 
 
 def test_a_full_house_leaves_no_progressive_set_in_the_model() -> None:
@@ -263,19 +261,7 @@ def test_exact_target_caps_the_turn() -> None:
     assert advise_state(rules, turn_total=600, dice=3, score=9500)["bust_probability"] == 1.0
 
 
-# --- advice --------------------------------------------------------------------------------
-
-
-def test_need_plays_for_the_chance_to_make_a_total() -> None:
-    out = advise_roll(FARKLE, [1, 4, 2, 4, 4, 5], need=600)
-    best = out["options"][0]
-    # two dice at 500 need +100: a 1 (11/36), 5-5 (1/36), or one 5 then a 1 or 5 (8/36 x 1/3)
-    assert best["keep"] == [1, 4, 4, 4] and best["chance"] == pytest.approx(11 / 27)
-    advice = advise_state(FARKLE, turn_total=600, dice=2, need=600)
-    assert advice["advice"] == "bank" and advice["chance_if_bank"] == 1.0
-    assert advise_state(FARKLE, turn_total=550, dice=2, need=600)["advice"] == "roll"
-    assert strategy.chance_to_make(FARKLE, 50) == pytest.approx(1 - 1080 / 46656)
-    assert strategy.chance_to_make(FARKLE, 1000) > strategy.chance_to_make(FARKLE, 1500)
+# --- needs and free rerolls ----------------------------------------------------------------
 
 
 def test_a_need_past_what_the_advisor_values_is_refused_at_once() -> None:
@@ -289,37 +275,6 @@ def test_a_need_past_what_the_advisor_values_is_refused_at_once() -> None:
     assert 0.0 < strategy.chance_to_make(load_rules("hot-dice"), strategy.MAX_NEED) < 0.01
 
 
-def test_a_turn_total_or_score_past_any_game_is_refused() -> None:
-    """10**29 was advised, with a float's wrong digits printed."""
-    for turn_total, score in ((10**29, 0), (0, 10**29)):
-        with pytest.raises(ParseError, match="at most 1,000,000"):
-            advise_state(FARKLE, dice=2, turn_total=turn_total, score=score)
-
-
-@pytest.mark.parametrize(
-    ("situation", "message"),
-    [
-        ({"turn_total": "5"}, "turn total must be a whole number, not '5'"),
-        ({"turn_total": 50.0}, "turn total must be a whole number, not 50.0"),
-        ({"turn_total": True}, "turn total must be a whole number, not True"),
-        ({"dice": True}, "dice in hand must be 1 to 6, not True"),  # (had been 1 die)
-        ({"turn_total": 0, "dice": 6.0}, "dice in hand must be 1 to 6, not 6.0"),
-        ({"dice": "2"}, "dice in hand must be 1 to 6, not '2'"),
-        ({"dice": 7}, "dice in hand must be 1 to 6, not 7"),
-        ({"score": "abc"}, "score must be a whole number, not 'abc'"),
-        ({"score": 33}, "score must be a multiple of 50 and at least 0, not 33"),
-        ({"need": 100.0}, "points needed must be a positive multiple of 50, not 100.0"),
-    ],
-)
-def test_a_situation_of_the_wrong_type_is_one_clear_error(
-    situation: dict[str, object], message: str
-) -> None:
-    """Not a TypeError from deep in the solver, nor True taken as 1 die."""
-    with pytest.raises(ParseError) as refused:
-        advise_state(FARKLE, **{"turn_total": 50, "dice": 2, **situation})  # type: ignore[arg-type]
-    assert str(refused.value) == message
-
-
 def test_a_need_of_the_wrong_type_is_one_clear_error() -> None:
     for need in (100.0, "100", True):
         with pytest.raises(ParseError) as refused:
@@ -327,27 +282,6 @@ def test_a_need_of_the_wrong_type_is_one_clear_error() -> None:
         assert (
             str(refused.value) == f"points needed must be a positive multiple of 50, not {need!r}"
         )
-
-
-def test_advise_roll_ranks_every_keep() -> None:
-    out = advise_roll(FARKLE, [1, 4, 2, 4, 4, 5])
-    values = [o["expected"] for o in out["options"]]
-    assert values == sorted(values, reverse=True)
-    assert len(out["options"]) == 7
-    assert out["options"][0]["keep"] == [1, 4, 4, 4, 5] and out["options"][0]["then"] == "bank"
-    json.dumps(out)
-
-
-def test_advise_roll_follows_the_held_set() -> None:
-    out = advise_roll(load_rules("hot-dice"), [4], turn_total=550, sets=[4])
-    assert out["options"][0]["turn_total"] == 1100 and out["options"][0]["hot_dice"]
-    assert advise_roll(load_rules("hot-dice"), [4], turn_total=550)["bust"]
-
-
-def test_advise_roll_free_reroll_and_bust() -> None:
-    rules = load_rules("minnesota+the-420")
-    assert advise_roll(rules, [2], turn_total=400)["reroll"]
-    assert advise_roll(rules, [2], turn_total=450)["bust"]
 
 
 def test_free_rerolls_may_be_taken_or_banked() -> None:
@@ -362,48 +296,6 @@ def test_free_rerolls_may_be_taken_or_banked() -> None:
     value = off_board.roll_value((1, strategy._NOTHING_HELD), 400)
     others = [off_board.arrive_value((0, None), t) for t in (500, 450)]
     assert value == pytest.approx(sum(others) / 5)  # below the entry: the 2 must be rolled
-
-
-def test_advise_turn_takes_engine_turns() -> None:
-    turn = Turn.start(FARKLE, score=500).roll((1, 4, 2, 4, 4, 5))
-    assert advise_turn(turn)["options"][0]["keep"] == [1, 4, 4, 4, 5]
-    assert advise_turn(turn.keep((1,)))["advice"] == "roll"
-    handed = turn.keep((1, 4, 4, 4, 5)).bank()
-    rules = load_rules("dice-10000+amish")
-    taken = (
-        Turn.start(rules, score=500)
-        .roll((1, 1, 5, 2, 3))
-        .keep((1, 1))
-        .bank()
-        .handed_to(score=300, on_board=True)
-    )
-    advice = advise_turn(taken)
-    assert (advice["advice"], advice["can_bank"], advice["expected_if_bank"]) == (
-        "roll",
-        False,
-        None,
-    )
-    assert "roll and keep at least once" in advice["bank_refusal"]  # (a taker rolls first)
-    same = advise_state(rules, turn_total=200, dice=3, score=300)  # the dice in hand alike
-    assert advice["expected_if_roll"] == same["expected_if_roll"] and same["can_bank"]
-    with pytest.raises(ParseError, match="the turn is over"):
-        advise_turn(handed)
-
-
-def test_hot_dice_must_be_rolled_in_minnesota() -> None:
-    advice = advise_state(load_rules("minnesota"), turn_total=1500, dice=5)
-    assert advice["advice"] == "roll" and not advice["can_bank"]
-
-
-def test_bad_input_is_a_value_error() -> None:
-    with pytest.raises(ValueError):
-        advise_state(FARKLE, turn_total=75, dice=2)
-    with pytest.raises(ValueError):
-        advise_state(FARKLE, turn_total=100, dice=7)
-    with pytest.raises(ValueError):
-        advise_state(ZILCH, turn_total=300, dice=2, busts_in_row=3)
-    with pytest.raises(ValueError):
-        advise_roll(FARKLE, [1, 7])
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -523,19 +415,6 @@ def test_cli_reads_rule_files_and_held_dice(
     assert "1,100, hot dice" in text
 
 
-def test_past_the_exact_target_every_roll_busts_and_at_it_the_game_is_won() -> None:
-    exact = load_rules("exact-10000")
-    doomed = advise_state(exact, turn_total=1000, dice=3, score=9500)
-    assert doomed["advice"] == "roll" and doomed["bust_probability"] == 1.0
-    assert doomed["expected_if_roll"] == 0.0 and doomed["expected_if_bank"] is None
-    assert doomed["bank_refusal"] == "10,500 would pass 10,000: this turn can only bust"
-    # the engine agrees: any roll of those 3 dice busts
-    turn = turn_at(exact, total=1000, dice=3, score=9500)
-    assert all(turn.roll(r).phase.value == "bust" for r, _ in distinct_rolls(3))
-    with pytest.raises(ParseError, match="already hit the exact target 10,000"):
-        advise_state(exact, turn_total=0, dice=6, score=10_000)
-
-
 def test_an_exact_target_far_off_is_solved_as_none_and_agrees() -> None:
     # a game to a million: at EXACT_FAR from the target the turn is solved over every total
     # up to it; a step further, as without a target; the values agree
@@ -586,11 +465,6 @@ def test_rolling_on_past_the_tables_is_what_tables_solved_that_far_say(name: str
             )
 
 
-def test_a_bust_roll_keeps_the_turn_total_it_lost() -> None:
-    out = advise_roll(load_rules("farkle"), [2, 3], turn_total=300)
-    assert out["bust"] and out["turn_total"] == 300
-
-
 @pytest.mark.parametrize("name", ["farkle", "hot-dice", "minnesota+the-420", "ten-thousand+amish"])
 def test_thresholds_past_the_tables_are_what_every_total_asked_says(name: str) -> None:
     """Past CAP each total is a roll looked ahead, so the scans bisect the totals there
@@ -600,7 +474,7 @@ def test_thresholds_past_the_tables_are_what_every_total_asked_says(name: str) -
     solution = strategy.solve(rules)
     totals = range(50, rules.target + 1, 50)
     for dice, threshold in strategy.bank_thresholds(rules).items():
-        key = strategy._state(rules, dice)
+        key = strategy.state_at(rules, dice)
         banked = [t for t in totals if solution.can_bank(t) and solution.roll_value(key, t) <= t]
         run = [t for t in banked if set(range(t, rules.target + 1, 50)) <= set(banked)]
         expected = (
@@ -611,7 +485,7 @@ def test_thresholds_past_the_tables_are_what_every_total_asked_says(name: str) -
     if ranges is not None:
         fresh = solution.roll_value(solution.model.start, 0)
         for dice, spans in ranges.items():
-            key = strategy._state(rules, dice)
+            key = strategy.state_at(rules, dice)
             worth = [t for t in totals if solution.roll_value(key, t) >= fresh]
             assert [t for lo, hi in spans for t in range(lo, hi + 1, 50)] == worth
 
@@ -633,44 +507,6 @@ def test_a_need_must_be_a_positive_multiple_of_50() -> None:
             strategy.chance_to_make(FARKLE, need)
         with pytest.raises(ParseError, match="positive multiple of 50"):
             advise_state(FARKLE, turn_total=0, dice=6, need=need)
-
-
-def test_a_sure_thing_either_way_is_banked() -> None:
-    # zilch's six dice cannot bust: with the need made, rolling on is as sure as banking
-    advice = advise_state(ZILCH, turn_total=600, dice=6, need=600)
-    assert (advice["chance_if_bank"], advice["chance_if_roll"]) == (1.0, 1.0)
-    assert advice["advice"] == "bank"
-
-
-def test_a_hot_dice_keep_that_must_be_rolled_is_valued_as_rolled_on() -> None:
-    rules = load_rules("minnesota")
-    best = advise_roll(rules, [1, 1, 5, 5, 5], turn_total=3000)["options"][0]
-    assert best["keep"] == [1, 1, 5, 5, 5] and best["hot_dice"] and best["then"] == "roll"
-    rolled_on = advise_state(rules, turn_total=3700, dice=5)
-    assert not rolled_on["can_bank"]
-    assert best["expected"] == pytest.approx(rolled_on["expected_if_roll"])
-    assert best["expected"] < 3700
-
-
-def test_a_taken_over_turn_builds_on_what_the_taker_kept() -> None:
-    rules = load_rules("ten-thousand+amish+progressive")
-    taken = (
-        Turn.start(rules, score=500)
-        .roll((1, 1, 2, 3, 4, 6))
-        .keep((1, 1))
-        .bank()
-        .handed_to(score=300, on_board=True)
-    )
-    turn = taken.roll((5, 5, 5, 2)).keep((5, 5, 5))  # 700, a set of 5s, one die in hand
-    assert strategy.state_key(turn) == strategy._state(rules, 1, kept=[5, 5, 5])
-    same = advise_state(rules, turn_total=700, dice=1, score=300, kept=[5, 5, 5])
-    assert advise_turn(turn)["expected_if_roll"] == pytest.approx(same["expected_if_roll"])
-
-
-def test_a_turn_total_that_hits_the_exact_target_may_be_banked() -> None:
-    advice = advise_state(load_rules("exact-10000"), turn_total=1000, dice=3, score=9000)
-    assert advice["can_bank"] and advice["expected_if_bank"] == 1000.0
-    assert advice["advice"] == "bank" and "bank_refusal" not in advice
 
 
 @pytest.mark.parametrize(

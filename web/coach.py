@@ -2,7 +2,7 @@
 
 Every figure and every decision about which question to ask (a turn in progress, a fresh
 turn, a takeover offer, playing to pass the leader) comes from ``companion.coach`` and
-``companion.strategy``.
+``companion.advice``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from companion import rules as crules
-from companion import strategy
+from companion.advice import advise_roll
 from companion.coach import advise_game, needs_the_race
 from companion.game import GameState
 from companion.rules import Finish, Rules
@@ -121,4 +121,4 @@ def advice_for_roll(
     if not dice:
         return None
     rules = crules.load_rules(rules_spec, target=target)
-    return strategy.advise_roll(rules, dice)
+    return advise_roll(rules, dice)

@@ -1,4 +1,4 @@
-"""The coach: the strategy advisor's advice through the API (figures from companion.strategy)."""
+"""The coach: the strategy advisor's advice through the API (figures from companion.advice)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask.testing import FlaskClient
 
+from companion.advice import advise_roll, advise_state
 from companion.rules import Rules, load_rules
-from companion.strategy import advise_roll, advise_state
 from companion.tie_break import tie_break_chance, tie_break_race
 from companion.winprob_turn import TurnValues
 from tests.web.conftest import heavy_work_full
