@@ -411,7 +411,10 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         mark = state.final_round_mark()
         if mark:
             lead = "tied the lead at" if mark["tied"] else "took the lead with"
-            said.append(f"{_shown(mark['player'])} {lead} {mark['score']:,}")
+            if state.trigger is not None and mark["player"] == state.players[state.trigger].name:
+                said[-1] += f", then {lead} {mark['score']:,}"  # (the one who reached it)
+            else:
+                said.append(f"{_shown(mark['player'])} {lead} {mark['score']:,}")
         still = ", ".join(_name(state, i) for i in state.to_play)
         out.write(f"Final round: {'; '.join([*said, f'still to play: {still}'])}\n")
     winner, to_play = state.winner_name, state.current_player  # (one of them: over or not)

@@ -26,8 +26,15 @@ from functools import cached_property
 from typing import Any
 
 from .errors import IllegalMove, ParseError
-from .game import BIDI_CONTROLS, MAX_NAME, MAX_PLAYERS, looks_blank, name_key, plain_text
-from .game import roll_off_rounds as _roll_off_rounds
+from .game import (
+    BIDI_CONTROLS,
+    MAX_NAME,
+    MAX_PLAYERS,
+    looks_blank,
+    name_key,
+    plain_text,
+    roll_off_rounds,
+)
 
 KINDS = ("join", "tie", "seat", "game")
 """The rows a table is made of: a player added before the first turn, a roll for first
@@ -130,7 +137,7 @@ class Table:
     def roll_again(self) -> list[str]:
         """Who rolls again for first player (the players the recorded tie left level)."""
         rounds = self.tie_rounds
-        return _roll_off_rounds(self.players, rounds)[1] if rounds else []
+        return roll_off_rounds(self.players, rounds)[1] if rounds else []
 
     @property
     def tie_ended_by(self) -> str | None:
@@ -227,5 +234,5 @@ class Table:
                 f"the roll for first player stops at {MAX_ROLL_OFF_ROUNDS} rounds: "
                 "Undo takes the ties back"
             )
-        winner, again = _roll_off_rounds(self.players, rounds)
+        winner, again = roll_off_rounds(self.players, rounds)
         return winner, again, rounds

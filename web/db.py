@@ -26,6 +26,10 @@ CREATE TABLE IF NOT EXISTS events (
     created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS forms (
+    key TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE
+) WITHOUT ROWID;
 """
 
 
@@ -90,6 +94,7 @@ def close_db(_exc: BaseException | None = None) -> None:
 COLUMNS = {
     "games": {"id", "token_hash", "rules", "target", "players", "created"},
     "events": {"game_id", "seq", "kind", "event", "created"},
+    "forms": {"key", "game_id"},
 }
 """What the schema gives each table; another program's SQLite file may use the names."""
 

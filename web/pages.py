@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
 from typing import Any
@@ -151,34 +153,27 @@ def index() -> WResponse | str:
 
 ALREADY_MADE = "This game was already created from that form: here it is (no second game)."
 
-MADE_REMEMBERED = 5
-"""Create forms a browser remembers the game of (`made_by`): a few tabs' worth."""
-
 
 def fresh_form_id() -> str:
-    """A create form's own id, new each time the form is shown (`made_by`)."""
+    """A create form's own id, new each time the form is shown (`form_key`)."""
     return secrets.token_urlsafe(9)
 
 
-def made_by(form_id: str) -> str | None:
-    """The game this browser already made from the create form ``form_id``: the form sent
-    again (Back to the filled form, or a second tap, create.js) opens it rather than making
-    a second game no other phone knows of. A form shown afresh has a new id, so a second
-    game like the first is still made on purpose."""
-    made = session.get("made")
-    game_id = made.get(form_id) if form_id and isinstance(made, dict) else None
-    if not isinstance(game_id, str) or _load_or_none(game_id) is None:
-        return None
-    return game_id
+def form_key(form_id: str, *content: Any) -> str:
+    """What makes a create form sent again the same form (`store.create_once`): this
+    browser's session, the form's id (kept through Back by create.js) and what it holds.
+    A form shown afresh has a new id, so a second game like the first is still made on
+    purpose; a form edited after Back makes the game it now asks for."""
+    seed = json.dumps([str(session.get("csrf", "")), form_id, *content])
+    return hashlib.sha256(seed.encode()).hexdigest()
 
 
-def remember_made(form_id: str, game_id: str) -> None:
-    """Keep which game the create form ``form_id`` made (`made_by`)."""
-    if not form_id:
-        return
-    made = session.get("made")
-    kept = [(k, v) for k, v in made.items() if k != form_id] if isinstance(made, dict) else []
-    session["made"] = dict([*kept, (form_id, game_id)][-MADE_REMEMBERED:])
+def _made_before(snap: store.Snapshot, token: str | None) -> WResponse:
+    """To the game a create form made already, this browser a player of it, said so."""
+    flash(ALREADY_MADE)
+    if token and session_token(snap.game) is None:  # (its first answer lost on the way)
+        remember_token(snap.game.id, token)
+    return redirect(url_for("pages.game", game_id=snap.game.id))
 
 
 GAMES_LISTED = 5
@@ -277,6 +272,13 @@ def _form_target(text: str) -> int | None:
         raise ValueError(f"the target is at most {crules.MAX_TARGET:,}") from None
 
 
+@bp.get("/new")
+def new_form() -> WResponse:
+    """The create form's address opened as a page (Back to the answer to a form with a
+    mistake loads it again so): the form is on the home page."""
+    return redirect(url_for("pages.index"))
+
+
 @bp.post("/new")
 def new() -> WResponse | tuple[str, int]:
     """The create form: preset, house rules, target, players in seating order."""
@@ -291,10 +293,10 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
     form_id = request.form.get("form_id", "")[:32]
-    made = made_by(form_id)
-    if made is not None:
-        flash(ALREADY_MADE)
-        return redirect(url_for("pages.game", game_id=made))
+    key = form_key(form_id, spec, target_text, players, request.form.get("again", ""))
+    before = store.made_before(key) if form_id else None
+    if before is not None:  # (a rematch's too, before it would be called another phone's)
+        return _made_before(*before)
     again = _load_or_none(request.form.get("again", ""))
     finished = _finished_here(again)
     if finished is not None and finished.rematch:  # (another phone was first)
@@ -306,7 +308,11 @@ def new() -> WResponse | tuple[str, int]:
     try:
         target = _form_target(target_text)
         held = session_token(finished.game) if finished else None
-        snap, token = store.create_game(spec, target, players, follows=held)
+        made: tuple[store.Snapshot, str | None, bool] = (
+            store.create_once(key, spec, target, players, follows=held)
+            if form_id
+            else (*store.create_game(spec, target, players, follows=held), False)
+        )
     except ValueError as exc:  # (store.Rejected is one: the engine's reason)
         flash(brief(str(exc)))  # (the flash rides in the session cookie)
         return render_template(
@@ -317,6 +323,9 @@ def new() -> WResponse | tuple[str, int]:
             form_id=form_id or fresh_form_id(),
             again=finished.game.id if finished else None,
         ), 422
+    snap, token, made_before = made
+    if made_before:  # (sent twice at once: the other send made it)
+        return _made_before(snap, token)
     if finished is not None:
         try:
             linked = store.record_rematch(finished.game, snap.game.id)
@@ -327,8 +336,8 @@ def new() -> WResponse | tuple[str, int]:
             store.drop_unplayed(snap.game.id)
             flash(REMATCH_TAKEN)
             return redirect(url_for("pages.game", game_id=linked, joined=1))
-    remember_token(snap.game.id, token)
-    remember_made(form_id, snap.game.id)
+    if token:
+        remember_token(snap.game.id, token)
     return redirect(url_for("pages.game", game_id=snap.game.id))
 
 

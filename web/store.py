@@ -290,11 +290,15 @@ def clean_players(players: Any, *, stored: Sequence[str] = ()) -> list[str]:
 
 
 def create_game(
-    rules: str, target: int | None, players: list[str], follows: str | None = None
+    rules: str,
+    target: int | None,
+    players: list[str],
+    follows: str | None = None,
+    token: str | None = None,
 ) -> tuple[Snapshot, str]:
     """Validate the rules with the engine, store a new game; return it and its join token
     (``follows``: the join token of the finished game this is a rematch of, from which its
-    own is derived, `rematch_token`)."""
+    own is derived, `rematch_token`; else ``token``, or a random one)."""
     names = clean_players(players)
     base, toggles = crules.split_spec(rules)
     rules = "+".join([base, *toggles])  # (as the engine reads it: not "farkle\n+greed")
@@ -304,7 +308,7 @@ def create_game(
             cgame.new_log(rules, names, target=target)
     except ValueError as exc:
         raise Rejected(str(exc)) from exc
-    token = _code(TOKEN_LEN)
+    token = token or _code(TOKEN_LEN)
     conn = get_db()
     for _ in range(20):
         game_id = _code(ID_LEN)
@@ -322,6 +326,56 @@ def create_game(
         raise RuntimeError("could not allocate a game id")
     snap = load(game_id)
     return snap, token
+
+
+def form_token(form_key: str) -> str:
+    """The join token of the game made from the create form ``form_key`` (`create_once`):
+    derived under the server's secret, so that the form sent again, its first answer lost
+    on the way, makes this browser a player of the game it made."""
+    secret = str(current_app.secret_key).encode()
+    return _letters(hmac.new(secret, f"form:{form_key}".encode(), "sha256").digest())
+
+
+def made_from(form_key: str) -> Game | None:
+    """The game the create form ``form_key`` made, if it still stands."""
+    row = get_db().execute("SELECT game_id FROM forms WHERE key = ?", (form_key,)).fetchone()
+    try:
+        return None if row is None else get_game(row[0])
+    except NotFound:  # (a file whose foreign keys were off when its game went)
+        return None
+
+
+def create_once(
+    form_key: str, rules: str, target: int | None, players: list[str], follows: str | None = None
+) -> tuple[Snapshot, str | None, bool]:
+    """`create_game` for the create form ``form_key``, once: the form sent again (a double
+    tap, Back to the filled form, a retry after an answer lost on the way) gets the game it
+    made. Returns the game, its join token (`made_before`) and whether it was made before.
+    Checked and stored in one IMMEDIATE transaction, so two sends at once make one game."""
+    conn = get_db()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        before = made_before(form_key)
+        if before is None:
+            token = None if follows else form_token(form_key)
+            snap, token = create_game(rules, target, players, follows=follows, token=token)
+            conn.execute("INSERT INTO forms (key, game_id) VALUES (?, ?)", (form_key, snap.game.id))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return (snap, token, False) if before is None else (*before, True)
+
+
+def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
+    """The game the create form ``form_key`` made, if it still stands, and its join token
+    (None for a rematch: the browser derives that one, `pages.session_token`)."""
+    game = made_from(form_key)
+    if game is None:
+        return None
+    token = form_token(form_key)
+    return load(game.id), token if check_token(game, token) else None
 
 
 def get_game(game_id: str) -> Game:
@@ -509,7 +563,12 @@ def rematch_token(token: str, game_id: str) -> str:
     derive the code, `pages.session_token`), while a newcomer to the rematch, who holds only
     the rematch's code, cannot write the finished game."""
     seed = f"rematch:{_plain_token(token)}:{game_id}"
-    n = int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big")
+    return _letters(hashlib.sha256(seed.encode()).digest())
+
+
+def _letters(digest: bytes) -> str:
+    """A join token made of a digest's bits (`rematch_token`, `form_token`)."""
+    n = int.from_bytes(digest, "big")
     letters = []
     for _ in range(TOKEN_LEN):
         n, i = divmod(n, len(ALPHABET))

@@ -34,7 +34,7 @@ def test_a_new_file_gets_the_schema_and_reopens_with_its_games(tmp_path: Path) -
     client = _app(db).test_client()
     made = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "Bob"]})
     assert made.status_code == 201
-    assert set(_tables(db)) == {"games", "events"}
+    assert set(_tables(db)) == {"games", "events", "forms"}
     again = _app(db).test_client()  # a restart keeps every game
     assert again.get(f"/api/games/{made.get_json()['id']}").status_code == 200
 

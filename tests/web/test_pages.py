@@ -16,6 +16,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from tests.web.conftest import past_the_client
 from web import chart, create_app, store
+from web.db import get_db
 
 if TYPE_CHECKING:
     from tests.web.conftest import GameActions
@@ -74,24 +75,51 @@ def form_id(client: FlaskClient, path: str = "/") -> str:
 
 
 def test_a_create_form_sent_again_opens_the_game_it_made(client: FlaskClient, app: Flask) -> None:
-    """A second tap on *Create game*, or the form sent again after Back (its id kept,
-    create.js): one game, said so. A form shown afresh, the same names and all, makes a
-    game of its own (a second table, a fresh join code), as does a form whose game is
-    gone."""
+    """The same form sent again (Back to it, its id kept by create.js; a double tap): one
+    game, said so. Edited after Back, or shown afresh with the same names, or its game
+    gone: a game of its own."""
     data = {"csrf_token": csrf(client), "preset": "farkle", "target": "", "players": "Ann\nBob"}
     first = form_id(client)
     made = client.post("/new", data={**data, "form_id": first}).location
     again = client.post("/new", data={**data, "form_id": first})
     assert again.status_code == 302 and again.location == made
     assert "already created from that form" in client.get(made).get_data(as_text=True)
+    edited = client.post("/new", data={**data, "form_id": first, "players": "Ann\nBen"})
+    assert edited.location != made  # (Back, a typo mended: the game it now asks for)
     second = form_id(client)
     assert second != first
     other = client.post("/new", data={**data, "form_id": second}).location
-    assert other != made
-    assert client.post("/new", data={**data, "form_id": first}).location == made  # (kept)
+    assert other not in (made, edited.location)
     with app.app_context():
         store.drop_unplayed(made.rsplit("/", 1)[-1])
     assert client.post("/new", data={**data, "form_id": first}).location not in (made, other)
+    with app.app_context():
+        assert get_db().execute("SELECT count(*) FROM forms").fetchone()[0] == 3  # (4 made, 1 gone)
+
+
+def test_a_create_form_whose_answer_was_lost_makes_one_game_and_a_player(
+    client: FlaskClient,
+) -> None:
+    """A form sent again with the cookie from before its first answer (lost on the way: the
+    browser's own retry, or a double tap with scripts off): the game the first send made,
+    and this browser a player of it (its join code derived again)."""
+    data = {"csrf_token": csrf(client), "preset": "farkle", "players": "Ann\nBob"}
+    data["form_id"] = form_id(client)
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    made = client.post("/new", data=data).location
+    client.set_cookie("session", cookie.value)  # (the answer and its cookie never came)
+    assert 'data-token=""' in client.get(made).get_data(as_text=True)  # (watching: no code)
+    again = client.post("/new", data=data)
+    assert again.location == made
+    html = client.get(made).get_data(as_text=True)
+    assert 'id="quick"' in html and 'data-token=""' not in html  # (a player, not watching)
+
+
+def test_the_create_forms_address_opened_as_a_page_is_the_home_page(client: FlaskClient) -> None:
+    """Back to the answer to a form with a mistake loads ``/new`` again as a page."""
+    resp = client.get("/new")
+    assert resp.status_code == 302 and resp.location == "/"
 
 
 def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: Flask) -> None:

@@ -1,8 +1,8 @@
 // The create form makes one game however often it is sent. A second tap while the first
-// is on its way is not sent; and the form's id, by which the server opens the game a form
-// already made (`pages.made_by`), is kept in this page's history entry, so that Back to
-// the filled form sends the id it was sent with, even where the browser loads the page
-// again (a new id from the server, the typed fields brought back).
+// is on its way is not sent; and the form's id, by which the server knows the form again
+// (`pages.form_key`, `store.create_once`), is kept in this page's history entry, so that
+// Back to the filled form sends the id it was sent with, even where the browser loads
+// the page again (a new id from the server, the typed fields brought back).
 "use strict";
 (function () {
   const form = document.getElementById("new-game");
@@ -11,11 +11,13 @@
   const state = history.state || {};
   if (state.formId) id.value = state.formId;
   else history.replaceState({ ...state, formId: id.value }, "");
+  // (a tap within a few seconds of the last is a double tap; after that, a send the
+  // browser stopped, or Back to a page kept whole, may be sent again: it opens the game
+  // the form made, if it made one)
+  let sentAt = -Infinity;
   form.addEventListener("submit", (ev) => {
-    if (form.dataset.sent) ev.preventDefault();
-    form.dataset.sent = "1";
+    if (performance.now() - sentAt < 3000) ev.preventDefault();
+    else sentAt = performance.now();
   });
-  // (Back to a page kept whole in the back-forward cache: it may be sent again, and opens
-  // the game it made)
-  window.addEventListener("pageshow", () => { delete form.dataset.sent; });
+  window.addEventListener("pageshow", () => { sentAt = -Infinity; });
 })();
