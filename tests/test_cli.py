@@ -364,7 +364,7 @@ def test_replay_text_says_who_set_the_final_rounds_mark(
 ) -> None:
     """minnesota: Kim ties Mo's 3,000, so Mo, who reached the target, plays again."""
     scores = (("Kim", 1000), ("Lee", 1000), ("Mo", 3000), ("Kim", 2000))
-    log = {
+    log: dict[str, Any] = {
         "rules": "minnesota",
         "target": 3000,
         "players": ["Kim", "Lee", "Mo"],
@@ -380,6 +380,13 @@ def test_replay_text_says_who_set_the_final_rounds_mark(
         )
         in out
     )
+    log["events"] += [  # (Lee busts, and Mo, who reached the target, passes Kim's tie)
+        {"type": "score", "player": "Lee", "points": 0},
+        {"type": "score", "player": "Mo", "points": 500},
+    ]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert "Final round: Mo reached the target, then took the lead with 3,500; still to" in out
 
 
 def test_replay_text_gives_a_takeover_offer(
