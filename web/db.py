@@ -106,11 +106,18 @@ def check_schema(path: str) -> None:
     conn = sqlite3.connect(path)
     try:
         for table, wanted in COLUMNS.items():
-            have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            columns = conn.execute(f"PRAGMA table_info({table})").fetchall()
+            have = {row[1] for row in columns}
             if have and not wanted <= have:
                 raise sqlite3.DatabaseError(
                     f"not a hotdice database: its {table} table has no "
                     + ", ".join(sorted(wanted - have))
+                )
+            # (a column of its own that a row must fill: every hotdice write would fail)
+            must = [row[1] for row in columns if row[1] not in wanted and row[3] and row[4] is None]
+            if must:
+                raise sqlite3.DatabaseError(
+                    f"not a hotdice database: its {table} table must have {', '.join(must)}"
                 )
     finally:
         conn.close()

@@ -359,7 +359,10 @@ def create_once(
         if before is None:
             token = None if follows else form_token(form_key)
             snap, token = create_game(rules, target, players, follows=follows, token=token)
-            conn.execute("INSERT INTO forms (key, game_id) VALUES (?, ?)", (form_key, snap.game.id))
+            conn.execute(  # (REPLACE: a row whose game is gone or under way)
+                "INSERT OR REPLACE INTO forms (key, game_id) VALUES (?, ?)",
+                (form_key, snap.game.id),
+            )
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -369,13 +372,15 @@ def create_once(
 
 
 def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
-    """The game the create form ``form_key`` made, if it still stands, and its join token
-    (None for a rematch: the browser derives that one, `pages.session_token`)."""
+    """The game the create form ``form_key`` made, while it stands and play has not started
+    (Back to the form of a game played since asks for a new one), and its join token (None
+    for a rematch: the browser derives that one, `pages.session_token`)."""
     game = made_from(form_key)
-    if game is None:
+    snap = None if game is None else load(game.id)
+    if game is None or snap is None or snap.started:
         return None
     token = form_token(form_key)
-    return load(game.id), token if check_token(game, token) else None
+    return snap, token if check_token(game, token) else None
 
 
 def get_game(game_id: str) -> Game:

@@ -362,7 +362,8 @@ def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Browser, server
 def test_create_sent_again_opens_the_game_it_made(browser: Browser, server: Server) -> None:
     """Back from a new game to the filled form, and *Create game* again: the same game, said
     so (a second game no other phone knew of was made before). A double tap on a slow
-    network sends the form once. A form opened afresh makes a game of its own."""
+    network sends the form once. A form opened afresh (a reload too) makes a game of its
+    own."""
     import sqlite3
 
     def games() -> int:
@@ -378,6 +379,15 @@ def test_create_sent_again_opens_the_game_it_made(browser: Browser, server: Serv
         page.wait_for_selector("body[data-ready]")
         assert page.url.split("?")[0] == made and games() == before
         wait_text(page, ".flash", "already created from that form")
+        page.go_back()
+        page.wait_for_selector("#new-game")
+        page.reload()  # (a form opened afresh, though its history entry is the same)
+        page.wait_for_selector("#new-game")
+        page.select_option("#preset", "farkle")
+        page.fill("#players", "Ann\nBob")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        assert page.url.split("?")[0] != made and games() == before + 1
         page.goto(server.url + "/")
         page.fill("#players", "Ann\nBob")
         cdp = ctx.new_cdp_session(page)
@@ -392,7 +402,7 @@ def test_create_sent_again_opens_the_game_it_made(browser: Browser, server: Serv
         )
         page.wait_for_selector("body[data-ready]")
         page.wait_for_timeout(1000)
-        assert page.url.split("?")[0] != made and games() == before + 1 and not errors
+        assert page.url.split("?")[0] != made and games() == before + 2 and not errors
 
 
 def test_the_invite_swaps_its_qr_for_the_spectators_in_place(

@@ -50,6 +50,21 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
     assert not db.with_name("other.sqlite-wal").exists()
 
 
+def test_a_table_of_our_name_with_a_column_a_row_must_fill_is_refused(tmp_path: Path) -> None:
+    """Every column of ours and one more that no hotdice write fills: every create would
+    fail, so the file is refused at start-up (a column with a default, or that may be
+    empty, is fine)."""
+    db = tmp_path / "other.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE forms (key TEXT PRIMARY KEY, game_id TEXT, title TEXT NOT NULL)")
+    with pytest.raises(sqlite3.DatabaseError, match="its forms table must have title"):
+        _app(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("ALTER TABLE forms ADD COLUMN note TEXT NOT NULL DEFAULT ''")
+        conn.execute("ALTER TABLE forms DROP COLUMN title")
+    _app(db)  # (a default fills it)
+
+
 def test_a_table_of_our_name_with_only_some_of_our_columns_is_refused(tmp_path: Path) -> None:
     """Another program's table may share some column names: every one of ours must be there
     (more are fine, as in a file a later version of hotdice has written to)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import sqlite3
 import subprocess
 import sys
 from html import unescape
@@ -95,6 +96,34 @@ def test_a_create_form_sent_again_opens_the_game_it_made(client: FlaskClient, ap
     assert client.post("/new", data={**data, "form_id": first}).location not in (made, other)
     with app.app_context():
         assert get_db().execute("SELECT count(*) FROM forms").fetchone()[0] == 3  # (4 made, 1 gone)
+
+
+def test_a_create_form_of_a_game_since_played_makes_a_new_one(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Back to the form of a game played since (its answer in the history, its winner
+    screen long seen) and *Create game*: a new game, not the old one reopened. A form whose
+    row outlived its game (deleted with foreign keys off) makes one too."""
+    data = {"csrf_token": csrf(client), "preset": "farkle", "players": "Ann\nBob"}
+    data["form_id"] = form_id(client)
+    made = client.post("/new", data=data).location
+    token = re.search(r'data-token="([^"]+)"', client.get(made).get_data(as_text=True))
+    assert token
+    played = client.post(
+        f"/api/games/{made.rsplit('/', 1)[-1]}/events",
+        headers={"Authorization": f"Bearer {token[1]}"},
+        json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 0}},
+    )
+    assert played.status_code == 200
+    again = client.post("/new", data=data).location
+    assert again != made
+    assert client.post("/new", data=data).location == again  # (this one unplayed yet)
+    with sqlite3.connect(app.config["DATABASE"]) as conn:  # (foreign keys off by default)
+        conn.execute("DELETE FROM games WHERE id = ?", (again.rsplit("/", 1)[-1],))
+    with app.app_context():
+        store._cache().forget(again.rsplit("/", 1)[-1])
+    third = client.post("/new", data=data)
+    assert third.status_code == 302 and third.location not in (made, again)
 
 
 def test_a_create_form_whose_answer_was_lost_makes_one_game_and_a_player(

@@ -8,8 +8,10 @@
   const form = document.getElementById("new-game");
   const id = form && form.elements.namedItem("form_id");
   if (!id) return;
+  // (only on Back or Forward: a reloaded page is a form opened afresh, with its new id)
   const state = history.state || {};
-  if (state.formId) id.value = state.formId;
+  const nav = performance.getEntriesByType("navigation")[0];
+  if (state.formId && nav && nav.type === "back_forward") id.value = state.formId;
   else history.replaceState({ ...state, formId: id.value }, "");
   // (a tap within a few seconds of the last is a double tap; after that, a send the
   // browser stopped, or Back to a page kept whole, may be sent again: it opens the game
