@@ -164,11 +164,14 @@ class GameState:
             return {}
         top = max(self.players[i].score for i in among)
         leaders = [i for i in among if self.players[i].score == top]
-        return {
-            p.name: max(top - p.score + SCORE_STEP, self.rules.least_bank(on_board=p.on_board))
-            for p, i in ((self.players[i], i) for i in self.to_play)
-            if i in among and leaders != [i]
-        }
+        need: dict[str, int] = {}
+        for i in self.to_play:
+            p = self.players[i]
+            if i in among and leaders != [i]:
+                need[p.name] = max(
+                    top - p.score + SCORE_STEP, self.rules.least_bank(on_board=p.on_board)
+                )
+        return need
 
     def final_round_mark(self) -> dict[str, Any] | None:
         """Who last tied or took the lead in a final round (the player who reached the

@@ -376,8 +376,10 @@ def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
     (Back to the form of a game played since asks for a new one), and its join token (None
     for a rematch: the browser derives that one, `pages.session_token`)."""
     game = made_from(form_key)
-    snap = None if game is None else load(game.id)
-    if game is None or snap is None or snap.started:
+    if game is None:
+        return None
+    snap = load(game.id)
+    if snap.started:
         return None
     token = form_token(form_key)
     return snap, token if check_token(game, token) else None

@@ -549,8 +549,7 @@
     if (swap && !(ev.ctrlKey || ev.metaKey || ev.shiftKey)) {
       ev.preventDefault();
       const qr = document.getElementById("qr"), caption = document.getElementById("qr-for");
-      [qr.src, swap.dataset.other] = [swap.href, qr.src];
-      swap.href = swap.dataset.other;
+      [qr.src, swap.href] = [swap.href, qr.src];
       qr.alt = caption.dataset.other.replace("scan this", "scan this QR code");
       [swap.textContent, swap.dataset.otherLabel] = [swap.dataset.otherLabel, swap.textContent];
       [caption.textContent, caption.dataset.other] = [caption.dataset.other, caption.textContent];
