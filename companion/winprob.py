@@ -164,7 +164,7 @@ def solve_game(rules: Rules, progress: Progress | None = None) -> GameSolution:
     """Solve the two-player game to ``rules.target`` (its finish as the module says).
 
     Pure Python: the time grows with the cube of the target (about 2-2.5 turn solves for
-    each of (target/50)^2 score pairs); see the README (strategy advisor) for measured times.
+    each of (target/50)^2 score pairs); see docs/strategy.md for measured times.
     Without ``progress`` the solution is memoised per rule set; with it the game is solved
     afresh (whoever waits on a long solve is told how far it is; benchmarks time a cold one).
     """
