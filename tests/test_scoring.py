@@ -93,6 +93,17 @@ def test_extra_combos_scoreless_roll_counts_only_first() -> None:
     assert keep_options(rules, parse_dice("223346"), Held(first_roll=False)) == ()
 
 
+def test_extra_combos_with_five_dice_pays_a_scoreless_roll_of_all_five() -> None:
+    """The 500 is for a roll of every die in play (README decisions); the instant win is
+    six of a kind, which five dice cannot show, so five of a kind only scores."""
+    rules = load_rules("minnesota+extra-combos")
+    best = score_roll(rules, parse_dice("22346")).best
+    assert best is not None and (best.points, len(best.dice)) == (500, 5)
+    assert keep_options(rules, parse_dice("22346"), Held(first_roll=False)) == ()
+    five = score_roll(rules, parse_dice("44444")).best
+    assert five is not None and not five.wins
+
+
 def test_instant_wins_are_flagged() -> None:
     best = score_roll(load_rules("farke"), parse_dice("111111")).best
     assert best is not None and best.wins
