@@ -13,7 +13,14 @@ import functools
 from dataclasses import replace
 
 from companion.rules import MAX_TARGET, Finish, Rules
-from companion.winprob_turn import TurnValues, _bank_min, _Chase, _past, _plan, _solve_turn
+from companion.winprob_turn import (
+    ChaseTurn,
+    TurnValues,
+    least_bank_units,
+    mark_turn,
+    solve_win_turn,
+    turn_plan,
+)
 
 TIE_BREAK_STEP = 1e-6
 """The tie-break chance is solved until a secant step is shorter than this. Both players'
@@ -62,13 +69,13 @@ def tie_break_race(rules: Rules) -> Rules:
 def _first_of_the_race(rules: Rules, w: float, keep: bool) -> tuple[float, TurnValues | None]:
     """The first player's turn in a tie-break of two whose second wins a tie's restart with
     chance ``w``: (the second's chance, and with ``keep`` the first's solved turn)."""
-    plan = _plan(rules)
-    least = _bank_min(rules, 1)  # (both are on the board)
-    chase = _Chase(plan, w)
+    plan = turn_plan(rules)
+    least = least_bank_units(rules, 1)  # (both are on the board)
+    chase = ChaseTurn(plan, w)
     # the first busts: any bank passes, and a bust ties again
-    bust_first = 1.0 - _solve_turn(plan, 1, least, lambda t: 0.0, w, slope=False)[0]
-    past = _past(plan, least, bust_first, lambda t: chase.chance(least, t + 1))
-    first, _, values = _solve_turn(
+    bust_first = 1.0 - solve_win_turn(plan, 1, least, lambda t: 0.0, w, slope=False)[0]
+    past = mark_turn(plan, least, bust_first, lambda t: chase.chance(least, t + 1))
+    first, _, values = solve_win_turn(
         plan, least, least, lambda t: 0.0, bust_first, keep=keep, past=past, slope=keep
     )
     return 1.0 - first, values

@@ -50,14 +50,14 @@ from companion.strategy import bank_thresholds, turn_model
 from companion.strategy_dp import UNIT
 from companion.tie_break import tie_break_chance
 from companion.winprob_turn import (
+    ChaseTurn,
+    MarkTurn,
+    TurnPlan,
     TurnValues,
-    _bank_min,
-    _Chase,
-    _Past,
-    _past,
-    _Plan,
-    _plan,
-    _solve_turn,
+    least_bank_units,
+    mark_turn,
+    solve_win_turn,
+    turn_plan,
 )
 
 TOLERANCE = 1e-12
@@ -91,14 +91,14 @@ class GameSolution:
     def turn(self, score: int, opponent: int) -> TurnValues:
         """Every state of the turn of a player with ``score`` against ``opponent``, solved."""
         i, j = _units(score, self.target), _units(opponent, self.target)
-        plan = _plan(self.rules)
+        plan = turn_plan(self.rules)
         P = self.P
         n = self.target // UNIT
         bust = 1.0 - P[j][i]
-        _, _, values = _solve_turn(
+        _, _, values = solve_win_turn(
             plan,
             n - i,
-            _bank_min(self.rules, i),
+            least_bank_units(self.rules, i),
             lambda t: 1.0 - P[j][i + t],
             bust,
             keep=True,
@@ -122,20 +122,20 @@ class _FinalRound:
     players); a tie on top is worth the chaser's chance in the tie-break turns that follow,
     where the chaser plays second (``tie_break_chance``)."""
 
-    def __init__(self, rules: Rules, plan: _Plan) -> None:
+    def __init__(self, rules: Rules, plan: TurnPlan) -> None:
         self.rules = rules
         self.plan = plan
         self.n = rules.target // UNIT
-        self._chase = _Chase(plan, tie_break_chance(rules))
+        self._chase = ChaseTurn(plan, tie_break_chance(rules))
 
     def chance(self, j: int, need: int) -> float:
         """The chance that the player at ``j`` wins the final round when a turn total of
         ``need`` (units) passes the leader and ``need - 1`` ties."""
-        return self._chase.chance(_bank_min(self.rules, j), need)
+        return self._chase.chance(least_bank_units(self.rules, j), need)
 
-    def past(self, i: int, j: int, bust: float) -> _Past:
+    def past(self, i: int, j: int, bust: float) -> MarkTurn:
         """The turn of the player at ``i`` against ``j``, a bust worth ``bust``."""
-        return _past(self.plan, self.n - i, bust, lambda t: self.chance(j, i + t - j + 1))
+        return mark_turn(self.plan, self.n - i, bust, lambda t: self.chance(j, i + t - j + 1))
 
 
 def check_solvable(rules: Rules) -> None:
@@ -181,7 +181,7 @@ def _solved(rules: Rules) -> GameSolution:
 def _solve_game(rules: Rules, progress: Progress | None) -> GameSolution:
     check_solvable(rules)
     started = time.process_time()
-    plan = _plan(rules)
+    plan = turn_plan(rules)
     n = rules.target // UNIT
     P = [[0.5] * n for _ in range(n)]
     final = _FinalRound(rules, plan) if rules.finish is Finish.FINAL_ROUND else None
@@ -194,8 +194,8 @@ def _solve_game(rules: Rules, progress: Progress | None) -> GameSolution:
         solves += 1
         Pj = P[j]
         past = final.past(i, j, bust) if final else None
-        value, slope, _ = _solve_turn(
-            plan, n - i, _bank_min(rules, i), lambda t: 1.0 - Pj[i + t], bust, past=past
+        value, slope, _ = solve_win_turn(
+            plan, n - i, least_bank_units(rules, i), lambda t: 1.0 - Pj[i + t], bust, past=past
         )
         return value, slope
 

@@ -5,16 +5,16 @@ same of every turn they meet: with a bust worth this and each bank worth that, w
 each state's chance to win under the best play? The answer is the expected-score advisor's
 exact DP (``companion.strategy_dp``) over the engine's roll classes
 (``strategy.turn_model``), with winning chances for points: the rule set flattened for the
-hot loop (``_Plan``), the backward induction over turn totals (``_solve_turn``,
-``_sweep``), the turn of a leader setting a mark past the target (``_past``) and the last
-turn of a chaser who must pass one (``_Chase``, ``_StillNeeded``). Its underscored names are
-shared by those two modules only: nothing outside them should import them.
+hot loop (``TurnPlan``), the backward induction over turn totals (``solve_win_turn``,
+``_sweep``), the turn of a leader setting a mark past the target (``mark_turn``) and the last
+turn of a chaser who must pass one (``ChaseTurn``, ``StillNeeded``). Its public names are
+the pieces those two modules build on; the underscored ones are its own.
 
 A goal of 50 that any bank reaches: the chance to win is the chance that six dice score, and
 its slope (d value / d bust value) the chance to bust:
 
 >>> from companion.rules import load_rules
->>> value, slope, _ = _solve_turn(_plan(load_rules("farkle")), 1, 1, lambda t: 0.0, 0.0)
+>>> value, slope, _ = solve_win_turn(turn_plan(load_rules("farkle")), 1, 1, lambda t: 0.0, 0.0)
 >>> round(value, 6), round(slope, 6)
 (0.976852, 0.023148)
 """
@@ -37,13 +37,13 @@ other player's chance to pass is above this."""
 
 FINAL_ROUND_REACH = 10_000
 """The most points past the target a turn is solved for: beyond, the player banks. Without
-doublings the bound in ``_past`` stops far short of it (``farkle``: at most
+doublings the bound in ``mark_turn`` stops far short of it (``farkle``: at most
 3,800 past at targets of 500-2,000); with ``double-turn`` a mark doubles, the chance to
 pass it only halves, and the bound would run on to 100,000."""
 
 
 @dataclass(frozen=True)
-class _Past:
+class MarkTurn:
     """A final round, in the turn of the player who reaches the target: ``bank(t)`` is what
     banking the turn total ``t`` (at or past the target) is worth, ``end`` the total from
     which banking is best in every state."""
@@ -53,7 +53,7 @@ class _Past:
 
 
 @dataclass(frozen=True)
-class _Plan:
+class TurnPlan:
     """A rule set's roll classes flattened for the inner loop of the turn DP."""
 
     keys: tuple[StateKey, ...]
@@ -81,7 +81,9 @@ class _Plan:
 
 
 @functools.lru_cache(maxsize=32)
-def _plan(rules: Rules) -> _Plan:
+def turn_plan(rules: Rules) -> TurnPlan:
+    """The rule set's roll classes as the turn DP reads them, made once per rule set:
+    the game and the tie-break race solve thousands of turns on the same plan."""
     model: TurnModel = turn_model(rules)
     keys = tuple(model.classes)
     index = {k: n for n, k in enumerate(keys)}
@@ -129,7 +131,7 @@ def _plan(rules: Rules) -> _Plan:
             kind = 2 if any(mul != 1 for mul, _, _ in targets) else int(len(targets) > 1)
             split[kind].append((float(weight), forced, targets))
         layout.append((tuple(split[0]), tuple(split[1]), tuple(split[2])))
-    return _Plan(
+    return TurnPlan(
         keys,
         tuple(rows),
         index[model.start],
@@ -178,14 +180,14 @@ class TurnValues:
         return self.beyond(t, k == len(self.keys))
 
 
-def _solve_turn(
-    plan: _Plan,
+def solve_win_turn(
+    plan: TurnPlan,
     goal: int,
     bank_min: int,
     bank: Callable[[int], float],
     bust: float,
     keep: bool = False,
-    past: _Past | None = None,
+    past: MarkTurn | None = None,
     slope: bool = True,
 ) -> tuple[float, float, TurnValues | None]:
     """One turn by backward induction over turn totals (in units of 50) with bust value
@@ -304,7 +306,7 @@ def _sweep(
     dafter_hot: list[float],
     hot_must_roll: bool,
 ) -> None:
-    """``_solve_turn``'s backward induction from ``top`` down to 0, values and their
+    """``solve_win_turn``'s backward induction from ``top`` down to 0, values and their
     derivatives with respect to the bust value, over ``rows`` as it binds them. The hot loop
     of the module: every (total, state, roll class, keep); it is written for CPython's speed
     (locals, no per-total tests but the forced points), but each value is the same float
@@ -428,8 +430,8 @@ def _sweep_values(
                 after_hot[t] = value if hot_must_roll or b_t <= value else b_t
 
 
-def _banked_past(plan: _Plan, bank: float, hot: bool, bust: float) -> float:
-    """A state beyond ``_Past.end``, where a bank is worth ``bank``: bank (hot dice that must
+def _banked_past(plan: TurnPlan, bank: float, hot: bool, bust: float) -> float:
+    """A state beyond ``MarkTurn.end``, where a bank is worth ``bank``: bank (hot dice that must
     be rolled: roll once more, then bank the same total, a little under what a scoring roll
     makes it worth)."""
     if hot and plan.hot_must_roll:
@@ -437,7 +439,7 @@ def _banked_past(plan: _Plan, bank: float, hot: bool, bust: float) -> float:
     return bank
 
 
-def _bank_min(rules: Rules, i: int) -> int:
+def least_bank_units(rules: Rules, i: int) -> int:
     """The smallest bankable turn total, in units: the entry threshold while at 0 points."""
     least = max(rules.least_bank(on_board=i > 0), UNIT)
     return -(-least // UNIT)
@@ -446,7 +448,7 @@ def _bank_min(rules: Rules, i: int) -> int:
 # --- past the target: the leader's mark, the chaser's last turn --------------------------
 
 
-def _past(plan: _Plan, goal: int, bust: float, chance: Callable[[int], float]) -> _Past:
+def mark_turn(plan: TurnPlan, goal: int, bust: float, chance: Callable[[int], float]) -> MarkTurn:
     """The turn of a player whose bank at ``t >= goal`` (units) leaves the other player one
     turn with ``chance(t)`` to pass it, a bust worth ``bust``. Past ``goal`` a roll is worth
     at most ``1 - b (1 - bust)``, ``b`` its chance to bust, and a bank ``1 - chance``: from
@@ -462,46 +464,46 @@ def _past(plan: _Plan, goal: int, bust: float, chance: Callable[[int], float]) -
     end = goal
     while 1.0 - bank(end) > least and end - goal < FINAL_ROUND_REACH // UNIT:
         end += 1
-    return _Past(bank, end)
+    return MarkTurn(bank, end)
 
 
-class _Chase:
+class ChaseTurn:
     """The last turn of a player who must pass a mark (a final round's, a tie-break's
     second): the chance to pass, memoised by the least bank and the total that passes (in
     units), a bank of one unit less (a tie on top) worth ``tie``, a bust nothing."""
 
-    def __init__(self, plan: _Plan, tie: float) -> None:
+    def __init__(self, plan: TurnPlan, tie: float) -> None:
         self.plan = plan
         self.tie = tie
         self._chances: dict[tuple[int, int], float] = {}
-        self._fits = _StillNeeded.fits(plan)
-        self._still: dict[int, _StillNeeded] = {}
+        self._fits = StillNeeded.fits(plan)
+        self._still: dict[int, StillNeeded] = {}
 
     def chance(self, least: int, need: int) -> float:
         if self._fits:
             still = self._still.get(least)
             if still is None:
-                still = self._still[least] = _StillNeeded(self.plan, self.tie, least)
+                still = self._still[least] = StillNeeded(self.plan, self.tie, least)
             return still.chance(need)
         found = self._chances.get((least, need))
         if found is None:
             tie, value = need - 1, self.tie
-            found, _, _ = _solve_turn(
+            found, _, _ = solve_win_turn(
                 self.plan, need, least, lambda t: value if t == tie else 0.0, 0.0, slope=False
             )
             self._chances[least, need] = found
         return found
 
 
-class _StillNeeded:
+class StillNeeded:
     """The last turn's chance for every total to pass at once, by the points still needed:
     where a roll's worth depends on nothing else (no doublings, no free re-rolls), one pass
-    over that count replaces a turn solve per total (``_Chase.chance`` solves one per total
+    over that count replaces a turn solve per total (``ChaseTurn.chance`` solves one per total
     otherwise: time grows with its square). Under a least bank or entry threshold of
     ``least`` units the turn total counts too, but only up to ``least``: a state is the
     points still needed and the total so far, capped there."""
 
-    def __init__(self, plan: _Plan, tie: float, least: int = 1) -> None:
+    def __init__(self, plan: TurnPlan, tie: float, least: int = 1) -> None:
         self.plan = plan
         self.tie = tie
         self.least = least = max(least, 1)
@@ -525,7 +527,7 @@ class _StillNeeded:
         self.roll: list[float] = [0.0]  # the fresh turn's chance, by units to make
 
     @staticmethod
-    def fits(plan: _Plan) -> bool:
+    def fits(plan: TurnPlan) -> bool:
         return not plan.exact and all(
             not empty
             and all(mul == 1 and add >= 1 for _, _, targets in classes for mul, add, _ in targets)

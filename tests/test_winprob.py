@@ -29,7 +29,7 @@ from companion.winprob import (
     solve_game,
     win_report,
 )
-from companion.winprob_turn import TurnValues, _Past, _plan, _StillNeeded
+from companion.winprob_turn import MarkTurn, StillNeeded, TurnValues, turn_plan
 from tests.test_tie_break import _last_turn, _setting_a_mark
 
 FARKLE = load_rules("farkle")
@@ -251,7 +251,7 @@ def test_a_final_round_matches_plain_value_iteration() -> None:
 
 
 def test_the_last_turn_plays_to_pass_and_values_a_tie_by_the_tie_break() -> None:
-    final = _FinalRound(FARKLE, _plan(FARKLE))
+    final = _FinalRound(FARKLE, turn_plan(FARKLE))
     w = tie_break_chance(FARKLE)
     for need in (1, 2, 5, 6, 12, 30):
         chance = final.chance(3, need)
@@ -271,7 +271,7 @@ def test_with_ties_worth_nothing_the_last_turn_is_the_chance_to_make(
 
     monkeypatch.setattr(winprob, "tie_break_chance", lambda rules: 0.0)
     greed = load_rules("farkle+greed")
-    final = _FinalRound(greed, _plan(greed))
+    final = _FinalRound(greed, turn_plan(greed))
     for need in (3, 10, 25):
         assert final.chance(4, need) == pytest.approx(chance_to_make(greed, need * UNIT), abs=1e-12)
         # at 0 points the last turn must also reach the entry threshold to count
@@ -287,7 +287,7 @@ def test_solving_further_past_the_target_changes_nothing(monkeypatch: pytest.Mon
     game = solve_game(rules)
     plain = _FinalRound.past
 
-    def further(self: _FinalRound, i: int, j: int, bust: float) -> _Past:
+    def further(self: _FinalRound, i: int, j: int, bust: float) -> MarkTurn:
         past = plain(self, i, j, bust)
         return type(past)(past.bank, past.end + 40)
 
@@ -631,8 +631,8 @@ def test_the_last_turn_under_free_rerolls_tells_the_entry_threshold_apart(
 
     monkeypatch.setattr(winprob, "tie_break_chance", lambda rules: 0.0)
     rules = load_rules("farkle+greed+hard-six")
-    plan = _plan(rules)
-    assert not _StillNeeded.fits(plan)
+    plan = turn_plan(rules)
+    assert not StillNeeded.fits(plan)
     final = _FinalRound(rules, plan)
     for need in (3, 10, 25):
         on = final.chance(4, need)
