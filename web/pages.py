@@ -275,7 +275,8 @@ def _form_target(text: str) -> int | None:
 @bp.get("/new")
 def new_form() -> WResponse:
     """The create form's address opened as a page (Back to the answer to a form with a
-    mistake loads it again so): the form is on the home page."""
+    mistake, with scripts off: create.js gives that answer the home page's address): the
+    form is on the home page."""
     return redirect(url_for("pages.index"))
 
 
@@ -323,6 +324,7 @@ def new() -> WResponse | tuple[str, int]:
             form=request.form,
             form_id=form_id or fresh_form_id(),
             again=finished.game.id if finished else None,
+            page=url_for("pages.index", again=finished.game.id if finished else None),
         ), 422
     snap, token, made_before = made
     if made_before:  # (sent twice at once: the other send made it)
@@ -384,6 +386,7 @@ def _join_form(typed: dict[str, str], message: str) -> tuple[str, int]:
         form=None,
         form_id=fresh_form_id(),
         joining={**typed, "error": message},
+        page=url_for("pages.index"),
     ), 422
 
 

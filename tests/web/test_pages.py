@@ -146,9 +146,36 @@ def test_a_create_form_whose_answer_was_lost_makes_one_game_and_a_player(
 
 
 def test_the_create_forms_address_opened_as_a_page_is_the_home_page(client: FlaskClient) -> None:
-    """Back to the answer to a form with a mistake loads ``/new`` again as a page."""
+    """Back to the answer to a form with a mistake loads ``/new`` again as a page (with
+    scripts off: see the next test)."""
     resp = client.get("/new")
     assert resp.status_code == 302 and resp.location == "/"
+
+
+def test_a_form_answered_with_its_mistake_names_the_forms_own_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The answer to a form with a mistake names the page the form is on, which create.js
+    makes its history entry's address: Back loads that again with the entry's form id, and
+    the form mended and sent again opens the game it made (``/new``, the address it was
+    sent to, went home: a new id, a second game)."""
+    data = {"csrf_token": csrf(client), "preset": "farkle", "players": "Ann\nann"}
+    wrong = client.post("/new", data=data).get_data(as_text=True)
+    assert 'id="new-game" data-page="/"' in wrong
+    joining = client.post("/join", data={"csrf_token": data["csrf_token"], "game": "ZZZZZZ"})
+    assert joining.status_code == 422
+    assert 'id="new-game" data-page="/"' in joining.get_data(as_text=True)
+    assert "data-page" not in client.get("/").get_data(as_text=True)  # (its own address)
+
+
+def test_a_rematch_form_answered_with_its_mistake_names_the_rematch_page(
+    app: Flask, game: GameActions
+) -> None:
+    """As above, the form it was: the rematch of that game (Back: the same rematch form)."""
+    (host,) = _won_with_rematch_form(app, game, phones=1)
+    wrong = _send_rematch(host, game.id, players="Ann\nann")
+    assert wrong.status_code == 422
+    assert f'id="new-game" data-page="/?again={game.id}"' in wrong.get_data(as_text=True)
 
 
 def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: Flask) -> None:
