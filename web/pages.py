@@ -293,7 +293,6 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
-    session.pop("made", None)  # (kept by the servers of session 72's first hour)
     form_id = request.form.get("form_id", "")[:32]
     key = form_key(form_id, spec, target_text, players, request.form.get("again", ""))
     before = store.made_before(key) if form_id else None
