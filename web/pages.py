@@ -308,12 +308,9 @@ def new() -> WResponse | tuple[str, int]:
         return _no_rematch(again.game.id, not_a_player=again.over)
     try:
         target = _form_target(target_text)
-        held = session_token(finished.game) if finished else None
-        made: tuple[store.Snapshot, str | None, bool] = (
-            store.create_once(key, spec, target, players, follows=held)
-            if form_id
-            else (*store.create_game(spec, target, players, follows=held), False)
-        )
+        snap, token, how = _create(key if form_id else None, spec, target, players, finished)
+    except store.NotFinished as exc:  # (taken back meanwhile: its phones still play it)
+        return _no_rematch(exc.game_id)
     except ValueError as exc:  # (store.Rejected is one: the engine's reason)
         flash(brief(str(exc)))  # (the flash rides in the session cookie)
         return render_template(
@@ -325,22 +322,33 @@ def new() -> WResponse | tuple[str, int]:
             again=finished.game.id if finished else None,
             page=url_for("pages.index", again=finished.game.id if finished else None),
         ), 422
-    snap, token, made_before = made
-    if made_before:  # (sent twice at once: the other send made it)
+    if how == store.BEFORE:  # (sent twice at once: the other send made it)
         return _made_before(snap, token)
-    if finished is not None:
-        try:
-            linked = store.record_rematch(finished.game, snap.game.id)
-        except store.Rejected:  # (taken back meanwhile: its phones still play it)
-            store.drop_unplayed(snap.game.id)
-            return _no_rematch(finished.game.id)
-        if linked != snap.game.id:  # (another phone's rematch came first: one game)
-            store.drop_unplayed(snap.game.id)
-            flash(REMATCH_TAKEN)
-            return redirect(url_for("pages.game", game_id=linked, joined=1))
+    if how == store.TAKEN:  # (another phone's rematch came first: one game)
+        flash(REMATCH_TAKEN)
+        return redirect(url_for("pages.game", game_id=snap.game.id, joined=1))
     if token:
         remember_token(snap.game.id, token)
     return redirect(url_for("pages.game", game_id=snap.game.id))
+
+
+def _create(
+    key: str | None,
+    spec: str,
+    target: int | None,
+    players: list[str],
+    finished: store.Snapshot | None,
+) -> tuple[store.Snapshot, str | None, str]:
+    """The game a create form asks for, once per form (``key``; None: a form sent without
+    its id), and a rematch linked from its finished game in the same transaction
+    (`store.create_rematch`). Returns the game, its join token and how it came."""
+    if finished is not None:
+        held = session_token(finished.game)
+        assert held is not None  # (`_finished_here`: this browser plays the finished game)
+        return store.create_rematch(finished.game, held, key, spec, target, players)
+    if key is None:
+        return (*store.create_game(spec, target, players), store.MADE)
+    return store.create_once(key, spec, target, players)
 
 
 @bp.post("/join")

@@ -91,8 +91,9 @@ def test_a_create_form_sent_again_opens_the_game_it_made(client: FlaskClient, ap
     assert second != first
     other = client.post("/new", data={**data, "form_id": second}).location
     assert other not in (made, edited.location)
-    with app.app_context():
-        store.drop_unplayed(made.rsplit("/", 1)[-1])
+    with app.app_context():  # (its game gone: deleted by hand)
+        get_db().execute("DELETE FROM games WHERE id = ?", (made.rsplit("/", 1)[-1],))
+        store._cache().forget(made.rsplit("/", 1)[-1])
     assert client.post("/new", data={**data, "form_id": first}).location not in (made, other)
     with app.app_context():
         assert get_db().execute("SELECT count(*) FROM forms").fetchone()[0] == 3  # (4 made, 1 gone)
@@ -965,6 +966,34 @@ def test_a_game_seen_from_a_host_idna_cannot_decode_gets_a_400(
         status, page = past_the_client(app, path, headers=headers)
         assert status == 400 and "not an address phones can open" in page, path
     assert client.get(f"/g/{game.id}").status_code == 200  # (its own host: as ever)
+
+
+def test_a_rematch_stopped_before_its_link_leaves_no_game(app: Flask, game: GameActions) -> None:
+    """The rematch and the finished game's link to it are one transaction: a server stopped
+    between the two (here the link refused by the file) had left a rematch no winner screen
+    linked to, which the form sent again opened and another phone's Rematch doubled. Now
+    nothing is left; the form sent again makes the rematch, linked, and the other phone's
+    Rematch opens it."""
+    host, guest = _won_with_rematch_form(app, game, phones=2)
+    with app.app_context():
+        get_db().execute(
+            "CREATE TRIGGER stop BEFORE INSERT ON events WHEN NEW.kind = 'rematch' "
+            "BEGIN SELECT RAISE(ABORT, 'the server stopped'); END"
+        )
+    form = {"form_id": form_id(host, f"/?again={game.id}")}
+    with pytest.raises(sqlite3.IntegrityError, match="the server stopped"):
+        _send_rematch(host, game.id, **form)
+    with app.app_context():
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+        get_db().execute("DROP TRIGGER stop")
+    assert "rematch" not in game.get()
+    sent = _send_rematch(host, game.id, **form)
+    rematch = sent.location.rsplit("/", 1)[-1]
+    assert sent.status_code == 302 and rematch != game.id and game.get()["rematch"] == rematch
+    late = _send_rematch(guest, game.id, players="Ann\nBob\nCid")
+    assert late.location == f"/g/{rematch}?joined=1"
+    with app.app_context():
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
 
 
 def test_a_rematch_of_a_game_this_phone_does_not_play_is_not_made(
