@@ -469,6 +469,34 @@ def test_the_invite_swaps_its_qr_for_the_spectators_in_place(
         assert page.locator("#qr-swap").inner_text() == "QR for spectators" and not errors
 
 
+def test_the_qr_swap_is_a_button_whose_caption_is_announced(
+    browser: Browser, server: Server
+) -> None:
+    """A screen reader hears the swap: *QR for spectators* is a button (it swaps the QR in
+    place; Space presses it too) controlling the QR, and the line under the QR, which says
+    whose it is, is a polite live region. A modified click still opens the spectators' QR
+    in a tab of its own, as the link it is without scripts."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        caption = page.locator("#qr-for")
+        assert caption.get_attribute("aria-live") == "polite"
+        assert caption.get_attribute("aria-atomic") == "true"
+        swap = page.get_by_role("button", name="QR for spectators")
+        assert swap.get_attribute("aria-controls") == "qr"
+        swap.click()
+        assert caption.inner_text() == "Spectators scan this to watch (read-only)."
+        back = page.get_by_role("button", name="QR for players")
+        back.focus()
+        page.keyboard.press(" ")
+        assert caption.inner_text() == "Players scan this to join and play."
+        assert page.get_by_role("button", name="QR for spectators").count() == 1
+        assert "/qr" not in page.url
+        with ctx.expect_page() as opened:
+            page.click("#qr-swap", modifiers=["Control"])
+        assert "/qr.svg?link=view" in opened.value.url
+        assert caption.inner_text() == "Players scan this to join and play." and not errors
+
+
 def test_the_late_join_banner_greets_an_arrival_once(browser: Browser, server: Server) -> None:
     """A phone that arrives after play started is told why it cannot add a player; reloading
     that page is no new arrival, so the banner is not shown again."""
