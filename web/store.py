@@ -309,8 +309,7 @@ def create_game(
     (``follows``: the join token of the finished game this is a rematch of, from which its
     own is derived, `rematch_token`; else ``token``, or a random one)."""
     names = clean_players(players)
-    base, toggles = crules.split_spec(rules)
-    rules = "+".join([base, *toggles])  # (as the engine reads it: not "farkle\n+greed")
+    rules = _spec(rules)
     try:
         crules.check_winnable(crules.load_rules(rules, target=target))  # (names or not)
         if names:
@@ -335,6 +334,12 @@ def create_game(
         raise RuntimeError("could not allocate a game id")
     snap = load(game_id)
     return snap, token
+
+
+def _spec(rules: str) -> str:
+    """A rule set's spec as the engine reads it and a game stores it: not "farkle\n+greed"."""
+    base, toggles = crules.split_spec(rules)
+    return "+".join([base, *toggles])
 
 
 def form_token(form_key: str) -> str:
@@ -411,6 +416,53 @@ def create_once(
         made.append(snap.game.id)
         _record_form(conn, form_key, snap.game.id)
     return snap, token, MADE
+
+
+class KeyReused(Rejected):
+    """An API create's ``Idempotency-Key`` sent again asking for another game."""
+
+
+def api_form_key(key: str) -> str:
+    """The ``forms`` row of an API create sent with ``Idempotency-Key: key`` (`create_keyed`):
+    the key under the server's secret, as `form_token` derives a join token, so that the
+    file holds no client's key and a create form's row (`pages.form_key`) is never one."""
+    secret = str(current_app.secret_key).encode()
+    return hmac.new(secret, f"api:{key}".encode(), "sha256").hexdigest()
+
+
+def create_keyed(
+    key: str, rules: str, target: int | None, players: Any
+) -> tuple[Snapshot, str, str]:
+    """`create_game` for an API client's ``Idempotency-Key``, once: the request sent again
+    (its answer lost on the way) gets the game it made, and its join token again, while
+    that game stands, played or not (`MADE` or `BEFORE`); the key sent asking for another
+    game (other rules, target or players) is KeyReused. One IMMEDIATE transaction, as
+    `create_once`: two sends at once make one game."""
+    form_key = api_form_key(key)
+    made: list[str] = []
+    with _unmade_on_failure(made), _immediate() as conn:
+        game, token = made_from(form_key), form_token(form_key)
+        if game is not None and check_token(game, token):
+            if not _asks_for(game, rules, target, players):
+                raise KeyReused(
+                    "this Idempotency-Key was used for another game (other rules, target "
+                    "or players): send a new key for a new game"
+                )
+            return load(game.id), token, BEFORE
+        snap, token = create_game(rules, target, players, token=token)
+        made.append(snap.game.id)
+        _record_form(conn, form_key, snap.game.id)
+    return snap, token, MADE
+
+
+def _asks_for(game: Game, rules: str, target: int | None, players: Any) -> bool:
+    """Whether a create asks for the game ``game`` was made as: its rules as stored, its
+    target, its names as cleaned (a body sent again in other JSON spelling is the same)."""
+    try:
+        names = tuple(clean_players(players))
+    except Rejected:  # (no names the game could have been made with)
+        return False
+    return (_spec(rules), target, names) == (game.rules, game.target, game.players)
 
 
 def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
