@@ -227,9 +227,24 @@ def rules_described() -> Response:
     return jsonify({"rules": rules.name, "description": crules.describe(rules)})
 
 
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,200}")
+"""An ``Idempotency-Key`` header's value: printable ASCII, 1-200 characters."""
+
+
+def idempotency_key() -> str | None:
+    """The request's ``Idempotency-Key`` (None: no such header), or Unreadable."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise Unreadable("the Idempotency-Key header must be 1-200 printable ASCII characters")
+    return key
+
+
 @bp.post("/games")
 def create() -> tuple[Response, int]:
-    """Create a game; the answer carries the join token, shown only this once."""
+    """Create a game; the answer carries the join token, shown only here. With an
+    ``Idempotency-Key`` header the same request sent again (its answer lost on the way)
+    gets the same answer for the game it made, token and all (`store.create_keyed`)."""
+    key = idempotency_key()
     body = json_body()
     rules = body.get("rules")
     if not isinstance(rules, str) or not rules.strip():
@@ -237,9 +252,16 @@ def create() -> tuple[Response, int]:
     target = _int(body, "target", required=False)
     players = body.get("players", [])
     base_url()  # (a Host header no phone can open is refused before a game is made)
-    snap, token = store.create_game(rules.strip(), target, players)
+    how = store.MADE
+    if key is None:
+        snap, token = store.create_game(rules.strip(), target, players)
+    else:
+        snap, token, how = store.create_keyed(key, rules.strip(), target, players)
     out = {"id": snap.game.id, "token": token, **snap.public(), **game_urls(snap.game.id, token)}
-    return jsonify(out), 201
+    resp = jsonify(out)
+    if how == store.BEFORE:  # (as other APIs say a replayed answer)
+        resp.headers["Idempotent-Replayed"] = "true"
+    return resp, 201
 
 
 @bp.get("/games/<game_id>")

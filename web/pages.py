@@ -275,7 +275,8 @@ def _form_target(text: str) -> int | None:
 @bp.get("/new")
 def new_form() -> WResponse:
     """The create form's address opened as a page (Back to the answer to a form with a
-    mistake loads it again so): the form is on the home page."""
+    mistake, with scripts off: create.js gives that answer the home page's address): the
+    form is on the home page."""
     return redirect(url_for("pages.index"))
 
 
@@ -292,7 +293,6 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
-    session.pop("made", None)  # (kept by the servers of session 72's first hour)
     form_id = request.form.get("form_id", "")[:32]
     key = form_key(form_id, spec, target_text, players, request.form.get("again", ""))
     before = store.made_before(key) if form_id else None
@@ -308,12 +308,9 @@ def new() -> WResponse | tuple[str, int]:
         return _no_rematch(again.game.id, not_a_player=again.over)
     try:
         target = _form_target(target_text)
-        held = session_token(finished.game) if finished else None
-        made: tuple[store.Snapshot, str | None, bool] = (
-            store.create_once(key, spec, target, players, follows=held)
-            if form_id
-            else (*store.create_game(spec, target, players, follows=held), False)
-        )
+        snap, token, how = _create(key if form_id else None, spec, target, players, finished)
+    except store.NotFinished as exc:  # (taken back meanwhile: its phones still play it)
+        return _no_rematch(exc.game_id)
     except ValueError as exc:  # (store.Rejected is one: the engine's reason)
         flash(brief(str(exc)))  # (the flash rides in the session cookie)
         return render_template(
@@ -323,23 +320,35 @@ def new() -> WResponse | tuple[str, int]:
             form=request.form,
             form_id=form_id or fresh_form_id(),
             again=finished.game.id if finished else None,
+            page=url_for("pages.index", again=finished.game.id if finished else None),
         ), 422
-    snap, token, made_before = made
-    if made_before:  # (sent twice at once: the other send made it)
+    if how == store.BEFORE:  # (sent twice at once: the other send made it)
         return _made_before(snap, token)
-    if finished is not None:
-        try:
-            linked = store.record_rematch(finished.game, snap.game.id)
-        except store.Rejected:  # (taken back meanwhile: its phones still play it)
-            store.drop_unplayed(snap.game.id)
-            return _no_rematch(finished.game.id)
-        if linked != snap.game.id:  # (another phone's rematch came first: one game)
-            store.drop_unplayed(snap.game.id)
-            flash(REMATCH_TAKEN)
-            return redirect(url_for("pages.game", game_id=linked, joined=1))
+    if how == store.TAKEN:  # (another phone's rematch came first: one game)
+        flash(REMATCH_TAKEN)
+        return redirect(url_for("pages.game", game_id=snap.game.id, joined=1))
     if token:
         remember_token(snap.game.id, token)
     return redirect(url_for("pages.game", game_id=snap.game.id))
+
+
+def _create(
+    key: str | None,
+    spec: str,
+    target: int | None,
+    players: list[str],
+    finished: store.Snapshot | None,
+) -> tuple[store.Snapshot, str | None, str]:
+    """The game a create form asks for, once per form (``key``; None: a form sent without
+    its id), and a rematch linked from its finished game in the same transaction
+    (`store.create_rematch`). Returns the game, its join token and how it came."""
+    if finished is not None:
+        held = session_token(finished.game)
+        assert held is not None  # (`_finished_here`: this browser plays the finished game)
+        return store.create_rematch(finished.game, held, key, spec, target, players)
+    if key is None:
+        return (*store.create_game(spec, target, players), store.MADE)
+    return store.create_once(key, spec, target, players)
 
 
 @bp.post("/join")
@@ -384,6 +393,7 @@ def _join_form(typed: dict[str, str], message: str) -> tuple[str, int]:
         form=None,
         form_id=fresh_form_id(),
         joining={**typed, "error": message},
+        page=url_for("pages.index"),
     ), 422
 
 

@@ -22,7 +22,8 @@ import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -61,6 +62,14 @@ class Rejected(ValueError):
     """The action is not allowed now (the engine's reason or a setup rule)."""
 
 
+class NotFinished(Rejected):
+    """A rematch asked of a game that is no longer finished (taken back meanwhile)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id} is no longer finished: no rematch was made")
+        self.game_id = game_id
+
+
 @dataclass(frozen=True)
 class Game:
     """The immutable row of a game."""
@@ -85,7 +94,7 @@ class Snapshot:
     setup_error: str | None = None
     _json: dict[str, Any] | None = field(default=None, compare=False)
     rematch: str | None = None
-    """The table's next game, set up from this one's winner screen (`record_rematch`)."""
+    """The table's next game, set up from this one's winner screen (`create_rematch`)."""
 
     @property
     def state_json(self) -> dict[str, Any] | None:
@@ -300,8 +309,7 @@ def create_game(
     (``follows``: the join token of the finished game this is a rematch of, from which its
     own is derived, `rematch_token`; else ``token``, or a random one)."""
     names = clean_players(players)
-    base, toggles = crules.split_spec(rules)
-    rules = "+".join([base, *toggles])  # (as the engine reads it: not "farkle\n+greed")
+    rules = _spec(rules)
     try:
         crules.check_winnable(crules.load_rules(rules, target=target))  # (names or not)
         if names:
@@ -328,6 +336,12 @@ def create_game(
     return snap, token
 
 
+def _spec(rules: str) -> str:
+    """A rule set's spec as the engine reads it and a game stores it: not "farkle\n+greed"."""
+    base, toggles = crules.split_spec(rules)
+    return "+".join([base, *toggles])
+
+
 def form_token(form_key: str) -> str:
     """The join token of the game made from the create form ``form_key`` (`create_once`):
     derived under the server's secret, so that the form sent again, its first answer lost
@@ -345,30 +359,110 @@ def made_from(form_key: str) -> Game | None:
         return None
 
 
-def create_once(
-    form_key: str, rules: str, target: int | None, players: list[str], follows: str | None = None
-) -> tuple[Snapshot, str | None, bool]:
-    """`create_game` for the create form ``form_key``, once: the form sent again (a double
-    tap, Back to the filled form, a retry after an answer lost on the way) gets the game it
-    made. Returns the game, its join token (`made_before`) and whether it was made before.
-    Checked and stored in one IMMEDIATE transaction, so two sends at once make one game."""
+@contextmanager
+def _immediate() -> Iterator[sqlite3.Connection]:
+    """One IMMEDIATE transaction: its reads and writes hold SQLite's write lock together, so
+    two racing writers go one after the other; rolled back on any error."""
     conn = get_db()
     conn.execute("BEGIN IMMEDIATE")
     try:
-        before = made_before(form_key)
-        if before is None:
-            token = None if follows else form_token(form_key)
-            snap, token = create_game(rules, target, players, follows=follows, token=token)
-            conn.execute(  # (REPLACE: a row whose game is gone or under way)
-                "INSERT OR REPLACE INTO forms (key, game_id) VALUES (?, ?)",
-                (form_key, snap.game.id),
-            )
+        yield conn
         conn.execute("COMMIT")
     except BaseException:
+        # (a COMMIT that failed, the disk full, was rolled back by SQLite itself: a ROLLBACK
+        # then raised "no transaction is active" in place of "database or disk is full")
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return (snap, token, False) if before is None else (*before, True)
+
+
+@contextmanager
+def _unmade_on_failure(made: list[str]) -> Iterator[None]:
+    """Forget the games whose ids ``made`` gathers if the transaction making them fails:
+    `create_game` caches a game it loads, which the rollback has taken out of the file."""
+    try:
+        yield
+    except BaseException:
+        for game_id in made:
+            _cache().forget(game_id)
+        raise
+
+
+def _record_form(conn: sqlite3.Connection, form_key: str, game_id: str) -> None:
+    """Link the create form ``form_key`` to the game it made (`made_from`)."""
+    conn.execute(  # (REPLACE: a row whose game is gone or under way)
+        "INSERT OR REPLACE INTO forms (key, game_id) VALUES (?, ?)", (form_key, game_id)
+    )
+
+
+MADE, BEFORE, TAKEN = "made", "before", "taken"
+"""How `create_once` or `create_rematch` came by the game it opens: made now, made before
+by the same form, or (a rematch) made first by another phone."""
+
+
+def create_once(
+    form_key: str, rules: str, target: int | None, players: list[str]
+) -> tuple[Snapshot, str | None, str]:
+    """`create_game` for the create form ``form_key``, once: the form sent again (a double
+    tap, Back to the filled form, a retry after an answer lost on the way) gets the game it
+    made. Returns the game, its join token (`made_before`) and `MADE` or `BEFORE`.
+    Checked and stored in one IMMEDIATE transaction, so two sends at once make one game."""
+    made: list[str] = []
+    with _unmade_on_failure(made), _immediate() as conn:
+        before = made_before(form_key)
+        if before is not None:
+            return (*before, BEFORE)
+        snap, token = create_game(rules, target, players, token=form_token(form_key))
+        made.append(snap.game.id)
+        _record_form(conn, form_key, snap.game.id)
+    return snap, token, MADE
+
+
+class KeyReused(Rejected):
+    """An API create's ``Idempotency-Key`` sent again asking for another game."""
+
+
+def api_form_key(key: str) -> str:
+    """The ``forms`` row of an API create sent with ``Idempotency-Key: key`` (`create_keyed`):
+    the key under the server's secret, as `form_token` derives a join token, so that the
+    file holds no client's key and a create form's row (`pages.form_key`) is never one."""
+    secret = str(current_app.secret_key).encode()
+    return hmac.new(secret, f"api:{key}".encode(), "sha256").hexdigest()
+
+
+def create_keyed(
+    key: str, rules: str, target: int | None, players: Any
+) -> tuple[Snapshot, str, str]:
+    """`create_game` for an API client's ``Idempotency-Key``, once: the request sent again
+    (its answer lost on the way) gets the game it made, and its join token again, while
+    that game stands, played or not (`MADE` or `BEFORE`); the key sent asking for another
+    game (other rules, target or players) is KeyReused. One IMMEDIATE transaction, as
+    `create_once`: two sends at once make one game."""
+    form_key = api_form_key(key)
+    made: list[str] = []
+    with _unmade_on_failure(made), _immediate() as conn:
+        game, token = made_from(form_key), form_token(form_key)
+        if game is not None and check_token(game, token):
+            if not _asks_for(game, rules, target, players):
+                raise KeyReused(
+                    "this Idempotency-Key was used for another game (other rules, target "
+                    "or players): send a new key for a new game"
+                )
+            return load(game.id), token, BEFORE
+        snap, token = create_game(rules, target, players, token=token)
+        made.append(snap.game.id)
+        _record_form(conn, form_key, snap.game.id)
+    return snap, token, MADE
+
+
+def _asks_for(game: Game, rules: str, target: int | None, players: Any) -> bool:
+    """Whether a create asks for the game ``game`` was made as: its rules as stored, its
+    target, its names as cleaned (a body sent again in other JSON spelling is the same)."""
+    try:
+        names = tuple(clean_players(players))
+    except Rejected:  # (no names the game could have been made with)
+        return False
+    return (_spec(rules), target, names) == (game.rules, game.target, game.players)
 
 
 def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
@@ -490,9 +584,7 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
     writers on the same version exactly one succeeds and the other gets Conflict.
     """
     game = get_game(game_id)
-    conn = get_db()
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with _immediate() as conn:
         current = current_version(game.id)
         snap = snapshot_at(game, current)
         if current != version and not (
@@ -504,19 +596,17 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
         new = _next(snap, kind, payload)
         if kind == "join":  # (the name as cleaned: a restart or another server folds the same)
             payload = dict(new.table.rows[-1][1])
-        conn.execute(
-            "INSERT INTO events (game_id, seq, kind, event) VALUES (?,?,?,?)",
-            (game.id, new.version, kind, json.dumps(payload)),
-        )
-        conn.execute("COMMIT")
-    except BaseException:
-        # (a COMMIT that failed, the disk full, was rolled back by SQLite itself: a ROLLBACK
-        # then raised "no transaction is active" in place of "database or disk is full")
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        _insert(conn, new, kind, payload)
     _cache().put(new)
     return new
+
+
+def _insert(conn: sqlite3.Connection, new: Snapshot, kind: str, payload: dict[str, Any]) -> None:
+    """Store the row that makes ``new`` (a transaction's: `append`, `create_rematch`)."""
+    conn.execute(
+        "INSERT INTO events (game_id, seq, kind, event) VALUES (?,?,?,?)",
+        (new.game.id, new.version, kind, json.dumps(payload)),
+    )
 
 
 def undone_words(before: Snapshot, after: Snapshot) -> str:
@@ -583,27 +673,37 @@ def _letters(digest: bytes) -> str:
     return "".join(letters)
 
 
-def record_rematch(game: Game, rematch: str) -> str:
-    """Link a finished game to the table's next one, so that every phone's winner screen
-    opens it; returns the game linked (another phone's, if its rematch was linked first).
-    Rejected when the game is no longer finished (taken back meanwhile)."""
-    for _ in range(5):  # (a write on the old game meanwhile: another rematch, an undo)
-        snap = load(game.id)
-        if snap.rematch:
-            return snap.rematch
-        try:
-            append(game.id, snap.version, "rematch", {"game": rematch})
-        except Conflict:
-            continue
-        return rematch
-    raise Rejected("the game kept changing meanwhile: no rematch was set up")
-
-
-def drop_unplayed(game_id: str) -> None:
-    """Remove a game made a moment ago that no phone has written to: a rematch that lost
-    the race to another phone's, or whose game was taken back meanwhile."""
-    get_db().execute(
-        "DELETE FROM games WHERE id = ? AND NOT EXISTS (SELECT 1 FROM events WHERE game_id = ?)",
-        (game_id, game_id),
-    )
-    _cache().forget(game_id)
+def create_rematch(
+    finished: Game,
+    held: str,
+    form_key: str | None,
+    rules: str,
+    target: int | None,
+    players: list[str],
+) -> tuple[Snapshot, str | None, str]:
+    """The table's next game after ``finished`` (`create_game`, its join token derived from
+    ``held``, the finished game's) and the finished game's link to it, in one IMMEDIATE
+    transaction: made in two, a server stopped between them left a rematch no winner
+    screen linked to, which another phone's *Rematch* doubled. Returns the game to open,
+    its join token (None: the browser derives it, `pages.session_token`) and how it came:
+    `MADE`; `BEFORE` (by the form ``form_key``, sent again); `TAKEN` (another phone's,
+    linked first: nothing is made). NotFinished when the game is no longer finished (taken
+    back meanwhile: nothing is made)."""
+    made: list[str] = []
+    with _unmade_on_failure(made), _immediate() as conn:
+        before = made_before(form_key) if form_key else None
+        if before is not None:  # (a rematch's too, before it would be called another phone's)
+            return (*before, BEFORE)
+        now = load(finished.id)
+        if now.rematch:
+            return load(now.rematch), None, TAKEN
+        if not now.over:
+            raise NotFinished(finished.id)
+        snap, token = create_game(rules, target, players, follows=held)
+        made.append(snap.game.id)
+        linked = _next(now, "rematch", {"game": snap.game.id})
+        _insert(conn, linked, "rematch", {"game": snap.game.id})
+        if form_key:
+            _record_form(conn, form_key, snap.game.id)
+    _cache().put(linked)
+    return snap, token, MADE

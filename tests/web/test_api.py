@@ -34,6 +34,79 @@ def test_create_returns_state_token_and_links(client: FlaskClient) -> None:
     assert body["view_url"].endswith(f"/g/{body['id']}") and body["token"] not in body["view_url"]
 
 
+def _games(app: Flask) -> int:
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+def test_a_create_sent_again_with_its_idempotency_key_makes_one_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A client that sends its create again (the answer lost on the way) with the same
+    ``Idempotency-Key`` gets the game it made, its token and links, while that game stands,
+    played or not; without the header each create is a game of its own."""
+    body = {"rules": "farkle", "target": 5000, "players": ["Ann", "Bob"]}
+    key = {"Idempotency-Key": "3f2c8a1e-retry me"}
+    first = client.post("/api/games", json=body, headers=key)
+    assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
+    made = first.get_json()
+    again = client.post("/api/games", json=dict(reversed(body.items())), headers=key)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == made and _games(app) == 1
+    event = {"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}}
+    auth = {"Authorization": f"Bearer {made['token']}"}
+    assert (
+        client.post(f"/api/games/{made['id']}/events", json=event, headers=auth).status_code == 200
+    )
+    played = client.post("/api/games", json=body, headers=key).get_json()
+    assert (played["id"], played["token"], played["version"]) == (made["id"], made["token"], 1)
+    assert played["join_url"] == made["join_url"] and _games(app) == 1
+    other = client.post("/api/games", json=body, headers={"Idempotency-Key": "another"})
+    assert other.status_code == 201 and other.get_json()["id"] != made["id"]
+    plain = [client.post("/api/games", json=body).get_json()["id"] for _ in range(2)]
+    assert len({made["id"], *plain}) == 3 and _games(app) == 4
+    with sqlite3.connect(app.config["DATABASE"]) as conn:  # (the key hashed, under the secret)
+        rows = [row[0] for row in conn.execute("SELECT key FROM forms")]
+        conn.execute("PRAGMA foreign_keys = ON")  # (its forms row goes with it)
+        conn.execute("DELETE FROM events WHERE game_id = ?", (made["id"],))
+        conn.execute("DELETE FROM games WHERE id = ?", (made["id"],))
+    assert len(rows) == 2 and not any("another" in row or "retry" in row for row in rows)
+    with app.app_context():
+        store._cache().forget(made["id"])
+    anew = client.post("/api/games", json=body, headers=key)  # (its game gone: a new one)
+    assert anew.status_code == 201 and anew.get_json()["id"] != made["id"]
+    assert "Idempotent-Replayed" not in anew.headers
+
+
+def test_an_idempotency_key_sent_for_another_game_is_refused(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The same key with another body is a 422 saying so, and makes no game; a key that is
+    no 1-200 printable ASCII characters is a 400, before any game is made. A create refused
+    (bad rules) did not use its key."""
+    key = {"Idempotency-Key": "k" * 200}
+    refused = client.post("/api/games", json={"rules": "yahtzee"}, headers=key)
+    assert refused.status_code == 422 and "yahtzee" in refused.get_json()["error"]
+    body = {"rules": "farkle", "players": ["Ann", "Bob"]}
+    assert client.post("/api/games", json=body, headers=key).status_code == 201
+    for other in (
+        {**body, "players": ["Ann", "Cid"]},
+        {**body, "target": 5000},
+        {**body, "rules": "farkle+greed"},
+        {**body, "players": ["Ann", "ann"]},  # (no game at all: still another body)
+    ):
+        resp = client.post("/api/games", json=other, headers=key)
+        assert resp.status_code == 422, other
+        assert "Idempotency-Key was used for another game" in resp.get_json()["error"]
+    for bad in ("", "k" * 201, "caf\u00e9", "tab\there", "bell\x07"):
+        resp = client.post("/api/games", json=body, headers={"Idempotency-Key": bad})
+        assert resp.status_code == 400, bad
+        assert resp.get_json() == {
+            "error": "the Idempotency-Key header must be 1-200 printable ASCII characters"
+        }
+    assert _games(app) == 1
+
+
 def test_the_load_benchmark_creates_games_the_server_takes(client: FlaskClient) -> None:
     # benchmarks/bench_web.py once asked for a target past the cap and died on a 422
     import importlib.util

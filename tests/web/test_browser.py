@@ -405,6 +405,44 @@ def test_create_sent_again_opens_the_game_it_made(browser: Browser, server: Serv
         assert page.url.split("?")[0] != made and games() == before + 2 and not errors
 
 
+def test_back_to_a_form_refused_once_keeps_its_id(browser: Browser, server: Server) -> None:
+    """A form with a mistake (answered 422, the form shown again), then mended and sent,
+    then Back: the form the browser loads again is the one it sent, so sending it again
+    opens the game it made. (Its answer's entry had the address ``/new``, which Back
+    loaded again as the home page, a new id and a second game.)"""
+    import sqlite3
+
+    def games() -> int:
+        with contextlib.closing(sqlite3.connect(server.db)) as db:
+            return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url + "/")
+        sent_id = page.get_attribute("#new-game [name=form_id]", "value")
+        page.select_option("#preset", "farkle")
+        page.fill("#players", "Ann\nann")
+        page.click("text=Create game")
+        wait_text(page, ".flash", "same name")
+        assert page.url == server.url + "/"  # (a reload shows the form, sending nothing)
+        page.fill("#players", "Ann\nBob")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        made, before = page.url.split("?")[0], games()
+        page.go_back()
+        page.wait_for_selector("#new-game")
+        assert page.get_attribute("#new-game [name=form_id]", "value") == sent_id
+        page.select_option("#preset", "farkle")
+        page.fill("#players", "Ann\nBob")
+        page.click("text=Create game")
+        page.wait_for_selector("body[data-ready]")
+        assert page.url.split("?")[0] == made and games() == before == 1
+        wait_text(page, ".flash", "already created from that form")
+        assert not errors
+
+
 def test_the_invite_swaps_its_qr_for_the_spectators_in_place(
     browser: Browser, server: Server
 ) -> None:
@@ -429,6 +467,34 @@ def test_the_invite_swaps_its_qr_for_the_spectators_in_place(
         assert page.locator("#qr-for").inner_text() == "Players scan this to join and play."
         assert page.get_attribute("#qr", "alt") == "Players scan this QR code to join and play."
         assert page.locator("#qr-swap").inner_text() == "QR for spectators" and not errors
+
+
+def test_the_qr_swap_is_a_button_whose_caption_is_announced(
+    browser: Browser, server: Server
+) -> None:
+    """A screen reader hears the swap: *QR for spectators* is a button (it swaps the QR in
+    place; Space presses it too) controlling the QR, and the line under the QR, which says
+    whose it is, is a polite live region. A modified click still opens the spectators' QR
+    in a tab of its own, as the link it is without scripts."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        caption = page.locator("#qr-for")
+        assert caption.get_attribute("aria-live") == "polite"
+        assert caption.get_attribute("aria-atomic") == "true"
+        swap = page.get_by_role("button", name="QR for spectators")
+        assert swap.get_attribute("aria-controls") == "qr"
+        swap.click()
+        assert caption.inner_text() == "Spectators scan this to watch (read-only)."
+        back = page.get_by_role("button", name="QR for players")
+        back.focus()
+        page.keyboard.press(" ")
+        assert caption.inner_text() == "Players scan this to join and play."
+        assert page.get_by_role("button", name="QR for spectators").count() == 1
+        assert "/qr" not in page.url
+        with ctx.expect_page() as opened:
+            page.click("#qr-swap", modifiers=["Control"])
+        assert "/qr.svg?link=view" in opened.value.url
+        assert caption.inner_text() == "Players scan this to join and play." and not errors
 
 
 def test_the_late_join_banner_greets_an_arrival_once(browser: Browser, server: Server) -> None:

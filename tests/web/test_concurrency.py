@@ -66,6 +66,31 @@ def test_exactly_one_writer_wins_each_version(app: Flask, game: GameActions) -> 
     assert len(log["events"]) == ROUNDS
 
 
+def test_racing_creates_with_one_idempotency_key_make_one_game(app: Flask) -> None:
+    """A client's create sent again while the first is still on its way, the same
+    ``Idempotency-Key`` on both: one game, every answer its id and token."""
+    barrier = threading.Barrier(THREADS)
+    answers: list[Any] = [None] * THREADS
+
+    def post(i: int) -> None:
+        client = app.test_client()
+        barrier.wait()
+        resp = client.post(
+            "/api/games",
+            json={"rules": "farkle", "players": ["Ann", "Bob"]},
+            headers={"Idempotency-Key": "one race"},
+        )
+        answers[i] = (resp.status_code, resp.get_json()["id"], resp.get_json()["token"])
+        resp.close()
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(answers)) == 1 and answers[0][0] == 201, answers
+
+
 def test_racing_undos_remove_one_action_only(app: Flask, game: GameActions) -> None:
     game.create()
     game.score("Ann", 500)

@@ -91,8 +91,9 @@ def test_a_create_form_sent_again_opens_the_game_it_made(client: FlaskClient, ap
     assert second != first
     other = client.post("/new", data={**data, "form_id": second}).location
     assert other not in (made, edited.location)
-    with app.app_context():
-        store.drop_unplayed(made.rsplit("/", 1)[-1])
+    with app.app_context():  # (its game gone: deleted by hand)
+        get_db().execute("DELETE FROM games WHERE id = ?", (made.rsplit("/", 1)[-1],))
+        store._cache().forget(made.rsplit("/", 1)[-1])
     assert client.post("/new", data={**data, "form_id": first}).location not in (made, other)
     with app.app_context():
         assert get_db().execute("SELECT count(*) FROM forms").fetchone()[0] == 3  # (4 made, 1 gone)
@@ -146,9 +147,36 @@ def test_a_create_form_whose_answer_was_lost_makes_one_game_and_a_player(
 
 
 def test_the_create_forms_address_opened_as_a_page_is_the_home_page(client: FlaskClient) -> None:
-    """Back to the answer to a form with a mistake loads ``/new`` again as a page."""
+    """Back to the answer to a form with a mistake loads ``/new`` again as a page (with
+    scripts off: see the next test)."""
     resp = client.get("/new")
     assert resp.status_code == 302 and resp.location == "/"
+
+
+def test_a_form_answered_with_its_mistake_names_the_forms_own_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The answer to a form with a mistake names the page the form is on, which create.js
+    makes its history entry's address: Back loads that again with the entry's form id, and
+    the form mended and sent again opens the game it made (``/new``, the address it was
+    sent to, went home: a new id, a second game)."""
+    data = {"csrf_token": csrf(client), "preset": "farkle", "players": "Ann\nann"}
+    wrong = client.post("/new", data=data).get_data(as_text=True)
+    assert 'id="new-game" data-page="/"' in wrong
+    joining = client.post("/join", data={"csrf_token": data["csrf_token"], "game": "ZZZZZZ"})
+    assert joining.status_code == 422
+    assert 'id="new-game" data-page="/"' in joining.get_data(as_text=True)
+    assert "data-page" not in client.get("/").get_data(as_text=True)  # (its own address)
+
+
+def test_a_rematch_form_answered_with_its_mistake_names_the_rematch_page(
+    app: Flask, game: GameActions
+) -> None:
+    """As above, the form it was: the rematch of that game (Back: the same rematch form)."""
+    (host,) = _won_with_rematch_form(app, game, phones=1)
+    wrong = _send_rematch(host, game.id, players="Ann\nann")
+    assert wrong.status_code == 422
+    assert f'id="new-game" data-page="/?again={game.id}"' in wrong.get_data(as_text=True)
 
 
 def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: Flask) -> None:
@@ -938,6 +966,34 @@ def test_a_game_seen_from_a_host_idna_cannot_decode_gets_a_400(
         status, page = past_the_client(app, path, headers=headers)
         assert status == 400 and "not an address phones can open" in page, path
     assert client.get(f"/g/{game.id}").status_code == 200  # (its own host: as ever)
+
+
+def test_a_rematch_stopped_before_its_link_leaves_no_game(app: Flask, game: GameActions) -> None:
+    """The rematch and the finished game's link to it are one transaction: a server stopped
+    between the two (here the link refused by the file) had left a rematch no winner screen
+    linked to, which the form sent again opened and another phone's Rematch doubled. Now
+    nothing is left; the form sent again makes the rematch, linked, and the other phone's
+    Rematch opens it."""
+    host, guest = _won_with_rematch_form(app, game, phones=2)
+    with app.app_context():
+        get_db().execute(
+            "CREATE TRIGGER stop BEFORE INSERT ON events WHEN NEW.kind = 'rematch' "
+            "BEGIN SELECT RAISE(ABORT, 'the server stopped'); END"
+        )
+    form = {"form_id": form_id(host, f"/?again={game.id}")}
+    with pytest.raises(sqlite3.IntegrityError, match="the server stopped"):
+        _send_rematch(host, game.id, **form)
+    with app.app_context():
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+        get_db().execute("DROP TRIGGER stop")
+    assert "rematch" not in game.get()
+    sent = _send_rematch(host, game.id, **form)
+    rematch = sent.location.rsplit("/", 1)[-1]
+    assert sent.status_code == 302 and rematch != game.id and game.get()["rematch"] == rematch
+    late = _send_rematch(guest, game.id, players="Ann\nBob\nCid")
+    assert late.location == f"/g/{rematch}?joined=1"
+    with app.app_context():
+        assert get_db().execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
 
 
 def test_a_rematch_of_a_game_this_phone_does_not_play_is_not_made(

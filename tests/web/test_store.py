@@ -1,5 +1,5 @@
 """The store's own promises, below the routes: the snapshot cache, which writes may come late,
-join codes as typed, the rematch link and the game a lost rematch race leaves behind."""
+join codes as typed, the rematch and its link, made together."""
 
 from __future__ import annotations
 
@@ -169,46 +169,67 @@ def test_a_rematch_code_is_its_own() -> None:
     assert len(first) == store.TOKEN_LEN and set(first) <= set(store.ALPHABET)
 
 
+def _count(table: str) -> int:
+    return int(get_db().execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+
+
 def test_a_rematch_links_a_finished_game_once(app: Flask, game: GameActions) -> None:
-    """The link is set from a finished game only, and once: a second rematch is told the
-    first one's game, and a direct second link is refused."""
+    """A rematch is made from a finished game only, and once: another phone's, sent after
+    the first was linked, opens the first and makes none; the same form sent again opens
+    the game it made; a direct second link is refused."""
     game.create("dice-10000", ["Ann", "Bob"], target=1000)
+    ask = ("dice-10000", 1000, ["Ann", "Bob"])
     with app.app_context():
         row = store.get_game(game.id)
-        with pytest.raises(store.Rejected, match="no rematch was set up|finished game"):
-            store.record_rematch(row, "AAAAAA")
-        assert store.load(game.id).rematch is None
+        with pytest.raises(store.NotFinished, match="no longer finished: no rematch"):
+            store.create_rematch(row, game.token, "form-a", *ask)
+        assert store.load(game.id).rematch is None and _count("games") == 1
     game.score("Ann", 600)
     game.score("Bob", 950)
     game.score("Ann", 400)
     with app.app_context():
-        row = store.get_game(game.id)
-        assert store.record_rematch(row, "AAAAAA") == "AAAAAA"
-        assert store.record_rematch(row, "BBBBBB") == "AAAAAA"
+        made, token, how = store.create_rematch(row, game.token, "form-a", *ask)
+        assert how == store.MADE and store.check_token(made.game, token or "")
+        assert token == store.rematch_token(game.token, made.game.id)
+        taken, _token, how = store.create_rematch(row, game.token, "form-b", "farkle", None, [])
+        assert how == store.TAKEN and taken.game.id == made.game.id
+        again, _token, how = store.create_rematch(row, game.token, "form-a", *ask)
+        assert how == store.BEFORE and again.game.id == made.game.id
+        assert _count("games") == 2 and _count("forms") == 1
         snap = store.load(game.id)
-        with pytest.raises(store.Rejected, match="already set up: game AAAAAA"):
+        with pytest.raises(store.Rejected, match=f"already set up: game {made.game.id}"):
             store.append(game.id, snap.version, "rematch", {"game": "CCCCCC"})
-        assert store.load(game.id).rematch == "AAAAAA"
-    assert game.get()["rematch"] == "AAAAAA"
+        assert store.load(game.id).rematch == made.game.id
+    assert game.get()["rematch"] == made.game.id
 
 
-def test_only_an_unplayed_game_is_dropped(app: Flask, game: GameActions) -> None:
-    """A rematch that lost the race is gone, from the cache too (its link would otherwise
-    still open); a game a phone has written to is never dropped."""
-    game.create()
+def test_a_rematch_and_its_link_are_written_together(app: Flask, game: GameActions) -> None:
+    """The link refused by the file (a server stopped between the two writes, as it were)
+    leaves no rematch behind, in the file or the cache, and no open transaction; asked
+    again, it is made and linked."""
+    game.create("farkle", ["Ann", "Bob"], target=500)
     game.score("Ann", 500)
+    game.score("Bob", 0)
     with app.app_context():
-        lost, _token = store.create_game("farkle", None, ["Ann", "Bob"])
-        store.drop_unplayed(lost.game.id)
-        with pytest.raises(store.NotFound):
-            store.get_game(lost.game.id)
-        store.drop_unplayed(game.id)
-    assert _scores(game.get()) == [500, 0]
+        get_db().execute(
+            "CREATE TRIGGER stop BEFORE INSERT ON events WHEN NEW.kind = 'rematch' "
+            "BEGIN SELECT RAISE(ABORT, 'the server stopped'); END"
+        )
+        row = store.get_game(game.id)
+        cached = dict(app.extensions["hotdice_cache"].games)
+        with pytest.raises(Exception, match="the server stopped"):
+            store.create_rematch(row, game.token, "form", "farkle", 500, ["Ann", "Bob"])
+        assert _count("games") == 1 and _count("forms") == 0 and not get_db().in_transaction
+        assert app.extensions["hotdice_cache"].games.keys() == cached.keys()
+        get_db().execute("DROP TRIGGER stop")
+        made, _token, how = store.create_rematch(row, game.token, "form", "farkle", 500, ["Ann"])
+        assert how == store.MADE and store.load(game.id).rematch == made.game.id
+    assert game.get()["rematch"] == made.game.id
 
 
 def test_a_refused_write_leaves_no_transaction_open(app: Flask, game: GameActions) -> None:
     """A stale or refused write rolls its transaction back, so the same connection writes
-    again at once (as `record_rematch` does after a Conflict) and holds no write lock."""
+    again at once and holds no write lock."""
     game.create("farkle", ["Ann", "Bob"])
     score = {"type": "score", "player": "Ann", "points": 500}
     with app.app_context():

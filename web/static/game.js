@@ -542,6 +542,20 @@
     }
   });
 
+  // *QR for spectators* swaps the invite's QR in place (below), its caption a polite live
+  // region: to a screen reader it is a button, Space pressing it too. Its name says what
+  // it shows next, so it has no aria-pressed, which asks for a name that stays the same.
+  // (Without this script it is the link to the spectators' QR it names.)
+  const qrSwap = document.getElementById("qr-swap");
+  if (qrSwap) {
+    qrSwap.setAttribute("role", "button");
+    qrSwap.setAttribute("aria-controls", "qr");
+    qrSwap.addEventListener("keydown", (ev) => {
+      if (ev.key !== " ") return;
+      ev.preventDefault();
+      qrSwap.click();
+    });
+  }
   document.addEventListener("click", (ev) => {
     const swap = ev.target.closest("#qr-swap");
     // the invite's QR in place, players' or spectators' (not a bare SVG page; opened in a
