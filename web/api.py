@@ -227,15 +227,20 @@ def rules_described() -> Response:
     return jsonify({"rules": rules.name, "description": crules.describe(rules)})
 
 
-IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,200}")
-"""An ``Idempotency-Key`` header's value: printable ASCII, 1-200 characters."""
+IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{22,200}")
+"""An ``Idempotency-Key`` header's value: printable ASCII, 22-200 characters. A key sent
+again gets its game's join token back (`store.create_keyed`), so it must be as hard to
+guess: 22 characters hold a UUID's 128 bits in base 64; a UUID's text is 36."""
 
 
 def idempotency_key() -> str | None:
     """The request's ``Idempotency-Key`` (None: no such header), or Unreadable."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
-        raise Unreadable("the Idempotency-Key header must be 1-200 printable ASCII characters")
+        raise Unreadable(
+            "the Idempotency-Key header must be 22-200 printable ASCII characters "
+            "(a new UUID for each game)"
+        )
     return key
 
 
@@ -252,14 +257,14 @@ def create() -> tuple[Response, int]:
     target = _int(body, "target", required=False)
     players = body.get("players", [])
     base_url()  # (a Host header no phone can open is refused before a game is made)
-    how = store.MADE
+    how = store.Made.NOW
     if key is None:
         snap, token = store.create_game(rules.strip(), target, players)
     else:
         snap, token, how = store.create_keyed(key, rules.strip(), target, players)
     out = {"id": snap.game.id, "token": token, **snap.public(), **game_urls(snap.game.id, token)}
     resp = jsonify(out)
-    if how == store.BEFORE:  # (as other APIs say a replayed answer)
+    if how == store.Made.BEFORE:  # (as other APIs say a replayed answer)
         resp.headers["Idempotent-Replayed"] = "true"
     return resp, 201
 

@@ -322,9 +322,9 @@ def new() -> WResponse | tuple[str, int]:
             again=finished.game.id if finished else None,
             page=url_for("pages.index", again=finished.game.id if finished else None),
         ), 422
-    if how == store.BEFORE:  # (sent twice at once: the other send made it)
+    if how == store.Made.BEFORE:  # (sent twice at once: the other send made it)
         return _made_before(snap, token)
-    if how == store.TAKEN:  # (another phone's rematch came first: one game)
+    if how == store.Made.TAKEN:  # (another phone's rematch came first: one game)
         flash(REMATCH_TAKEN)
         return redirect(url_for("pages.game", game_id=snap.game.id, joined=1))
     if token:
@@ -338,16 +338,17 @@ def _create(
     target: int | None,
     players: list[str],
     finished: store.Snapshot | None,
-) -> tuple[store.Snapshot, str | None, str]:
+) -> tuple[store.Snapshot, str | None, store.Made]:
     """The game a create form asks for, once per form (``key``; None: a form sent without
     its id), and a rematch linked from its finished game in the same transaction
     (`store.create_rematch`). Returns the game, its join token and how it came."""
     if finished is not None:
         held = session_token(finished.game)
-        assert held is not None  # (`_finished_here`: this browser plays the finished game)
+        if held is None:  # (`_finished_here` found it held: not a rematch this phone may make)
+            raise store.NotFinished(finished.game.id)
         return store.create_rematch(finished.game, held, key, spec, target, players)
     if key is None:
-        return (*store.create_game(spec, target, players), store.MADE)
+        return (*store.create_game(spec, target, players), store.Made.NOW)
     return store.create_once(key, spec, target, players)
 
 

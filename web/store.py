@@ -15,6 +15,7 @@ standing, the game's events), is `companion.table`'s; this module stores and fol
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import hmac
 import json
@@ -308,14 +309,7 @@ def create_game(
     """Validate the rules with the engine, store a new game; return it and its join token
     (``follows``: the join token of the finished game this is a rematch of, from which its
     own is derived, `rematch_token`; else ``token``, or a random one)."""
-    names = clean_players(players)
-    rules = _spec(rules)
-    try:
-        crules.check_winnable(crules.load_rules(rules, target=target))  # (names or not)
-        if names:
-            cgame.new_log(rules, names, target=target)
-    except ValueError as exc:
-        raise Rejected(str(exc)) from exc
+    rules, names = checked(rules, target, players)
     token = token or _code(TOKEN_LEN)
     conn = get_db()
     for _ in range(20):
@@ -334,6 +328,20 @@ def create_game(
         raise RuntimeError("could not allocate a game id")
     snap = load(game_id)
     return snap, token
+
+
+def checked(rules: str, target: int | None, players: Any) -> tuple[str, tuple[str, ...]]:
+    """A new game's rules as stored and its players' names as cleaned, or Rejected with the
+    engine's reason: what `create_game` would make, known before anything is written."""
+    names = clean_players(players)
+    rules = _spec(rules)
+    try:
+        crules.check_winnable(crules.load_rules(rules, target=target))  # (names or not)
+        if names:
+            cgame.new_log(rules, names, target=target)
+    except ValueError as exc:
+        raise Rejected(str(exc)) from exc
+    return rules, tuple(names)
 
 
 def _spec(rules: str) -> str:
@@ -376,46 +384,66 @@ def _immediate() -> Iterator[sqlite3.Connection]:
         raise
 
 
+class Made(enum.Enum):
+    """How `create_once`, `create_keyed` or `create_rematch` came by the game it opens."""
+
+    NOW = "made now"
+    BEFORE = "made before by the same form or key, sent again"
+    TAKEN = "a rematch another phone made first"
+
+
+class _Creating:
+    """The games one IMMEDIATE transaction makes (`_creating`), each linked to the form or
+    key that asked for it (a ``forms`` row, `made_from`)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.made: list[str] = []
+
+    def game(
+        self, form_key: str | None, rules: str, target: int | None, players: Any, **how: Any
+    ) -> tuple[Snapshot, str]:
+        """`create_game`, and the form's link to the game (REPLACE: a row whose game is
+        gone or under way)."""
+        snap, token = create_game(rules, target, players, **how)
+        self.made.append(snap.game.id)
+        if form_key:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO forms (key, game_id) VALUES (?, ?)",
+                (form_key, snap.game.id),
+            )
+        return snap, token
+
+
 @contextmanager
-def _unmade_on_failure(made: list[str]) -> Iterator[None]:
-    """Forget the games whose ids ``made`` gathers if the transaction making them fails:
-    `create_game` caches a game it loads, which the rollback has taken out of the file."""
+def _creating() -> Iterator[_Creating]:
+    """One IMMEDIATE transaction that makes games: the check that the form or key made none
+    yet and the game it makes go together, so two sends at once make one game. If it
+    fails, the games it made are forgotten too: `create_game` caches a game it loads, which
+    the rollback has taken out of the file."""
+    creating: _Creating | None = None
     try:
-        yield
+        with _immediate() as conn:
+            creating = _Creating(conn)
+            yield creating
     except BaseException:
-        for game_id in made:
+        for game_id in creating.made if creating else ():
             _cache().forget(game_id)
         raise
 
 
-def _record_form(conn: sqlite3.Connection, form_key: str, game_id: str) -> None:
-    """Link the create form ``form_key`` to the game it made (`made_from`)."""
-    conn.execute(  # (REPLACE: a row whose game is gone or under way)
-        "INSERT OR REPLACE INTO forms (key, game_id) VALUES (?, ?)", (form_key, game_id)
-    )
-
-
-MADE, BEFORE, TAKEN = "made", "before", "taken"
-"""How `create_once` or `create_rematch` came by the game it opens: made now, made before
-by the same form, or (a rematch) made first by another phone."""
-
-
 def create_once(
     form_key: str, rules: str, target: int | None, players: list[str]
-) -> tuple[Snapshot, str | None, str]:
+) -> tuple[Snapshot, str | None, Made]:
     """`create_game` for the create form ``form_key``, once: the form sent again (a double
     tap, Back to the filled form, a retry after an answer lost on the way) gets the game it
-    made. Returns the game, its join token (`made_before`) and `MADE` or `BEFORE`.
-    Checked and stored in one IMMEDIATE transaction, so two sends at once make one game."""
-    made: list[str] = []
-    with _unmade_on_failure(made), _immediate() as conn:
+    made. Returns the game, its join token (`made_before`) and how it came by it."""
+    with _creating() as creating:
         before = made_before(form_key)
         if before is not None:
-            return (*before, BEFORE)
-        snap, token = create_game(rules, target, players, token=form_token(form_key))
-        made.append(snap.game.id)
-        _record_form(conn, form_key, snap.game.id)
-    return snap, token, MADE
+            return (*before, Made.BEFORE)
+        snap, token = creating.game(form_key, rules, target, players, token=form_token(form_key))
+    return snap, token, Made.NOW
 
 
 class KeyReused(Rejected):
@@ -432,37 +460,31 @@ def api_form_key(key: str) -> str:
 
 def create_keyed(
     key: str, rules: str, target: int | None, players: Any
-) -> tuple[Snapshot, str, str]:
+) -> tuple[Snapshot, str, Made]:
     """`create_game` for an API client's ``Idempotency-Key``, once: the request sent again
     (its answer lost on the way) gets the game it made, and its join token again, while
-    that game stands, played or not (`MADE` or `BEFORE`); the key sent asking for another
-    game (other rules, target or players) is KeyReused. One IMMEDIATE transaction, as
-    `create_once`: two sends at once make one game."""
+    that game stands and play has not started (a retry comes before any turn). The body
+    is checked first (its own error, whatever the key); the key sent asking for another
+    game (other rules, target or players), or for a game under way, is KeyReused: its
+    token is no longer handed to whoever sends the key."""
+    spec, names = checked(rules, target, players)
     form_key = api_form_key(key)
-    made: list[str] = []
-    with _unmade_on_failure(made), _immediate() as conn:
+    with _creating() as creating:
         game, token = made_from(form_key), form_token(form_key)
         if game is not None and check_token(game, token):
-            if not _asks_for(game, rules, target, players):
+            if (spec, target, names) != (game.rules, game.target, game.players):
                 raise KeyReused(
                     "this Idempotency-Key was used for another game (other rules, target "
                     "or players): send a new key for a new game"
                 )
-            return load(game.id), token, BEFORE
-        snap, token = create_game(rules, target, players, token=token)
-        made.append(snap.game.id)
-        _record_form(conn, form_key, snap.game.id)
-    return snap, token, MADE
-
-
-def _asks_for(game: Game, rules: str, target: int | None, players: Any) -> bool:
-    """Whether a create asks for the game ``game`` was made as: its rules as stored, its
-    target, its names as cleaned (a body sent again in other JSON spelling is the same)."""
-    try:
-        names = tuple(clean_players(players))
-    except Rejected:  # (no names the game could have been made with)
-        return False
-    return (_spec(rules), target, names) == (game.rules, game.target, game.players)
+            snap = load(game.id)
+            if snap.started:
+                raise KeyReused(
+                    "this Idempotency-Key made a game now under way: send a new key for a new game"
+                )
+            return snap, token, Made.BEFORE
+        snap, token = creating.game(form_key, rules, target, players, token=token)
+    return snap, token, Made.NOW
 
 
 def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
@@ -680,30 +702,26 @@ def create_rematch(
     rules: str,
     target: int | None,
     players: list[str],
-) -> tuple[Snapshot, str | None, str]:
+) -> tuple[Snapshot, str | None, Made]:
     """The table's next game after ``finished`` (`create_game`, its join token derived from
     ``held``, the finished game's) and the finished game's link to it, in one IMMEDIATE
     transaction: made in two, a server stopped between them left a rematch no winner
     screen linked to, which another phone's *Rematch* doubled. Returns the game to open,
     its join token (None: the browser derives it, `pages.session_token`) and how it came:
-    `MADE`; `BEFORE` (by the form ``form_key``, sent again); `TAKEN` (another phone's,
-    linked first: nothing is made). NotFinished when the game is no longer finished (taken
+    `Made.NOW`; `Made.BEFORE` (by the form ``form_key``, sent again); `Made.TAKEN` (another
+    phone's, linked first: nothing is made). NotFinished when the game is no longer finished (taken
     back meanwhile: nothing is made)."""
-    made: list[str] = []
-    with _unmade_on_failure(made), _immediate() as conn:
+    with _creating() as creating:
         before = made_before(form_key) if form_key else None
         if before is not None:  # (a rematch's too, before it would be called another phone's)
-            return (*before, BEFORE)
+            return (*before, Made.BEFORE)
         now = load(finished.id)
         if now.rematch:
-            return load(now.rematch), None, TAKEN
+            return load(now.rematch), None, Made.TAKEN
         if not now.over:
             raise NotFinished(finished.id)
-        snap, token = create_game(rules, target, players, follows=held)
-        made.append(snap.game.id)
+        snap, token = creating.game(form_key, rules, target, players, follows=held)
         linked = _next(now, "rematch", {"game": snap.game.id})
-        _insert(conn, linked, "rematch", {"game": snap.game.id})
-        if form_key:
-            _record_form(conn, form_key, snap.game.id)
+        _insert(creating.conn, linked, "rematch", {"game": snap.game.id})
     _cache().put(linked)
-    return snap, token, MADE
+    return snap, token, Made.NOW

@@ -43,10 +43,11 @@ def test_a_create_sent_again_with_its_idempotency_key_makes_one_game(
     app: Flask, client: FlaskClient
 ) -> None:
     """A client that sends its create again (the answer lost on the way) with the same
-    ``Idempotency-Key`` gets the game it made, its token and links, while that game stands,
-    played or not; without the header each create is a game of its own."""
+    ``Idempotency-Key`` gets the game it made, its token and links, while that game stands
+    unplayed (once under way, the key no longer hands its token out); without the header
+    each create is a game of its own."""
     body = {"rules": "farkle", "target": 5000, "players": ["Ann", "Bob"]}
-    key = {"Idempotency-Key": "3f2c8a1e-retry me"}
+    key = {"Idempotency-Key": "3f2c8a1e-9b4d-4c1e-retry me"}
     first = client.post("/api/games", json=body, headers=key)
     assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
     made = first.get_json()
@@ -58,10 +59,10 @@ def test_a_create_sent_again_with_its_idempotency_key_makes_one_game(
     assert (
         client.post(f"/api/games/{made['id']}/events", json=event, headers=auth).status_code == 200
     )
-    played = client.post("/api/games", json=body, headers=key).get_json()
-    assert (played["id"], played["token"], played["version"]) == (made["id"], made["token"], 1)
-    assert played["join_url"] == made["join_url"] and _games(app) == 1
-    other = client.post("/api/games", json=body, headers={"Idempotency-Key": "another"})
+    played = client.post("/api/games", json=body, headers=key)
+    assert played.status_code == 422 and made["token"] not in played.get_data(as_text=True)
+    assert "a game now under way" in played.get_json()["error"] and _games(app) == 1
+    other = client.post("/api/games", json=body, headers={"Idempotency-Key": "another" * 4})
     assert other.status_code == 201 and other.get_json()["id"] != made["id"]
     plain = [client.post("/api/games", json=body).get_json()["id"] for _ in range(2)]
     assert len({made["id"], *plain}) == 3 and _games(app) == 4
@@ -81,9 +82,10 @@ def test_a_create_sent_again_with_its_idempotency_key_makes_one_game(
 def test_an_idempotency_key_sent_for_another_game_is_refused(
     app: Flask, client: FlaskClient
 ) -> None:
-    """The same key with another body is a 422 saying so, and makes no game; a key that is
-    no 1-200 printable ASCII characters is a 400, before any game is made. A create refused
-    (bad rules) did not use its key."""
+    """The same key with another body is a 422 saying so, and makes no game; a body that
+    could make no game gets its own error, whatever the key (a stranger learns nothing of
+    a key's use from it); a key that is no 22-200 printable ASCII characters is a 400,
+    before any game is made. A create refused (bad rules) did not use its key."""
     key = {"Idempotency-Key": "k" * 200}
     refused = client.post("/api/games", json={"rules": "yahtzee"}, headers=key)
     assert refused.status_code == 422 and "yahtzee" in refused.get_json()["error"]
@@ -93,18 +95,30 @@ def test_an_idempotency_key_sent_for_another_game_is_refused(
         {**body, "players": ["Ann", "Cid"]},
         {**body, "target": 5000},
         {**body, "rules": "farkle+greed"},
-        {**body, "players": ["Ann", "ann"]},  # (no game at all: still another body)
     ):
         resp = client.post("/api/games", json=other, headers=key)
         assert resp.status_code == 422, other
         assert "Idempotency-Key was used for another game" in resp.get_json()["error"]
-    for bad in ("", "k" * 201, "caf\u00e9", "tab\there", "bell\x07"):
+    for no_game, says in (
+        ({**body, "players": ["Ann", "ann"]}, "already a player"),
+        ({"rules": "x"}, "'x'"),
+    ):
+        resp = client.post("/api/games", json=no_game, headers=key)
+        assert resp.status_code == 422 and says in resp.get_json()["error"], no_game
+        assert "Idempotency-Key" not in resp.get_json()["error"]
+    long = "x" * 30
+    for bad in ("", "k" * 21, "k" * 201, f"caf\u00e9{long}", f"tab\there{long}", f"bell\x07{long}"):
         resp = client.post("/api/games", json=body, headers={"Idempotency-Key": bad})
         assert resp.status_code == 400, bad
         assert resp.get_json() == {
-            "error": "the Idempotency-Key header must be 1-200 printable ASCII characters"
+            "error": "the Idempotency-Key header must be 22-200 printable ASCII characters "
+            "(a new UUID for each game)"
         }
-    assert _games(app) == 1
+    assert (
+        client.post("/api/games", json=body, headers={"Idempotency-Key": "k" * 22}).status_code
+        == 201
+    )
+    assert _games(app) == 2
 
 
 def test_the_load_benchmark_creates_games_the_server_takes(client: FlaskClient) -> None:

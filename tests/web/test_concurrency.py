@@ -78,7 +78,7 @@ def test_racing_creates_with_one_idempotency_key_make_one_game(app: Flask) -> No
         resp = client.post(
             "/api/games",
             json={"rules": "farkle", "players": ["Ann", "Bob"]},
-            headers={"Idempotency-Key": "one race"},
+            headers={"Idempotency-Key": "one race, 0123456789abcdef"},
         )
         answers[i] = (resp.status_code, resp.get_json()["id"], resp.get_json()["token"])
         resp.close()

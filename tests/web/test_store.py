@@ -189,12 +189,12 @@ def test_a_rematch_links_a_finished_game_once(app: Flask, game: GameActions) -> 
     game.score("Ann", 400)
     with app.app_context():
         made, token, how = store.create_rematch(row, game.token, "form-a", *ask)
-        assert how == store.MADE and store.check_token(made.game, token or "")
+        assert how == store.Made.NOW and store.check_token(made.game, token or "")
         assert token == store.rematch_token(game.token, made.game.id)
         taken, _token, how = store.create_rematch(row, game.token, "form-b", "farkle", None, [])
-        assert how == store.TAKEN and taken.game.id == made.game.id
+        assert how == store.Made.TAKEN and taken.game.id == made.game.id
         again, _token, how = store.create_rematch(row, game.token, "form-a", *ask)
-        assert how == store.BEFORE and again.game.id == made.game.id
+        assert how == store.Made.BEFORE and again.game.id == made.game.id
         assert _count("games") == 2 and _count("forms") == 1
         snap = store.load(game.id)
         with pytest.raises(store.Rejected, match=f"already set up: game {made.game.id}"):
@@ -223,7 +223,7 @@ def test_a_rematch_and_its_link_are_written_together(app: Flask, game: GameActio
         assert app.extensions["hotdice_cache"].games.keys() == cached.keys()
         get_db().execute("DROP TRIGGER stop")
         made, _token, how = store.create_rematch(row, game.token, "form", "farkle", 500, ["Ann"])
-        assert how == store.MADE and store.load(game.id).rematch == made.game.id
+        assert how == store.Made.NOW and store.load(game.id).rematch == made.game.id
     assert game.get()["rematch"] == made.game.id
 
 

@@ -550,7 +550,12 @@
   if (qrSwap) {
     qrSwap.setAttribute("role", "button");
     qrSwap.setAttribute("aria-controls", "qr");
+    // (as a button does: pressed once, when Space comes up; held down, its repeats do
+    // nothing, where each had swapped the QR and its caption again)
     qrSwap.addEventListener("keydown", (ev) => {
+      if (ev.key === " ") ev.preventDefault(); // (no scroll)
+    });
+    qrSwap.addEventListener("keyup", (ev) => {
       if (ev.key !== " ") return;
       ev.preventDefault();
       qrSwap.click();
@@ -560,7 +565,7 @@
     const swap = ev.target.closest("#qr-swap");
     // the invite's QR in place, players' or spectators' (not a bare SVG page; opened in a
     // tab of its own as asked)
-    if (swap && !(ev.ctrlKey || ev.metaKey || ev.shiftKey)) {
+    if (swap && !(ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey)) {
       ev.preventDefault();
       const qr = document.getElementById("qr"), caption = document.getElementById("qr-for");
       [qr.src, swap.href] = [swap.href, qr.src];
