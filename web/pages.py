@@ -306,9 +306,13 @@ def new() -> WResponse | tuple[str, int]:
     if again is not None and finished is None:  # (taken back since the form was opened,
         # or not this phone's game)
         return _no_rematch(again.game.id, not_a_player=again.over)
+    held = session_token(finished.game) if finished else None
+    if finished is not None and held is None:  # (as `_finished_here` found: never so)
+        return _no_rematch(finished.game.id, not_a_player=True)
+    rematch = (finished, held) if finished and held else None
     try:
         target = _form_target(target_text)
-        snap, token, how = _create(key if form_id else None, spec, target, players, finished)
+        snap, token, how = _create(key if form_id else None, spec, target, players, rematch)
     except store.NotFinished as exc:  # (taken back meanwhile: its phones still play it)
         return _no_rematch(exc.game_id)
     except ValueError as exc:  # (store.Rejected is one: the engine's reason)
@@ -337,15 +341,14 @@ def _create(
     spec: str,
     target: int | None,
     players: list[str],
-    finished: store.Snapshot | None,
+    rematch: tuple[store.Snapshot, str] | None,
 ) -> tuple[store.Snapshot, str | None, store.Made]:
     """The game a create form asks for, once per form (``key``; None: a form sent without
-    its id), and a rematch linked from its finished game in the same transaction
-    (`store.create_rematch`). Returns the game, its join token and how it came."""
-    if finished is not None:
-        held = session_token(finished.game)
-        if held is None:  # (`_finished_here` found it held: not a rematch this phone may make)
-            raise store.NotFinished(finished.game.id)
+    its id), and a rematch of a finished game, with the join code this browser holds for
+    it (``rematch``), linked from it in the same transaction (`store.create_rematch`).
+    Returns the game, its join token and how it came."""
+    if rematch is not None:
+        finished, held = rematch
         return store.create_rematch(finished.game, held, key, spec, target, players)
     if key is None:
         return (*store.create_game(spec, target, players), store.Made.NOW)

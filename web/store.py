@@ -401,11 +401,18 @@ class _Creating:
         self.made: list[str] = []
 
     def game(
-        self, form_key: str | None, rules: str, target: int | None, players: Any, **how: Any
+        self,
+        form_key: str | None,
+        rules: str,
+        target: int | None,
+        players: Any,
+        *,
+        follows: str | None = None,
+        token: str | None = None,
     ) -> tuple[Snapshot, str]:
         """`create_game`, and the form's link to the game (REPLACE: a row whose game is
         gone or under way)."""
-        snap, token = create_game(rules, target, players, **how)
+        snap, token = create_game(rules, target, players, follows=follows, token=token)
         self.made.append(snap.game.id)
         if form_key:
             self.conn.execute(

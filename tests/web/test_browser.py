@@ -492,6 +492,11 @@ def test_the_qr_swap_is_a_button_whose_caption_is_announced(
         assert caption.inner_text() == "Spectators scan this to watch (read-only)."
         page.keyboard.up(" ")
         assert caption.inner_text() == "Players scan this to join and play."
+        page.locator("#join-link").focus()  # (a Space that went down elsewhere presses nothing)
+        page.keyboard.down(" ")
+        page.get_by_role("button", name="QR for spectators").focus()
+        page.keyboard.up(" ")
+        assert caption.inner_text() == "Players scan this to join and play."
         assert page.get_by_role("button", name="QR for spectators").count() == 1
         assert "/qr" not in page.url
         with ctx.expect_page() as opened:

@@ -550,14 +550,19 @@
   if (qrSwap) {
     qrSwap.setAttribute("role", "button");
     qrSwap.setAttribute("aria-controls", "qr");
-    // (as a button does: pressed once, when Space comes up; held down, its repeats do
-    // nothing, where each had swapped the QR and its caption again)
+    // (as a button does: pressed once, when a Space that went down on it comes up; held
+    // down, its repeats do nothing, where each had swapped the QR and its caption again)
+    let spaceDown = false;
     qrSwap.addEventListener("keydown", (ev) => {
-      if (ev.key === " ") ev.preventDefault(); // (no scroll)
-    });
-    qrSwap.addEventListener("keyup", (ev) => {
       if (ev.key !== " ") return;
+      ev.preventDefault(); // (no scroll)
+      if (!ev.repeat) spaceDown = true;
+    });
+    qrSwap.addEventListener("blur", () => { spaceDown = false; });
+    qrSwap.addEventListener("keyup", (ev) => {
+      if (ev.key !== " " || !spaceDown) return;
       ev.preventDefault();
+      spaceDown = false;
       qrSwap.click();
     });
   }
