@@ -30,7 +30,7 @@ from companion.winprob import (
     win_report,
 )
 from companion.winprob_turn import MarkTurn, StillNeeded, TurnValues, turn_plan
-from tests.test_tie_break import _last_turn, _setting_a_mark
+from tests.reference_turns import last_turn_chance, setting_a_mark
 
 FARKLE = load_rules("farkle")
 
@@ -225,10 +225,10 @@ def _final_round_value_iteration(rules: Rules, least: float = 1e-11) -> list[lis
     recursion over its totals."""
     n = rules.target // UNIT
     P = [[0.5] * n for _ in range(n)]
-    chance = _last_turn(rules, tie_break_chance(rules))
+    chance = last_turn_chance(rules, tie_break_chance(rules))
 
     def turn(i: int, j: int) -> float:
-        return _setting_a_mark(
+        return setting_a_mark(
             rules,
             n - i,
             lambda t: 1.0 - P[j][i + t],
