@@ -14,12 +14,7 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_run import run
 
 
 def test_score_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,8 +32,8 @@ from companion.strategy import (
 )
 from companion.strategy_dp import UNIT, TurnSolution, solve_turn
 from companion.turn import Turn
+from tests.cli_run import run
 from tests.strategies import rule_sets
-from tests.test_cli import run
 
 FARKLE = load_rules("farkle")
 ZILCH = load_rules("zilch")
