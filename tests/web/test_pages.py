@@ -379,6 +379,49 @@ def test_the_controls_say_whose_turn_its_total_and_hot_dice(
     assert b'id="turn-now"' not in spectator.data
 
 
+def _turn_so_far(sheet: str) -> list[str]:
+    """The watching screen's lines of the turn so far, dice as their values, tags dropped."""
+    if 'id="turn-so-far"' not in sheet:
+        return []
+    card = sheet[sheet.index('id="turn-so-far"') : sheet.index("</ol>")]
+    lines = re.findall(r"<li[^>]*>(.*?)</li>", card, re.S)
+    dice = [re.sub(r'<svg[^>]*aria-label="(\d)".*?</svg>', r" \1 ", li, flags=re.S) for li in lines]
+    return [" ".join(unescape(re.sub(r"<[^>]+>", " ", li)).split()) for li in dice]
+
+
+def test_a_watching_screen_shows_the_turns_rolls_and_keeps(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A spectator has no pad where the roll shows: a review found a wall screen saying
+    only "Ann's turn · turn total 0" while the table waited on Ann's keep. It shows the
+    roll being chosen from and each keep so far; a player's phone shows them in its pad."""
+    game.create("farkle", ["Ann", "Bob"])
+    watcher = client.application.test_client()
+    client.get(f"/g/{game.id}?t={game.token}")
+
+    def sheets() -> tuple[list[str], str]:
+        seen = watcher.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        return _turn_so_far(seen), client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+
+    assert sheets()[0] == []  # (before the first roll: nothing to show)
+    game.event({"type": "roll", "dice": [1, 1, 5, 2, 3, 4]})
+    lines, player = sheets()
+    assert lines == ["Rolled 1 1 5 2 3 4 · choosing what to keep"]
+    assert 'id="turn-so-far"' not in player and 'id="controls"' in player
+    game.event({"type": "keep", "dice": [1, 1, 5]})
+    game.event({"type": "roll", "dice": [1, 2, 3]})
+    assert sheets()[0] == [
+        "Rolled 1 1 5 2 3 4 · kept 1 1 5 +250",
+        "Rolled 1 2 3 · choosing what to keep",
+    ]
+    game.event({"type": "keep", "dice": [1]})
+    assert sheets()[0] == ["Rolled 1 1 5 2 3 4 · kept 1 1 5 +250", "Rolled 1 2 3 · kept 1 +100"]
+    game.event({"type": "bank"})
+    assert sheets()[0] == []  # (Bob's turn: nothing rolled yet)
+    game.event({"type": "roll", "dice": [2, 2, 3, 4, 6, 6]})  # (a bust ends the turn)
+    assert sheets()[0] == []
+
+
 def test_the_web_package_loads_no_opencv_and_shares_visions_pixel_limit(tmp_path: Path) -> None:
     """An app that reads no photo never loads OpenCV (`photos._vision` imports it on the
     first photo, and a server without it answers that photo 503): importing the limit
