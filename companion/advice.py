@@ -31,7 +31,7 @@ from companion.strategy_dp import UNIT, StateKey
 from companion.turn import Phase, Turn, bank_short_of, banked_score_problem
 
 
-def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
+def _check_situation(rules: Rules, turn_total: int, score: int, on_board: bool) -> None:
     if isinstance(turn_total, bool) or not isinstance(turn_total, int):  # (not a crash later)
         raise ParseError(f"turn total must be a whole number, not {turn_total!r}")
     if turn_total < 0 or turn_total % UNIT:
@@ -42,6 +42,8 @@ def _check_situation(rules: Rules, turn_total: int, score: int) -> None:
         raise ParseError(f"turn total must be at most {MAX_TARGET:,}, not {turn_total:,}")
     if (problem := banked_score_problem(rules, score)) is not None:
         raise ParseError(f"score {problem}")
+    if not on_board and score > 0:  # (only a bank scores, and the first bank boards)
+        raise ParseError(f"a player with {score:,} banked is on the board, not off it")
 
 
 def advise_state(
@@ -72,7 +74,7 @@ def advise_state(
     >>> advice["advice"], round(advice["expected_if_roll"], 2)
     ('bank', 652.77)
     """
-    _check_situation(rules, turn_total, score)
+    _check_situation(rules, turn_total, score, on_board)
     check_dice(rules, dice)  # (before `fresh` below compares it)
     bust = bust_value(rules, busts_in_row) if need is None else 0.0
     word = "expected" if need is None else "chance"
@@ -151,7 +153,7 @@ def advise_roll(
     ([1], 'roll', 370.1)
     """
     roll = parse_dice(dice, max_dice=rules.dice)
-    _check_situation(rules, turn_total, score)
+    _check_situation(rules, turn_total, score, on_board)
     first = turn_total == 0 and len(roll) == rules.dice
     if not first:
         state_at(rules, len(roll), sets, kept)

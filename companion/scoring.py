@@ -61,7 +61,15 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
             raise ParseError(f"a die must be a number from 1 to 6, not {token!r}")
         if not 1 <= value <= 6:  # (said as typed: "1_1" is no 11)
             shown = token.strip() if isinstance(token, str) else value
-            raise ParseError(f"a die must be a number from 1 to 6, not {shown}")
+            hint = ""
+            together = "".join(map(str, tokens))  # (a roll split between words: "12 34")
+            if (
+                isinstance(text, str)
+                and set(together) <= set("123456")
+                and len(together) <= max_dice
+            ):
+                hint = f" (give the dice together, {together}, or each apart, {' '.join(together)})"
+            raise ParseError(f"a die must be a number from 1 to 6, not {shown}{hint}")
         values.append(value)
     if not values:
         raise ParseError("no dice given")

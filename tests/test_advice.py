@@ -180,3 +180,19 @@ def test_a_turn_total_that_hits_the_exact_target_may_be_banked() -> None:
     advice = advise_state(load_rules("exact-10000"), turn_total=1000, dice=3, score=9000)
     assert advice["can_bank"] and advice["expected_if_bank"] == 1000.0
     assert advice["advice"] == "bank" and "bank_refusal" not in advice
+
+
+def test_points_banked_off_the_board_are_refused() -> None:
+    """Only a bank scores, and the first bank puts a player on the board: a review found
+    `advise --score 1000 --off-board` answered as if 1,000 banked still needed the entry."""
+    farke = load_rules("farke")
+    for advise in (
+        lambda: advise_state(farke, turn_total=100, dice=2, score=1000, on_board=False),
+        lambda: advise_roll(farke, [1, 5, 2], turn_total=100, score=1000, on_board=False),
+    ):
+        with pytest.raises(ParseError, match="^a player with 1,000 banked is on the board"):
+            advise()
+    off = advise_state(farke, turn_total=100, dice=2, on_board=False)  # (a score of 0)
+    assert off["can_bank"] is False and "not on the board" in off["bank_refusal"]
+    # (on the board with 0: a strike penalty can take a player there)
+    assert advise_state(farke, turn_total=100, dice=2, on_board=True)["can_bank"] is True

@@ -186,6 +186,37 @@ def test_turn_errors_exit_2_with_one_line(
     assert err.startswith("hotdice: error: ") and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("rules", "score", "step", "said"),
+    [
+        (
+            "exact-10000",
+            "9000",
+            "111234>111",
+            "may be banked now: banking hits exactly 10,000 and wins the game, "
+            "and a roll can only bust.",
+        ),
+        ("exact-10000", "8500", "111234>111", "may be banked now."),  # (9,500: play on)
+        (
+            "dice-10000",
+            "9000",
+            "11123>111",
+            "banked now: banking reaches 10,000 and wins the game.",
+        ),
+        ("dice-10000", "9500", "11123>111", "reaches 10,000 and wins the game."),  # (past it)
+        ("dice-10000", "8950", "11123>111", "may be banked now."),
+        ("farkle", "9800", "111234>111", "may be banked now."),  # (a final round, no win)
+    ],
+)
+def test_a_turn_says_where_banking_it_wins_the_game(
+    capsys: pytest.CaptureFixture[str], rules: str, score: str, step: str, said: str
+) -> None:
+    """A review found a player at 9,000 keeping 1,000 under an exact finish told only "may
+    be banked now", where `advise` says bank: it wins, and a roll can only bust."""
+    code, out, _ = run(capsys, "turn", "--rules", rules, "--score", score, step)
+    assert code == 0 and out.splitlines()[-1].endswith(said)
+
+
 def test_scores_past_an_exact_target_or_not_in_50s_are_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

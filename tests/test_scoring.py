@@ -162,6 +162,19 @@ def test_a_die_out_of_range_is_said_as_typed() -> None:
         parse_dice([1, 7])
 
 
+def test_a_roll_split_between_words_is_told_how_to_give_it() -> None:
+    # (a review: "12 34" was only "not 12", where "1234" and "1 2 3 4" both read)
+    hint = "(give the dice together, 1234, or each apart, 1 2 3 4)"
+    for text in ("12 34", "1 2 34", "1,2,34"):
+        assert _refusal(functools.partial(parse_dice, text)).endswith(hint)
+    for text, said in (("12 34 56 11", "not 12"), ("12 a", "not 12"), ("1 2 77", "not 77")):
+        assert (
+            _refusal(functools.partial(parse_dice, text))
+            == f"a die must be a number from 1 to 6, {said}"
+        )
+    assert _refusal(lambda: parse_dice("12 34", max_dice=3)).endswith("not 12")  # (4 dice)
+
+
 def test_parse_dice_forms_round_trip() -> None:
     for text in ("142445", "1 4 2 4 4 5", "1,4,2,4,4,5"):
         assert format_dice(parse_dice(text)) == "142445"

@@ -577,7 +577,7 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
     argv = "advise --rules farkle --turn-total 300 --roll 1 3 --need 1000"
     code, out, _ = run(capsys, *argv.split())
     assert "keeps ranked by chance to make 1,000 this turn" in out and out.endswith("%\n")
-    argv = "advise --rules minnesota --turn-total 650 --dice 4 --score 2000 --off-board"
+    argv = "advise --rules minnesota --turn-total 650 --dice 4 --off-board"
     code, out, _ = run(capsys, *argv.split())
     assert code == 0 and "bank now: not allowed (not on the board yet" in out
     code, _, err = run(
