@@ -815,6 +815,33 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
         assert page.locator("#result").is_hidden()
 
 
+def test_rule_check_says_a_keep_wins_the_game_and_scores_a_first_roll(
+    browser: Browser, server: Server
+) -> None:
+    """A review found farke's six 1s shown as "Best: 8,000" alone, where they win at once
+    (RULES.md), and nothing said the roll is scored as a turn's first."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farke")
+        for v in [1] * 6:
+            page.locator(f'.face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        wait_text(page, "#best-points", "8,000")
+        assert page.locator("#best-wins").inner_text().strip() == "· wins the game"
+        keeps = page.locator("#result .keeps li")
+        assert "wins the game" in keeps.nth(0).inner_text()  # (six 1s)
+        assert "wins the game" not in keeps.nth(1).inner_text()  # (five 1s: 4,000)
+        assert "as a turn's first roll" in page.locator("#first-roll").inner_text()
+        page.click('[data-pad="back"]')
+        page.locator('.face[data-face="5"]').click()  # 1 1 1 1 1 5: no win
+        page.click('[data-pad="go"]')
+        wait_text(page, "#best-points", "4,050")
+        assert page.locator("#best-wins").count() == 0
+        assert "wins the game" not in page.locator("#result").inner_text()
+
+
 def test_rule_check_answers_overtaken_on_their_way_are_not_shown(
     browser: Browser, server: Server
 ) -> None:

@@ -52,16 +52,21 @@
       result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
       return;
     }
+    // (a keep that wins the game on the spot says so: a review found six 1s under farke
+    // shown as "Best: 8,000" alone, where the game sheet and the CLI say it wins)
+    const WINS = ` <b class="wins">· wins the game</b>`;
     const rows = report.options.map((o, i) =>
       `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span>` +
-      ` <b>${o.points.toLocaleString("en")}</b><br><span class="why">` +
+      ` <b>${o.points.toLocaleString("en")}</b>${o.wins_game ? WINS : ""}<br><span class="why">` +
       o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
     // (the coach's ranking, asked for, comes before the list of every keep: after it, it was
     // a long scroll down with nothing saying it was there)
     result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p>` +
-      `<p class="big">Best: <b id="best-points">${report.best.points.toLocaleString("en")}</b></p>` +
+      `<p class="big">Best: <b id="best-points">${report.best.points.toLocaleString("en")}</b>` +
+      `${report.best.wins_game ? `<span id="best-wins">${WINS}</span>` : ""}</p>` +
+      `<p class="hint" id="first-roll">Scored as a turn's first roll: later in a turn, some rules score a roll otherwise (held sets, combinations paid on the first roll only).</p>` +
       (report.advice ? `<section class="coach" id="coach"><h3>Coach: keeps ranked by what the turn is then worth</h3>` +
-        `<p class="hint">At a turn total of 0, then playing on optimally.</p>${HotCoach.keeps(report.advice)}</section>` : "") +
+        `<p class="hint">At a turn total of 0, for a player on the board, then playing on optimally.</p>${HotCoach.keeps(report.advice)}</section>` : "") +
       `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
   }
 
