@@ -148,7 +148,8 @@ class GameState:
         """In a final round, what each player still to play needs to pass the top score
         (all but a lone leader): the sum a table works out at every turn, and no less than
         the rules' least bank for that player (`zilch`'s 300). In tie-break turns the same
-        among the tied players, once one of them has set a mark this round.
+        once one of the tied players has played this round: their busts under a strike
+        penalty may take them below a player outside the tie, whose score counts too.
 
         >>> log = new_log("ten-thousand", ["Ann", "Bob"], target=2000)
         >>> log["events"] = [{"type": "score", "player": "Ann", "points": 500},
@@ -156,18 +157,15 @@ class GameState:
         >>> replay(log).to_pass()
         {'Ann': 1550}
         """
-        if self.phase is GamePhase.FINAL_ROUND:
-            among: Sequence[int] = range(len(self.players))
-        elif self.phase is GamePhase.TIE_BREAK and len(self.to_play) < len(self.tie_break):
-            among = self.tie_break
-        else:
+        marked = self.phase is GamePhase.TIE_BREAK and len(self.to_play) < len(self.tie_break)
+        if self.phase is not GamePhase.FINAL_ROUND and not marked:
             return {}
-        top = max(self.players[i].score for i in among)
-        leaders = [i for i in among if self.players[i].score == top]
+        top = max(p.score for p in self.players)
+        leaders = [i for i, p in enumerate(self.players) if p.score == top]
         need: dict[str, int] = {}
         for i in self.to_play:
             p = self.players[i]
-            if i in among and leaders != [i]:
+            if leaders != [i]:
                 need[p.name] = max(
                     top - p.score + SCORE_STEP, self.rules.least_bank(on_board=p.on_board)
                 )
@@ -656,10 +654,10 @@ def _finish_turn(
     phase = state.phase
     if phase is GamePhase.BONUS:
         state = _next_of(state, p, _without(state.to_play, p))
-        return state if state.to_play else _resolve(state, range(len(players)), after=p)
+        return state if state.to_play else _resolve(state, after=p)
     if phase is GamePhase.TIE_BREAK:
         state = _next_of(state, p, _without(state.to_play, p))
-        return state if state.to_play else _resolve(state, state.tie_break, after=p)
+        return state if state.to_play else _resolve(state, after=p)
     if rules.finish in (Finish.FIRST_TO_TARGET, Finish.EXACT):
         reached = (
             player.score >= rules.target
@@ -688,7 +686,7 @@ def _finish_turn(
             owed = tuple(i for i in range(len(players)) if i != p)
         state = replace(state, to_play=_seating_after(p, list(owed), len(players)))
     if not state.to_play:
-        return _resolve(state, range(len(players)), after=p)
+        return _resolve(state, after=p)
     return _with_offer(replace(state, current=state.to_play[0]), p, banked)
 
 
@@ -722,16 +720,18 @@ def _with_offer(state: GameState, p: int, banked: Turn | None) -> GameState:
     return replace(state, offer=Offer(p, banked))
 
 
-def _resolve(state: GameState, among: Sequence[int] | range, *, after: int) -> GameState:
+def _resolve(state: GameState, *, after: int) -> GameState:
     """The last owed turn is played: the 5150 bonus rolls come first (a bonus may break a
     tie, or make one), then a single leader ends the game and tied leaders play on,
-    starting with the first of them to sit after the player who just played."""
+    starting with the first of them to sit after the player who just played. The leaders
+    are taken among every player, after tie-break turns too: busts there under a strike
+    penalty can take the tied players below one outside the tie."""
     bonus = _bonus_rolls(state)
     if bonus is not None:
         return bonus
-    top = max(state.players[i].score for i in among)
+    top = max(p.score for p in state.players)
     leaders = _seating_after(
-        after, [i for i in among if state.players[i].score == top], len(state.players)
+        after, [i for i, p in enumerate(state.players) if p.score == top], len(state.players)
     )
     if len(leaders) == 1:
         return _would_end(state, leaders[0])

@@ -143,6 +143,27 @@ def test_tie_break_turns_say_what_to_pass_once_a_mark_is_set() -> None:
     assert state.to_json()["tie_break"]["to_pass"] == {"Bob": 350}
 
 
+def test_a_tie_break_is_settled_among_every_player_under_a_strike_penalty() -> None:
+    """A review: tied leaders striking out in tie-break turns (zilch: 500 off at the third
+    bust in a row) fell below a third player, and the tie-break went on among them alone,
+    A winning on 1,800 while C held 1,850."""
+    start = [quick("A", 2000), quick("B", 2000), quick("C", 1850)]
+    strikes = [quick("A", 0), quick("B", 0)] * 3  # (A and B at 1,500, C at 1,850)
+    state = play("zilch", ["A", "B", "C"], start + strikes, target=2000)
+    assert [p.score for p in state.players] == [1500, 1500, 1850]
+    assert state.phase is GamePhase.OVER and state.winner_name == "C"
+    # tied with C at 1,500 instead, all three play on, from the seat after B's
+    start[2] = quick("C", 1500)
+    state = play("zilch", ["A", "B", "C"], start + strikes, target=2000)
+    assert state.phase is GamePhase.TIE_BREAK and state.to_json()["tie_break"]["players"] == [
+        "C",
+        "A",
+        "B",
+    ]
+    state = apply(state, quick("C", 300))
+    assert state.to_pass() == {"A": 350, "B": 350}
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     rules=st.sampled_from(["hot-dice", "minnesota", "zilch", "ten-thousand", "farkle"]),
