@@ -602,8 +602,10 @@ def _bonus_roll(state: GameState, dice: tuple[int, ...]) -> GameState:
     if len(dice) != state.rules.dice:
         raise IllegalMove(f"the bonus roll is of all {state.rules.dice} dice")
     best = score_roll(state.rules, dice).best
-    points = best.points if best else 0
-    return _finish_turn(state, points=points, bust=best is None, kind="bonus")
+    if best is None:
+        return _finish_turn(state, points=0, bust=True, kind="bonus")
+    # (a roll that wins at once wins as the bonus roll too: farke's six 1s "in one roll")
+    return _finish_turn(state, points=best.points, bust=False, kind="bonus", wins=best.wins)
 
 
 # --- the end of a turn and who plays next -------------------------------------------------

@@ -392,6 +392,21 @@ def test_an_instant_win_ends_the_game_before_any_bonus_roll() -> None:
     assert state.phase is GamePhase.OVER and state.winner_name == "Bob"
 
 
+def test_a_bonus_roll_that_wins_at_once_wins() -> None:
+    """farke's six 1s "in one roll win the game at once" (RULES.md): the 5150's bonus roll
+    is a roll, so they win there too, where its 8,000 had been added and Bob, ahead, won.
+    Five 1s are points, and a bonus entered as its points is points."""
+    events = [quick("Ann", 5150), quick("Bob", 14000)]  # (Bob passes the target: Ann's bonus)
+    owed = play("farke+the-5150", ["Ann", "Bob"], events)
+    assert owed.phase is GamePhase.BONUS and owed.current_player == "Ann"
+    won = apply(owed, roll(1, 1, 1, 1, 1, 1))
+    assert won.phase is GamePhase.OVER and won.winner_name == "Ann"
+    assert won.history[-1].wins and won.history[-1].kind == "bonus"
+    lost = apply(owed, roll(1, 1, 1, 1, 1, 5))
+    assert lost.winner_name == "Bob" and lost.players[0].score == 5150 + 4050
+    assert apply(owed, quick("Ann", 8000)).winner_name == "Bob"
+
+
 def test_an_exact_finish_ends_the_game_before_any_bonus_roll() -> None:
     """ "Wins at once": a bonus roll after it could only pass the target (Ann's 4,000 made
     13,900) or tie it in a tie-break no turn could end."""
