@@ -25,11 +25,17 @@
     let photoDice = false;  // (the tray holds a photo's reading: a failed photo replaces it)
 
     function render() {
+      // (the tray is drawn afresh: a die that had the focus, corrected from the keyboard,
+      // hands it to the die now in its place, not to the page)
+      const focusedDie = tray.contains(document.activeElement) ? document.activeElement.dataset.i : undefined;
       tray.innerHTML = dice.map((d, i) =>
         `<button type="button" class="tray-die${d.unsure ? " unsure" : ""}${i === selected ? " selected" : ""}" ` +
         `data-i="${i}" aria-pressed="${i === selected}" ` +
         `aria-label="die ${i + 1}: ${d.value}${d.unsure ? " (unsure)" : ""}">${dieSvg(d.value)}</button>`
       ).join("") || `<span class="tray-empty">no dice yet (${max} to enter)</span>`;
+      if (focusedDie !== undefined && dice.length) {
+        tray.querySelector(`[data-i="${Math.min(parseInt(focusedDie, 10), dice.length - 1)}"]`).focus();
+      }
       const unsure = dice.some((d) => d.unsure);
       help.hidden = !unsure;
       confirm.hidden = !unsure;
@@ -87,9 +93,11 @@
 
     const input = pad.querySelector("input.photo");
     const preview = pad.querySelector(".photo-preview");
+    let photos = 0;  // (photos sent: an older one's answer coming last is dropped)
     input.addEventListener("change", async () => {
       const file = input.files && input.files[0];
       if (!file) return;
+      const mine = ++photos;
       const status = preview.querySelector(".photo-status");
       preview.hidden = false;
       status.textContent = "Reading the dice…";
@@ -100,8 +108,9 @@
       try {
         const extra = opts.readQuery ? opts.readQuery() : "";
         const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
-          {method: "POST", body: form});
+          {method: "POST", body: form, signal: AbortSignal.timeout(PHOTO_WITHIN_MS)});
         const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
+        if (mine !== photos) return;  // (a newer photo was sent meanwhile: its dice count)
         const img = preview.querySelector("img");
         if (resp.status === 503) {  // busy reading others' photos: nothing of this one
           status.textContent = `${body.error || "The server is busy"}: the dice above are as they were.`;
@@ -137,7 +146,8 @@
         render();
         if (opts.onRead) opts.onRead(body);
       } catch (e) {
-        status.textContent = "Upload failed: " + e;
+        if (mine !== photos) return;
+        status.textContent = failedWords(e);
         status.classList.add("error");
       } finally {
         input.value = "";
@@ -159,6 +169,15 @@
     };
   }
 
+  // A photo's upload and reading is given up after this long (a slow network sending a
+  // 20 MB photo: two minutes at 1.5 Mbit/s), as an upload failed, where it had waited on.
+  const PHOTO_WITHIN_MS = 120000;
+
+  function failedWords(e) {
+    return e && e.name === "TimeoutError" ? "Upload failed: no answer in two minutes (network?): try again."
+      : "Upload failed: " + e;
+  }
+
   // What a failed photo upload says when its answer is not the app's JSON: a body far over
   // the limit is refused by the server itself (`hotdice serve`), in plain text.
   function tooLargeOr(status) {
@@ -172,5 +191,5 @@
     return small === 1 ? "one is small" : `${small} are small`;
   }
 
-  window.HotDice = {attach, dieSvg, tooLargeOr};
+  window.HotDice = {attach, dieSvg, tooLargeOr, failedWords, PHOTO_WITHIN_MS};
 })();

@@ -21,11 +21,33 @@
   // buttons wait a moment (greyed) before they take taps
   const SETTLE_MS = 800;
   let settleUntil = 0;
+  let refocus = null;  // (a control given the focus back while greyed: it takes it once not)
   function settle(sheet, ms) {
     settleUntil = Math.max(settleUntil, Date.now() + ms);
     const held = [...sheet.querySelectorAll("button:not(:disabled)")];
     held.forEach((b) => { b.disabled = true; });
-    setTimeout(() => held.forEach((b) => { b.disabled = false; }), ms);
+    setTimeout(() => {
+      held.forEach((b) => { b.disabled = false; });
+      if (refocus && refocus.isConnected && !refocus.disabled && document.activeElement === document.body) {
+        refocus.focus({preventScroll: true});
+      }
+      refocus = null;
+    }, ms);
+  }
+
+  // the fresh sheet's counterpart of the control that had the focus (a keyboard's or a
+  // screen reader's place: the swap had left it on the page, found by a review)
+  function twinIn(fresh, el) {
+    if (!(el instanceof Element) || el.isConnected) return null;
+    if (el.id) return fresh.querySelector(`#${CSS.escape(el.id)}`);
+    if (el.tagName === "SUMMARY" && el.parentElement.id) {
+      return fresh.querySelector(`#${CSS.escape(el.parentElement.id)} > summary`);
+    }
+    for (const name of ["data-face", "data-pad", "data-event", "data-quick", "data-undo"]) {
+      const value = el.getAttribute(name);
+      if (value !== null) return fresh.querySelector(`[${name}="${CSS.escape(value)}"]`);
+    }
+    return null;
   }
   // when a write's answer never came back: recorded or not, the next poll sent after tells
   // (and a write sent again after a wrong guess is refused as stale: the version is checked;
@@ -36,6 +58,11 @@
   let askedAt = 0;
   const READ_FIRST_MS = 500;
   const CHECK_YOURS = "The sheet has changed: check whether it shows your last action before you enter it again.";
+  // a request that never answers (a phone changing networks) is given up, as a network
+  // failure: a write left waiting had held every tap and poll, and one hung poll had
+  // stopped polling for good (found by a review)
+  const WITHIN_MS = 10000;
+  const within = (ms = WITHIN_MS) => ({signal: AbortSignal.timeout(ms)});
 
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);
@@ -128,10 +155,7 @@
   // Put the fresh sheet (its HTML) in the old one's place, keeping the text field being
   // typed in (`typing`: its fields() key and element) where the fresh sheet has the same
   // entry. Handlers are delegated (below), so no kept node needs wiring twice.
-  function swapSheet(sheet, html, typing) {
-    const made = document.createElement("template");
-    made.innerHTML = html.trim();
-    const fresh = made.content.firstElementChild;
+  function swapSheet(sheet, fresh, typing) {
     const twin = typing ? new Map(fields(fresh)).get(typing.key) : null;
     HotSwap.replaceKeeping(sheet, fresh, twin ? typing.el : null, twin);
   }
@@ -142,9 +166,14 @@
   // `hold` ("turn", or "always" after an undo or a 409) settles it after this phone's own
   // action; null (another phone's change, brought by a poll) once play has started
   async function refresh(hold) {
-    const resp = await fetch(`/g/${gameId}/sheet${root.dataset.watch ? "?watch=1" : ""}`, {cache: "no-store"});
+    const resp = await fetch(`/g/${gameId}/sheet${root.dataset.watch ? "?watch=1" : ""}`, {cache: "no-store", ...within()});
     if (!resp.ok) return null;
-    const html = await resp.text();
+    const made = document.createElement("template");
+    made.innerHTML = (await resp.text()).trim();
+    const incoming = made.content.firstElementChild;
+    // a sheet fetched slowly can come after a newer one this phone shows (its own action's):
+    // it would roll the screen back a version, and a tap on it be refused as another phone's
+    if (parseInt(incoming.dataset.version, 10) < version()) return {lost: false};
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
     const before = turnKey(sheet);
@@ -156,7 +185,7 @@
     const said = complaint ? complaint.textContent : "";
     const asked = sheet.querySelector("#quick")?.dataset.confirmed;  // (its target question)
     const typed = kept.find(([, el]) => el === focused && el.tagName === "INPUT");
-    swapSheet(sheet, html, typed ? {key: typed[0], el: typed[1]} : null);
+    swapSheet(sheet, incoming, typed ? {key: typed[0], el: typed[1]} : null);
     const fresh = document.getElementById("sheet");
     const lost = carryOver(kept, focused, padDice, fresh);
     const quick = fresh.querySelector("#quick");
@@ -180,12 +209,19 @@
     }
     // (another phone's change, `hold` null, or "always" when it beat this phone's own
     // action, settles it whatever it was once play has started: a tap meant for the sheet
-    // as it was would score the next player or undo the other phone's action. Before the
-    // first turn joins come and go, and never clash with what this phone enters.)
-    const foreign = hold === null && fresh.dataset.started === "1";
-    if (hold === "always" || foreign || (hold === "turn" && turnKey(fresh) !== before)) {
+    // as it was would score the next player or undo the other phone's action. So does this
+    // phone's own action in play, "turn": a double tap on Roll had kept the die the keeps
+    // put under the finger, and one on a keep banked. Before the first turn joins come and
+    // go, and never clash with what this phone enters.)
+    const playing = fresh.dataset.started === "1";
+    if (hold === "always" || playing || (hold === "turn" && turnKey(fresh) !== before)) {
       settle(fresh, SETTLE_MS);
     } else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
+    // (another phone's change only: after this phone's own, the twin of the button pressed
+    // is the next action's, Busted for the next player)
+    const twin = hold === null && document.activeElement === document.body ? twinIn(fresh, focused) : null;
+    if (twin && twin.disabled) refocus = twin;
+    else if (twin) twin.focus({preventScroll: true});
     return {lost};
   }
 
@@ -220,7 +256,7 @@
       try {
         const asked = Date.now();
         const headers = etag ? {"If-None-Match": etag} : {};
-        const resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store"});
+        const resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store", ...within()});
         let moved = false;
         if (resp.status === 200) {
           // the ETag is kept only once this phone shows that version: a 304 then means
@@ -279,7 +315,7 @@
         resp = await fetch(`/api/games/${gameId}/${path}`, {
           method: "POST", cache: "no-store",
           headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
-          body: JSON.stringify({version: version(), ...body}),
+          body: JSON.stringify({version: version(), ...body}), ...within(),
         });
       } catch (e) {
         // the write may have been recorded and only its answer lost: the next poll tells
@@ -346,9 +382,13 @@
     if (!coachBox.checked) { panel.hidden = true; markCoachPick(null); return; }
     const v = version();
     if (advice.version !== v || advice.pending) {
+      // (asked again after a failure too: a pending answer had stayed "Working out…" for
+      // good when the next ask failed once)
+      const again = () => { clearTimeout(advice.retry); advice.retry = setTimeout(coach, 3000); };
       try {
-        const resp = await fetch(`/api/games/${gameId}/advice`, {cache: "no-store"});
-        if (!resp.ok) return;
+        // (a first solve of rules no game has asked about takes seconds)
+        const resp = await fetch(`/api/games/${gameId}/advice`, {cache: "no-store", ...within(30000)});
+        if (!resp.ok) { if (resp.status >= 500 || advice.pending) again(); return; }
         const body = await resp.json();
         advice.version = body.version;
         advice.body = body.advice;
@@ -356,7 +396,7 @@
         advice.pending = Boolean(body.advice && body.advice.situation === "pending");
         clearTimeout(advice.retry);
         if (advice.pending) advice.retry = setTimeout(coach, body.advice.retry_ms || 2000);
-      } catch (e) { return; }
+      } catch (e) { again(); return; }
     }
     const fresh = document.getElementById("coach");
     if (!fresh || version() !== advice.version || !coachBox.checked) return;
@@ -478,19 +518,23 @@
     await send("players", {name: field.value}, sent(field));
   }
 
+  const firstPhotos = new Map();  // (each player's photos sent: an older answer is dropped)
   async function readFirstDie(input) {
     const file = input.files && input.files[0];
     if (!file) return;
     const name = input.dataset.player;
+    const mine = (firstPhotos.get(name) || 0) + 1;
+    firstPhotos.set(name, mine);
     const round = input.closest("#first").dataset.round;  // (the die is this round's only)
     const form = new FormData();
     form.append("photo", file);
     input.value = "";
     say(`Reading ${name}'s die…`);
     try {
-      const resp = await fetch("/api/read", {method: "POST", body: form});
+      const resp = await fetch("/api/read", {method: "POST", body: form, ...within(HotDice.PHOTO_WITHIN_MS)});
       // (not JSON: the server's own refusal of a body far over the limit, or a proxy's page)
       const body = await resp.json().catch(() => ({}));
+      if (firstPhotos.get(name) !== mine) return;  // (a newer photo of the die was sent)
       if (!resp.ok) { say(body.error || HotDice.tooLargeOr(resp.status), true); return; }
       if (body.detections.length !== 1) {
         say(`Found ${body.detections.length} dice: photograph ${name}'s one die.`, true);
@@ -506,14 +550,14 @@
       select.value = String(d.value);
       say(`${name} rolled a ${d.value}` + (d.unsure ? " (the camera is unsure: check it)" : "."), d.unsure);
     } catch (e) {
-      say("Upload failed: " + e, true);
+      if (firstPhotos.get(name) === mine) say(HotDice.failedWords(e), true);
     }
   }
 
   // after a tie (recorded: every phone's sheet shows it) only the tied players roll,
   // and this round is sent alone: the server continues the recorded rounds
   async function decideFirst(first) {
-    const rolls = {};
+    const rolls = Object.create(null);  // (a player named __proto__ is a key like any other)
     first.querySelectorAll("select:not(:disabled)").forEach((s) => { if (s.value) rolls[s.name] = parseInt(s.value, 10); });
     if (!Object.keys(rolls).length) { say("Choose each player's die first (or take a photo of it).", true); return; }
     const out = await send("first", {rolls});

@@ -15,12 +15,18 @@
     if (!pre) return;
     if (pre.dataset.plain === undefined) pre.dataset.plain = pre.textContent;
     if (!ticked.length) { pre.textContent = pre.dataset.plain; return; }
+    // (not loaded: the preset's own words, said to leave the house rules out; the words
+    // for the ticks before had stayed, under ticks they did not describe)
+    const plain = `${pre.dataset.plain}\n\n(The words for the house rules ticked could not be loaded: these are the preset's own.)`;
     try {
       const spec = [select.value, ...ticked].join("+");
-      const resp = await fetch(`/api/rules/describe?rules=${encodeURIComponent(spec)}`);
-      const body = await resp.json();
-      if (mine === asked) pre.textContent = resp.ok ? body.description : body.error;
-    } catch (e) { /* offline: the preset's own words stay */ }
+      const resp = await fetch(`/api/rules/describe?rules=${encodeURIComponent(spec)}`,
+        {signal: AbortSignal.timeout(10000)});
+      const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
+      if (mine === asked) pre.textContent = resp.ok ? body.description : body.error || plain;
+    } catch (e) {
+      if (mine === asked) pre.textContent = plain;
+    }
   }
   // a house rule ticked is never hidden in the folded list: the browser may bring back a
   // form's ticks (Back, a restored tab) after the page folded them away
