@@ -58,6 +58,7 @@ def advise_state(
     kept: Iterable[int] = (),
     need: int | None = None,
     tie: float = 0.0,
+    taker: bool = False,
 ) -> dict[str, Any]:
     """Bank or roll with ``dice`` in hand at ``turn_total``, and the figures behind it.
 
@@ -68,6 +69,8 @@ def advise_state(
     bank of ``need - 50``, worth ``tie``: the chance to win the tie-break that follows).
     All dice in hand with a turn total means hot dice. ``sets`` are the held sets of
     ``double-turn``, ``kept`` the dice kept since the last pick-up under ``progressive``.
+    ``taker``: the dice were taken over and nothing kept yet, so no bank (a free re-roll
+    too is rolled again).
 
     >>> from companion.rules import load_rules
     >>> advice = advise_state(load_rules("farkle"), turn_total=1000, dice=2)
@@ -104,9 +107,10 @@ def advise_state(
     fresh = turn_total == 0 and dice == rules.dice
     key = solution.model.start if fresh else state_at(rules, dice, sets, kept)
     hot = dice == rules.dice and turn_total > 0
-    roll_value = solution.roll_value(key, turn_total)
+    roll = solution.taker_roll_value if taker else solution.roll_value
+    roll_value = roll(key, turn_total)
     refusal = None
-    if fresh:
+    if fresh or taker:
         refusal = "roll and keep at least once before banking"
     elif turn_total == 0:
         refusal = "a turn total of 0 is nothing to bank"
@@ -199,18 +203,10 @@ def advise_turn(
             kept=kept,
             need=need,
             tie=tie,
+            taker=takeover,
         )
         if turn.steps and turn.steps[-1].note and not turn.steps[-1].keep:
             out.update(roll=list(turn.steps[-1].roll), reroll=True, note=turn.steps[-1].note)
-        if takeover and not rules.past_exact_target(turn.score + turn.total):
-            out.update(
-                {
-                    "advice": "roll",
-                    "can_bank": False,
-                    f"{word}_if_bank": None,
-                    "bank_refusal": "roll and keep at least once before banking",
-                }
-            )
         return out
     roll = turn.last_roll or ()
     out = {

@@ -196,9 +196,13 @@ def turn_model(rules: Rules) -> TurnModel:
                 ),
                 more_is_better=rules.finish is not Finish.EXACT,
             )
-            most = max(low, key=lambda k: (len(k.dice), k.points))
-            forced = most.points if rules.finish is Finish.EXACT else 0
-            rolls.append((weight, RollClass(0, outcomes, frozenset(), forced)))
+            forced, forced_mul = 0, 1
+            if rules.finish is Finish.EXACT:  # (its points at each probe: doublings grow)
+                most = max(low, key=lambda k: (len(k.dice), k.points))
+                whole = [most.points, *(o[most.dice] for o in others)]
+                forced_keep = _outcome(rules, n, most, probes, whole)
+                forced, forced_mul = forced_keep.add, forced_keep.mul
+            rolls.append((weight, RollClass(0, outcomes, frozenset(), forced, forced_mul)))
             todo.extend((o.dice, o.held) for o in outcomes if o.dice)
         classes[key] = tuple(c for c in merge(rolls) if c.outcomes or c.reroll_at != frozenset())
     return TurnModel(rules.dice, classes, start, hot)
@@ -500,7 +504,7 @@ def takeover_ranges(rules: Rules, *, score: int = 0) -> dict[int, list[tuple[int
         ranges: list[tuple[int, int]] = []
         horizon = _horizon(rules, score)
         for total in range(UNIT, min(horizon, solution.top * UNIT) + 1, UNIT):
-            if solution.roll_value(key, total) >= fresh:
+            if solution.taker_roll_value(key, total) >= fresh:
                 if ranges and ranges[-1][1] == total - UNIT:
                     ranges[-1] = (ranges[-1][0], total)
                 else:
@@ -510,7 +514,7 @@ def takeover_ranges(rules: Rules, *, score: int = 0) -> dict[int, list[tuple[int
         beyond = range(solution.top * UNIT + UNIT, horizon + 1, UNIT)
 
         def pays(t: int, key: StateKey = key) -> bool:
-            return solution.roll_value(key, t) >= fresh
+            return solution.taker_roll_value(key, t) >= fresh
 
         first = _first_of_the_run(beyond, pays)
         if first is not None:

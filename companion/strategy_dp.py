@@ -48,15 +48,25 @@ class RollClass:
 
     ``outcomes`` is empty for a roll that scores nothing; ``reroll_at`` holds the turn totals
     at which such a roll may be rolled again instead of busting, or the turn banked
-    (``the-420``; None = always, as ``hard-six``); ``forced_add`` is the points of keeping
-    every scoring die (``exact-10000``: when they would carry the player past the target,
-    the roll busts).
+    (``the-420``; None = always, as ``hard-six``); keeping every scoring die takes a total
+    ``t`` to ``forced_mul * t + forced_add`` (``exact-10000``: when that is past the target,
+    the roll busts; ``forced_mul`` is over 1 where the keep doubles held sets).
     """
 
     weight: int
     outcomes: tuple[Outcome, ...]
     reroll_at: frozenset[int] | None = frozenset()
     forced_add: int = 0
+    forced_mul: int = 1
+
+    def forced_past(self, limit: int) -> int:
+        """The forced keep's points ``f`` in units as the turn DPs test them, a total ``t``
+        busting where ``t + f > limit`` (all in units): the keep's own points, or for a
+        doubling keep (``forced_mul * t + add > limit``, so ``t > (limit - add) //
+        forced_mul``) the ``f`` that tests the same (a review found the doubled forced keep
+        taken as its points at a total of 0)."""
+        add = self.forced_add // UNIT
+        return add if self.forced_mul == 1 else limit - (limit - add) // self.forced_mul
 
 
 def prune(outcomes: Iterable[Outcome], *, more_is_better: bool = True) -> tuple[Outcome, ...]:
@@ -85,11 +95,11 @@ def merge(rolls: Iterable[tuple[int, RollClass]]) -> tuple[RollClass, ...]:
     """Merge roll classes whose keeps, rerolls and forced points are identical."""
     merged: dict[tuple, int] = {}
     for weight, cls in rolls:
-        key = (cls.outcomes, cls.reroll_at, cls.forced_add)
+        key = (cls.outcomes, cls.reroll_at, cls.forced_add, cls.forced_mul)
         merged[key] = merged.get(key, 0) + weight
     return tuple(
-        RollClass(weight, outcomes, reroll_at, forced)
-        for (outcomes, reroll_at, forced), weight in merged.items()
+        RollClass(weight, outcomes, reroll_at, forced, forced_mul)
+        for (outcomes, reroll_at, forced, forced_mul), weight in merged.items()
     )
 
 
@@ -172,6 +182,21 @@ class TurnSolution:
         if total // UNIT > self.top and self.objective.limit is None:
             return self._roll_beyond(key, total)
         return self._lookup(self.roll, key, total)
+
+    def taker_roll_value(self, key: StateKey, total: int) -> float:
+        """`roll_value` for dice taken over, before the taker has kept any: the engine banks
+        only after a keep, so a free re-roll (`the-420`, `hard-six`) is rolled again, never
+        banked (a review found takeovers of one die valued as if it could be). Where the
+        tables bank it, ``(A + r * bank) / n`` over the ``n`` rolls, ``r`` of them re-rolled,
+        rolling again instead is worth ``A / (n - r)``."""
+        value = self.roll_value(key, total)
+        bank = self.bank_value(total)
+        empty = [(c.weight, c.reroll_at) for c in self.model.classes[key] if not c.outcomes]
+        rerolled, _ = scoreless(empty, total)
+        if not rerolled or bank is None or value >= bank:  # (a re-roll is rolled on anyway)
+            return value
+        n = 6 ** key[0]
+        return (value * n - rerolled * bank) / (n - rerolled)
 
     def _roll_beyond(self, key: StateKey, total: int) -> float:
         """One roll from ``key`` at a total past the tables, as ``solve_turn`` rolls one."""
@@ -310,7 +335,7 @@ def solve_turn(model: TurnModel, objective: Objective) -> TurnSolution:
                 for out in c.outcomes
                 for target in [hot_key if out.dice == 0 else (out.dice, out.held)]
             )
-            forced_i = c.forced_add // UNIT if o.limit is not None else no_force
+            forced_i = c.forced_past(top) if o.limit is not None else no_force
             if len(targets) == 1 and targets[0][0] == 1 and o.limit is None:
                 single.append((c.weight, targets[0][1], targets[0][2]))
             else:

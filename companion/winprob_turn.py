@@ -59,7 +59,8 @@ class TurnPlan:
     keys: tuple[StateKey, ...]
     rows: tuple[tuple[int, int, tuple, tuple, tuple], ...]
     """Per key: (index, 6**n, unaccounted weight, [(weight, forced, targets)], [(weight,
-    reroll_at)]), targets being (mul, add in units, arrival index)."""
+    reroll_at)]), targets being (mul, add in units, arrival index), ``forced`` the roll
+    class under an exact finish (its forced keep, `RollClass.forced_past`), else None."""
     start: int
     hot: int
     hot_key: int
@@ -102,7 +103,7 @@ def turn_plan(rules: Rules) -> TurnPlan:
                 for o in c.outcomes
             )
             max_add = max(max_add, *(t[1] for t in targets), c.forced_add // UNIT)
-            forced = c.forced_add // UNIT if rules.finish is Finish.EXACT else -1
+            forced = c if rules.finish is Finish.EXACT else None  # (`RollClass.forced_past`)
             several.append((c.weight, forced, targets))
         unaccounted = 6 ** k[0] - sum(c.weight for c in model.classes[k])
         rows.append((index[k], 6 ** k[0], unaccounted, tuple(several), tuple(empty)))
@@ -268,7 +269,8 @@ def solve_win_turn(
                 if kind < 2:  # (mul is 1 throughout: left out)
                     arrive = [arrival[1:] for arrival in arrive]
                 rest = (tuple(arrive[1:]),) if kind else ()
-                bound.append((weight, forced if forced >= 0 else never, *arrive[0], *rest))
+                busts_past = never if forced is None else forced.forced_past(goal)
+                bound.append((weight, busts_past, *arrive[0], *rest))
             kinds.append(bound)
         state: tuple[Any, ...] = (after[k], k == plan.hot_key)
         if slope:

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import cli_strategy, strategy
-from companion.advice import advise_roll, advise_state
+from companion.advice import advise_roll, advise_state, advise_turn
 from companion.errors import ParseError
 from companion.rules import PRESETS, Finish, Multiples, Rules, load_rules
 from companion.scoring import distinct_rolls, keep_options
@@ -116,13 +116,19 @@ def test_the_cap_does_not_change_the_answer(name: str) -> None:
 
 
 def _direct_roll_value(rules: Rules, solution: TurnSolution, turn: Turn) -> float:
-    """A state's value from the engine's own Turn, roll by roll, without the merged model."""
+    """A state's value from the engine's own Turn, roll by roll, without the merged model:
+    a free re-roll is rolled again, or banked where the engine lets the turn bank it."""
     acc = 0.0
-    busted = 0
+    busted = rerolled = 0
+    bank: float | None = None
     for roll, weight in distinct_rolls(turn.dice_left):
         after_roll = turn.roll(roll)
         if after_roll.phase.value == "bust":
             busted += weight
+            continue
+        if after_roll.phase.value == "roll":  # (the 420's or the hard six's free roll)
+            rerolled += weight
+            bank = solution.bank_value(after_roll.total) if after_roll.can_bank else None
             continue
         best = max(
             solution.arrive_value(
@@ -135,7 +141,54 @@ def _direct_roll_value(rules: Rules, solution: TurnSolution, turn: Turn) -> floa
             for k in after_roll.options()
         )
         acc += weight * best
-    return (acc + busted * solution.objective.bust_value) / 6**turn.dice_left
+    n, lost = 6**turn.dice_left, busted * solution.objective.bust_value
+    value = (acc + lost) / (n - rerolled)
+    return (acc + lost + rerolled * bank) / n if bank is not None and bank > value else value
+
+
+def test_a_forced_keep_that_doubles_busts_as_the_engine_busts_it() -> None:
+    """A review: under an exact finish with held sets that double (a rule file: hot-dice,
+    exact), the model took the forced keep's points at a total of 0; at 5,000 + 3,000 with
+    4s held, a roll of 4 1 (kept whole: the 1, and the 4 doubling 3,100) busts."""
+    rules = load_rules({"base": "hot-dice", "finish": "exact", "name": "exact doubling"})
+    solution = solve(rules, score=5000)
+    turn = strategy.turn_at(rules, total=3000, dice=2, score=5000, sets=[4])
+    assert turn.roll((4, 1)).phase.value == "bust"
+    for total, dice, sets in ((3000, 2, [4]), (1200, 2, [4]), (2400, 3, [2]), (600, 1, [1])):
+        turn = strategy.turn_at(rules, total=total, dice=dice, score=5000, sets=sets)
+        key = strategy.state_at(rules, dice, sets=sets)
+        assert solution.roll_value(key, total) == pytest.approx(
+            _direct_roll_value(rules, solution, turn), rel=1e-9
+        ), (total, dice, sets)
+
+
+@pytest.mark.parametrize("name", ["minnesota+hard-six", "minnesota+the-420+hard-six"])
+def test_a_taker_rolls_a_free_reroll_again_and_never_banks_it(name: str) -> None:
+    """A review: the advisor valued a taker's re-rolled 6 as "roll again or bank", where the
+    engine banks only after a keep; taking over 1 die at 500 under hard-six was advised
+    (356.85 against a fresh turn's 354.99), worth 328.22 played as the engine plays it."""
+    rules = load_rules(name)
+    solution = solve(rules, score=3000)
+    fresh = solution.roll_value(solution.model.start, 0)
+    worth = {}
+    for dice in (1, 2):
+        for total in range(50, 1550, 50):
+            given = Turn.at(rules, total=total, dice=dice, score=2000).bank()
+            taker = given.handed_to(score=3000, on_board=True)
+            value = _direct_roll_value(rules, solution, taker)
+            key = strategy.state_at(rules, dice)
+            assert solution.taker_roll_value(key, total) == pytest.approx(value, rel=1e-9)
+            advice = advise_turn(taker)
+            assert advice["expected_if_roll"] == pytest.approx(value, rel=1e-9)
+            assert advice["can_bank"] is False and advice["advice"] == "roll"
+            worth[dice, total] = value >= fresh
+    thresholds = takeover_thresholds(rules, score=3000)
+    assert thresholds is not None
+    for dice in (1, 2):
+        first = min(
+            t for t in range(50, 1550, 50) if all(worth[dice, u] for u in range(t, 1550, 50))
+        )
+        assert thresholds[dice] == first
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -486,7 +539,7 @@ def test_thresholds_past_the_tables_are_what_every_total_asked_says(name: str) -
         fresh = solution.roll_value(solution.model.start, 0)
         for dice, spans in ranges.items():
             key = strategy.state_at(rules, dice)
-            worth = [t for t in totals if solution.roll_value(key, t) >= fresh]
+            worth = [t for t in totals if solution.taker_roll_value(key, t) >= fresh]
             assert [t for lo, hi in spans for t in range(lo, hi + 1, 50)] == worth
 
 

@@ -133,6 +133,15 @@ def test_exact_forced_keep_busts_above_target() -> None:
     assert exact.total == 200 and exact.can_bank
 
 
+def test_the_forced_keep_where_no_keep_holds_every_scoring_die() -> None:
+    """README's decision: 2 2 6 6 6 6 under extra-combos has no keep of all six (four 6s
+    1,200, or the full house 2 2 6 6 6 850): the forced keep is the one of most dice."""
+    rules = "exact-10000+extra-combos"
+    assert play(rules, "226666", score=9100).phase is Phase.KEEP  # (850 fits in 900)
+    turn = play(rules, "226666", score=9200)  # (850 does not fit in 800: though 600 would)
+    assert turn.phase is Phase.BUST and "(2 2 6 6 6) would pass 10,000" in turn.bust_reason
+
+
 def test_a_bank_of_exactly_the_threshold_or_minimum_is_allowed() -> None:
     """ "Entry 1000 in one turn", "300 minimum": the figure itself is enough."""
     entry = play("hot-dice", "111234>111")

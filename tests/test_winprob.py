@@ -122,7 +122,7 @@ def _value_iteration(rules: Rules, sweeps: int = 3000) -> list[list[float]]:
             weight_seen = 0
             for c in model.classes[key]:
                 weight_seen += c.weight
-                if not c.outcomes or (exact and t + c.forced_add // UNIT > goal):
+                if not c.outcomes or (exact and c.forced_mul * t + c.forced_add // UNIT > goal):
                     acc += c.weight * bust
                     continue
                 acc += c.weight * max(
@@ -144,6 +144,7 @@ def _value_iteration(rules: Rules, sweeps: int = 3000) -> list[list[float]]:
         ({"base": "farkle", "finish": "first-to-target"}, 300),
         ({"base": "hot-dice", "finish": "first-to-target"}, 150),
         ({"base": "exact-10000", "entry": 0}, 200),
+        ({"base": "hot-dice", "finish": "exact", "entry": 0}, 600),  # (forced keeps doubling)
     ],
 )
 def test_layers_and_newton_match_plain_value_iteration(
