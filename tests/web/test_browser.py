@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         Browser,
         BrowserContext,
         FilePayload,
+        Locator,
         Page,
         Route,
     )
@@ -940,18 +941,24 @@ def _read_photo(page: Page, where: str, photo: Path) -> str:
     return str(status.inner_text())
 
 
+def _describing(ctx: BrowserContext, server: Server, preset: str) -> tuple[Page, Locator]:
+    """The home page with ``preset`` chosen, its words and its house rules unfolded (both
+    folded until opened), and where the words are shown."""
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#preset", preset)
+    page.click("details.describe summary")
+    page.click("#new-game summary:has-text('House rules')")
+    return page, page.locator(f'pre[data-preset="{preset}"]')
+
+
 def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
     browser: Browser, server: Server
 ) -> None:
     """Ticking a house rule asks the server for the rules' words; an answer that comes
     back after the player has ticked again is dropped, not shown over the newer words."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/")
-        page.select_option("#preset", "farkle")
-        page.click("details.describe summary")
-        page.click("#new-game summary:has-text('House rules')")  # (folded until opened)
-        described = page.locator('pre[data-preset="farkle"]')
+        page, described = _describing(ctx, server, "farkle")
         plain = described.inner_text()
         held: dict[str, Route] = {}
         page.route("**/api/rules/describe*", lambda route: held.update(describe=route))
@@ -2049,12 +2056,7 @@ def test_the_rules_words_not_loaded_say_so(browser: Browser, server: Server) -> 
     """A house rule ticked while its words could not be loaded (a proxy's error page) left
     the words of the ticks before, under ticks they did not describe."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/")
-        page.select_option("#preset", "hot-dice")
-        page.click("details.describe summary")
-        page.click("#new-game summary:has-text('House rules')")
-        described = page.locator('pre[data-preset="hot-dice"]')
+        page, described = _describing(ctx, server, "hot-dice")
         plain = described.inner_text()
         page.check('input[value="greed"]')
         wait_text(page, 'pre[data-preset="hot-dice"]', "greed")
