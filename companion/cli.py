@@ -343,7 +343,8 @@ def _bank_wins(rules: Rules, banked: int) -> str:
             f": banking hits exactly {rules.target:,} and wins the game, and a roll can only bust"
         )
     if rules.finish is Finish.FIRST_TO_TARGET and banked >= rules.target:
-        return f": banking reaches {rules.target:,} and wins the game"
+        owed = ", once any 5150 bonus rolls still owed are played" if rules.the_5150 else ""
+        return f": banking reaches {rules.target:,} and wins the game{owed}"
     return ""
 
 

@@ -205,6 +205,12 @@ def test_turn_errors_exit_2_with_one_line(
         ),
         ("dice-10000", "9500", "11123>111", "reaches 10,000 and wins the game."),  # (past it)
         ("dice-10000", "8950", "11123>111", "may be banked now."),
+        (  # (a bonus roll still owed may overtake: `hotdice rules` says so too)
+            "dice-10000+the-5150",
+            "9000",
+            "11123>111",
+            "wins the game, once any 5150 bonus rolls still owed are played.",
+        ),
         ("farkle", "9800", "111234>111", "may be banked now."),  # (a final round, no win)
     ],
 )

@@ -2107,3 +2107,44 @@ def test_another_phones_change_leaves_the_focus_where_it_was(
         page.wait_for_timeout(1000)
         assert page.evaluate("document.activeElement.dataset.face") == "4"
         assert not errors, errors
+
+
+def test_the_pages_work_where_the_browser_has_no_abortsignal_timeout(
+    browser: Browser, server: Server
+) -> None:
+    """A review: with requests given up through AbortSignal.timeout alone, a browser before
+    it (Safari 15, Chrome 102) sent no write and no poll. The pages fall back on a timer."""
+    with phone(browser) as ctx:
+        ctx.add_init_script("delete AbortSignal.timeout;")
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        assert page.evaluate("typeof AbortSignal.timeout") == "undefined"
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#turn-line", "Bob's turn")
+        assert _version(page, server) == 1
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        for v in (1, 5, 2, 3, 4, 6):
+            page.locator(f'#check .face[data-face="{v}"]').click()
+        page.click('#check [data-pad="go"]')
+        page.locator("#best-points").filter(has_text="1,500").wait_for()  # (hot-dice's run)
+        assert not errors, errors
+
+
+def test_another_phones_change_never_hands_the_focus_to_an_action(
+    browser: Browser, server: Server
+) -> None:
+    """A review: the focus given back after another phone's change went to the fresh
+    sheet's Busted, the next player's, and Enter then busted Bob."""
+    with phone(browser) as ctx, phone(browser) as other_ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        other = other_ctx.new_page()
+        other.goto(str(page.get_attribute("#join-link", "href")))
+        other.wait_for_selector("body[data-ready]")
+        page.locator('#quick [data-quick="bust"]').focus()
+        other.click('#quick [data-quick="bust"]')
+        page.wait_for_selector('#sheet[data-version="1"]')
+        page.wait_for_timeout(1200)  # (past the settle)
+        page.keyboard.press("Enter")
+        page.wait_for_timeout(800)
+        assert _version(page, server) == 1
+        assert not errors, errors

@@ -77,7 +77,7 @@
     try {
       resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
         body: JSON.stringify({rules: spec(), dice, coach: coach.checked}),
-        signal: AbortSignal.timeout(30000)});  // (a coach's first solve of new rules: seconds)
+        ...HotNet.within(30000)});  // (a coach's first solve of new rules: seconds)
       body = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
     } catch (e) {
       resp = {ok: false};

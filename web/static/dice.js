@@ -108,7 +108,7 @@
       try {
         const extra = opts.readQuery ? opts.readQuery() : "";
         const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
-          {method: "POST", body: form, signal: AbortSignal.timeout(PHOTO_WITHIN_MS)});
+          {method: "POST", body: form, ...HotNet.within(PHOTO_WITHIN_MS)});
         const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
         if (mine !== photos) return;  // (a newer photo was sent meanwhile: its dice count)
         const img = preview.querySelector("img");
@@ -174,7 +174,7 @@
   const PHOTO_WITHIN_MS = 120000;
 
   function failedWords(e) {
-    return e && e.name === "TimeoutError" ? "Upload failed: no answer in two minutes (network?): try again."
+    return HotNet.timedOut(e) ? "Upload failed: no answer in two minutes (network?): try again."
       : "Upload failed: " + e;
   }
 

@@ -22,12 +22,15 @@
   const SETTLE_MS = 800;
   let settleUntil = 0;
   let refocus = null;  // (a control given the focus back while greyed: it takes it once not)
+  let settles = 0;
   function settle(sheet, ms) {
     settleUntil = Math.max(settleUntil, Date.now() + ms);
     const held = [...sheet.querySelectorAll("button:not(:disabled)")];
     held.forEach((b) => { b.disabled = true; });
+    const mine = ++settles;
     setTimeout(() => {
       held.forEach((b) => { b.disabled = false; });
+      if (mine !== settles) return;  // (a later settle, its control still greyed, gives it)
       if (refocus && refocus.isConnected && !refocus.disabled && document.activeElement === document.body) {
         refocus.focus({preventScroll: true});
       }
@@ -36,18 +39,16 @@
   }
 
   // the fresh sheet's counterpart of the control that had the focus (a keyboard's or a
-  // screen reader's place: the swap had left it on the page, found by a review)
+  // screen reader's place: the swap had left it on the page, found by a review): a fold or
+  // a die's face, which record nothing. Never a button that acts (Busted, a keep, Roll,
+  // Undo): its twin is the next player's, or takes back the other phone's action.
   function twinIn(fresh, el) {
     if (!(el instanceof Element) || el.isConnected) return null;
-    if (el.id) return fresh.querySelector(`#${CSS.escape(el.id)}`);
     if (el.tagName === "SUMMARY" && el.parentElement.id) {
       return fresh.querySelector(`#${CSS.escape(el.parentElement.id)} > summary`);
     }
-    for (const name of ["data-face", "data-pad", "data-event", "data-quick", "data-undo"]) {
-      const value = el.getAttribute(name);
-      if (value !== null) return fresh.querySelector(`[${name}="${CSS.escape(value)}"]`);
-    }
-    return null;
+    const face = el.getAttribute("data-face");
+    return face === null ? null : fresh.querySelector(`.pad [data-face="${CSS.escape(face)}"]`);
   }
   // when a write's answer never came back: recorded or not, the next poll sent after tells
   // (and a write sent again after a wrong guess is refused as stale: the version is checked;
@@ -62,7 +63,7 @@
   // failure: a write left waiting had held every tap and poll, and one hung poll had
   // stopped polling for good (found by a review)
   const WITHIN_MS = 10000;
-  const within = (ms = WITHIN_MS) => ({signal: AbortSignal.timeout(ms)});
+  const within = (ms = WITHIN_MS) => HotNet.within(ms);
 
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);

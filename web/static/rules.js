@@ -21,7 +21,7 @@
     try {
       const spec = [select.value, ...ticked].join("+");
       const resp = await fetch(`/api/rules/describe?rules=${encodeURIComponent(spec)}`,
-        {signal: AbortSignal.timeout(10000)});
+        HotNet.within(10000));
       const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
       if (mine === asked) pre.textContent = resp.ok ? body.description : body.error || plain;
     } catch (e) {
