@@ -97,6 +97,9 @@
 
   const pad = HotDice.attach(document.querySelector("#check .pad"), {
     exact: false, rules: spec, onGo: (dice) => score(dice), readQuery: () => (coach.checked ? "&coach=1" : ""),
+    // (the dice taken as read: scored at once, as a photo read surely is; a review found
+    // *Looks right* leaving *Score it* still to press. A game's pad waits for Roll: a write)
+    onConfirm: (dice) => { if (pad.settled()) score(dice); },
     onRead: (body) => {
       if (!body.score || body.detections.some((d) => d.unsure)) return;
       // (read under the rules and coach of the moment it was sent: asked again if they

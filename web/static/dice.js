@@ -82,6 +82,9 @@
         photoDice = false;
       } else if (act && act.dataset.pad === "confirm") {
         dice.forEach((d) => { d.unsure = false; });
+        render();
+        if (opts.onConfirm) opts.onConfirm(dice.map((d) => d.value));
+        return;
       } else if (act && act.dataset.pad === "go") {
         opts.onGo(dice.map((d) => d.value));
         return;
