@@ -162,14 +162,11 @@ class GameState:
             return {}
         top = max(p.score for p in self.players)
         leaders = [i for i, p in enumerate(self.players) if p.score == top]
-        need: dict[str, int] = {}
-        for i in self.to_play:
-            p = self.players[i]
-            if leaders != [i]:
-                need[p.name] = max(
-                    top - p.score + SCORE_STEP, self.rules.least_bank(on_board=p.on_board)
-                )
-        return need
+        return {
+            p.name: max(top - p.score + SCORE_STEP, self.rules.least_bank(on_board=p.on_board))
+            for p, i in ((self.players[i], i) for i in self.to_play)
+            if leaders != [i]
+        }
 
     def final_round_mark(self) -> dict[str, Any] | None:
         """Who last tied or took the lead in a final round (the player who reached the
