@@ -15,3 +15,7 @@ def main() -> int:
     except KeyboardInterrupt:
         return 130
     return cli.main()
+
+
+if __name__ == "__main__":  # (``python -m companion.console``, as ``python -m companion``)
+    raise SystemExit(main())

@@ -557,17 +557,32 @@ def _takeover(state: GameState, event: Mapping[str, Any]) -> GameState:
     return replace(state, offer=None, turn=turn)
 
 
+def check_named(state: GameState, event: Mapping[str, Any]) -> None:
+    """Refuse an event whose ``player`` is not the one whose turn it is. A ``score`` event
+    must name its player; any other event may, and the name is then checked before the
+    event is recorded, so a log never credits a turn to someone else. `apply` checks it
+    for ``score`` alone: a roll naming the wrong player, stored before the web checked,
+    still replays (the web checks every new event: `web.store`)."""
+    who = event.get("player")
+    if who is None:
+        return
+    name = state.players[state.current].name
+    if not isinstance(who, str):
+        raise ParseError(f"'player' must be the name of whose turn it is, not {who!r}")
+    if who != name:
+        state.index_of(who)
+        raise IllegalMove(f"it is {name}'s turn, not {who}'s")
+
+
 def _quick_score(state: GameState, event: Mapping[str, Any]) -> GameState:
     rules = state.rules
     player = state.players[state.current]
     who, points = event.get("player"), event.get("points")
-    if not isinstance(who, str):
+    if who is None:
         raise ParseError("a score event needs 'player', the name of whose turn it is")
     if isinstance(points, bool) or not isinstance(points, int):
         raise ParseError(f"'points' must be a whole number, not {points!r}")
-    if who != player.name:
-        state.index_of(who)
-        raise IllegalMove(f"it is {player.name}'s turn, not {who}'s")
+    check_named(state, event)
     if state.turn is not None:
         raise IllegalMove(f"{player.name} is playing this turn roll by roll; finish it first")
     if points < 0 or points % SCORE_STEP:

@@ -598,6 +598,10 @@ def _replaced_by_house_rules(rules: Rules) -> list[str]:
     ]
 
 
+# (a free re-roll need not be taken: the README's decision, as RULES.md's "may")
+_OR_BANKED = " (or the turn banked, where it could be before that roll)"
+
+
 def describe(rules: Rules) -> str:
     """The rule set in plain words, so a table can check it before the first roll."""
     t = rules.triple
@@ -697,10 +701,11 @@ def describe(rules: Rules) -> str:
         )
     if rules.the_420:
         lines.append(
-            "  the 420: turn total exactly 400 with one die left, a rolled 2 is rolled again"
+            "  the 420: turn total exactly 400 with one die left, a rolled 2 may be "
+            f"rolled again{_OR_BANKED}"
         )
     if rules.hard_six:
-        lines.append("  the hard six: one die left, a rolled 6 is rolled again")
+        lines.append(f"  the hard six: one die left, a rolled 6 may be rolled again{_OR_BANKED}")
     if rules.strike_penalty:
         lines.append(
             f"  {rules.strike_after} busts in a row cost "

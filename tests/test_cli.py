@@ -499,6 +499,17 @@ def test_the_installed_command_runs(tmp_path: Path) -> None:
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
 
+@pytest.mark.parametrize("module", ["companion", "companion.console"])
+def test_the_command_runs_as_a_module(module: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", module, "score", "--rules", "farkle", "--json", "1113"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["best"]["points"] == 300
+
+
 @pytest.mark.parametrize(
     ("command", "message"),
     [

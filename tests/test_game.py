@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import IllegalEvent, ParseError
+from companion.errors import IllegalEvent, IllegalMove, ParseError
 from companion.game import (
     GamePhase,
     GameState,
     apply,
     bonus_scores,
+    check_named,
     name_key,
     new_log,
     replay,
@@ -505,6 +506,21 @@ def test_illegal_events_are_rejected_with_a_reason(event: Any, message: str) -> 
     state = start(new_log("farkle", ["Ann", "Bob"]))
     with pytest.raises(IllegalEvent, match=message):
         apply(state, event)
+
+
+def test_an_event_may_name_only_the_player_whose_turn_it_is() -> None:
+    state = play("farkle", ["Ann", "Bob"], [quick("Ann", 500)])
+    check_named(state, roll(1, 2, 3, 4, 6, 6))  # (naming no one is fine)
+    check_named(state, {**roll(1, 2, 3, 4, 6, 6), "player": "Bob"})
+    for who, message in (("Ann", "Bob's turn, not Ann's"), ("Cy", "no player named 'Cy'")):
+        with pytest.raises(IllegalMove, match=message):
+            check_named(state, {**BANK, "player": who})
+    with pytest.raises(ParseError, match="'player' must be the name"):
+        check_named(state, {**BANK, "player": ["Bob"]})
+    # apply checks a quick score's name, and leaves a roll's to the web (a stored log replays)
+    with pytest.raises(IllegalEvent, match="Bob's turn, not Ann's"):
+        apply(state, quick("Ann", 100))
+    assert apply(state, {**roll(5, 2, 3, 4, 6, 6), "player": "Ann"}).turn is not None
 
 
 def test_quick_score_during_a_dice_turn_is_refused() -> None:

@@ -208,6 +208,7 @@ def test_describe_says_how_the_game_ends(name: str) -> None:
 def test_describe_mentions_house_rules() -> None:
     text = describe(load_rules("minnesota+the-420+hard-six+the-5150"))
     assert "the 420" in text and "hard six" in text and "5,150" in text
+    assert text.count("may be rolled again (or the turn banked") == 2  # (RULES.md's "may")
     assert "1,000" in text  # the entry threshold
 
 

@@ -593,6 +593,8 @@ def _next(snap: Snapshot, kind: str, payload: dict[str, Any]) -> Snapshot:
             else snap.table.add(kind, payload, max_name=MAX_NAME)
         )
         state = cgame.apply(snap.state, payload) if kind == "game" else None
+        if kind == "game":  # (after apply, so a finished game says so first)
+            cgame.check_named(snap.state, payload)
     except ValueError as exc:
         raise Rejected(str(exc)) from exc
     return _make(snap.game, version, table, state, snap.rematch)

@@ -419,6 +419,39 @@ def test_roll_by_roll_turn(game: GameActions) -> None:
     assert game.state["current_player"] == "Bob"
 
 
+def test_an_event_naming_another_player_is_refused_and_not_recorded(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    game.create("farkle", players=["Ann", "Bob", "Cy"])
+    roll = {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]}
+    for who, said in (
+        ("Cy", "it is Ann's turn, not Cy's"),
+        ("Nobody", "no player named"),
+        (7, "'player' must be the name"),
+    ):
+        assert said in game.event({**roll, "player": who}, expect=422).get_json()["error"]
+    assert game.get()["version"] == 0
+    game.event({**roll, "player": "Ann"})
+    game.event({"type": "keep", "dice": [1]})
+    refused = game.event({"type": "bank", "player": "Bob"}, expect=422)
+    assert "not Bob's" in refused.get_json()["error"]
+    game.event({"type": "bank"})
+    assert game.state["players"][0]["score"] == 100
+    events = client.get(f"/api/games/{game.id}/log").get_json()["events"]
+    assert [e.get("player") for e in events] == ["Ann", None, None]
+    # a log stored before the web checked, naming another player, still replays
+    with app.app_context():
+        from web.db import get_db
+
+        get_db().execute(
+            "INSERT INTO events (game_id, seq, kind, event) VALUES (?, 4, 'game', ?)",
+            (game.id, json.dumps({"type": "roll", "dice": [5, 2, 3, 4, 6, 6], "player": "Cy"})),
+        )
+    app.extensions["hotdice_cache"].snapshots.clear()
+    turn = game.get()["state"]["turn"]
+    assert (turn["player"], turn["roll"]) == ("Bob", [5, 2, 3, 4, 6, 6])
+
+
 def test_undo_is_recorded_and_version_checked(client: FlaskClient, game: GameActions) -> None:
     game.create()
     game.undo(expect=422)
