@@ -65,19 +65,18 @@ def _jpeg_markers(data: bytes) -> Iterator[tuple[int, int]]:
     i, n = 2, len(data)
     while (found := _MARKER.search(data, i)) and (i := found.start()) + 3 < n:
         marker = data[i + 1]
-        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
-            i += 2
-        elif marker == 0xD9:
+        if marker == 0xD9:
             return
-        else:
-            yield marker, i
-            i += 2 + max(2, struct.unpack(">H", data[i + 2 : i + 4])[0])
+        yield marker, i
+        i += 2 + max(2, struct.unpack(">H", data[i + 2 : i + 4])[0])
 
 
 # 0xFF before a byte that is neither 0x00 (a coded 0xFF) nor 0xFF (a fill byte, the last of
-# which is taken): searched in C, as a scan's coded data holds a 0xFF 0x00 every 100 bytes
-# or so (walked in Python, 8.6 ms of the benchmark 12 MP JPEG's read; 1.2 ms so)
-_MARKER = re.compile(b"\xff(?=[^\x00\xff])")
+# which is taken), nor a marker without a segment (TEM 0x01, the restarts 0xD0-0xD7, SOI
+# 0xD8), which libjpeg steps over: searched in C, as a scan's coded data holds a 0xFF 0x00
+# every 100 bytes or so (walked in Python, 8.6 ms of the benchmark 12 MP JPEG's read; 1.2
+# ms so), and a file may hold millions of restarts (18 MB of them took 2.4 s walked so)
+_MARKER = re.compile(b"\xff(?=[^\x00\xff\x01\xd0-\xd8])")
 
 
 def image_size_wh(data: bytes) -> tuple[int, int] | None:
@@ -97,33 +96,46 @@ def image_size_wh(data: bytes) -> tuple[int, int] | None:
 
 
 def exif_orientation(data: bytes) -> int:
-    """The EXIF orientation (1-8) of a JPEG's first EXIF segment: how the decoder turns its
-    stored pixels to show them upright (OpenCV does, `decode_image`); 1 where it has none
-    or an unreadable one."""
+    """The EXIF orientation (1-8) of a JPEG's first EXIF segment or a PNG's eXIf chunk: how
+    the decoder turns its stored pixels to show them upright (OpenCV does, `decode_image`);
+    1 where it has none or an unreadable one."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        i = 8
+        while i + 8 <= len(data) and data[i + 4 : i + 8] != b"IDAT":
+            size = struct.unpack(">I", data[i : i + 4])[0]
+            if data[i + 4 : i + 8] == b"eXIf":
+                return _tiff_orientation(data[i + 8 : i + 8 + size])
+            i += 12 + size
+        return 1
     if data[:2] != b"\xff\xd8":
         return 1
     for marker, i in _jpeg_markers(data):
         if marker == 0xDA:
             break
-        if marker != 0xE1 or data[i + 4 : i + 10] != b"Exif\x00\x00":
-            continue
-        tiff = data[i + 10 : i + 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]]
-        order = {b"II": "<", b"MM": ">"}.get(tiff[:2])
-        if order is None or len(tiff) < 8:
-            return 1
-        ifd = struct.unpack(order + "I", tiff[4:8])[0]
-        if ifd + 2 > len(tiff):
-            return 1
-        count = struct.unpack(order + "H", tiff[ifd : ifd + 2])[0]
-        for k in range(count):
-            entry = tiff[ifd + 2 + 12 * k : ifd + 14 + 12 * k]
-            if len(entry) < 12:
-                break
-            tag, kind = struct.unpack(order + "HH", entry[:4])
-            if tag == 0x0112 and kind == 3:  # (a SHORT)
-                value = struct.unpack(order + "H", entry[8:10])[0]
-                return value if 1 <= value <= 8 else 1
+        if marker == 0xE1 and data[i + 4 : i + 10] == b"Exif\x00\x00":
+            return _tiff_orientation(
+                data[i + 10 : i + 2 + struct.unpack(">H", data[i + 2 : i + 4])[0]]
+            )
+    return 1
+
+
+def _tiff_orientation(tiff: bytes) -> int:
+    """The orientation tag of EXIF's TIFF structure (its first directory), 1 if none."""
+    order = {b"II": "<", b"MM": ">"}.get(tiff[:2])
+    if order is None or len(tiff) < 8:
         return 1
+    ifd = struct.unpack(order + "I", tiff[4:8])[0]
+    if ifd + 2 > len(tiff):
+        return 1
+    count = struct.unpack(order + "H", tiff[ifd : ifd + 2])[0]
+    for k in range(count):
+        entry = tiff[ifd + 2 + 12 * k : ifd + 14 + 12 * k]
+        if len(entry) < 12:
+            break
+        tag, kind = struct.unpack(order + "HH", entry[:4])
+        if tag == 0x0112 and kind == 3:  # (a SHORT)
+            value = struct.unpack(order + "H", entry[8:10])[0]
+            return value if 1 <= value <= 8 else 1
     return 1
 
 

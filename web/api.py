@@ -487,15 +487,16 @@ def score() -> Response:
 
 def _multipart_problem() -> str:
     """Why a multipart upload holds no 'photo': a body the parser found nothing in (cut off,
-    or its boundary not the one its Content-Type names) is said as such, not as a field
-    the client did send."""
+    its boundary not the one its Content-Type names, or a header Werkzeug cannot decode as
+    UTF-8, as curl sends a Latin-1 file name) is said as such, not as a field the client
+    did send."""
     if "boundary" not in request.mimetype_params:
         return "the multipart upload has no boundary in its Content-Type: send the photo again"
     names = sorted({*request.files, *request.form})
     if not names:
         return (
-            "the multipart upload could not be read (cut off, or its boundary wrong): "
-            "send the photo again"
+            "the multipart upload could not be read (cut off, its boundary wrong, or a "
+            "part's header not UTF-8, as a file name in another encoding): send the photo again"
         )
     shown = ", ".join(repr(name[:40]) for name in names[:5])
     return f"no multipart field 'photo' (the upload has {shown}): send the photo as 'photo'"

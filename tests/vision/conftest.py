@@ -6,6 +6,7 @@ import importlib.util
 import os
 import struct
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -158,22 +159,43 @@ def drawn() -> Drawn:
     return draw_die, table
 
 
+def _exif_tiff(orientation: int) -> bytes:
+    """EXIF's TIFF structure holding only the orientation tag."""
+    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
+    return tiff + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
+
+
 def _exif_jpeg(image: np.ndarray, orientation: int) -> bytes:
     """A JPEG with an APP1 EXIF segment holding only the orientation tag."""
     ok, enc = cv2.imencode(".jpg", image)
     assert ok
-    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
-    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
-    payload = b"Exif\x00\x00" + tiff
+    payload = b"Exif\x00\x00" + _exif_tiff(orientation)
     app1 = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
     data = enc.tobytes()
     return data[:2] + app1 + data[2:]
+
+
+def _exif_png(image: np.ndarray, orientation: int) -> bytes:
+    """A PNG with an eXIf chunk holding only the orientation tag, after its header."""
+    ok, enc = cv2.imencode(".png", image)
+    assert ok
+    tiff, data = _exif_tiff(orientation), enc.tobytes()
+    chunk = b"eXIf" + tiff
+    chunk = struct.pack(">I", len(tiff)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+    return data[:33] + chunk + data[33:]  # (the signature and IHDR are 33 bytes)
 
 
 @pytest.fixture
 def exif_jpeg() -> Callable[[np.ndarray, int], bytes]:
     """JPEG bytes of an image with an EXIF orientation tag (6: turn 90 degrees to view)."""
     return _exif_jpeg
+
+
+@pytest.fixture
+def exif_png() -> Callable[[np.ndarray, int], bytes]:
+    """PNG bytes of an image with an EXIF orientation tag, as a phone's screenshot app or
+    an editor may save one."""
+    return _exif_png
 
 
 @pytest.fixture(scope="session")

@@ -136,14 +136,20 @@ def test_a_photo_part_with_no_filename_is_told_to_be_sent_as_a_file(client: Flas
 def test_a_multipart_upload_that_does_not_parse_is_not_called_a_missing_field(
     client: FlaskClient,
 ) -> None:
-    """A body cut off, a boundary missing or not the body's: each answer said to send the
-    field 'photo', which the client had sent (a review's find)."""
+    """A body cut off, a boundary missing or not the body's, a file name not in UTF-8: each
+    answer said to send the field 'photo', which the client had sent (a review's find; the
+    last, said as a cut-off upload, another's)."""
     photo = (ROOT / "sample_images" / "IMG_20191208_112014.jpg").read_bytes()
     part = b'--XyZ\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\n\r\n'
     whole, cut = part + photo + b"\r\n--XyZ--\r\n", part + photo[:5000]
     for content_type, body, said in (
-        ("multipart/form-data; boundary=XyZ", cut, "could not be read (cut off, or its boundary"),
-        ("multipart/form-data; boundary=Other", whole, "could not be read (cut off, or its"),
+        ("multipart/form-data; boundary=XyZ", cut, "could not be read (cut off, its boundary"),
+        ("multipart/form-data; boundary=Other", whole, "could not be read (cut off, its"),
+        (
+            "multipart/form-data; boundary=XyZ",
+            whole.replace(b'filename="a.jpg"', b'filename="caf\xe9.jpg"'),  # (curl, Latin-1)
+            "or a part's header not UTF-8, as a file name in another encoding",
+        ),
         ("multipart/form-data", whole, "has no boundary in its Content-Type"),
         (
             "multipart/form-data; boundary=XyZ",
