@@ -461,7 +461,10 @@ def sheet(game_id: str) -> Response:
 
     def render() -> str:
         snap = store.snapshot_at(game, version)
-        return render_template("_sheet.html", snap=snap, editor=editor, view=view_model(snap))
+        undone = store.undone_last(game, snap)
+        return render_template(
+            "_sheet.html", snap=snap, editor=editor, view=view_model(snap), undone=undone
+        )
 
     resp = versioned(
         tag, ("sheet", game.id, version, editor), render, cache_control="no-cache, private"

@@ -665,6 +665,17 @@ def undone_words(before: Snapshot, after: Snapshot) -> str:
     return f"{who}'s last action"
 
 
+def undone_last(game: Game, snap: Snapshot) -> str | None:
+    """What ``snap``'s latest row took back, where it is an Undo, in `undone_words`' words:
+    so that every phone says another phone's Undo, not only the one that pressed it (a
+    roll vanished from the keeps being chosen with no word of why, a review found)."""
+    rows = _rows(game.id, snap.version - 1, snap.version)
+    if not rows or rows[0][1] != "undo":
+        return None
+    before = snapshot_at(game, snap.version - 1)
+    return undone_words(before, snap) if before.table.rows else None
+
+
 def record_roll_off(
     game: Game, version: int, rounds: list[dict[str, int]], every_round: bool
 ) -> tuple[str | None, list[str], Snapshot]:

@@ -178,9 +178,10 @@ def host_and_guest(
 
 
 def bank_past_the_target(page: Page) -> None:
-    """Bank the quick entry's points that reach the target: asked about once, then sent."""
+    """Bank the quick entry's points that reach the target (or, in a final round, tie or
+    pass the lead): asked about once, then sent."""
     page.click('#quick [data-quick="bank"]')
-    wait_text(page, "#quick-error", "target: press Banked again if that is right.")
+    wait_text(page, "#quick-error", ": press Banked again if that is right.")
     page.wait_for_timeout(600)  # (read: a second tap sooner is a double tap, and answers not)
     page.click('#quick [data-quick="bank"]')
 
@@ -306,6 +307,17 @@ def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: P
         ann.click('#quick [data-quick="bank"]')
         wait_text(bob, "#final-banner", "Bob")
         shot(bob, "05-final-round", shots)
+        # in the final round the target is reached: tying or passing the lead is asked about
+        bob.fill("#quick-points", "750")
+        bob.wait_for_function("() => !document.querySelector('#quick [data-quick=bank]').disabled")
+        bob.click('#quick [data-quick="bank"]')
+        wait_text(
+            bob, "#quick-error", "That takes Bob to 1,000, level with the lead of 1,000: press"
+        )
+        bob.fill("#quick-points", "800")
+        bob.click('#quick [data-quick="bank"]')
+        wait_text(bob, "#quick-error", "That takes Bob to 1,050, past the lead of 1,000: press")
+        bob.fill("#quick-points", "")
 
         watcher = watch_ctx.new_page()
         watcher.goto(view_link)
@@ -1476,7 +1488,9 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Browser, server: Ser
         )
         assert resp.ok, resp.text()
         page.wait_for_selector(f'#sheet[data-turns="{turns - 1}"]')
-        assert page.locator("#toast").is_hidden()
+        # (its own words go, the undo's said instead: a review found another phone's Undo
+        # left a roll gone from under the keeps with no word of why)
+        wait_text(page, "#toast", "Another phone's Undo took back Flo's bust.")
 
         # a file that is no photo: said so; dice tapped in by hand stay, and a photo's
         # dice and picture from before go (they are not this photo's)
@@ -2105,6 +2119,52 @@ def test_another_phones_change_leaves_the_focus_where_it_was_but_on_an_action(
         page.wait_for_timeout(1000)
         assert page.evaluate("document.activeElement.dataset.face") == "4"
         assert not errors, errors
+
+
+def test_a_takeover_offered_by_another_phone_is_brought_into_view(
+    browser: Browser, server: Server
+) -> None:
+    """A review found the offer, which hides the pad until answered, above the screen of
+    a small phone left scrolled down to its pad: no button in view, the game seemingly
+    stuck. Another phone's Undo of that bank is said, not only shown."""
+    with phone(browser) as ctx:
+        page = _new_game(ctx, server, "minnesota", "Ann\nBob")
+        page.set_viewport_size({"width": 320, "height": 568})
+        game_id, token = (
+            page.locator("#game").get_attribute("data-id"),
+            page.locator("#game").get_attribute("data-token"),
+        )
+
+        def elsewhere(version: int, event: dict[str, object]) -> None:
+            resp = page.request.post(
+                f"{server.url}/api/games/{game_id}/events",
+                data={"version": version, "event": event},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert resp.ok, resp.text()
+
+        elsewhere(0, {"type": "score", "player": "Ann", "points": 1000})
+        elsewhere(1, {"type": "roll", "dice": [1, 1, 1, 2, 3]})
+        elsewhere(2, {"type": "keep", "dice": [1, 1, 1]})
+        page.wait_for_selector('#sheet[data-version="3"]')
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert (
+            page.evaluate("document.querySelector('#controls').getBoundingClientRect().top") < 568
+        )
+        elsewhere(3, {"type": "bank"})
+        page.wait_for_selector('#sheet[data-version="4"] #takeover')
+        page.wait_for_function(
+            "() => { const r = document.querySelector('#takeover').getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= innerHeight; }"
+        )
+        assert page.locator("#takeover button", has_text="Take over").is_visible()
+        resp = page.request.post(
+            f"{server.url}/api/games/{game_id}/undo",
+            data={"version": 4},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert resp.ok, resp.text()
+        wait_text(page, "#toast", "Another phone's Undo took back Bob's 1,000.")
 
 
 def test_the_pages_work_where_the_browser_has_no_abortsignal_timeout(

@@ -75,6 +75,21 @@ def form_id(client: FlaskClient, path: str = "/") -> str:
     return match[1]
 
 
+def test_many_house_rules_fold_under_a_one_line_summary(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """Seven house rules took 8 lines, a third of a 320-px phone's first screen, on
+    every game page (a review at 390 and 320 px); two still show in full."""
+    game.create("hot-dice+amish+the-420+hard-six+the-5150+progressive+extra-combos")
+    html = client.get(f"/g/{game.id}").get_data(as_text=True)
+    fold = re.search(r'<details class="rules-fold"><summary>(.*?)</summary>(.*?)</details>', html)
+    assert fold and fold[1] == "hot-dice + 6 house rules · to 10,000"
+    assert "+extra-combos" in re.sub(r"<[^>]+>", "", fold[2])
+    game.create("minnesota+the-420+hard-six")
+    html = client.get(f"/g/{game.id}").get_data(as_text=True)
+    assert "rules-fold" not in html and "+hard-six" in re.sub(r"<[^>]+>", "", html)
+
+
 def test_a_create_form_sent_again_opens_the_game_it_made(client: FlaskClient, app: Flask) -> None:
     """The same form sent again (Back to it, its id kept by create.js; a double tap): one
     game, said so. Edited after Back, or shown afresh with the same names, or its game
@@ -679,7 +694,10 @@ def test_the_sheet_says_what_the_rules_did_where_no_button_would(
     game.event({"type": "roll", "dice": [3, 3, 3, 2, 4]})
     # the button names what the Undo then says it took back
     assert undo_label() == "Ann's roll of 3 3 3 2 4"
+    assert 'data-undone="' not in sheet()
     assert game.undo().get_json()["undone"] == "Ann's roll of 3 3 3 2 4"
+    # every phone's sheet says what the latest Undo took back, for the others to say it
+    assert 'data-undone="Ann&#39;s roll of 3 3 3 2 4"' in sheet()
     game.event({"type": "roll", "dice": [3, 3, 3, 2, 4]})
     game.event({"type": "keep", "dice": [3, 3, 3]})
     game.event({"type": "roll", "dice": [1, 6]})

@@ -179,6 +179,7 @@
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
     const before = turnKey(sheet);
     const phaseBefore = sheet.dataset.phase;
+    const offered = Boolean(sheet.querySelector("#takeover"));
     const focused = document.activeElement;  // (gone with the old sheet, unless typed in)
     const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
@@ -207,7 +208,7 @@
     else if (fresh.dataset.phase === "over" && phaseBefore !== "over") {
       // (the game won on another phone: the winner in view here too, not above the screen)
       fresh.querySelector("#winner")?.scrollIntoView({block: "start"});
-    }
+    } else if (!offered) showOffer(fresh);
     // (another phone's change, `hold` null, or "always" when it beat this phone's own
     // action, settles it whatever it was once play has started: a tap meant for the sheet
     // as it was would score the next player or undo the other phone's action. So does this
@@ -233,10 +234,18 @@
   function showOwnResult(fresh, phaseBefore) {
     const moved = fresh.dataset.phase !== phaseBefore;
     const headline = moved ? fresh.querySelector("#winner, .banner.final") : null;
-    const target = headline || fresh.querySelector("#controls");
+    const target = headline || fresh.querySelector("#controls") || fresh.querySelector("#takeover");
     if (target && (headline || target.getBoundingClientRect().top < 0)) {
       target.scrollIntoView({block: "start"});
     }
+  }
+
+  // a takeover offer made by another phone's bank: in view, as it hides the pad until it
+  // is answered (a phone left scrolled down to its pad saw no button, and seemed stuck)
+  function showOffer(fresh) {
+    const offer = fresh.querySelector("#takeover");
+    const box = offer ? offer.getBoundingClientRect() : null;
+    if (box && (box.top < 0 || box.bottom > innerHeight)) offer.scrollIntoView({block: "start"});
   }
 
   // the newest rows and the current player's column in view: with many players the table
@@ -278,13 +287,17 @@
             const fewer = parseInt(document.getElementById("sheet").dataset.turns || "0", 10) < turns;
             if (fewer && say.count === said) toast.hidden = true;
             etag = tag;
+            // (another phone's Undo is said here too: a roll gone from under the keeps
+            // being chosen, with no word of why, looked like a fault)
+            const undone = document.getElementById("sheet").dataset.undone;
+            const change = undone ? `Another phone's Undo took back ${undone}` : "Another phone changed the sheet";
             if (unanswered) {
               unanswered = 0;
               say(CHECK_YOURS, true);
             } else if (fresh.lost) {
               const started = document.getElementById("sheet").dataset.started === "1";
-              say("Another phone changed the sheet: your entry was cleared." + (started ? " Check whose turn it is." : ""), true);
-            }
+              say(`${change}: your entry was cleared.` + (started ? " Check whose turn it is." : ""), true);
+            } else if (undone) say(`${change}.`);
           }
         }
         if (unanswered && unanswered < asked && !busy && !moved && (resp.status === 304 || resp.status === 200)) {
@@ -489,11 +502,14 @@
       return;
     }
     // a score that reaches the target ends the game or starts its final round: a slip
-    // (12000 for 1200) is asked about once, as Busted is answered with a reminder
+    // (12000 for 1200) is asked about once, as Busted is answered with a reminder; in a
+    // final round or tie-break, one that ties or passes the lead (the mark, `data-lead`)
     const score = parseInt(quick.dataset.score, 10);
     const target = parseInt(quick.dataset.target, 10);
-    // (only from below it: in a tie-break, or a final round owed again, all are at it)
-    const reaches = score < target && score + points >= target &&
+    const lead = quick.dataset.lead === undefined ? null : parseInt(quick.dataset.lead, 10);
+    const mark = lead === null ? target : lead;
+    // (only from below it: the first of tied players is at the lead already)
+    const reaches = score < mark && score + points >= mark &&
       !(quick.dataset.exact && score + points > target);
     // (a double tap answers nothing: the question must have been on screen a moment)
     if (reaches && quick.dataset.confirmed === String(points) && Date.now() - askedAt < READ_FIRST_MS) return;
@@ -501,7 +517,11 @@
       quick.dataset.confirmed = String(points);
       askedAt = Date.now();
       const total = (score + points).toLocaleString("en");
-      quickProblem(quick, `That takes ${quick.dataset.player} to ${total}, ${score + points > target ? "past" : "reaching"} the ${target.toLocaleString("en")} target: press Banked again if that is right.`);
+      const past = score + points > mark;
+      const where = lead === null
+        ? `${past ? "past" : "reaching"} the ${target.toLocaleString("en")} target`
+        : `${past ? "past" : "level with"} the lead of ${lead.toLocaleString("en")}`;
+      quickProblem(quick, `That takes ${quick.dataset.player} to ${total}, ${where}: press Banked again if that is right.`);
       return;
     }
     const out = await quickScore(quick, points);
