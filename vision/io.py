@@ -58,25 +58,26 @@ def _jpeg_markers(data: bytes) -> Iterator[tuple[int, int]]:
     marker, walked as libjpeg walks them (jdmarker.c, `next_marker`): a segment is skipped
     by its length, bytes that are not 0xFF are skipped (a scan's coded data among them),
     so are 0xFF fill bytes, and 0xFF 0x00 is no marker but two bytes skipped, as are the
-    markers without a segment (restarts). Taking 0xFF 0x00 for a marker with a length
-    (until session 43) let a 16x16 frame header hidden in a segment libjpeg skips stand for
-    the 30000x30000 one libjpeg decodes (5 GB). What follows the end marker (the video of
-    a phone's motion photo) is not walked."""
+    markers without a segment (restarts); a second SOI ends it (libjpeg's error, "two SOI
+    markers"). Taking 0xFF 0x00 for a marker with a length (until session 43) let a 16x16
+    frame header hidden in a segment libjpeg skips stand for the 30000x30000 one libjpeg
+    decodes (5 GB). What follows the end marker (the video of a phone's motion photo) is
+    not walked."""
     i, n = 2, len(data)
     while (found := _MARKER.search(data, i)) and (i := found.start()) + 3 < n:
         marker = data[i + 1]
-        if marker == 0xD9:
+        if marker in (0xD8, 0xD9):  # (its end; a second SOI is libjpeg's error, "two SOI")
             return
         yield marker, i
         i += 2 + max(2, struct.unpack(">H", data[i + 2 : i + 4])[0])
 
 
 # 0xFF before a byte that is neither 0x00 (a coded 0xFF) nor 0xFF (a fill byte, the last of
-# which is taken), nor a marker without a segment (TEM 0x01, the restarts 0xD0-0xD7, SOI
-# 0xD8), which libjpeg steps over: searched in C, as a scan's coded data holds a 0xFF 0x00
-# every 100 bytes or so (walked in Python, 8.6 ms of the benchmark 12 MP JPEG's read; 1.2
-# ms so), and a file may hold millions of restarts (18 MB of them took 2.4 s walked so)
-_MARKER = re.compile(b"\xff(?=[^\x00\xff\x01\xd0-\xd8])")
+# which is taken), nor a marker without a segment that libjpeg steps over (TEM 0x01, the
+# restarts 0xD0-0xD7): searched in C, as a scan's coded data holds a 0xFF 0x00 every 100
+# bytes or so (walked in Python, 8.6 ms of the benchmark 12 MP JPEG's read; 1.2 ms so),
+# and a file may hold millions of restarts (18 MB of them took 2.4 s walked one by one)
+_MARKER = re.compile(b"\xff(?=[^\x00\xff\x01\xd0-\xd7])")
 
 
 def image_size_wh(data: bytes) -> tuple[int, int] | None:
@@ -100,8 +101,8 @@ def exif_orientation(data: bytes) -> int:
     the decoder turns its stored pixels to show them upright (OpenCV does, `decode_image`);
     1 where it has none or an unreadable one."""
     if data[:8] == b"\x89PNG\r\n\x1a\n":
-        i = 8
-        while i + 8 <= len(data) and data[i + 4 : i + 8] != b"IDAT":
+        i = 8  # (every chunk, to IEND: libpng takes an eXIf after the image data too)
+        while i + 8 <= len(data) and data[i + 4 : i + 8] != b"IEND":
             size = struct.unpack(">I", data[i : i + 4])[0]
             if data[i + 4 : i + 8] == b"eXIf":
                 return _tiff_orientation(data[i + 8 : i + 8 + size])

@@ -175,14 +175,16 @@ def _exif_jpeg(image: np.ndarray, orientation: int) -> bytes:
     return data[:2] + app1 + data[2:]
 
 
-def _exif_png(image: np.ndarray, orientation: int) -> bytes:
-    """A PNG with an eXIf chunk holding only the orientation tag, after its header."""
+def _exif_png(image: np.ndarray, orientation: int, *, at_end: bool = False) -> bytes:
+    """A PNG with an eXIf chunk holding only the orientation tag, after its header (or
+    after its image data, `at_end`: libpng takes it there too)."""
     ok, enc = cv2.imencode(".png", image)
     assert ok
     tiff, data = _exif_tiff(orientation), enc.tobytes()
     chunk = b"eXIf" + tiff
     chunk = struct.pack(">I", len(tiff)) + chunk + struct.pack(">I", zlib.crc32(chunk))
-    return data[:33] + chunk + data[33:]  # (the signature and IHDR are 33 bytes)
+    at = len(data) - 12 if at_end else 33  # (before IEND, or after the signature and IHDR)
+    return data[:at] + chunk + data[at:]
 
 
 @pytest.fixture
@@ -192,7 +194,7 @@ def exif_jpeg() -> Callable[[np.ndarray, int], bytes]:
 
 
 @pytest.fixture
-def exif_png() -> Callable[[np.ndarray, int], bytes]:
+def exif_png() -> Callable[..., bytes]:
     """PNG bytes of an image with an EXIF orientation tag, as a phone's screenshot app or
     an editor may save one."""
     return _exif_png

@@ -579,17 +579,20 @@ def test_a_labels_file_or_photo_that_is_no_plain_file_is_said_so(
         evaluate(tmp_path, lambda path: (Detections(), 1.0))
 
 
-@pytest.mark.parametrize("kind", ["jpeg", "png"])
+@pytest.mark.parametrize("kind", ["jpeg", "png", "png, eXIf after the image data"])
 @pytest.mark.parametrize("orientation", range(1, 9))
 def test_a_stored_box_is_turned_upright_as_opencv_turns_the_photo(
     orientation: int,
     kind: str,
     exif_jpeg: Callable[[np.ndarray, int], bytes],
-    exif_png: Callable[[np.ndarray, int], bytes],
+    exif_png: Callable[..., bytes],
 ) -> None:
     stored = np.zeros((120, 200, 3), np.uint8)
     stored[10:30, 30:70] = 255  # the box [30, 10, 40, 20]
-    data = (exif_jpeg if kind == "jpeg" else exif_png)(stored, orientation)
+    if kind == "jpeg":
+        data = exif_jpeg(stored, orientation)
+    else:
+        data = exif_png(stored, orientation, at_end=kind != "png")
     assert exif_orientation(data) == orientation
     upright = decode_image(data)
     ys, xs = np.nonzero(upright[..., 0] > 128)

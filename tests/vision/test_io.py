@@ -202,8 +202,13 @@ def test_a_jpeg_walk_takes_fill_bytes_restarts_and_a_cut_end_as_libjpeg_does() -
     data = enc.tobytes()
     filled = data[:2] + b"\xff" + data[2:]  # (a fill byte before the first marker)
     assert image_size_wh(filled) == (100, 80)
-    stray = data[:2] + b"\xff\xd0\xff\x01\xff\xd8\xff\xd7" + data[2:]  # (no segment: stepped over)
+    stray = data[:2] + b"\xff\xd0\xff\x01\xff\xd7" + data[2:]  # (no segment: stepped over)
     assert image_size_wh(stray) == (100, 80) and jpeg_scans(stray) == 1
+    assert decode_image(stray).shape == (80, 100, 3)
+    twice = data[:2] + b"\xff\xd8" + data[2:]  # (a second SOI: libjpeg's error)
+    assert image_size_wh(twice) is None and jpeg_scans(twice) == 0
+    with pytest.raises(ValueError, match="not a readable image"):
+        decode_image(twice)
     for cut in (b"\xff\xe1\x00", b"\xff\xe1", b"\xff"):  # (a marker cut off at the end)
         assert image_size_wh(data[:2] + cut) is None and jpeg_scans(data[:2] + cut) == 0
     ok, restarts = cv2.imencode(

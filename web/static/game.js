@@ -243,8 +243,9 @@
   // a takeover offer made by another phone's bank: in view, as it hides the pad until it
   // is answered (a phone left scrolled down to its pad saw no button, and seemed stuck)
   function showOffer(fresh) {
-    const offer = fresh.querySelector("#takeover");
-    const box = offer ? offer.getBoundingClientRect() : null;
+    const offer = fresh.querySelector("#takeover");  // (answered here: a watching screen
+    if (!offer || !offer.querySelector("button")) return;  // is left where it was read)
+    const box = offer.getBoundingClientRect();
     if (box && (box.top < 0 || box.bottom > innerHeight)) offer.scrollIntoView({block: "start"});
   }
 
@@ -508,8 +509,11 @@
     const target = parseInt(quick.dataset.target, 10);
     const lead = quick.dataset.lead === undefined ? null : parseInt(quick.dataset.lead, 10);
     const mark = lead === null ? target : lead;
-    // (only from below it: the first of tied players is at the lead already)
-    const reaches = score < mark && score + points >= mark &&
+    // (the target only from below it: in a tie-break, or a final round owed again, all
+    // are at it; the lead tied from below, or passed, as the first tied player's points do)
+    const reaches = (lead === null
+      ? score < target && score + points >= target
+      : score + points > lead || (score < lead && score + points === lead)) &&
       !(quick.dataset.exact && score + points > target);
     // (a double tap answers nothing: the question must have been on screen a moment)
     if (reaches && quick.dataset.confirmed === String(points) && Date.now() - askedAt < READ_FIRST_MS) return;
