@@ -2179,6 +2179,23 @@ def test_a_takeover_offered_by_another_phone_is_brought_into_view(
         wait_text(page, "#toast", "Another phone's Undo took back Bob's 1,000.")
 
 
+def test_a_joined_phone_jumps_to_the_first_turn(browser: Browser, server: Server) -> None:
+    """On a phone that joined by the link the Players card sits above the sheet, and the
+    first turn's entry lay 400-800 px down (a review at 390 px): one tap reaches it."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        _host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        assert (
+            guest.evaluate("document.querySelector('#controls').getBoundingClientRect().top")
+            > (guest.viewport_size or {"height": 0})["height"]
+        )
+        assert guest.locator("#to-turn").inner_text() == "Enter Ann's turn ↓"
+        guest.click("#to-turn")
+        guest.wait_for_function(  # (at the top, to a fraction of a pixel)
+            "() => Math.abs(document.querySelector('#controls').getBoundingClientRect().top) < 2"
+        )
+        assert guest.locator('#quick [data-quick="bank"]').is_visible()
+
+
 def test_the_pages_work_where_the_browser_has_no_abortsignal_timeout(
     browser: Browser, server: Server
 ) -> None:

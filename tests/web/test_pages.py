@@ -787,11 +787,14 @@ def test_a_roll_for_first_player_is_finished_first_and_then_shows_its_seating(
     assert tie["roll_again"] == ["Uma", "Vic"]
     assert "Tie: Uma and Vic roll again." in html and "take the tie back (Undo)" in html
     assert 'id="quick"' not in html and 'id="turn-line"' not in html and "data-undo" in html
+    assert 'id="to-turn"' not in html  # (no turn to jump to while the tie stands)
     game.undo()
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="quick"' in html and "<b>Uma</b>'s turn" in html and 'id="first"' in html
+    assert "Enter Uma's turn ↓" in html
     _, html = roll_first({"Uma": 2, "Vic": 6, "Wes": 3})
     assert 'id="first"' not in html and "<b>Vic</b> rolled highest and starts" in html
+    assert "Enter Vic's turn ↓" in html
     assert "Vic → Wes → Uma" in html and "<b>Vic</b>'s turn" in html
     game.undo()  # taken back: the form again
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
