@@ -29,15 +29,12 @@ from vision.evaluate import score_image
 if TYPE_CHECKING:
     from tests.vision.conftest import Drawn
 
-# A little under the README's figures for sample_images/ (Measured accuracy): keeps them
-# from slipping.
-SAMPLE_FLOOR = {
-    "precision": 0.97,
-    "recall": 0.97,
-    "face_accuracy": 0.97,
-    "roll_accuracy": 0.85,
-    "roll_accuracy_once_asked": 0.85,
-}
+# The README's figures for sample_images/ (Measured accuracy: 100% each, on both engines),
+# as the issue asks: one die read wrong, missed or asked about fails (a floor a little
+# under them, until session 75, let one misread die pass).
+SAMPLE_FLOOR = dict.fromkeys(
+    ["precision", "recall", "face_accuracy", "roll_accuracy", "roll_accuracy_once_asked"], 1.0
+)
 CLOSE_UP_FLOOR = 0.95  # docs/vision.md, Close-ups: 95-100% of sample dice at each size
 
 
@@ -721,6 +718,7 @@ def test_eval_on_sample_images_keeps_recorded_figures(
     assert figures["images"] == 8 and figures["dice_labelled"] == 42
     for key, floor in SAMPLE_FLOOR.items():
         assert figures[key] >= floor, (key, figures)
+    assert figures["dice_asked"] == figures["dice_wrong_unasked"] == 0, figures
 
 
 def test_eval_close_ups_of_sample_images(
