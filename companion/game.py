@@ -160,8 +160,7 @@ class GameState:
         marked = self.phase is GamePhase.TIE_BREAK and len(self.to_play) < len(self.tie_break)
         if self.phase is not GamePhase.FINAL_ROUND and not marked:
             return {}
-        top = max(p.score for p in self.players)
-        leaders = [i for i, p in enumerate(self.players) if p.score == top]
+        top, leaders = self._lead()
         return {
             p.name: max(top - p.score + SCORE_STEP, self.rules.least_bank(on_board=p.on_board))
             for p, i in ((self.players[i], i) for i in self.to_play)
@@ -174,7 +173,7 @@ class GameState:
         sheet says why they play. None outside a final round."""
         if self.phase is not GamePhase.FINAL_ROUND:
             return None
-        top = max(p.score for p in self.players)
+        top, leaders = self._lead()
         setter = next(
             (
                 r.player
@@ -185,8 +184,12 @@ class GameState:
         )
         if setter is None:
             return None
-        tied = sum(p.score == top for p in self.players) > 1
-        return {"player": setter, "score": top, "tied": tied}
+        return {"player": setter, "score": top, "tied": len(leaders) > 1}
+
+    def _lead(self) -> tuple[int, list[int]]:
+        """The top score among every player, and the seats that hold it."""
+        top = max(p.score for p in self.players)
+        return top, [i for i, p in enumerate(self.players) if p.score == top]
 
     def to_json(self) -> dict[str, Any]:
         """The state as ``hotdice replay --json`` prints it and the web API returns it."""
@@ -743,10 +746,7 @@ def _resolve(state: GameState, *, after: int) -> GameState:
     bonus = _bonus_rolls(state)
     if bonus is not None:
         return bonus
-    top = max(p.score for p in state.players)
-    leaders = _seating_after(
-        after, [i for i, p in enumerate(state.players) if p.score == top], len(state.players)
-    )
+    leaders = _seating_after(after, state._lead()[1], len(state.players))
     if len(leaders) == 1:
         return _would_end(state, leaders[0])
     return replace(

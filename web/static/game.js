@@ -246,7 +246,7 @@
     const offer = fresh.querySelector("#takeover");  // (answered here: a watching screen
     if (!offer || !offer.querySelector("button")) return;  // is left where it was read)
     const box = offer.getBoundingClientRect();
-    if (box && (box.top < 0 || box.bottom > innerHeight)) offer.scrollIntoView({block: "start"});
+    if (box.top < 0 || box.bottom > innerHeight) offer.scrollIntoView({block: "start"});
   }
 
   // the newest rows and the current player's column in view: with many players the table
