@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -29,12 +30,14 @@ Counts = tuple[int, int, int, int, int, int]
 
 _COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 NO_COUNTS: Counts = (0, 0, 0, 0, 0, 0)
+_DASH_BETWEEN_DIGITS = re.compile(r"(?<=[0-9])-(?=[0-9])")
 
 
 def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
-    """Dice from ``"142445"``, ``"1 4 2 4 4 5"``, ``"1,4,2"`` or a sequence of values.
+    """Dice from ``"142445"``, ``"1 4 2 4 4 5"``, ``"1,4,2"``, ``"1-4-2"`` or a sequence of values.
 
-    The roll keeps the order it was given in; ``format_dice`` prints it back.
+    The roll keeps the order it was given in; ``format_dice`` prints it back. A dash
+    between two digits parts dice, as a roll is said at the table ("1-4-4-4-4-5").
 
     >>> parse_dice("1 4 2"), format_dice(parse_dice("142"))
     ((1, 4, 2), '142')
@@ -42,6 +45,7 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
     if isinstance(text, str):
         if "," in text and not all(part.strip() for part in text.split(",")):
             raise ParseError(f"a die is missing between commas in {text!r}")
+        text = _DASH_BETWEEN_DIGITS.sub(" ", text)  # ("-1" stays refused, not read as 1)
         tokens: list[Any] = text.replace(",", " ").split()
         if len(tokens) == 1:
             if not tokens[0].isdigit():  # (not "-1" read as a die "-")

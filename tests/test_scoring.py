@@ -148,7 +148,9 @@ def test_roll_report_shape() -> None:
     assert bust["bust"] is True and bust["best"] is None and bust["options"] == []
 
 
-@pytest.mark.parametrize("text", ["1 4 7", "0", "", "abc", "1234567", "1.5"])
+@pytest.mark.parametrize(
+    "text", ["1 4 7", "0", "", "abc", "1234567", "1.5", "-1", "1--4", "1-", "-1-4", "1-4-7"]
+)
 def test_parse_dice_rejects_bad_input(text: str) -> None:
     with pytest.raises(ParseError):
         parse_dice(text)
@@ -176,8 +178,8 @@ def test_a_roll_split_between_words_is_told_how_to_give_it() -> None:
 
 
 def test_parse_dice_forms_round_trip() -> None:
-    for text in ("142445", "1 4 2 4 4 5", "1,4,2,4,4,5"):
-        assert format_dice(parse_dice(text)) == "142445"
+    for text in ("142445", "1 4 2 4 4 5", "1,4,2,4,4,5", "1-4-2-4-4-5"):
+        assert format_dice(parse_dice(text)) == "142445"  # (a dash, as a roll is said)
     assert parse_dice([6, 1]) == (6, 1)
 
 
