@@ -40,14 +40,22 @@ class UploadsClosingRequest(Request):
 
 
 def _secret_key(instance: Path) -> str:
-    """Keep one random key per instance folder so sessions survive a restart."""
+    """Keep one random key per instance folder so sessions survive a restart. It signs the
+    sessions, which hold join codes, so only its owner may read it; two servers starting
+    at once keep the one written first."""
     path = instance / "secret_key"
     try:
         return path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
-        key = secrets.token_hex(32)
-        path.write_text(key, encoding="utf-8")
-        return key
+        pass
+    key = secrets.token_hex(32)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="utf-8").strip()
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(key)
+    return key
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

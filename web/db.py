@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 
@@ -123,9 +124,22 @@ def check_schema(path: str) -> None:
         conn.close()
 
 
+def create_private(path: str) -> None:
+    """Make a new database file readable by its owner only, as SQLite would make it
+    readable by all: its rows beside the server's secret are the games' records. A file
+    that exists keeps its mode; a path SQLite cannot open is left for it to say why."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError:
+        pass
+
+
 def init_db() -> None:
     """Create the tables if they are missing (idempotent, safe on every start), in a file
     that is hotdice's or new."""
+    create_private(current_app.config["DATABASE"])
     check_schema(current_app.config["DATABASE"])
     get_db().executescript(SCHEMA)
 

@@ -16,6 +16,7 @@ standing, the game's events), is `companion.table`'s; this module stores and fol
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import hmac
 import json
@@ -303,19 +304,18 @@ def create_game(
     rules: str,
     target: int | None,
     players: list[str],
-    follows: str | None = None,
-    token: str | None = None,
+    token_of: Callable[[str], str] | None = None,
 ) -> tuple[Snapshot, str]:
     """Validate the rules with the engine, store a new game; return it and its join token
-    (``follows``: the join token of the finished game this is a rematch of, from which its
-    own is derived, `rematch_token`; else ``token``, or a random one)."""
+    (``token_of``: the token derived from the new game's id, so that no two games share
+    one, `rematch_token` and `form_token`; else a random one)."""
     rules, names = checked(rules, target, players)
-    token = token or _code(TOKEN_LEN)
+    token = _code(TOKEN_LEN)
     conn = get_db()
     for _ in range(20):
         game_id = _code(ID_LEN)
-        if follows:
-            token = rematch_token(follows, game_id)
+        if token_of is not None:
+            token = token_of(game_id)
         try:
             conn.execute(
                 "INSERT INTO games (id, token_hash, rules, target, players) VALUES (?,?,?,?,?)",
@@ -350,17 +350,27 @@ def _spec(rules: str) -> str:
     return "+".join([base, *toggles])
 
 
-def form_token(form_key: str) -> str:
-    """The join token of the game made from the create form ``form_key`` (`create_once`):
-    derived under the server's secret, so that the form sent again, its first answer lost
-    on the way, makes this browser a player of the game it made."""
+def form_token(form_key: str, game_id: str) -> str:
+    """The join token of the game ``game_id`` made from the create form ``form_key``
+    (`create_once`): derived under the server's secret, so that the form sent again, its
+    first answer lost on the way, makes this browser a player of the game it made. The
+    game's id is in it: the same form sent after its game's play started makes another
+    game, whose code must not also open the first."""
     secret = str(current_app.secret_key).encode()
-    return _letters(hmac.new(secret, f"form:{form_key}".encode(), "sha256").digest())
+    seed = f"form:{form_key}:{game_id}".encode()
+    return _letters(hmac.new(secret, seed, "sha256").digest())
+
+
+def _form_row(form_key: str) -> str:
+    """The ``forms`` row's key for the form ``form_key``: a digest, so that the file (with
+    the server's secret beside it) does not give what `form_token` derives a join code from."""
+    return hashlib.sha256(f"row:{form_key}".encode()).hexdigest()
 
 
 def made_from(form_key: str) -> Game | None:
     """The game the create form ``form_key`` made, if it still stands."""
-    row = get_db().execute("SELECT game_id FROM forms WHERE key = ?", (form_key,)).fetchone()
+    key = _form_row(form_key)
+    row = get_db().execute("SELECT game_id FROM forms WHERE key = ?", (key,)).fetchone()
     try:
         return None if row is None else get_game(row[0])
     except NotFound:  # (a file whose foreign keys were off when its game went)
@@ -408,16 +418,22 @@ class _Creating:
         players: Any,
         *,
         follows: str | None = None,
-        token: str | None = None,
     ) -> tuple[Snapshot, str]:
         """`create_game`, and the form's link to the game (REPLACE: a row whose game is
-        gone or under way)."""
-        snap, token = create_game(rules, target, players, follows=follows, token=token)
+        gone or under way). Its join token is derived from its id and ``follows`` (a
+        rematch's, `rematch_token`) or else ``form_key`` (`form_token`)."""
+        if follows:
+            token_of: Callable[[str], str] | None = functools.partial(rematch_token, follows)
+        elif form_key:
+            token_of = functools.partial(form_token, form_key)
+        else:
+            token_of = None
+        snap, token = create_game(rules, target, players, token_of=token_of)
         self.made.append(snap.game.id)
         if form_key:
             self.conn.execute(
                 "INSERT OR REPLACE INTO forms (key, game_id) VALUES (?, ?)",
-                (form_key, snap.game.id),
+                (_form_row(form_key), snap.game.id),
             )
         return snap, token
 
@@ -449,7 +465,7 @@ def create_once(
         before = made_before(form_key)
         if before is not None:
             return (*before, Made.BEFORE)
-        snap, token = creating.game(form_key, rules, target, players, token=form_token(form_key))
+        snap, token = creating.game(form_key, rules, target, players)
     return snap, token, Made.NOW
 
 
@@ -458,9 +474,9 @@ class KeyReused(Rejected):
 
 
 def api_form_key(key: str) -> str:
-    """The ``forms`` row of an API create sent with ``Idempotency-Key: key`` (`create_keyed`):
+    """The form an API create sent with ``Idempotency-Key: key`` stands for (`create_keyed`):
     the key under the server's secret, as `form_token` derives a join token, so that the
-    file holds no client's key and a create form's row (`pages.form_key`) is never one."""
+    file holds no client's key and a create form (`pages.form_key`) is never one."""
     secret = str(current_app.secret_key).encode()
     return hmac.new(secret, f"api:{key}".encode(), "sha256").hexdigest()
 
@@ -477,7 +493,8 @@ def create_keyed(
     spec, names = checked(rules, target, players)
     form_key = api_form_key(key)
     with _creating() as creating:
-        game, token = made_from(form_key), form_token(form_key)
+        game = made_from(form_key)
+        token = "" if game is None else form_token(form_key, game.id)
         if game is not None and check_token(game, token):
             if (spec, target, names) != (game.rules, game.target, game.players):
                 raise KeyReused(
@@ -490,7 +507,7 @@ def create_keyed(
                     "this Idempotency-Key made a game now under way: send a new key for a new game"
                 )
             return snap, token, Made.BEFORE
-        snap, token = creating.game(form_key, rules, target, players, token=token)
+        snap, token = creating.game(form_key, rules, target, players)
     return snap, token, Made.NOW
 
 
@@ -504,7 +521,7 @@ def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
     snap = load(game.id)
     if snap.started:
         return None
-    token = form_token(form_key)
+    token = form_token(form_key, game.id)
     return snap, token if check_token(game, token) else None
 
 

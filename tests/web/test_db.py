@@ -39,6 +39,33 @@ def test_a_new_file_gets_the_schema_and_reopens_with_its_games(tmp_path: Path) -
     assert again.get(f"/api/games/{made.get_json()['id']}").status_code == 200
 
 
+def test_a_new_file_and_the_secret_key_are_private_an_old_file_keeps_its_mode(
+    tmp_path: Path,
+) -> None:
+    """A security review: both were made readable by every local user (umask 022), and a
+    form's link in the file with the secret beside it gave its game's join code."""
+    db = tmp_path / "games.sqlite"
+    instance = tmp_path / "instance"
+    client = create_app({"TESTING": True, "DATABASE": str(db), "INSTANCE_PATH": str(instance)})
+    assert client.test_client().post("/api/games", json={"rules": "farkle"}).status_code == 201
+    for path in (db, instance / "secret_key"):
+        assert path.stat().st_mode & 0o777 == 0o600, path
+    conn = sqlite3.connect(db)  # (SQLite gives the log files beside it the file's mode)
+    try:
+        conn.execute("DELETE FROM forms")
+        assert Path(f"{db}-wal").stat().st_mode & 0o777 == 0o600
+    finally:
+        conn.close()
+    key = (instance / "secret_key").read_text()
+    shared = tmp_path / "shared.sqlite"
+    shared.touch(mode=0o640)
+    shared.chmod(0o640)  # (a file set up for a group keeps its mode)
+    _app(shared)
+    assert shared.stat().st_mode & 0o777 == 0o640
+    again = create_app({"TESTING": True, "DATABASE": str(db), "INSTANCE_PATH": str(instance)})
+    assert again.secret_key == key  # (read back, not made anew)
+
+
 def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
     db = tmp_path / "other.sqlite"
     with sqlite3.connect(db) as conn:

@@ -134,12 +134,39 @@ def test_a_create_form_of_a_game_since_played_makes_a_new_one(
     again = client.post("/new", data=data).location
     assert again != made
     assert client.post("/new", data=data).location == again  # (this one unplayed yet)
+    # (a security review: the new game had the first one's join code, so a newcomer who
+    # scanned only the new game's QR could write the one played)
+    new_token = re.search(r'data-token="([^"]+)"', client.get(again).get_data(as_text=True))
+    assert new_token and new_token[1] != token[1]
+    refused = client.post(
+        f"/api/games/{made.rsplit('/', 1)[-1]}/undo",
+        headers={"Authorization": f"Bearer {new_token[1]}"},
+        json={"version": 1},
+    )
+    assert refused.status_code == 403
     with sqlite3.connect(app.config["DATABASE"]) as conn:  # (foreign keys off by default)
         conn.execute("DELETE FROM games WHERE id = ?", (again.rsplit("/", 1)[-1],))
     with app.app_context():
         store._cache().forget(again.rsplit("/", 1)[-1])
     third = client.post("/new", data=data)
     assert third.status_code == 302 and third.location not in (made, again)
+
+
+def test_the_file_with_the_secret_gives_no_form_made_game_its_join_code(
+    client: FlaskClient, app: Flask
+) -> None:
+    """A security review: the ``forms`` row held the form's key, from which, under the
+    secret beside the file, its game's join code was derived."""
+    data = {"csrf_token": csrf(client), "preset": "farkle", "players": "Ann\nBob"}
+    made = client.post("/new", data={**data, "form_id": form_id(client)}).location
+    game_id = made.rsplit("/", 1)[-1]
+    token = re.search(r'data-token="([^"]+)"', client.get(made).get_data(as_text=True))
+    with app.app_context():
+        rows = get_db().execute("SELECT key, game_id FROM forms").fetchall()
+        assert [tuple(row) for row in rows] == [(rows[0][0], game_id)]
+        game = store.get_game(game_id)
+        assert token and store.check_token(game, token[1])
+        assert not store.check_token(game, store.form_token(rows[0][0], game_id))
 
 
 def test_a_create_form_whose_answer_was_lost_makes_one_game_and_a_player(
