@@ -413,6 +413,7 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
     """A game's standings as the paper scoresheet would show them."""
     rules = state.rules
     phase = state.phase.value.replace("_", " ")  # (the name as a log may hold it: `_shown`)
+    width = max([16, *(_cells(player.name) for player in state.players)])
     out.write(f"{_shown(rules.name)}, game to {rules.target:,}: {phase}\n")
     for player in sorted(state.players, key=lambda q: -q.score):
         badge = (
@@ -420,7 +421,7 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             if player.on_board or not rules.entry
             else (f"  (not on the board: needs {rules.entry:,})")
         )
-        out.write(f"  {_column(player.name, 16)} {player.score:>7,}{badge}\n")
+        out.write(f"  {_column(player.name, width)} {player.score:>7,}{badge}\n")
     if state.phase is game.GamePhase.FINAL_ROUND:  # (the sheet's banner, for a dispute)
         said = (
             [] if state.trigger is None else [f"{_name(state, state.trigger)} reached the target"]
@@ -468,7 +469,7 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
             extra += f" ({record.reason})" if record.bust and record.reason else ""
             extra += " WINS" if record.wins else ""
             out.write(
-                f"  {number:>3}. {_column(record.player, 16)} {what:>8} -> "
+                f"  {number:>3}. {_column(record.player, width)} {what:>8} -> "
                 f"{record.score:>7,}{extra}\n"
             )
 
@@ -485,15 +486,19 @@ def _shown(name: str) -> str:
     return name.translate(game.BIDI_CONTROLS)
 
 
-def _column(text: str, width: int) -> str:
-    """``text`` (a name, `_shown`) padded to ``width`` terminal cells: a wide letter (CJK)
-    takes two, a combining mark none, so the scores after a name stay in one column."""
-    text = _shown(text)
-    cells = sum(
+def _cells(text: str) -> int:
+    """The terminal cells ``text`` (a name, `_shown`) takes: a wide letter (CJK) two, a
+    combining mark none."""
+    return sum(
         0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-        for c in text
+        for c in _shown(text)
     )
-    return text + " " * max(0, width - cells)
+
+
+def _column(text: str, width: int) -> str:
+    """``text`` (a name, `_shown`) padded to ``width`` terminal cells (the widest name's, at
+    least 16), so the scores after every name stay in one column."""
+    return _shown(text) + " " * max(0, width - _cells(text))
 
 
 def _require_rules(args: argparse.Namespace) -> Rules:

@@ -859,6 +859,18 @@ def test_replay_keeps_columns_after_fullwidth_names(
     path = _write_log(tmp_path, events, rules="farkle", target=None, players=("ＡＢ", "Bob"))
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "  ＡＢ" + " " * 12 + "     500\n" in out
+    # (a newcomer's review: a name over 16 cells, as the web's 20 letters or 10 CJK ones
+    # take, pushed its own scores out of line; the column is the widest name's)
+    long, wide = "Alexandra-Catherine", "山田太郎山田太郎山田"
+    events = [{"type": "score", "player": p, "points": 500} for p in (long, wide, "Bo")]
+    path = _write_log(tmp_path, events, rules="farkle", target=None, players=(long, wide, "Bo"))
+    code, out, _ = run(capsys, "replay", str(path))
+    lines = [line for line in out.splitlines() if "500" in line]
+    assert code == 0 and len(lines) == 6
+    ends = {len(line) + sum(c in wide for c in line) for line in lines if "->" not in line}
+    assert ends == {2 + 20 + 1 + 7}  # (standings: the widest name's 20 cells, the score)
+    arrows = {line.index("->") + sum(c in wide for c in line) for line in lines if "->" in line}
+    assert len(arrows) == 1  # (history: one column)
 
 
 def test_no_command_extra_arguments_and_ctrl_c_exit_statuses(
