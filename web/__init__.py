@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import IO, Any
 
@@ -39,23 +40,50 @@ class UploadsClosingRequest(Request):
             stream.close()
 
 
+class SecretKeyError(OSError):
+    """The instance folder's secret key cannot be read or made (said so, not as the
+    database's fault, by ``hotdice serve``)."""
+
+
 def _secret_key(instance: Path) -> str:
     """Keep one random key per instance folder so sessions survive a restart. It signs the
-    sessions, which hold join codes, so only its owner may read it; two servers starting
-    at once keep the one written first."""
+    sessions, which hold join codes, so only its owner may read it. It is written whole
+    or not at all: an empty one (a full disk, a kill while writing) left every page a 500
+    at the next start, so it is made again; two servers starting at once keep one."""
     path = instance / "secret_key"
     try:
-        return path.read_text(encoding="utf-8").strip()
+        key = path.read_text(encoding="utf-8").strip()
+        if key:
+            return key
+        path.unlink()  # (an empty one)
     except FileNotFoundError:
         pass
-    key = secrets.token_hex(32)
+    except OSError as exc:
+        raise SecretKeyError(f"cannot read the secret key {path}: {exc.strerror or exc}") from exc
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+        fd, made = tempfile.mkstemp(prefix=".secret_key.", dir=instance)  # (mode 0600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(secrets.token_hex(32))
+                file.flush()
+                os.fsync(file.fileno())
+            _put_in_place(made, path)
+        finally:
+            Path(made).unlink(missing_ok=True)
         return path.read_text(encoding="utf-8").strip()
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(key)
-    return key
+    except OSError as exc:
+        raise SecretKeyError(f"cannot make the secret key {path}: {exc.strerror or exc}") from exc
+
+
+def _put_in_place(made: str, path: Path) -> None:
+    """``made``, written whole, at ``path``, but never over another server's file made
+    there first."""
+    try:
+        os.link(made, path)
+    except FileExistsError:
+        pass
+    except OSError:  # (a file system without links)
+        os.replace(made, path)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

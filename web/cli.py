@@ -122,7 +122,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Start waitress (a production WSGI server) on the app; returns when stopped."""
     import waitress
 
-    from . import create_app, photos
+    from . import SecretKeyError, create_app, photos
 
     if not args.host.strip():
         raise ValueError("--host: the address is empty (0.0.0.0 listens on every network)")
@@ -145,6 +145,8 @@ def run_serve(args: argparse.Namespace) -> int:
         config["DATABASE"] = db
     try:
         app = create_app(config)
+    except SecretKeyError:
+        raise
     except (OSError, sqlite3.Error) as exc:
         where = config.get("DATABASE") or "in its folder"  # (HOTDICE_INSTANCE: exc names it)
         raise OSError(f"cannot open the database {where}: {exc}") from exc

@@ -34,9 +34,17 @@ CREATE TABLE IF NOT EXISTS forms (
 """
 
 
+BUSY_SECONDS = 5.0
+"""How long a write waits for another's lock: another program's (a ``sqlite3`` shell left
+in a transaction) held each write its server thread, so every table's sheet, for SQLite's
+10 s; and under the phone's own wait (game.js ``WITHIN_MS``), so its 503 is shown."""
+
+
 def connect(path: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
     """Open a connection in autocommit mode so transactions are explicit (BEGIN IMMEDIATE)."""
-    conn = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(
+        path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+    )
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA synchronous={synchronous}")
@@ -47,13 +55,49 @@ def connect(path: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
 _local = threading.local()
 
 
+GONE = (
+    "the database file was moved or deleted while the server ran: put it back, or restart "
+    "the server"
+)
+
+
+def _file_at(path: str) -> tuple[int, int] | None:
+    """Which file ``path`` names now (device, inode); None for one that is not a plain path.
+    A file deleted under the server is an OperationalError (a 503, `errors`): a connection
+    still open on it would take writes into a file no one will open again, and a new one
+    would make an empty file in its place."""
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        raise sqlite3.OperationalError(GONE) from None
+    return found.st_dev, found.st_ino
+
+
 def pooled(path: str, synchronous: str) -> sqlite3.Connection:
-    """This thread's long-lived connection to ``path`` (server threads are reused)."""
-    pool: dict[tuple[str, str], sqlite3.Connection] = getattr(_local, "pool", {})
+    """This thread's long-lived connection to ``path`` (server threads are reused), opened
+    again when another file has taken the path's place (a backup put back)."""
+    pool: dict[tuple[str, str], tuple[sqlite3.Connection, tuple[int, int] | None]]
+    pool = getattr(_local, "pool", {})
     _local.pool = pool
-    if (path, synchronous) not in pool:
-        pool[(path, synchronous)] = connect(path, synchronous)
-    return pool[(path, synchronous)]
+    now = _file_at(path)
+    held = pool.get((path, synchronous))
+    if held is not None and held[1] != now:
+        held[0].close()
+        held = None
+    if held is None:
+        held = pool[(path, synchronous)] = (connect(path, synchronous), now)
+    return held[0]
+
+
+def connection(path: str, synchronous: str, *, reuse: bool) -> sqlite3.Connection:
+    """A connection to the file at ``path`` now: this thread's own (`pooled`) with
+    ``reuse``, else a new one, for the caller to close."""
+    if reuse:
+        return pooled(path, synchronous)
+    _file_at(path)
+    return connect(path, synchronous)
 
 
 def game_version(conn: sqlite3.Connection, game_id: str) -> int:
@@ -72,11 +116,8 @@ def get_db() -> sqlite3.Connection:
     """
     if "db" not in g:
         path, sync = current_app.config["DATABASE"], current_app.config["DB_SYNCHRONOUS"]
-        if current_app.config.get("DB_REUSE"):
-            g.db = pooled(path, sync)
-            g.db_reused = True
-        else:
-            g.db = connect(path, sync)
+        g.db_reused = bool(current_app.config.get("DB_REUSE"))
+        g.db = connection(path, sync, reuse=g.db_reused)
     return g.db
 
 
@@ -128,7 +169,7 @@ def create_private(path: str) -> None:
     """Make a new database file readable by its owner only, as SQLite would make it
     readable by all: its rows beside the server's secret are the games' records. A file
     that exists keeps its mode; a path SQLite cannot open is left for it to say why."""
-    if not path or path == ":memory:" or path.startswith("file:"):
+    if not path or path == ":memory:" or path.startswith("file:"):  # (as `_file_at`)
         return
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

@@ -9,6 +9,7 @@ game's version (one indexed query) still matches the ETag, this WSGI middleware 
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -62,14 +63,13 @@ class FastPoll:
         self.config = config
 
     def version(self, game_id: str) -> int:
-        path, sync = self.config["DATABASE"], self.config["DB_SYNCHRONOUS"]
-        if self.config.get("DB_REUSE"):
-            return db.game_version(db.pooled(path, sync), game_id)
-        conn = db.connect(path, sync)
+        reuse = bool(self.config.get("DB_REUSE"))
+        conn = db.connection(self.config["DATABASE"], self.config["DB_SYNCHRONOUS"], reuse=reuse)
         try:
             return db.game_version(conn, game_id)
         finally:
-            conn.close()
+            if not reuse:
+                conn.close()
 
     def __call__(
         self, environ: dict[str, Any], start_response: Callable[..., Any]
@@ -79,7 +79,10 @@ class FastPoll:
             match = PATH.fullmatch(environ.get("PATH_INFO", ""))
             if match:
                 game_id = match.group(1).upper()
-                version = self.version(game_id)
+                try:
+                    version = self.version(game_id)
+                except sqlite3.Error:  # (a damaged or locked file: Flask says so, a 503)
+                    return self.wsgi_app(environ, start_response)
                 tag = etag_for(game_id, version)
                 if version and matches(header, tag):
                     start_response(

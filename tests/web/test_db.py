@@ -3,6 +3,7 @@ before anything is written to it."""
 
 from __future__ import annotations
 
+import re
 import socket
 import sqlite3
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from flask import Flask
 
 from web import create_app, store
+from web import db as web_db
 
 if TYPE_CHECKING:
     from flask.testing import FlaskClient
@@ -125,6 +127,47 @@ def test_serve_names_the_file_it_refuses(tmp_path: Path, capsys: pytest.CaptureF
     assert f"cannot open the database {db}: not a hotdice database: its events table" in err
 
 
+def test_a_secret_key_left_empty_is_made_again_and_one_not_written_is_said_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """A review of the store: a first start on a full disk left an empty secret_key, and
+    every later start served its pages as 500s ("no secret key was set"), while the start
+    that failed had blamed the database, on another disk."""
+    from web.cli import main
+
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "secret_key").write_text("\n")  # (a kill between truncating and writing)
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "g.sqlite"), "INSTANCE_PATH": str(instance)}
+    )
+    key = (instance / "secret_key").read_text()
+    assert len(key) == 64 and app.secret_key == key
+    assert app.test_client().get("/").status_code == 200  # (was a 500: no secret key)
+    (instance / "secret_key").unlink()
+
+    def full(_fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    def served(*_a: object, **_k: object) -> None:
+        raise AssertionError("the server started")  # (rather than serve on for ever)
+
+    monkeypatch.setattr("os.fsync", full)
+    monkeypatch.setattr("waitress.create_server", served)
+    monkeypatch.setenv("HOTDICE_INSTANCE", str(instance))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    db = tmp_path / "g.sqlite"
+    assert main(["serve", "--host", "127.0.0.1", "--db", str(db), "--port", port]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"hotdice: error: cannot make the secret key {instance / 'secret_key'}: "
+        "No space left on device\n"
+    )
+    assert sorted(p.name for p in instance.iterdir()) == []  # (nothing half made)
+
+
 def test_a_restart_rebuilds_games_with_undos_exactly(app: Flask, game: GameActions) -> None:
     """A restarted server folds each game from its stored rows, undos included: the same
     players, scores, turn and version as before, and the next write goes on from there."""
@@ -230,3 +273,65 @@ def test_a_damaged_database_file_is_a_503_naming_it_and_a_bug_is_no_such_file(
     said = resp.get_json()["error"]
     assert resp.status_code == status
     assert ("(database disk image is malformed)" in said) == (status == 503)
+
+
+def test_a_file_deleted_under_the_server_takes_no_write_and_one_put_back_is_served(
+    tmp_path: Path,
+) -> None:
+    """A review of the store: a thread's long-lived connection wrote on into a file deleted
+    under the server, each write acknowledged and all lost at the restart, while a new
+    connection made an empty file in its place. Now every request says the file is gone,
+    and a file put back at the path (a backup) is the one served."""
+    db = tmp_path / "games.sqlite"
+    app = create_app({"TESTING": True, "DATABASE": str(db), "SECRET_KEY": "t", "DB_REUSE": True})
+    client = app.test_client()
+    made = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "Bob"]})
+    game_id, token = made.get_json()["id"], made.get_json()["token"]
+    write = {"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}}
+    auth = {"Authorization": f"Bearer {token}"}
+    backup = tmp_path / "backup.sqlite"
+    with sqlite3.connect(db) as conn, sqlite3.connect(backup) as copy:
+        conn.backup(copy)
+    for path in tmp_path.glob("games.sqlite*"):
+        path.unlink()
+    for answer in (
+        client.post(f"/api/games/{game_id}/events", json=write, headers=auth),
+        client.get(f"/api/games/{game_id}", headers={"If-None-Match": f'"g{game_id}-0"'}),
+        client.get(f"/g/{game_id}"),
+    ):
+        assert answer.status_code == 503
+        assert "database file was moved or deleted while the server ran" in answer.get_data(
+            as_text=True
+        )
+    assert not db.exists()  # (no empty file made in its place)
+    backup.rename(db)
+    assert client.post(f"/api/games/{game_id}/events", json=write, headers=auth).status_code == 200
+    assert _app(db).test_client().get(f"/api/games/{game_id}").get_json()["version"] == 1
+
+
+def test_a_write_held_by_another_program_s_lock_is_a_503_the_phone_waits_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review of the store: a write waited SQLite's 10 s on a lock another program held,
+    as long as the phone waits (game.js), which then blamed the network, not the 503."""
+    script = (Path(web_db.__file__).parent / "static" / "game.js").read_text()
+    within = re.search(r"const WITHIN_MS = (\d+);", script)
+    assert within and web_db.BUSY_SECONDS * 1000 <= int(within[1]) / 2
+    monkeypatch.setattr(web_db, "BUSY_SECONDS", 0.2)
+    path = tmp_path / "games.sqlite"
+    client = _app(path).test_client()
+    made = client.post("/api/games", json={"rules": "farkle", "players": ["Ann", "Bob"]})
+    game_id, token = made.get_json()["id"], made.get_json()["token"]
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # (a sqlite3 shell left in a transaction)
+    try:
+        resp = client.post(
+            f"/api/games/{game_id}/events",
+            json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert resp.status_code == 503 and "(database is locked)" in resp.get_json()["error"]
+        assert client.get(f"/api/games/{game_id}").status_code == 200  # (reads go on)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()

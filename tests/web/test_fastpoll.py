@@ -3,6 +3,7 @@ request context, and anything else goes on to the app."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask
@@ -58,3 +59,24 @@ def test_an_unchanged_poll_is_answered_before_flask(app: Flask, game: GameAction
     ):
         assert status(method, path, header) == "200 OK"
         assert reached[-1] == f"{method} {path}"
+
+
+def test_a_poll_of_a_damaged_file_is_flask_s_503_not_a_bare_500(
+    app: Flask, game: GameActions
+) -> None:
+    """A review of the store: the middleware's version read raised past Flask, so every
+    phone's once-a-second poll got the server's plain 500 (and a traceback in its log),
+    where every other route said the file is damaged in a JSON 503."""
+    game.create()
+    game.score("Ann", 500)
+    path = app.config["DATABASE"]
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'events'").fetchone()
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    with open(path, "r+b") as file:  # (the events table's first page overwritten)
+        file.seek((root[0] - 1) * size)
+        file.write(b"\xff" * 64)
+    resp = game.client.get(f"/api/games/{game.id}", headers={"If-None-Match": f'"g{game.id}-1"'})
+    assert resp.status_code == 503
+    assert "(database disk image is malformed)" in resp.get_json()["error"]
