@@ -1956,6 +1956,96 @@ def test_a_request_that_never_answers_is_given_up(browser: Browser, server: Serv
         assert not errors, errors
 
 
+def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
+    browser: Browser, server: Server
+) -> None:
+    """A review of flaky networks: offline (or the server stopped), the sheet stayed as it
+    was, looking current, without a word; a slow write showed nothing for 10 s; a proxy's
+    502 was "HTTP 502"; an error about a try stayed over the try entered again."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        offline = page.locator("#offline")
+        ctx.set_offline(True)
+        wait_text(page, "#offline", "Out of touch with the scoresheet since ")
+        assert "the sheet may be out of date" in offline.inner_text()
+        ctx.set_offline(False)
+        offline.wait_for(state="hidden")
+
+        held: list[Route] = []
+        page.route("**/api/games/*/events", lambda route: held.append(route))
+        page.fill("#quick-points", "300")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#toast", "Sending…")
+        _wait_for(page, lambda: len(held) == 1)
+        held[0].continue_()
+        wait_text(page, "#turn-line", "Bob's turn")
+        page.locator("#toast").wait_for(state="hidden", timeout=2000)  # (said nothing else)
+        page.unroute("**/api/games/*/events")
+
+        page.route(
+            "**/api/games/*/events",
+            lambda route: route.fulfill(status=502, content_type="text/html", body="<h1>Bad</h1>"),
+        )
+        page.fill("#quick-points", "200")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#quick-error", "(HTTP 502): your action may or may not be recorded")
+        wait_text(page, "#toast", "did not reach the scoresheet: enter it again")
+        page.unroute("**/api/games/*/events")
+        page.click('#quick [data-quick="bank"]')  # (the 200 still typed)
+        wait_text(page, "#turn-line", "Ann's turn")
+        assert page.locator("#toast").is_hidden()  # (not "did not reach" over the sheet)
+        assert _version(page, server) == 2 and not errors, errors
+
+
+def test_a_late_write_a_double_tap_and_a_sheet_that_never_came_are_said_rightly(
+    browser: Browser, server: Server
+) -> None:
+    """A review of flaky networks: a write that landed after the phone had said "did not
+    reach ... enter it again" changed the sheet without a word; a double tap's second,
+    refused, was called another phone's; a bank recorded whose sheet never came left the
+    old turn on screen, the points gone, without a word."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        held: list[Route] = []
+        page.route("**/api/games/*/events", lambda route: held.append(route))
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#toast", "did not reach the scoresheet: enter it again", timeout_s=16)
+        page.unroute("**/api/games/*/events")
+        held[0].fetch()  # (it lands after all)
+        wait_text(page, "#toast", "check whether it shows your last action")
+        wait_text(page, "#turn-line", "Bob's turn")
+        assert _version(page, server) == 1
+
+        failed: list[str] = []
+
+        def sheet_fails_once(route: Route) -> None:
+            if failed:
+                route.continue_()
+            else:
+                failed.append(route.request.url)
+                route.abort()
+
+        page.route("**/g/*/sheet", sheet_fails_once)
+        page.fill("#quick-points", "350")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#toast", "Recorded. The sheet will show it when the connection is back.")
+        wait_text(page, "#turn-line", "Ann's turn")  # (brought by the next poll)
+        page.unroute("**/g/*/sheet")
+        assert failed and _version(page, server) == 2
+
+        failed.clear()
+        page.route("**/g/*/sheet", sheet_fails_once)  # (so no settling holds the second tap)
+        bust = page.locator('#quick [data-quick="bust"]')
+        bust.click()
+        _wait_for(page, lambda: bool(failed))
+        bust.click()  # (the same sheet, the same version: refused)
+        wait_text(page, "#turn-line", "Bob's turn")
+        page.wait_for_timeout(500)
+        said = page.locator("#toast").inner_text()
+        assert "Another phone" not in said and "Ann busted" in said
+        assert _version(page, server) == 3 and not errors, errors
+
+
 def test_a_slow_sheet_never_rolls_the_screen_back(browser: Browser, server: Server) -> None:
     """A poll's sheet fetched slowly came after the newer one of this phone's own join, and
     put the screen back a version until the next poll."""

@@ -54,6 +54,15 @@
   // (and a write sent again after a wrong guess is refused as stale: the version is checked;
   // a join, never stale while only joins came since, is refused as a name already playing)
   let unanswered = 0;
+  // when a write was last found not to have arrived: one held on its way (a write waits up
+  // to 10 s) could still land, and the sheet then changed without a word under a phone
+  // told to enter it again (a review); a change soon after is "check" (CHECK_YOURS)
+  let doubted = 0;
+  const DOUBT_MS = 30000;
+  // the version this phone's own last write made: a 409 at that version is a double tap's
+  // second, not another phone's action
+  let ownVersion = -1;
+  const SENDING_MS = 1000;  // (a write slower than this says it is on its way)
   // the target question's time, and how long it is shown before Banked again answers it: a
   // double tap on Banked had recorded 12,000 for 1,200 and started the final round unasked
   let askedAt = 0;
@@ -85,6 +94,24 @@
     say.timer = setTimeout(() => { toast.hidden = true; }, 4000);
   }
   toast.addEventListener("click", () => { toast.hidden = true; });  // (it covers buttons)
+
+  // a phone that cannot reach the scoresheet says so, and since when: its sheet, left as
+  // it was, had looked current while the other phones played on (a review: 20 s offline,
+  // or the server stopped, without a word); two polls in a row failed, about 2 s
+  const offline = document.getElementById("offline");
+  const outOfTouch = {since: 0, failed: 0};
+  function reached(ok) {
+    if (ok) {
+      outOfTouch.since = outOfTouch.failed = 0;
+      offline.hidden = true;
+      return;
+    }
+    outOfTouch.since = outOfTouch.since || Date.now();
+    if (++outOfTouch.failed < 2) return;
+    const at = new Date(outOfTouch.since).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+    offline.textContent = `Out of touch with the scoresheet since ${at}: the sheet may be out of date.`;
+    offline.hidden = false;
+  }
 
   // a bust in words: why, when the rules make it a dispute, the turn total it cost (a
   // rolled turn's, `lost`) and the strike-out penalty
@@ -267,7 +294,12 @@
       try {
         const asked = Date.now();
         const headers = etag ? {"If-None-Match": etag} : {};
-        const resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store", ...within()});
+        let resp;
+        try {
+          resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store", ...within()});
+        } finally {
+          reached(Boolean(resp) && (resp.status === 200 || resp.status === 304));
+        }
         let moved = false;
         if (resp.status === 200) {
           // the ETag is kept only once this phone shows that version: a 304 then means
@@ -292,8 +324,8 @@
             // being chosen, with no word of why, looked like a fault)
             const undone = document.getElementById("sheet").dataset.undone;
             const change = undone ? `Another phone's Undo took back ${undone}` : "Another phone changed the sheet";
-            if (unanswered) {
-              unanswered = 0;
+            if (unanswered || Date.now() - doubted < DOUBT_MS) {
+              unanswered = doubted = 0;
               say(CHECK_YOURS, true);
             } else if (fresh.lost) {
               const started = document.getElementById("sheet").dataset.started === "1";
@@ -304,6 +336,7 @@
         if (unanswered && unanswered < asked && !busy && !moved && (resp.status === 304 || resp.status === 200)) {
           // still the version the lost write was sent on: it never arrived
           unanswered = 0;
+          doubted = Date.now();  // (a write held on its way may still land: `DOUBT_MS`)
           const lostWords = "Your last action did not reach the scoresheet: enter it again.";
           say(lostWords, true);
           // (and the field's "may or may not be recorded", which would wait on forever)
@@ -324,6 +357,11 @@
   async function send(path, body, entered = []) {
     if (busy || Date.now() < settleUntil) return undefined;
     busy = true;
+    // an error said about an earlier try goes once this one is recorded (it had stayed
+    // over the fresh sheet: "did not reach ... enter it again", after it was)
+    const staleError = !toast.hidden && toast.classList.contains("bad") ? say.count : 0;
+    let sending = 0;
+    const slow = setTimeout(() => { say("Sending…"); sending = say.count; }, SENDING_MS);
     try {
       let resp;
       try {
@@ -342,11 +380,24 @@
       // stale, but its name is then taken)
       const lost = unanswered;
       unanswered = 0;
-      const out = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
+      const out = await resp.json().catch(() => ({}));
+      if (resp.status >= 500 && resp.status !== 503) {
+        // (a proxy's 502 or 504, a server's fault: recorded or not, the next poll tells;
+        // a 503 is the server's own "nothing recorded, try again")
+        unanswered = Date.now();
+        say(`The scoresheet answered with an error (HTTP ${resp.status}): your action may or may not be recorded. Wait for the sheet to update before trying again.`, true);
+        return null;
+      }
       const quicker = resp.status === 409 && !lost;  // (said once the sheet is fresh)
+      const again = quicker && out.version === ownVersion;  // (this phone's own, tapped twice)
       if (resp.status === 409 || (lost && path === "players" && resp.status === 422)) {
         if (!quicker) say(CHECK_YOURS, true);
-      } else if (!resp.ok) say(out.error || `HTTP ${resp.status}`, true);
+      } else if (!resp.ok) say(out.error || `The scoresheet refused it (HTTP ${resp.status}).`, true);
+      if (resp.ok) {
+        doubted = 0;
+        ownVersion = out.version;
+        if (staleError && say.count === staleError) toast.hidden = true;
+      }
       if (resp.ok) {  // (looked up now: a poll's swap meanwhile may have replaced the field)
         const now = new Map(fields(document.getElementById("sheet")));
         entered.forEach(([key, value]) => {
@@ -361,8 +412,14 @@
           fresh = await refresh((path === "undo" && resp.ok) || resp.status === 409 ? "always" : "turn");
         } catch (e) { /* answered, but the sheet did not come: the next poll brings it */ }
       }
-      if (quicker) {
+      if (again) {
+        // (nothing more: what the first tap's answer said stays; "another phone was
+        // quicker" had replaced it, and there was no other phone)
+      } else if (quicker) {
         say("Another phone was quicker: yours was not recorded." + (fresh ? nextUp() + " Check the sheet" : " Check the sheet (whose turn it is now)") + " before you enter anything again.", true);
+      } else if (resp.ok && !fresh) {
+        // (recorded, but the sheet it made did not come: the old turn stayed on screen)
+        say("Recorded. The sheet will show it when the connection is back.");
       }
       if (resp.ok && out) {
         out.cleared = Boolean(fresh && fresh.lost);  // (an entry it had no place for)
@@ -370,6 +427,8 @@
       }
       return resp.ok ? out : null;
     } finally {
+      clearTimeout(slow);
+      if (sending && say.count === sending) toast.hidden = true;
       busy = false;
     }
   }
