@@ -1851,6 +1851,15 @@ def test_a_320_px_phone_a_keyboard_and_a_screen_reader_can_play(
         watch.goto(str(page.get_attribute("#view-link", "href")))
         watch.wait_for_selector("body[data-ready]")
         assert watch.evaluate("() => document.documentElement.scrollWidth") <= 320
+        big = "() => parseFloat(getComputedStyle(document.querySelector('.total')).fontSize)"
+        assert watch.evaluate(big) == 24  # (a phone's, watching)
+        # a watching screen on a tablet in the middle of the table reads from across it
+        # (it had kept a phone's 560-px column and type: a UX review)
+        watch.set_viewport_size({"width": 1024, "height": 768})
+        assert watch.evaluate(big) == 40
+        assert watch.locator(".sheet-wrap").bounding_box()["width"] > 900  # type: ignore[index]
+        page.set_viewport_size({"width": 1024, "height": 768})  # (a player's: as it was)
+        assert page.evaluate(big) == 24
         assert not errors, errors
     finally:
         ctx.close()
