@@ -1561,6 +1561,20 @@ def _new_game(
     return page
 
 
+def fails_once(failed: list[str]) -> Callable[[Route], None]:
+    """A route handler that aborts its first request (noted in ``failed``) while ``failed``
+    is empty, and lets every later one through: a fetch lost once on a flaky network."""
+
+    def handle(route: Route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    return handle
+
+
 def _version(page: Page, server: Server) -> int:
     game_id = page.locator("#game").get_attribute("data-id")
     return int(page.request.get(f"{server.url}/api/games/{game_id}").json()["version"])
@@ -1653,14 +1667,7 @@ def test_a_second_tap_or_a_lost_answer_never_scores_the_wrong_player(
         # the answer lost and then the first fresh sheet too: still "check", never "did not
         # reach" (the phone's sheet is behind, so a 304 must not pass for "unchanged")
         failed: list[str] = []
-
-        def sheet_fails_once(route: Route) -> None:
-            if failed:
-                route.continue_()
-            else:
-                failed.append(route.request.url)
-                route.abort()
-
+        sheet_fails_once = fails_once(failed)
         page.route("**/api/games/*/events", answer_lost)
         page.route("**/g/*/sheet", sheet_fails_once)
         page.fill("#quick-points", "300")
@@ -2026,14 +2033,7 @@ def test_a_late_write_a_double_tap_and_a_sheet_that_never_came_are_said_rightly(
         assert _version(page, server) == 1
 
         failed: list[str] = []
-
-        def sheet_fails_once(route: Route) -> None:
-            if failed:
-                route.continue_()
-            else:
-                failed.append(route.request.url)
-                route.abort()
-
+        sheet_fails_once = fails_once(failed)
         page.route("**/g/*/sheet", sheet_fails_once)
         page.fill("#quick-points", "350")
         page.click('#quick [data-quick="bank"]')
