@@ -264,8 +264,8 @@ def _png_problem(data: bytes) -> str | None:
 
 
 # The chunks that make a PNG's pixels and their turn: libpng also inflates every text chunk
-# (zTXt, iTXt) and colour profile, and warns on standard error of each bad one, so a small
-# file of a thousand text chunks held a reader for 40 s. OpenCV uses none of the others.
+# (zTXt, iTXt) and colour profile, and warns on standard error of each bad one, so a file
+# of 1.5 MB, 200 text chunks, held a reader 7 s. OpenCV uses none of the others.
 PNG_PIXEL_CHUNKS = frozenset({b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND", b"eXIf"})
 
 

@@ -177,12 +177,24 @@ def create_private(path: str) -> None:
         pass
 
 
+FORMS_DIGESTED = 1
+"""The file's ``user_version`` since the ``forms`` table holds digests of the forms
+(`store._form_row`): its rows of before held the forms' own keys, from which, with the
+server's secret, a game's join code was derived. They are dropped at the first start that
+finds them (a form sent again across the upgrade makes a game of its own)."""
+
+
 def init_db() -> None:
     """Create the tables if they are missing (idempotent, safe on every start), in a file
-    that is hotdice's or new."""
+    that is hotdice's or new; and bring an older hotdice file's rows up to date."""
     create_private(current_app.config["DATABASE"])
     check_schema(current_app.config["DATABASE"])
-    get_db().executescript(SCHEMA)
+    conn = get_db()
+    conn.executescript(SCHEMA)
+    if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
+        conn.executescript(
+            f"BEGIN IMMEDIATE; DELETE FROM forms; PRAGMA user_version = {FORMS_DIGESTED}; COMMIT;"
+        )
 
 
 @click.command("init-db")

@@ -1865,6 +1865,8 @@ def test_a_320_px_phone_a_keyboard_and_a_screen_reader_can_play(
         watch.set_viewport_size({"width": 1024, "height": 768})
         assert watch.evaluate(big) == 40
         assert watch.locator(".sheet-wrap").bounding_box()["width"] > 900  # type: ignore[index]
+        watch.set_viewport_size({"width": 844, "height": 390})  # (a phone on its side)
+        assert watch.evaluate(big) == 24
         page.set_viewport_size({"width": 1024, "height": 768})  # (a player's: as it was)
         assert page.evaluate(big) == 24
         assert not errors, errors
@@ -1984,6 +1986,11 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
         ctx.set_offline(True)
         wait_text(page, "#offline", "Out of touch with the scoresheet since ")
         assert "the sheet may be out of date" in offline.inner_text()
+        page.evaluate("""() => { window.rewrites = 0; new MutationObserver((seen) => {
+          window.rewrites += seen.length; }).observe(document.getElementById("offline"),
+          {childList: true, characterData: true, subtree: true}); }""")
+        page.wait_for_timeout(3000)  # (a status region rewritten is read out again)
+        assert page.evaluate("window.rewrites") == 0
         ctx.set_offline(False)
         offline.wait_for(state="hidden")
 
@@ -1993,6 +2000,9 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
         page.click('#quick [data-quick="bank"]')
         wait_text(page, "#toast", "Sending…")
         _wait_for(page, lambda: len(held) == 1)
+        page.wait_for_timeout(4500)  # (until it is answered, not a toast's 4 s)
+        toast = page.locator("#toast")
+        assert toast.is_visible() and toast.inner_text() == "Sending…"
         held[0].continue_()
         wait_text(page, "#turn-line", "Bob's turn")
         page.locator("#toast").wait_for(state="hidden", timeout=2000)  # (said nothing else)
@@ -2031,16 +2041,35 @@ def test_a_late_write_a_double_tap_and_a_sheet_that_never_came_are_said_rightly(
         wait_text(page, "#toast", "check whether it shows your last action")
         wait_text(page, "#turn-line", "Bob's turn")
         assert _version(page, server) == 1
+        # ...and where the phone enters it again before a poll brings the change, its 409
+        # is "check" too, not another phone's
+        held.clear()
+        page.route("**/api/games/*/events", lambda route: held.append(route))
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#toast", "did not reach the scoresheet: enter it again", timeout_s=16)
+        page.unroute("**/api/games/*/events")
+        hung: list[Route] = []
+        page.route("**/api/games/*", lambda route: hung.append(route))  # (no poll answers)
+        held[0].fetch()
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#toast", "check whether it shows your last action")
+        assert "Another phone" not in page.locator("#toast").inner_text()
+        page.unroute("**/api/games/*")
+        for route in hung:
+            route.continue_()
+        wait_text(page, "#turn-line", "Ann's turn")
+        assert _version(page, server) == 2
 
         failed: list[str] = []
         sheet_fails_once = fails_once(failed)
         page.route("**/g/*/sheet", sheet_fails_once)
-        page.fill("#quick-points", "350")
+        page.fill("#quick-points", "350")  # (Ann's)
         page.click('#quick [data-quick="bank"]')
         wait_text(page, "#toast", "Recorded. The sheet will show it when the connection is back.")
-        wait_text(page, "#turn-line", "Ann's turn")  # (brought by the next poll)
+        wait_text(page, "#turn-line", "Bob's turn")  # (brought by the next poll: no other
+        assert "Another phone" not in page.locator("#toast").inner_text()  # phone's change)
         page.unroute("**/g/*/sheet")
-        assert failed and _version(page, server) == 2
+        assert failed and _version(page, server) == 3
 
         failed.clear()
         page.route("**/g/*/sheet", sheet_fails_once)  # (so no settling holds the second tap)
@@ -2048,11 +2077,57 @@ def test_a_late_write_a_double_tap_and_a_sheet_that_never_came_are_said_rightly(
         bust.click()
         _wait_for(page, lambda: bool(failed))
         bust.click()  # (the same sheet, the same version: refused)
-        wait_text(page, "#turn-line", "Bob's turn")
+        wait_text(page, "#turn-line", "Ann's turn")
         page.wait_for_timeout(500)
         said = page.locator("#toast").inner_text()
-        assert "Another phone" not in said and "Ann busted" in said
-        assert _version(page, server) == 3 and not errors, errors
+        assert "Another phone" not in said and "Bob busted" in said
+        assert _version(page, server) == 4
+        page.unroute("**/g/*/sheet")
+
+        # a tap, well after, on the sheet left behind by a write whose fresh sheet never
+        # came: refused, and said as this phone's sheet behind, not "Recorded"
+        page.route("**/g/*/sheet", lambda route: route.abort())
+        page.fill("#quick-points", "400")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#toast", "Recorded. The sheet will show it")
+        page.wait_for_timeout(1600)
+        page.fill("#quick-points", "500")  # (for Ann, as the sheet left behind still says)
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#quick-error", "Not recorded: this phone's sheet was behind")
+        assert _version(page, server) == 5
+        page.unroute("**/g/*/sheet")
+        wait_text(page, "#turn-line", "Bob's turn")
+        assert not errors, errors
+
+
+def test_a_refused_write_after_a_lost_answer_is_said_as_check_and_stays_said(
+    browser: Browser, server: Server
+) -> None:
+    """A review of the session's change: a 409 after a lost answer said "check", but the
+    "Sending…" timer, still running while the fresh sheet came, put itself over it and
+    then hid it, so the phone said nothing."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        held: list[Route] = []
+        page.route("**/api/games/*/events", lambda route: held.append(route))
+        page.route("**/api/games/*", lambda route: route.abort())  # (no poll answers)
+        page.fill("#quick-points", "300")
+        page.click('#quick [data-quick="bank"]')
+        _wait_for(page, lambda: len(held) == 1)
+        held[0].fetch()  # (recorded, its answer lost)
+        held[0].abort()
+        wait_text(page, "#quick-error", "may or may not be recorded")
+        page.unroute("**/api/games/*/events")
+        sheets: list[Route] = []
+        page.route("**/g/*/sheet", lambda route: sheets.append(route))
+        page.click('#quick [data-quick="bank"]')  # (the 300 still typed: a 409)
+        _wait_for(page, lambda: len(sheets) == 1)
+        page.wait_for_timeout(1500)  # (the fresh sheet slow to come)
+        sheets[0].continue_()
+        page.wait_for_timeout(300)
+        assert page.locator("#toast").is_visible()
+        assert "check whether it shows your last action" in page.locator("#toast").inner_text()
+        assert _version(page, server) == 1 and not errors, errors
 
 
 def test_a_slow_sheet_never_rolls_the_screen_back(browser: Browser, server: Server) -> None:

@@ -59,6 +59,9 @@ def test_a_new_file_and_the_secret_key_are_private_an_old_file_keeps_its_mode(
     finally:
         conn.close()
     key = (instance / "secret_key").read_text()
+    (instance / "secret_key").chmod(0o644)  # (as an older hotdice made it: made private)
+    create_app({"TESTING": True, "DATABASE": str(db), "INSTANCE_PATH": str(instance)})
+    assert (instance / "secret_key").stat().st_mode & 0o777 == 0o600
     shared = tmp_path / "shared.sqlite"
     shared.touch(mode=0o640)
     shared.chmod(0o640)  # (a file set up for a group keeps its mode)
@@ -66,6 +69,34 @@ def test_a_new_file_and_the_secret_key_are_private_an_old_file_keeps_its_mode(
     assert shared.stat().st_mode & 0o777 == 0o640
     again = create_app({"TESTING": True, "DATABASE": str(db), "INSTANCE_PATH": str(instance)})
     assert again.secret_key == key  # (read back, not made anew)
+
+
+def test_an_older_files_form_links_go_at_its_first_start_and_later_ones_stay(
+    tmp_path: Path,
+) -> None:
+    """A review: a file from before the forms table held digests kept each form's own key,
+    from which, with the server's secret, its game's join code was derived."""
+    db = tmp_path / "games.sqlite"
+    client = _app(db).test_client()
+    made = client.post(
+        "/api/games", json={"rules": "farkle"}, headers={"Idempotency-Key": "k" * 24}
+    )
+    assert made.status_code == 201
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == web_db.FORMS_DIGESTED
+        assert conn.execute("SELECT count(*) FROM forms").fetchone()[0] == 1
+        conn.execute("PRAGMA user_version = 0")  # (the file as an older hotdice left it)
+        conn.execute("INSERT INTO forms VALUES (?, ?)", ("f" * 64, made.get_json()["id"]))
+    _app(db)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM forms").fetchone()[0] == 0
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == web_db.FORMS_DIGESTED
+    again = _app(db).test_client()
+    assert again.post("/api/games", json={"rules": "farkle"}).status_code == 201
+    keyed = again.post("/api/games", json={"rules": "zilch"}, headers={"Idempotency-Key": "m" * 24})
+    _app(db)  # (a later start keeps the links made since)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT game_id FROM forms").fetchall() == [(keyed.get_json()["id"],)]
 
 
 def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:

@@ -61,7 +61,8 @@
   const DOUBT_MS = 30000;
   // the version this phone's own last write made: a 409 at that version is a double tap's
   // second, not another phone's action
-  let ownVersion = -1;
+  let ownVersion = -1, ownAt = 0;
+  const AGAIN_MS = 1500;  // (a second tap comes within this of the first's answer)
   const SENDING_MS = 1000;  // (a write slower than this says it is on its way)
   // the target question's time, and how long it is shown before Banked again answers it: a
   // double tap on Banked had recorded 12,000 for 1,200 and started the final round unasked
@@ -81,7 +82,8 @@
   // the toast, and the same words for a screen reader: a live region shown already filled
   // is not read out, so they go to one that is always there (#announce)
   const announce = document.getElementById("announce");
-  function say(message, bad) {
+  // (`sticky`: shown until something else is said or it is hidden, not 4 s: "Sending…")
+  function say(message, bad, sticky = false) {
     say.count = (say.count || 0) + 1;
     toast.textContent = message;
     // (emptied first: the same words twice in a row are otherwise not read out again)
@@ -91,13 +93,14 @@
     toast.className = bad ? "toast bad" : "toast";
     toast.hidden = false;
     clearTimeout(say.timer);
-    say.timer = setTimeout(() => { toast.hidden = true; }, 4000);
+    if (!sticky) say.timer = setTimeout(() => { toast.hidden = true; }, 4000);
   }
   toast.addEventListener("click", () => { toast.hidden = true; });  // (it covers buttons)
 
   // a phone that cannot reach the scoresheet says so, and since when: its sheet, left as
   // it was, had looked current while the other phones played on (a review: 20 s offline,
-  // or the server stopped, without a word); two polls in a row failed, about 2 s
+  // or the server stopped, without a word); two polls in a row failed: about 2 s offline
+  // or with the server stopped, up to 20 s where each hangs until given up (`WITHIN_MS`)
   const offline = document.getElementById("offline");
   const outOfTouch = {since: 0, failed: 0};
   function reached(ok) {
@@ -109,7 +112,9 @@
     outOfTouch.since = outOfTouch.since || Date.now();
     if (++outOfTouch.failed < 2) return;
     const at = new Date(outOfTouch.since).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
-    offline.textContent = `Out of touch with the scoresheet since ${at}: the sheet may be out of date.`;
+    const words = `Out of touch with the scoresheet since ${at}: the sheet may be out of date.`;
+    // (written once: a status region rewritten each second is read out each second)
+    if (offline.textContent !== words) offline.textContent = words;
     offline.hidden = false;
   }
 
@@ -323,14 +328,17 @@
             // (another phone's Undo is said here too: a roll gone from under the keeps
             // being chosen, with no word of why, looked like a fault)
             const undone = document.getElementById("sheet").dataset.undone;
-            const change = undone ? `Another phone's Undo took back ${undone}` : "Another phone changed the sheet";
+            // (this phone's own last action, its sheet come late, is no other phone's)
+            const own = body.version === ownVersion;
+            const change = own ? "The sheet caught up with your last action"
+              : undone ? `Another phone's Undo took back ${undone}` : "Another phone changed the sheet";
             if (unanswered || Date.now() - doubted < DOUBT_MS) {
               unanswered = doubted = 0;
               say(CHECK_YOURS, true);
             } else if (fresh.lost) {
               const started = document.getElementById("sheet").dataset.started === "1";
               say(`${change}: your entry was cleared.` + (started ? " Check whose turn it is." : ""), true);
-            } else if (undone) say(`${change}.`);
+            } else if (undone && !own) say(`${change}.`);
           }
         }
         if (unanswered && unanswered < asked && !busy && !moved && (resp.status === 304 || resp.status === 200)) {
@@ -361,7 +369,12 @@
     // over the fresh sheet: "did not reach ... enter it again", after it was)
     const staleError = !toast.hidden && toast.classList.contains("bad") ? say.count : 0;
     let sending = 0;
-    const slow = setTimeout(() => { say("Sending…"); sending = say.count; }, SENDING_MS);
+    const slow = setTimeout(() => { say("Sending…", false, true); sending = say.count; }, SENDING_MS);
+    const answered = () => {  // ("Sending…" ends with the answer, before anything is said)
+      clearTimeout(slow);
+      if (sending && say.count === sending) toast.hidden = true;
+      sending = 0;
+    };
     try {
       let resp;
       try {
@@ -371,6 +384,7 @@
           body: JSON.stringify({version: version(), ...body}), ...within(),
         });
       } catch (e) {
+        answered();
         // the write may have been recorded and only its answer lost: the next poll tells
         unanswered = Date.now();
         say("No answer from the scoresheet (network?): your action may or may not be recorded. Wait for the sheet to update before trying again.", true);
@@ -381,6 +395,7 @@
       const lost = unanswered;
       unanswered = 0;
       const out = await resp.json().catch(() => ({}));
+      answered();
       if (resp.status >= 500 && resp.status !== 503) {
         // (a proxy's 502 or 504, a server's fault: recorded or not, the next poll tells;
         // a 503 is the server's own "nothing recorded, try again")
@@ -388,14 +403,21 @@
         say(`The scoresheet answered with an error (HTTP ${resp.status}): your action may or may not be recorded. Wait for the sheet to update before trying again.`, true);
         return null;
       }
-      const quicker = resp.status === 409 && !lost;  // (said once the sheet is fresh)
-      const again = quicker && out.version === ownVersion;  // (this phone's own, tapped twice)
+      // a 409 soon after "did not reach": this phone's own write, held on its way, landed
+      const held = Date.now() - doubted < DOUBT_MS;
+      const quicker = resp.status === 409 && !lost && !held;  // (said once the sheet is fresh)
+      // (this phone's own version: a double tap's second, just after the first's answer;
+      // later, a tap on a sheet left behind when the first's fresh sheet did not come)
+      const mine = quicker && out.version === ownVersion;
+      const again = mine && Date.now() - ownAt < AGAIN_MS;
       if (resp.status === 409 || (lost && path === "players" && resp.status === 422)) {
+        if (held) doubted = 0;
         if (!quicker) say(CHECK_YOURS, true);
       } else if (!resp.ok) say(out.error || `The scoresheet refused it (HTTP ${resp.status}).`, true);
       if (resp.ok) {
         doubted = 0;
         ownVersion = out.version;
+        ownAt = Date.now();
         if (staleError && say.count === staleError) toast.hidden = true;
       }
       if (resp.ok) {  // (looked up now: a poll's swap meanwhile may have replaced the field)
@@ -415,6 +437,8 @@
       if (again) {
         // (nothing more: what the first tap's answer said stays; "another phone was
         // quicker" had replaced it, and there was no other phone)
+      } else if (mine) {
+        say("Not recorded: this phone's sheet was behind (your last action is recorded)." + (fresh ? nextUp() : "") + " Check the sheet before you enter anything again.", true);
       } else if (quicker) {
         say("Another phone was quicker: yours was not recorded." + (fresh ? nextUp() + " Check the sheet" : " Check the sheet (whose turn it is now)") + " before you enter anything again.", true);
       } else if (resp.ok && !fresh) {
@@ -427,8 +451,7 @@
       }
       return resp.ok ? out : null;
     } finally {
-      clearTimeout(slow);
-      if (sending && say.count === sending) toast.hidden = true;
+      answered();
       busy = false;
     }
   }
@@ -587,8 +610,9 @@
       quickProblem(quick, `That takes ${quick.dataset.player} to ${total}, ${where}: press Banked again if that is right.`);
       return;
     }
+    const said = say.count;
     const out = await quickScore(quick, points);
-    if (out === null && field.isConnected) {  // refused: the sheet stays, the reason under
+    if (out === null && field.isConnected && say.count !== said) {  // refused: the reason under
       quickProblem(quick, toast.textContent);  // the field (once: not again in a toast over
       toast.hidden = true;  // the buttons, nor read out twice: the field's error is an alert)
       clearTimeout(say.spoken);
