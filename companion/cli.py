@@ -29,7 +29,6 @@ from companion.rules import (
     PRESET_SOURCES,
     PRESETS,
     TOGGLES,
-    Finish,
     Rules,
     describe,
     has_visible,
@@ -328,24 +327,11 @@ def cmd_turn(args: argparse.Namespace) -> int:
         refusal = turn.bank_refusal()
         verdict = "may be banked now" if refusal is None else f"cannot be banked: {refusal}"
         if refusal is None:
-            verdict += _bank_wins(rules, args.score + turn.total)
+            wins = rules.bank_ends_game(args.score + turn.total)
+            verdict += f": {wins}" if wins else ""
         left = cli_strategy.dice_word(turn.dice_left)
         print(f"Turn total {turn.total:,} with {left} to roll; {verdict}.")
     return 0
-
-
-def _bank_wins(rules: Rules, banked: int) -> str:
-    """What a bank to ``banked`` does where it ends the game at once, said beside "may be
-    banked now" (a player at 9,000 keeping 1,000 under an exact finish was not told that
-    banking wins, nor that any roll would bust)."""
-    if rules.finish is Finish.EXACT and banked == rules.target:
-        return (
-            f": banking hits exactly {rules.target:,} and wins the game, and a roll can only bust"
-        )
-    if rules.finish is Finish.FIRST_TO_TARGET and banked >= rules.target:
-        owed = ", once any 5150 bonus rolls still owed are played" if rules.the_5150 else ""
-        return f": banking reaches {rules.target:,} and wins the game{owed}"
-    return ""
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

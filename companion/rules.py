@@ -157,6 +157,23 @@ class Rules:
         chances and the sheet's "to pass" all go by)."""
         return max(self.min_bank, 0 if on_board else self.entry)
 
+    def bank_ends_game(self, banked: int) -> str:
+        """What a bank to ``banked`` does where it ends the game at once, in words ("" where
+        it does not): a player at 9,000 keeping 1,000 under an exact finish was not told
+        that banking wins, nor that any roll would bust (said by ``hotdice turn`` and the
+        sheet beside its Bank button).
+
+        >>> load_rules("exact-10000").bank_ends_game(10_000)
+        'banking hits exactly 10,000 and wins the game, and a roll can only bust'
+        """
+        if self.finish is Finish.EXACT and banked == self.target:
+            exactly = f"banking hits exactly {self.target:,}"
+            return f"{exactly} and wins the game, and a roll can only bust"
+        if self.finish is Finish.FIRST_TO_TARGET and banked >= self.target:
+            owed = ", once any 5150 bonus rolls still owed are played" if self.the_5150 else ""
+            return f"banking reaches {self.target:,} and wins the game{owed}"
+        return ""
+
     def past_exact_target(self, total: int) -> bool:
         """Whether a score plus turn total is past an exact target: such a turn can never be
         banked, and every roll busts (a takeover can hand one over)."""

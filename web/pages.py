@@ -589,7 +589,11 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     rows = [[c["turns"][i] if i < len(c["turns"]) else None for c in ordered] for i in range(depth)]
     turn = state.get("turn")
     takeover = state.get("takeover")
+    banked = (columns.get(state.get("current_player") or "") or {}).get("score", 0)
+    bank_wins = rules.bank_ends_game(banked + turn["total"]) if turn and turn["can_bank"] else ""
     return {
+        "bank_wins": bank_wins,  # (a bank that ends the game: said, and Bank made the
+        # main button, where rolling on out of habit could only bust or risk it)
         "mark": (state.get("final_round") or {}).get("mark"),
         "to_pass": (state.get("final_round") or state.get("tie_break") or {}).get("to_pass", {}),
         "players": players,

@@ -505,8 +505,11 @@ def test_the_qr_swap_is_a_button_whose_caption_is_announced(
         assert caption.get_attribute("aria-atomic") == "true"
         swap = page.get_by_role("button", name="QR for spectators")
         assert swap.get_attribute("aria-controls") == "qr"
+        join_code = page.locator("#join-code")
+        assert join_code.is_visible()
         swap.click()
         assert caption.inner_text() == "Spectators scan this to watch (read-only)."
+        assert join_code.is_hidden()  # (a play-test: a spectator read it, and could play)
         back = page.get_by_role("button", name="QR for players")
         back.focus()
         for _ in range(3):  # (Space held down: its repeats press nothing)
@@ -514,6 +517,7 @@ def test_the_qr_swap_is_a_button_whose_caption_is_announced(
         assert caption.inner_text() == "Spectators scan this to watch (read-only)."
         page.keyboard.up(" ")
         assert caption.inner_text() == "Players scan this to join and play."
+        assert join_code.is_visible()
         page.locator("#join-link").focus()  # (a Space that went down elsewhere presses nothing)
         page.keyboard.down(" ")
         page.get_by_role("button", name="QR for spectators").focus()
@@ -1035,12 +1039,14 @@ def test_a_hard_photo_is_said_to_be_hard(
 
 
 def test_the_pad_says_how_many_dice_are_small(browser: Browser, server: Server) -> None:
-    """One small die of three is said as one, not as all of them; one die of one as it."""
+    """One small die of three is said as one, not as all of them; one die of one as it,
+    and one die read well as it too ("check them above", a play-test)."""
     die = {**ONE_DIE_READ["detections"][0], "smeared": False, "small": False}
     small = {**die, "box_xywh": [70, 10, 11, 11], "confidence": 0.5, "unsure": True, "small": True}
     for found, said in (
-        ([die, die, small], "Found 3 dice, but one is small in the photo"),
-        ([small], "Found 1 die, but it is small in the photo"),
+        ([die, die, small], "Found 3 dice, but one is small in the photo: take it closer"),
+        ([small], "Found 1 die, but it is small in the photo: take it closer"),
+        ([die], "Found 1 die: check it above."),
     ):
         with phone(browser) as ctx:
             page = ctx.new_page()
@@ -1050,7 +1056,7 @@ def test_the_pad_says_how_many_dice_are_small(browser: Browser, server: Server) 
             page.set_input_files("#check input.photo", upload("roll.png", b"png"))
             status = page.locator("#check .photo-status", has_text="Found")
             status.wait_for()
-            assert status.inner_text().startswith(said + ": take it closer")
+            assert status.inner_text().startswith(said)
 
 
 def test_a_game_stored_with_rules_now_refused_reads_photos(
@@ -1782,6 +1788,8 @@ def test_a_5150_bonus_entered_as_points_is_said_as_one(browser: Browser, server:
         wait_text(page, "#turn-line", "Ann's turn")
         page.click('#quick [data-quick="bust"]')  # her final-round turn
         wait_text(page, "#quick h2", "Ann's 5150 bonus roll")
+        # (a play-test: the bust was said as "Ann's turn now", not her bonus roll)
+        wait_text(page, "#toast", "Ann busted: 0 this turn. Ann's 5150 bonus roll now.")
         page.fill("#quick-points", "250")
         page.click('#quick [data-quick="bank"]')
         wait_text(page, "#toast", "Ann's 5150 bonus roll: +250.")

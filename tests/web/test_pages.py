@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
+from companion import rules as crules
 from tests.web.conftest import past_the_client
 from web import chart, create_app, store
 from web.db import get_db
@@ -390,6 +391,37 @@ def test_sheet_fragment_etag_and_content(
     # pushed Roll below a phone's screen)
     assert html.index('data-pad="go"') < html.index('class="photo-preview"')
     assert html.index('data-event=\'{"type": "bank"}\'') < html.index('class="photo-preview"')
+
+
+@pytest.mark.parametrize(
+    ("rules", "said"),
+    [
+        ("exact-10000", "Banking hits exactly 3,000 and wins the game, and a roll can only bust."),
+        ("dice-10000", "Banking reaches 3,000 and wins the game."),
+    ],
+)
+def test_a_bank_that_wins_is_said_and_bank_is_the_main_button(
+    client: FlaskClient, game: GameActions, rules: str, said: str
+) -> None:
+    """A play-test: under an exact finish a player at 2,500 kept 500 and the sheet showed Roll
+    as its main button beside Bank, with no word that banking wins and a roll can only
+    bust (which `hotdice turn` says); rolled on out of habit, the turn busted."""
+    game.create(rules, ["Ann", "Bob"], target=3000)
+    client.get(f"/g/{game.id}?t={game.token}")
+    dice = crules.load_rules(rules).dice
+    game.score("Ann", 2400)
+    game.score("Bob", 0)
+    game.event({"type": "roll", "dice": [1, 2, 2, 3, 4, 6][:dice]})
+    game.event({"type": "keep", "dice": [1]})  # (2,500 banked: not the game)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="bank-wins"' not in html and "Bank 100</button>" in html
+    assert 'class="btn primary" data-pad="go"' in html
+    game.event({"type": "roll", "dice": [5, 5, 5, 2, 3][: dice - 1]})
+    game.event({"type": "keep", "dice": [5, 5, 5]})  # (2,400 and 600: the target)
+    html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    note = re.search(r'<p class="phase-note" id="bank-wins">(.*?)</p>', html)
+    assert note and note[1] == said
+    assert "Bank 600 · wins</button>" in html and 'class="btn " data-pad="go"' in html
 
 
 def test_the_controls_say_whose_turn_its_total_and_hot_dice(

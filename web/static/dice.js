@@ -145,7 +145,7 @@
             ? `${found}, but the photo looks blurred: take it again, or check the orange dice.`
             : body.detections.some((d) => d.small)  // (a camera far off, or a tiny photo)
               ? `${found}, but ${smallWords(body.detections)} in the photo: take it closer, or check the orange dice.`
-              : `${found}: check them above.`;
+              : `${found}: check ${n === 1 ? "it" : "them"} above.`;
         render();
         if (opts.onRead) opts.onRead(body);
       } catch (e) {

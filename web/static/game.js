@@ -136,7 +136,10 @@
   function nextUp(refreshed = true) {
     const sheet = document.getElementById("sheet");
     const playing = sheet.dataset.started === "1" && sheet.dataset.phase !== "over";
-    return refreshed && playing && sheet.dataset.current ? ` ${sheet.dataset.current}'s turn now.` : "";
+    if (!refreshed || !playing || !sheet.dataset.current) return "";
+    // (a 5150's bonus roll is no turn: a play-test read "Ann's turn now" before it)
+    return sheet.dataset.phase === "bonus" ? ` ${sheet.dataset.current}'s 5150 bonus roll now.`
+      : ` ${sheet.dataset.current}'s turn now.`;
   }
 
   function bonusWords(h) {
@@ -729,6 +732,10 @@
       qr.alt = caption.dataset.other.replace("scan this", "scan this QR code");
       [swap.textContent, swap.dataset.otherLabel] = [swap.dataset.otherLabel, swap.textContent];
       [caption.textContent, caption.dataset.other] = [caption.dataset.other, caption.textContent];
+      // (the join code, which lets whoever reads it play, is not shown to a spectator
+      // scanning theirs: a play-test read it under "Spectators scan this to watch")
+      const joinLine = document.getElementById("join-line");
+      joinLine.hidden = !joinLine.hidden;
       return;
     }
     const bust = ev.target.closest('#sheet #quick [data-quick="bust"]');
