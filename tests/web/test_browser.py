@@ -1620,6 +1620,31 @@ def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
         expect(head).to_be_in_viewport()  # (held on top of the rows scrolled under it)
         assert "Ann" in head.inner_text() and "1,000" in head.inner_text()
         assert page.locator("#standings").is_hidden()
+        # a watching screen on a landscape tablet, a roll being chosen from: the table
+        # ended below the window, its newest row cut (an accessibility review)
+        page.request.post(
+            f"{server.url}/api/games/{game_id}/events",
+            data={"version": 40, "event": {"type": "roll", "dice": [1, 5, 2, 3, 4, 6]}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        wall = ctx.new_page()
+        wall.set_viewport_size({"width": 1024, "height": 768})
+        wall.goto(f"{server.url}/g/{game_id}?watch=1")
+        wall.wait_for_selector("body[data-ready]")
+
+        def table_box() -> tuple[float, float]:
+            box = wall.locator(".sheet-wrap").bounding_box()
+            assert box is not None
+            return box["y"], box["height"]
+
+        top, height = table_box()
+        assert top + height <= 768
+        newest = wall.locator("#scores tbody tr").last
+        expect(newest).to_be_in_viewport(ratio=0.95)  # (a row's border may be clipped)
+        wall.set_viewport_size({"width": 1024, "height": 600})  # (a window made smaller)
+        _wait_for(wall, lambda: table_box()[1] < height)
+        assert sum(table_box()) <= 600
+        expect(newest).to_be_in_viewport(ratio=0.95)
         assert not errors, errors
 
 
@@ -1991,9 +2016,17 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
         offline = page.locator("#offline")
+        bust = page.locator('#quick [data-quick="bust"]')
+        where = bust.bounding_box()
         ctx.set_offline(True)
-        wait_text(page, "#offline", "Out of touch with the scoresheet since ")
-        assert "the sheet may be out of date" in offline.inner_text()
+        wait_text(page, "#offline", "Offline since ")
+        assert offline.inner_text().endswith(": the sheet may be out of date.")
+        # (over the page, not in it: coming and going it had moved every button under the
+        # thumb; the toast goes below it, and focus is scrolled clear of it)
+        assert bust.bounding_box() == where
+        height = offline.bounding_box()["height"]  # type: ignore[index]
+        padding = page.evaluate("getComputedStyle(document.documentElement).scrollPaddingTop")
+        assert abs(float(padding.removesuffix("px")) - height) <= 1  # (offsetHeight: whole px)
         page.evaluate("""() => { window.rewrites = 0; new MutationObserver((seen) => {
           window.rewrites += seen.length; }).observe(document.getElementById("offline"),
           {childList: true, characterData: true, subtree: true}); }""")
@@ -2001,6 +2034,7 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
         assert page.evaluate("window.rewrites") == 0
         ctx.set_offline(False)
         offline.wait_for(state="hidden")
+        wait_text(page, "#toast", "Back in touch with the scoresheet.")
 
         held: list[Route] = []
         page.route("**/api/games/*/events", lambda route: held.append(route))
@@ -2024,6 +2058,9 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
         page.click('#quick [data-quick="bank"]')
         wait_text(page, "#quick-error", "(HTTP 502): your action may or may not be recorded")
         wait_text(page, "#toast", "did not reach the scoresheet: enter it again")
+        wait_text(page, "#quick-error", "did not reach the scoresheet: enter it again")
+        page.wait_for_timeout(200)  # (said by the field's alert alone: not read out twice)
+        assert page.locator("#announce").inner_text() == ""
         page.unroute("**/api/games/*/events")
         page.click('#quick [data-quick="bank"]')  # (the 200 still typed)
         wait_text(page, "#turn-line", "Ann's turn")

@@ -421,7 +421,8 @@ def test_a_bank_that_wins_is_said_and_bank_is_the_main_button(
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     note = re.search(r'<p class="phase-note" id="bank-wins">(.*?)</p>', html)
     assert note and note[1] == said
-    assert "Bank 600 · wins</button>" in html and 'class="btn " data-pad="go"' in html
+    assert 'aria-describedby="bank-wins">Bank 600 · wins</button>' in html
+    assert 'class="btn " data-pad="go" aria-describedby="bank-wins"' in html  # (not red)
 
 
 def test_the_controls_say_whose_turn_its_total_and_hot_dice(

@@ -103,19 +103,28 @@
   // or with the server stopped, up to 20 s where each hangs until given up (`WITHIN_MS`)
   const offline = document.getElementById("offline");
   const outOfTouch = {since: 0, failed: 0};
+  // It lies over the page's top (fixed, as the toast is, which then goes below it): in the
+  // page, it moved every button under the thumb as it came and went (an accessibility
+  // review); focus is scrolled clear of it (`--offline-h`, style.css).
   function reached(ok) {
     if (ok) {
+      const was = !offline.hidden;
       outOfTouch.since = outOfTouch.failed = 0;
       offline.hidden = true;
+      offline.textContent = "";
+      document.documentElement.style.removeProperty("--offline-h");
+      if (was) say("Back in touch with the scoresheet.");
       return;
     }
     outOfTouch.since = outOfTouch.since || Date.now();
-    if (++outOfTouch.failed < 2) return;
+    if (++outOfTouch.failed < 2 || !offline.hidden) return;  // (said once an outage)
     const at = new Date(outOfTouch.since).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
-    const words = `Out of touch with the scoresheet since ${at}: the sheet may be out of date.`;
-    // (written once: a status region rewritten each second is read out each second)
-    if (offline.textContent !== words) offline.textContent = words;
-    offline.hidden = false;
+    offline.hidden = false;  // (shown empty, then filled: a region shown filled is not read)
+    setTimeout(() => {
+      if (offline.hidden) return;
+      offline.textContent = `Offline since ${at}: the sheet may be out of date.`;
+      document.documentElement.style.setProperty("--offline-h", `${offline.offsetHeight}px`);
+    }, 50);
   }
 
   // a bust in words: why, when the rules make it a dispute, the turn total it cost (a
@@ -286,12 +295,18 @@
 
   // the newest rows and the current player's column in view: with many players the table
   // scrolls sideways, and then every total is also given on one line above it
+  const WALL = "(min-width: 700px) and (min-height: 500px)";  // (style.css's main.watching)
   function showCurrent() {
     const wrap = document.querySelector("#sheet .sheet-wrap");
     if (!wrap) return;
     const wide = wrap.scrollWidth > wrap.clientWidth;
     const standings = document.querySelector("#sheet #standings");
     if (standings) standings.hidden = !wide;  // (first: shown, it makes the table shorter)
+    // (a watching screen on a tablet or a television, never scrolled: the table ends
+    // above the window's foot, its newest row in view, not below it)
+    const wall = document.querySelector("main.watching") && matchMedia(WALL).matches;
+    wrap.style.maxHeight = wall
+      ? `${Math.max(160, innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16)}px` : "";
     wrap.scrollTop = wrap.scrollHeight;
     const th = wrap.querySelector("th.current");
     if (th && wide) wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
@@ -350,9 +365,14 @@
           doubted = Date.now();  // (a write held on its way may still land: `DOUBT_MS`)
           const lostWords = "Your last action did not reach the scoresheet: enter it again.";
           say(lostWords, true);
-          // (and the field's "may or may not be recorded", which would wait on forever)
+          // (and the field's "may or may not be recorded", which would wait on forever; the
+          // field's alert says it then, so it is not read out twice)
           const waiting = document.getElementById("quick-error");
-          if (waiting && waiting.textContent.includes("may or may not")) waiting.textContent = lostWords;
+          if (waiting && waiting.textContent.includes("may or may not")) {
+            waiting.textContent = lostWords;
+            clearTimeout(say.spoken);
+            announce.textContent = "";
+          }
         }
       } catch (e) { /* offline for a moment: try again next tick */ }
     }
@@ -403,7 +423,7 @@
         // (a proxy's 502 or 504, a server's fault: recorded or not, the next poll tells;
         // a 503 is the server's own "nothing recorded, try again")
         unanswered = Date.now();
-        say(`The scoresheet answered with an error (HTTP ${resp.status}): your action may or may not be recorded. Wait for the sheet to update before trying again.`, true);
+        say(`Server error (HTTP ${resp.status}): your action may or may not be recorded. Wait for the sheet to update.`, true);
         return null;
       }
       // a 409 soon after "did not reach": this phone's own write, held on its way, landed
@@ -754,6 +774,9 @@
   });
 
   wire();
+  // (a wall screen turned, or its window resized: the table fitted again; a phone's own
+  // resizes, its keyboard coming up, move nothing)
+  addEventListener("resize", () => { if (document.querySelector("main.watching")) showCurrent(); });
   setTimeout(pollLoop, pollMs);
   document.body.dataset.ready = "game";
 })();
