@@ -157,11 +157,12 @@ class Rules:
         chances and the sheet's "to pass" all go by)."""
         return max(self.min_bank, 0 if on_board else self.entry)
 
-    def bank_ends_game(self, banked: int) -> str:
+    def bank_ends_game(self, banked: int, *, bonus_owed: bool = True) -> str:
         """What a bank to ``banked`` does where it ends the game at once, in words ("" where
         it does not): a player at 9,000 keeping 1,000 under an exact finish was not told
-        that banking wins, nor that any roll would bust (said by ``hotdice turn`` and the
-        sheet beside its Bank button).
+        that banking wins, nor that any roll would bust (said by ``hotdice turn``, which
+        knows no other player, so a 5150 bonus roll may be owed, ``bonus_owed``; and by the
+        sheet beside its Bank button where the game's state says the bank wins).
 
         >>> load_rules("exact-10000").bank_ends_game(10_000)
         'banking hits exactly 10,000 and wins the game, and a roll can only bust'
@@ -170,7 +171,11 @@ class Rules:
             exactly = f"banking hits exactly {self.target:,}"
             return f"{exactly} and wins the game, and a roll can only bust"
         if self.finish is Finish.FIRST_TO_TARGET and banked >= self.target:
-            owed = ", once any 5150 bonus rolls still owed are played" if self.the_5150 else ""
+            owed = (
+                ", once any 5150 bonus rolls still owed are played"
+                if self.the_5150 and bonus_owed
+                else ""
+            )
             return f"banking reaches {self.target:,} and wins the game{owed}"
         return ""
 

@@ -24,6 +24,7 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response as WResponse
 
+from companion import game as cgame
 from companion import rules as crules
 from companion.errors import brief
 
@@ -562,6 +563,26 @@ INSTANT_WIN_WORDS = {
 """What wins the game at once under a rule set, for the winner screen that says so."""
 
 
+def _bank_wins(
+    snap: store.Snapshot, rules: crules.Rules, columns: dict[str, dict[str, Any]]
+) -> str:
+    """What banking now does where it wins the game at once, in the engine's words; said,
+    and Bank made the main button, where rolling on out of habit could only bust or risk
+    it. Found by banking on a copy of the state: not in a tie-break, nor while another
+    player's 5150 bonus roll could still pass it."""
+    state = snap.state_json or {}
+    turn, current = state.get("turn"), state.get("current_player")
+    if not turn or not turn["can_bank"] or current is None:
+        return ""
+    try:
+        after = cgame.apply(snap.state, {"type": "bank"})
+    except ValueError:
+        return ""
+    if after.winner_name != current:
+        return ""
+    return rules.bank_ends_game(columns[current]["score"] + turn["total"], bonus_owed=False)
+
+
 def view_model(snap: store.Snapshot) -> dict[str, Any]:
     """Arrange the engine's state for the paper-like sheet: columns, rows, banners.
 
@@ -589,11 +610,8 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     rows = [[c["turns"][i] if i < len(c["turns"]) else None for c in ordered] for i in range(depth)]
     turn = state.get("turn")
     takeover = state.get("takeover")
-    banked = (columns.get(state.get("current_player") or "") or {}).get("score", 0)
-    bank_wins = rules.bank_ends_game(banked + turn["total"]) if turn and turn["can_bank"] else ""
     return {
-        "bank_wins": bank_wins,  # (a bank that ends the game: said, and Bank made the
-        # main button, where rolling on out of habit could only bust or risk it)
+        "bank_wins": _bank_wins(snap, rules, columns),
         "mark": (state.get("final_round") or {}).get("mark"),
         "to_pass": (state.get("final_round") or state.get("tie_break") or {}).get("to_pass", {}),
         "players": players,

@@ -2032,9 +2032,48 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
           {childList: true, characterData: true, subtree: true}); }""")
         page.wait_for_timeout(3000)  # (a status region rewritten is read out again)
         assert page.evaluate("window.rewrites") == 0
+        # the header it covers takes no focus meanwhile; a narrower window, a taller bar:
+        # the toast and the focus kept clear of it as it is now
+        assert page.evaluate("document.querySelector('header.bar').inert")
+        page.set_viewport_size({"width": 240, "height": 640})  # (a line more)
+        _wait_for(page, lambda: offline.bounding_box()["height"] > height)  # type: ignore[index]
+        height = offline.bounding_box()["height"]  # type: ignore[index]
+        _wait_for(
+            page,
+            lambda: (
+                abs(
+                    float(
+                        page.evaluate(
+                            "getComputedStyle(document.documentElement).scrollPaddingTop"
+                        )[:-2]
+                    )
+                    - height
+                )
+                <= 1
+            ),
+        )
         ctx.set_offline(False)
         offline.wait_for(state="hidden")
         wait_text(page, "#toast", "Back in touch with the scoresheet.")
+        assert not page.evaluate("document.querySelector('header.bar').inert")
+
+        # a poll answered with an error is no "offline"; a write answered meanwhile brings
+        # the phone back in touch, and what it said is not covered by "Back in touch"
+        page.route(
+            "**/api/games/*",
+            lambda route: route.fulfill(status=503, json={"error": "the database cannot be used"}),
+        )
+        wait_text(page, "#offline", "The scoresheet has not answered since ")
+        page.fill("#quick-points", "0")
+        page.click('#quick [data-quick="bust"]')
+        wait_text(page, "#toast", "Ann busted")
+        offline.wait_for(state="hidden")
+        page.unroute("**/api/games/*")
+        page.wait_for_timeout(1500)
+        assert "Ann busted" in page.locator("#toast").inner_text()
+        page.click("#undo")
+        wait_text(page, "#turn-line", "Ann's turn")
+        page.set_viewport_size({"width": 390, "height": 844})
 
         held: list[Route] = []
         page.route("**/api/games/*/events", lambda route: held.append(route))
@@ -2065,7 +2104,7 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
         page.click('#quick [data-quick="bank"]')  # (the 200 still typed)
         wait_text(page, "#turn-line", "Ann's turn")
         assert page.locator("#toast").is_hidden()  # (not "did not reach" over the sheet)
-        assert _version(page, server) == 2 and not errors, errors
+        assert _version(page, server) == 4 and not errors, errors  # (a bust and its undo)
 
 
 def test_a_late_write_a_double_tap_and_a_sheet_that_never_came_are_said_rightly(
@@ -2118,10 +2157,16 @@ def test_a_late_write_a_double_tap_and_a_sheet_that_never_came_are_said_rightly(
 
         failed.clear()
         page.route("**/g/*/sheet", sheet_fails_once)  # (so no settling holds the second tap)
+        polls: list[Route] = []
+        page.route("**/api/games/*", lambda route: polls.append(route))  # (nor a poll's sheet)
         bust = page.locator('#quick [data-quick="bust"]')
         bust.click()
         _wait_for(page, lambda: bool(failed))
         bust.click()  # (the same sheet, the same version: refused)
+        page.wait_for_timeout(300)
+        page.unroute("**/api/games/*")
+        for route in polls:
+            route.continue_()
         wait_text(page, "#turn-line", "Ann's turn")
         page.wait_for_timeout(500)
         said = page.locator("#toast").inner_text()

@@ -425,6 +425,48 @@ def test_a_bank_that_wins_is_said_and_bank_is_the_main_button(
     assert 'class="btn " data-pad="go" aria-describedby="bank-wins"' in html  # (not red)
 
 
+def test_a_bank_past_the_target_that_wins_nothing_yet_is_not_said_to_win(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A review: under first-to-target with the 5150, a tie-break's bank (at or past the
+    target, as every one is) and a bank while another player's bonus roll is owed were
+    both said to win the game, "Bank 100 · wins"; neither ends it. The sheet now banks on
+    a copy of the state and says so only where that wins."""
+
+    def note() -> str | None:
+        html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        found = re.search(r'id="bank-wins">(.*?)</p>', html)
+        assert ("· wins</button>" in html) == bool(found)
+        return found[1] if found else None
+
+    game.create("dice-10000+the-5150", ["Ann", "Bob"], target=5200)
+    client.get(f"/g/{game.id}?t={game.token}")
+    game.score("Ann", 1000)
+    game.score("Bob", 5150)
+    game.score("Ann", 4200)  # (Ann at the target: Bob's bonus roll)
+    game.score("Bob", 50)  # (5,200 each: a tie-break)
+    assert game.state["phase"] == "tie_break"
+    game.event({"type": "roll", "dice": [1, 2, 3, 4, 6]})
+    game.event({"type": "keep", "dice": [1]})
+    assert note() is None
+    game.create("dice-10000+the-5150", ["Ann", "Bob"])
+    client.get(f"/g/{game.id}?t={game.token}")
+    for player, points in (("Ann", 9000), ("Bob", 5150), ("Ann", 0), ("Bob", 4650)):
+        game.score(player, points)  # (Bob through 5150 to 9,800: his bonus roll owed)
+    game.event({"type": "roll", "dice": [1, 1, 1, 4, 6]})
+    game.event({"type": "keep", "dice": [1, 1, 1]})  # (Ann's bank would reach 10,000)
+    assert note() is None
+    game.event({"type": "bank"})
+    assert game.state["winner"] is None and game.state["current_player"] == "Bob"
+    game.create("dice-10000+the-5150", ["Ann", "Bob"])  # (none owed: it wins, said plainly)
+    client.get(f"/g/{game.id}?t={game.token}")
+    game.score("Ann", 9000)
+    game.score("Bob", 0)
+    game.event({"type": "roll", "dice": [1, 1, 1, 4, 6]})
+    game.event({"type": "keep", "dice": [1, 1, 1]})
+    assert note() == "Banking reaches 10,000 and wins the game."
+
+
 def test_the_controls_say_whose_turn_its_total_and_hot_dice(
     client: FlaskClient, game: GameActions
 ) -> None:

@@ -102,28 +102,42 @@
   // or the server stopped, without a word); two polls in a row failed: about 2 s offline
   // or with the server stopped, up to 20 s where each hangs until given up (`WITHIN_MS`)
   const offline = document.getElementById("offline");
-  const outOfTouch = {since: 0, failed: 0};
+  const outOfTouch = {since: 0, failed: 0, said: 0};
   // It lies over the page's top (fixed, as the toast is, which then goes below it): in the
   // page, it moved every button under the thumb as it came and went (an accessibility
-  // review); focus is scrolled clear of it (`--offline-h`, style.css).
-  function reached(ok) {
+  // review); focus is scrolled clear of it (`--offline-h`, style.css), and the header it
+  // covers takes none while it shows (inert). `ok`: an answer came (a write's too, `quiet`:
+  // its own words stand); else `offline`: no answer at all, or an error status.
+  const header = document.querySelector("header.bar");
+  function barHeight() {
+    if (offline.hidden || !offline.textContent) return;
+    document.documentElement.style.setProperty("--offline-h", `${offline.offsetHeight}px`);
+  }
+  if (typeof ResizeObserver === "function") new ResizeObserver(barHeight).observe(offline);
+  function reached(ok, {quiet = false, unanswered = true} = {}) {
     if (ok) {
-      const was = !offline.hidden;
+      if (offline.hidden) { outOfTouch.since = outOfTouch.failed = 0; return; }
       outOfTouch.since = outOfTouch.failed = 0;
       offline.hidden = true;
       offline.textContent = "";
+      if (header) header.inert = false;
       document.documentElement.style.removeProperty("--offline-h");
-      if (was) say("Back in touch with the scoresheet.");
+      // (not over what was said meanwhile: "Another phone was quicker" had gone so)
+      if (!quiet && say.count === outOfTouch.said) say("Back in touch with the scoresheet.");
       return;
     }
     outOfTouch.since = outOfTouch.since || Date.now();
     if (++outOfTouch.failed < 2 || !offline.hidden) return;  // (said once an outage)
     const at = new Date(outOfTouch.since).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
     offline.hidden = false;  // (shown empty, then filled: a region shown filled is not read)
+    if (header) header.inert = true;
     setTimeout(() => {
       if (offline.hidden) return;
-      offline.textContent = `Offline since ${at}: the sheet may be out of date.`;
-      document.documentElement.style.setProperty("--offline-h", `${offline.offsetHeight}px`);
+      // (a server that answers with an error is reached: not "offline")
+      offline.textContent = unanswered ? `Offline since ${at}: the sheet may be out of date.`
+        : `The scoresheet has not answered since ${at}: the sheet may be out of date.`;
+      outOfTouch.said = say.count;
+      barHeight();
     }, 50);
   }
 
@@ -296,17 +310,20 @@
   // the newest rows and the current player's column in view: with many players the table
   // scrolls sideways, and then every total is also given on one line above it
   const WALL = "(min-width: 700px) and (min-height: 500px)";  // (style.css's main.watching)
+  // (a watching screen on a tablet or a television, never scrolled: the table ends above
+  // the window's foot, its newest row in view, not below it)
+  function fitWall(wrap) {
+    const wall = document.querySelector("main.watching") && matchMedia(WALL).matches;
+    wrap.style.maxHeight = wall
+      ? `${Math.max(160, innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16)}px` : "";
+  }
   function showCurrent() {
     const wrap = document.querySelector("#sheet .sheet-wrap");
     if (!wrap) return;
     const wide = wrap.scrollWidth > wrap.clientWidth;
     const standings = document.querySelector("#sheet #standings");
     if (standings) standings.hidden = !wide;  // (first: shown, it makes the table shorter)
-    // (a watching screen on a tablet or a television, never scrolled: the table ends
-    // above the window's foot, its newest row in view, not below it)
-    const wall = document.querySelector("main.watching") && matchMedia(WALL).matches;
-    wrap.style.maxHeight = wall
-      ? `${Math.max(160, innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16)}px` : "";
+    fitWall(wrap);
     wrap.scrollTop = wrap.scrollHeight;
     const th = wrap.querySelector("th.current");
     if (th && wide) wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
@@ -321,7 +338,7 @@
         try {
           resp = await fetch(`/api/games/${gameId}`, {headers, cache: "no-store", ...within()});
         } finally {
-          reached(Boolean(resp) && (resp.status === 200 || resp.status === 304));
+          reached(Boolean(resp) && (resp.status === 200 || resp.status === 304), {unanswered: !resp});
         }
         let moved = false;
         if (resp.status === 200) {
@@ -419,6 +436,7 @@
       unanswered = 0;
       const out = await resp.json().catch(() => ({}));
       answered();
+      if (resp.status < 500) reached(true, {quiet: true});  // (the scoresheet answered)
       if (resp.status >= 500 && resp.status !== 503) {
         // (a proxy's 502 or 504, a server's fault: recorded or not, the next poll tells;
         // a 503 is the server's own "nothing recorded, try again")
@@ -774,9 +792,14 @@
   });
 
   wire();
-  // (a wall screen turned, or its window resized: the table fitted again; a phone's own
-  // resizes, its keyboard coming up, move nothing)
-  addEventListener("resize", () => { if (document.querySelector("main.watching")) showCurrent(); });
+  // (a wall screen turned, or its window resized: the table fitted again, its newest row
+  // in view; elsewhere only its height is let go, its scrolling left as it is: a phone's
+  // toolbar folding away resizes it too)
+  addEventListener("resize", () => {
+    const wrap = document.querySelector("#sheet .sheet-wrap");
+    if (wrap && matchMedia(WALL).matches && document.querySelector("main.watching")) showCurrent();
+    else if (wrap) fitWall(wrap);
+  });
   setTimeout(pollLoop, pollMs);
   document.body.dataset.ready = "game";
 })();
