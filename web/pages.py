@@ -568,8 +568,8 @@ def _bank_wins(
 ) -> str:
     """What banking now does where it wins the game at once, in the engine's words; said,
     and Bank made the main button, where rolling on out of habit could only bust or risk
-    it. Found by banking on a copy of the state: not in a tie-break, nor while another
-    player's 5150 bonus roll could still pass it."""
+    it. Found by banking on a copy of the state: not a tie-break's bank that leaves another
+    to play, nor one while another player's 5150 bonus roll could still pass it."""
     state = snap.state_json or {}
     turn, current = state.get("turn"), state.get("current_player")
     if not turn or not turn["can_bank"] or current is None:
@@ -580,7 +580,11 @@ def _bank_wins(
         return ""
     if after.winner_name != current:
         return ""
-    return rules.bank_ends_game(columns[current]["score"] + turn["total"], bonus_owed=False)
+    # (the rules' own words where reaching the target ends the game; a final round's or a
+    # tie-break's last bank wins by passing the lead, whatever the target)
+    banked = columns[current]["score"] + turn["total"]
+    said = rules.bank_ends_game(banked, bonus_owed=False) if state["phase"] == "playing" else ""
+    return said or "banking now wins the game"
 
 
 def view_model(snap: store.Snapshot) -> dict[str, Any]:

@@ -431,7 +431,8 @@ def test_a_bank_past_the_target_that_wins_nothing_yet_is_not_said_to_win(
     """A review: under first-to-target with the 5150, a tie-break's bank (at or past the
     target, as every one is) and a bank while another player's bonus roll is owed were
     both said to win the game, "Bank 100 · wins"; neither ends it. The sheet now banks on
-    a copy of the state and says so only where that wins."""
+    a copy of the state and says so only where that wins: a final round's last bank too,
+    which the rules' words for reaching the target had left unsaid."""
 
     def note() -> str | None:
         html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
@@ -465,6 +466,15 @@ def test_a_bank_past_the_target_that_wins_nothing_yet_is_not_said_to_win(
     game.event({"type": "roll", "dice": [1, 1, 1, 4, 6]})
     game.event({"type": "keep", "dice": [1, 1, 1]})
     assert note() == "Banking reaches 10,000 and wins the game."
+    # a final round's last bank wins by passing the lead: said so, whatever the target
+    game.create("farkle", ["Ann", "Bob"], target=2000)
+    client.get(f"/g/{game.id}?t={game.token}")
+    for player, points in (("Ann", 1000), ("Bob", 1000), ("Ann", 1000)):
+        game.score(player, points)
+    assert game.state["phase"] == "final_round" and game.state["current_player"] == "Bob"
+    game.event({"type": "roll", "dice": [1, 2, 3, 4, 5, 6]})
+    game.event({"type": "keep", "dice": [1, 2, 3, 4, 5, 6]})  # (2,500: past Ann's 2,000)
+    assert note() == "Banking now wins the game."
 
 
 def test_the_controls_say_whose_turn_its_total_and_hot_dice(

@@ -106,15 +106,17 @@
   // It lies over the page's top (fixed, as the toast is, which then goes below it): in the
   // page, it moved every button under the thumb as it came and went (an accessibility
   // review); focus is scrolled clear of it (`--offline-h`, style.css), and the header it
-  // covers takes none while it shows (inert). `ok`: an answer came (a write's too, `quiet`:
-  // its own words stand); else `offline`: no answer at all, or an error status.
+  // covers takes none while it shows (inert). `ok`: a poll was answered; else `unanswered`:
+  // no answer at all, or an error status.
   const header = document.querySelector("header.bar");
   function barHeight() {
     if (offline.hidden || !offline.textContent) return;
     document.documentElement.style.setProperty("--offline-h", `${offline.offsetHeight}px`);
+    // (the header takes no focus where the bar covers it: not a wide screen's, beside it)
+    if (header) header.inert = offline.offsetWidth >= header.offsetWidth;
   }
   if (typeof ResizeObserver === "function") new ResizeObserver(barHeight).observe(offline);
-  function reached(ok, {quiet = false, unanswered = true} = {}) {
+  function reached(ok, {unanswered = true} = {}) {
     if (ok) {
       if (offline.hidden) { outOfTouch.since = outOfTouch.failed = 0; return; }
       outOfTouch.since = outOfTouch.failed = 0;
@@ -123,14 +125,13 @@
       if (header) header.inert = false;
       document.documentElement.style.removeProperty("--offline-h");
       // (not over what was said meanwhile: "Another phone was quicker" had gone so)
-      if (!quiet && say.count === outOfTouch.said) say("Back in touch with the scoresheet.");
+      if (say.count === outOfTouch.said) say("Back in touch with the scoresheet.");
       return;
     }
     outOfTouch.since = outOfTouch.since || Date.now();
     if (++outOfTouch.failed < 2 || !offline.hidden) return;  // (said once an outage)
     const at = new Date(outOfTouch.since).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
     offline.hidden = false;  // (shown empty, then filled: a region shown filled is not read)
-    if (header) header.inert = true;
     setTimeout(() => {
       if (offline.hidden) return;
       // (a server that answers with an error is reached: not "offline")
@@ -317,12 +318,18 @@
     wrap.style.maxHeight = wall
       ? `${Math.max(160, innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16)}px` : "";
   }
+  // every total on one line above a table that scrolls sideways (first: shown, it makes
+  // the table shorter); whether it does
+  function showStandings(wrap) {
+    const wide = wrap.scrollWidth > wrap.clientWidth;
+    const standings = document.querySelector("#sheet #standings");
+    if (standings) standings.hidden = !wide;
+    return wide;
+  }
   function showCurrent() {
     const wrap = document.querySelector("#sheet .sheet-wrap");
     if (!wrap) return;
-    const wide = wrap.scrollWidth > wrap.clientWidth;
-    const standings = document.querySelector("#sheet #standings");
-    if (standings) standings.hidden = !wide;  // (first: shown, it makes the table shorter)
+    const wide = showStandings(wrap);
     fitWall(wrap);
     wrap.scrollTop = wrap.scrollHeight;
     const th = wrap.querySelector("th.current");
@@ -436,7 +443,6 @@
       unanswered = 0;
       const out = await resp.json().catch(() => ({}));
       answered();
-      if (resp.status < 500) reached(true, {quiet: true});  // (the scoresheet answered)
       if (resp.status >= 500 && resp.status !== 503) {
         // (a proxy's 502 or 504, a server's fault: recorded or not, the next poll tells;
         // a 503 is the server's own "nothing recorded, try again")
@@ -798,7 +804,7 @@
   addEventListener("resize", () => {
     const wrap = document.querySelector("#sheet .sheet-wrap");
     if (wrap && matchMedia(WALL).matches && document.querySelector("main.watching")) showCurrent();
-    else if (wrap) fitWall(wrap);
+    else if (wrap) { showStandings(wrap); fitWall(wrap); }  // (a phone turned: totals too)
   });
   setTimeout(pollLoop, pollMs);
   document.body.dataset.ready = "game";
