@@ -61,12 +61,17 @@ GONE = (
 )
 
 
+def _a_file(path: str) -> bool:
+    """Whether ``path`` names a file on disk (not SQLite's ":memory:" or a "file:" URI)."""
+    return bool(path) and path != ":memory:" and not path.startswith("file:")
+
+
 def _file_at(path: str) -> tuple[int, int] | None:
     """Which file ``path`` names now (device, inode); None for one that is not a plain path.
     A file deleted under the server is an OperationalError (a 503, `errors`): a connection
     still open on it would take writes into a file no one will open again, and a new one
     would make an empty file in its place."""
-    if not path or path == ":memory:" or path.startswith("file:"):
+    if not _a_file(path):
         return None
     try:
         found = os.stat(path)
@@ -169,7 +174,7 @@ def create_private(path: str) -> None:
     """Make a new database file readable by its owner only, as SQLite would make it
     readable by all: its rows beside the server's secret are the games' records. A file
     that exists keeps its mode; a path SQLite cannot open is left for it to say why."""
-    if not path or path == ":memory:" or path.startswith("file:"):  # (as `_file_at`)
+    if not _a_file(path):
         return
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

@@ -563,9 +563,7 @@ INSTANT_WIN_WORDS = {
 """What wins the game at once under a rule set, for the winner screen that says so."""
 
 
-def _bank_wins(
-    snap: store.Snapshot, rules: crules.Rules, columns: dict[str, dict[str, Any]]
-) -> str:
+def _bank_wins(snap: store.Snapshot, rules: crules.Rules) -> str:
     """What banking now does where it wins the game at once, in the engine's words; said,
     and Bank made the main button, where rolling on out of habit could only bust or risk
     it. Found by banking on a copy of the state: not a tie-break's bank that leaves another
@@ -582,7 +580,7 @@ def _bank_wins(
         return ""
     # (the rules' own words where reaching the target ends the game; a final round's or a
     # tie-break's last bank wins by passing the lead, whatever the target)
-    banked = columns[current]["score"] + turn["total"]
+    banked = snap.state.players[snap.state.current].score + turn["total"]
     said = rules.bank_ends_game(banked, bonus_owed=False) if state["phase"] == "playing" else ""
     return said or "banking now wins the game"
 
@@ -615,7 +613,7 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     turn = state.get("turn")
     takeover = state.get("takeover")
     return {
-        "bank_wins": _bank_wins(snap, rules, columns),
+        "bank_wins": _bank_wins(snap, rules),
         "mark": (state.get("final_round") or {}).get("mark"),
         "to_pass": (state.get("final_round") or state.get("tie_break") or {}).get("to_pass", {}),
         "players": players,

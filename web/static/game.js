@@ -118,8 +118,8 @@
   if (typeof ResizeObserver === "function") new ResizeObserver(barHeight).observe(offline);
   function reached(ok, {unanswered = true} = {}) {
     if (ok) {
-      if (offline.hidden) { outOfTouch.since = outOfTouch.failed = 0; return; }
       outOfTouch.since = outOfTouch.failed = 0;
+      if (offline.hidden) return;
       offline.hidden = true;
       offline.textContent = "";
       if (header) header.inert = false;
@@ -311,11 +311,11 @@
   // the newest rows and the current player's column in view: with many players the table
   // scrolls sideways, and then every total is also given on one line above it
   const WALL = "(min-width: 700px) and (min-height: 500px)";  // (style.css's main.watching)
+  const onWall = () => Boolean(document.querySelector("main.watching")) && matchMedia(WALL).matches;
   // (a watching screen on a tablet or a television, never scrolled: the table ends above
   // the window's foot, its newest row in view, not below it)
   function fitWall(wrap) {
-    const wall = document.querySelector("main.watching") && matchMedia(WALL).matches;
-    wrap.style.maxHeight = wall
+    wrap.style.maxHeight = onWall()
       ? `${Math.max(160, innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16)}px` : "";
   }
   // every total on one line above a table that scrolls sideways (first: shown, it makes
@@ -466,8 +466,7 @@
         ownVersion = out.version;
         ownAt = Date.now();
         if (staleError && say.count === staleError) toast.hidden = true;
-      }
-      if (resp.ok) {  // (looked up now: a poll's swap meanwhile may have replaced the field)
+        // (looked up now: a poll's swap meanwhile may have replaced the field)
         const now = new Map(fields(document.getElementById("sheet")));
         entered.forEach(([key, value]) => {
           const el = now.get(key);
@@ -803,7 +802,7 @@
   // toolbar folding away resizes it too)
   addEventListener("resize", () => {
     const wrap = document.querySelector("#sheet .sheet-wrap");
-    if (wrap && matchMedia(WALL).matches && document.querySelector("main.watching")) showCurrent();
+    if (wrap && onWall()) showCurrent();
     else if (wrap) { showStandings(wrap); fitWall(wrap); }  // (a phone turned: totals too)
   });
   setTimeout(pollLoop, pollMs);
