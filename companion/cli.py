@@ -38,6 +38,7 @@ from companion.rules import (
     rules_to_json,
 )
 from companion.scoring import format_dice, parse_dice, roll_report
+from companion.strategy import dice_word
 from companion.turn import Phase, Turn, banked_score_problem
 
 EXIT_ERROR = 2
@@ -329,7 +330,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
         if refusal is None:
             wins = rules.bank_ends_game(args.score + turn.total)
             verdict += f": {wins}" if wins else ""
-        left = cli_strategy.dice_word(turn.dice_left)
+        left = dice_word(turn.dice_left)
         print(f"Turn total {turn.total:,} with {left} to roll; {verdict}.")
     return 0
 
@@ -433,14 +434,13 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
         doing = (
             f"to keep from {' '.join(map(str, turn.last_roll))}"
             if turn.phase is Phase.KEEP and turn.last_roll
-            else f"to roll {cli_strategy.dice_word(turn.dice_left)}"
-            + (" or bank" if turn.can_bank else "")
+            else f"to roll {dice_word(turn.dice_left)}" + (" or bank" if turn.can_bank else "")
         )
         out.write(f"  turn so far: {turn.total:,}, {doing}\n")
     elif state.offer is not None:
         offer = state.offer
         giver = _name(state, offer.from_player)
-        left = cli_strategy.dice_word(offer.turn.dice_left)
+        left = dice_word(offer.turn.dice_left)
         out.write(f"  may take over {giver}'s {left} and {offer.turn.total:,}\n")
     if state.history:
         out.write("History:\n")

@@ -19,7 +19,13 @@ from companion.advice import advise_roll, advise_state
 from companion.errors import ParseError
 from companion.rules import Finish, Rules
 from companion.scoring import keep_options, parse_dice
-from companion.strategy import bust_value, counts_kept_dice, holds_sets, strategy_summary
+from companion.strategy import (
+    bust_value,
+    counts_kept_dice,
+    dice_word,
+    holds_sets,
+    strategy_summary,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -131,11 +137,6 @@ def read_rules(spec: str, target: int | None = None) -> Rules:
 
 def _points(value: float) -> str:
     return f"{value:,.2f}"
-
-
-def dice_word(n: int) -> str:
-    """``n`` dice in words ("1 die", "2 dice"), for every command's text."""
-    return "1 die" if n == 1 else f"{n} dice"
 
 
 def run_strategy(args: argparse.Namespace) -> int:
@@ -333,6 +334,9 @@ def format_win_report(data: dict[str, Any]) -> str:
 def format_summary(data: dict[str, Any]) -> str:
     """The ``hotdice strategy`` text from its JSON object."""
     lines = [f"{data['rules']}: optimal play of a turn"]
+    if "exact_target" in data:
+        lines.append(f"  (for a banked score of 0: a total past {data['exact_target']:,} busts,")
+        lines.append("   so nearer it every figure falls; `hotdice advise --score N` plays it)")
     lines.append(f"  expected score of a fresh turn: {_points(data['expected_turn_score'])}")
     if "entry_turn_score" in data:
         lines.append(f"    (not yet on the board: {_points(data['entry_turn_score'])})")

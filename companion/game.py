@@ -293,6 +293,11 @@ name, an override would turn the rest of its line backwards on every sheet ("058
 :boB"), a mark would make a second "Bob" look like the first."""
 
 
+def folded_name(name: str) -> str:
+    """A name as a sheet shows it: white space folded, direction controls dropped."""
+    return " ".join(name.translate(BIDI_CONTROLS).split())
+
+
 ZERO_WIDTH = (
     (0x034F, 0x034F),  # combining grapheme joiner
     (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
@@ -335,9 +340,9 @@ def name_key(name: str) -> str:
 
 
 def _check_players(players: Any, *, strict: bool = True) -> tuple[str, ...]:
-    """Usable player names. ``strict`` (a new game) tells names apart as they look
-    (`name_key`); a recorded game's are told apart by case alone, as they were when it was
-    made, so that every stored game still replays."""
+    """Usable player names. ``strict`` (a new game) folds them as the web's are
+    (`folded_name`) and tells them apart as they look (`name_key`); a recorded game's are
+    kept as typed and told apart by case alone, as when it was made, so it still replays."""
     same = name_key if strict else str.casefold
     if isinstance(players, str) or not isinstance(players, list | tuple) or not players:
         raise ParseError("players must be a non-empty list of names")
@@ -347,7 +352,7 @@ def _check_players(players: Any, *, strict: bool = True) -> tuple[str, ...]:
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise ParseError(f"a player's name must be non-empty text, not {name!r}")
-        name = name.strip()
+        name = folded_name(name) if strict else name.strip()
         if len(name) > MAX_NAME:
             raise ParseError(f"a player's name is at most {MAX_NAME} characters: {name[:20]!r}...")
         if not plain_text(name):
@@ -669,10 +674,7 @@ def _finish_turn(
         return replace(state, phase=GamePhase.OVER, winner=p, to_play=())
     banked = turn if turn is not None and turn.phase is Phase.BANKED else None
     phase = state.phase
-    if phase is GamePhase.BONUS:
-        state = _next_of(state, p, _without(state.to_play, p))
-        return state if state.to_play else _resolve(state, after=p)
-    if phase is GamePhase.TIE_BREAK:
+    if phase in (GamePhase.BONUS, GamePhase.TIE_BREAK):  # (each owed turn once, then settle)
         state = _next_of(state, p, _without(state.to_play, p))
         return state if state.to_play else _resolve(state, after=p)
     if rules.finish in (Finish.FIRST_TO_TARGET, Finish.EXACT):

@@ -391,7 +391,7 @@ def state_at(
     key = (dice, held_key(rules, sets, counts_of(kept), False))
     if key not in turn_model(rules).classes:
         raise ParseError(
-            f"{rules.name}: {_dice_word(dice)} in hand cannot go with held sets "
+            f"{rules.name}: {dice_word(dice)} in hand cannot go with held sets "
             f"{sorted(set(sets))} and kept dice {sorted(kept)}"
         )
     return key
@@ -403,7 +403,8 @@ def check_dice(rules: Rules, dice: int) -> None:
         raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice!r}")
 
 
-def _dice_word(n: int) -> str:
+def dice_word(n: int) -> str:
+    """``n`` dice in words ("1 die", "2 dice"), for every command's text."""
     return "1 die" if n == 1 else f"{n} dice"
 
 
@@ -566,6 +567,9 @@ class StrategySummary:
     takeover_ranges: dict[int, list[tuple[int, int]]] | None
     long_run_average: float | None
     streak_bank_thresholds: dict[int, dict[int, int | None]] | None
+    exact_target: int | None = None
+    """Under an exact finish every figure is for a banked score of 0: a total past the
+    target busts, so nearer it each threshold falls (``advise --score`` plays from one)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -578,6 +582,8 @@ class StrategySummary:
         }
         if self.entry_turn_score is not None:
             out["entry_turn_score"] = round(self.entry_turn_score, 4)
+        if self.exact_target is not None:
+            out["exact_target"] = self.exact_target
         if self.takeover_thresholds is not None:
             out["takeover_thresholds"] = {str(k): v for k, v in self.takeover_thresholds.items()}
             out["takeover_ranges"] = {
@@ -619,4 +625,5 @@ def strategy_summary(rules: Rules) -> StrategySummary:
         takeover_ranges=takeover_ranges(rules),
         long_run_average=run.average if run else None,
         streak_bank_thresholds=streaks,
+        exact_target=rules.target if rules.finish is Finish.EXACT else None,
     )

@@ -27,9 +27,9 @@ from typing import Any
 
 from .errors import IllegalMove, ParseError
 from .game import (
-    BIDI_CONTROLS,
     MAX_NAME,
     MAX_PLAYERS,
+    folded_name,
     looks_blank,
     name_key,
     plain_text,
@@ -48,11 +48,6 @@ sheet: each tie's row holds every round so far, so the cap keeps a table's rows 
 SEATING_FIXED = "players and seating are fixed once the first turn is recorded"
 
 Row = tuple[str, Mapping[str, Any]]
-
-
-def folded_name(name: str) -> str:
-    """A name as a sheet shows it: white space folded, direction controls dropped."""
-    return " ".join(name.translate(BIDI_CONTROLS).split())
 
 
 def clean_players(

@@ -25,6 +25,7 @@ from companion.game import (
 )
 from companion.rules import Rules, load_rules
 from companion.scoring import score_roll
+from companion.table import clean_players
 from tests.strategies import rule_sets
 
 
@@ -585,7 +586,11 @@ def test_a_roll_off_says_whose_each_die_is(rolls: object, kind: str) -> None:
 def test_player_names_must_be_plain_text() -> None:
     for broken in ("B\x00b", "Ann\u2028Bob", "Ann\u2029Bob"):  # (a line break by any name)
         with pytest.raises(ParseError, match="plain text"):
-            new_log("farkle", ["Cid", broken])
+            start({"rules": "farkle", "players": ["Cid", broken]})
+    with pytest.raises(ParseError, match="plain text"):
+        new_log("farkle", ["Cid", "B\x00b"])
+    # a new game folds a line break, as white space, into one space (as the web does)
+    assert new_log("farkle", ["Ann\u2028Bob"])["players"] == clean_players(["Ann\u2028Bob"])
     # zero-width joiners and non-joiners belong to real names
     names = ["\U0001f469\u200d\U0001f680 Ann", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"]
     assert [p.name for p in replay(new_log("farkle", names)).players] == names
@@ -613,6 +618,19 @@ def test_names_that_look_alike_are_one_name_in_a_new_game_only() -> None:
     assert [p.name for p in replay(recorded).players] == [composed, decomposed]
     with pytest.raises(ParseError, match="two players are named"):
         replay({**recorded, "players": ["Ann", "ANN"]})  # (case was always compared)
+
+
+def test_a_new_game_folds_names_as_the_web_does_and_a_recorded_one_keeps_them() -> None:
+    """A direction override would turn the rest of every sheet's line backwards: a new game
+    drops it and folds white space, as a phone's join does (`table.clean_players`), so the
+    command line and the web make one name of one input; a recorded game replays as made."""
+    typed = ["Bo\u202eb", " Ann \t  Lee "]
+    assert new_log("farkle", typed)["players"] == ["Bob", "Ann Lee"]
+    assert new_log("farkle", typed)["players"] == clean_players(typed)
+    recorded = {"rules": "farkle", "players": ["Bo\u202eb"], "events": []}
+    assert replay(recorded).players[0].name == "Bo\u202eb"
+    with pytest.raises(ParseError, match="plain text"):
+        new_log("farkle", ["\u202e\u202c"])
 
 
 @pytest.mark.parametrize(

@@ -368,6 +368,21 @@ def test_cli_strategy_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert "always roll" in _run(capsys, "strategy", "--rules", "farkle")
 
 
+def test_cli_strategy_under_an_exact_finish_says_the_score_it_plays_from(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Under exact-10000 the summary's thresholds hold at a banked score of 0 only: the
+    summary says so, and nearer the target the six-dice threshold falls by as much."""
+    exact = load_rules("exact-10000")
+    data = json.loads(_run(capsys, "strategy", "--rules", "exact-10000", "--json"))
+    assert data["exact_target"] == 10_000
+    six = data["bank_thresholds"]["6"]
+    assert bank_thresholds(exact, score=5000)[6] == six - 5000
+    assert "for a banked score of 0" in _run(capsys, "strategy", "--rules", "exact-10000")
+    assert "exact_target" not in json.loads(_run(capsys, "strategy", "--rules", "farkle", "--json"))
+    assert "banked score" not in _run(capsys, "strategy", "--rules", "farkle")
+
+
 def test_cli_advise(capsys: pytest.CaptureFixture[str]) -> None:
     assert "BANK" in _run(
         capsys, "advise", "--rules", "farkle", "--turn-total", "1000", "--dice", "2"
