@@ -612,7 +612,7 @@ def build_parser(argv: Sequence[str] = ()) -> _Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """`hotdice`: bad input ends in one `hotdice: error:` line and exit status 2; Ctrl-C
     ends it with status 130 and no traceback, even while the commands' modules load
-    (OpenCV's took 0.3 s, where a Ctrl-C had printed one: found by a review)."""
+    (OpenCV's take 0.3 s, where a Ctrl-C had printed one)."""
     try:
         return _main(argv)
     except KeyboardInterrupt:

@@ -272,7 +272,7 @@ class ProgressLine:
 
 def say_on_stderr(words: str, out: TextIO | None = None) -> None:
     """Say ``words`` on standard error (or ``out``) if it can be written: a closed or full
-    one had ended a solve with no answer, and with a closed pipe's status, 0 (a review);
+    one had ended a solve with no answer, and with a closed pipe's status, 0;
     an error's exit status still says it (`cli._say_error`)."""
     with contextlib.suppress(OSError, ValueError):  # (nobody to tell: the answer goes on)
         stream = out if out is not None else sys.stderr
@@ -373,7 +373,7 @@ def format_summary(data: dict[str, Any]) -> str:
 def _check_busts(rules: Rules, busts_in_row: int) -> None:
     """Busts in a row count under a strike-out rule only, and below its count: checked
     here, as `--need` (a last turn) and rules without a penalty never ask `bust_value`,
-    and -5 or 99 was taken without a word (a review)."""
+    and -5 or 99 was taken without a word."""
     bust_value(rules, busts_in_row)  # (0 or more; below the strike count where one is)
     if busts_in_row and not rules.strike_penalty:
         raise ParseError(

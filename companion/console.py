@@ -1,7 +1,7 @@
 """The ``hotdice`` console script's entry point: ``companion.cli`` imported inside it.
 
 The command's modules take about 70 ms to import; a Ctrl+C in that time, before
-``cli.main``'s own guard, printed a traceback (found by a review). Imported here, it ends
+``cli.main``'s own guard, printed a traceback. Imported here, it ends
 as any Ctrl+C does: status 130, nothing on standard error.
 """
 

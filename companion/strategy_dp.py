@@ -63,8 +63,8 @@ class RollClass:
         """The forced keep's points ``f`` in units as the turn DPs test them, a total ``t``
         busting where ``t + f > limit`` (all in units): the keep's own points, or for a
         doubling keep (``forced_mul * t + add > limit``, so ``t > (limit - add) //
-        forced_mul``) the ``f`` that tests the same (a review found the doubled forced keep
-        taken as its points at a total of 0)."""
+        forced_mul``) the ``f`` that tests the same (the doubled forced keep is not its
+        points at a total of 0)."""
         add = self.forced_add // UNIT
         return add if self.forced_mul == 1 else limit - (limit - add) // self.forced_mul
 
@@ -186,7 +186,7 @@ class TurnSolution:
     def taker_roll_value(self, key: StateKey, total: int) -> float:
         """`roll_value` for dice taken over, before the taker has kept any: the engine banks
         only after a keep, so a free re-roll (`the-420`, `hard-six`) is rolled again, never
-        banked (a review found takeovers of one die valued as if it could be). Where the
+        banked (takeovers of one die had been valued as if it could be). Where the
         tables bank it, ``(A + r * bank) / n`` over the ``n`` rolls, ``r`` of them re-rolled,
         rolling again instead is worth ``A / (n - r)``."""
         value = self.roll_value(key, total)

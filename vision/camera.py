@@ -201,14 +201,14 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
 
 # Failed reads in a row that end a stream. OpenCV fails one read for a frame it cannot
 # decode and goes on with the next: a video with one damaged frame had ended there, its
-# later rolls never read and nothing said (found by a review). A stream's end fails every
+# later rolls never read and nothing said. A stream's end fails every
 # read; so does a camera unplugged or frozen, whose every read may wait for a timeout
 # (10 s for a V4L2 camera), so failed reads that have gone on for `MISSED_SECONDS` end it
 # too, as the first such read did before. A video file that counts its frames is read to
 # its last one however many in a row fail (its index's count of frames: a camera or a
 # pipe counts none, 0 or -1), unless they go on that long: a file's ten damaged frames in a
 # row had ended it there, its later rolls lost unsaid, and ten at its start took it for no
-# video (a review).
+# video.
 MISSED_FRAMES = 10
 MISSED_SECONDS = 2.0
 

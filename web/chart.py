@@ -63,7 +63,7 @@ def axis_step(highest: int) -> int:
 
 FONT_PX = 15
 """The chart's text size in its own pixels: drawn 360 wide, it is shrunk to a 320-px phone's
-card, where 13 came out under 10 px (a review); 15 comes out about 12-13."""
+card, where 13 came out under 10 px; 15 comes out about 12-13."""
 
 
 def score_chart(

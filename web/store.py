@@ -685,7 +685,7 @@ def undone_words(before: Snapshot, after: Snapshot) -> str:
 def undone_last(game: Game, snap: Snapshot) -> str | None:
     """What ``snap``'s latest row took back, where it is an Undo, in `undone_words`' words:
     so that every phone says another phone's Undo, not only the one that pressed it (a
-    roll vanished from the keeps being chosen with no word of why, a review found)."""
+    roll had vanished from the keeps being chosen with no word of why)."""
     rows = _rows(game.id, snap.version - 1, snap.version)
     if not rows or rows[0][1] != "undo":
         return None

@@ -52,7 +52,7 @@
       result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
       return;
     }
-    // (a keep that wins the game on the spot says so: a review found six 1s under farke
+    // (a keep that wins the game on the spot says so: six 1s under farke had been
     // shown as "Best: 8,000" alone, where the game sheet and the CLI say it wins)
     const WINS = ` <b class="wins">· wins the game</b>`;
     const rows = report.options.map((o, i) =>
@@ -97,7 +97,7 @@
 
   const pad = HotDice.attach(document.querySelector("#check .pad"), {
     exact: false, rules: spec, onGo: (dice) => score(dice), readQuery: () => (coach.checked ? "&coach=1" : ""),
-    // (the dice taken as read: scored at once, as a photo read surely is; a review found
+    // (the dice taken as read: scored at once, as a photo read surely is, not
     // *Looks right* leaving *Score it* still to press. A game's pad waits for Roll: a write)
     onConfirm: (dice) => { if (pad.settled()) score(dice); },
     onRead: (body) => {

@@ -39,7 +39,7 @@
   }
 
   // the fresh sheet's counterpart of the control that had the focus (a keyboard's or a
-  // screen reader's place: the swap had left it on the page, found by a review): a fold or
+  // screen reader's place: the swap had left it on the page): a fold or
   // a die's face, which record nothing. Never a button that acts (Busted, a keep, Roll,
   // Undo): its twin is the next player's, or takes back the other phone's action.
   function twinIn(fresh, el) {
@@ -56,7 +56,7 @@
   let unanswered = 0;
   // when a write was last found not to have arrived: one held on its way (a write waits up
   // to 10 s) could still land, and the sheet then changed without a word under a phone
-  // told to enter it again (a review); a change soon after is "check" (CHECK_YOURS)
+  // told to enter it again; a change soon after is "check" (CHECK_YOURS)
   let doubted = 0;
   const DOUBT_MS = 30000;
   // the version this phone's own last write made: a 409 at that version is a double tap's
@@ -71,7 +71,7 @@
   const CHECK_YOURS = "The sheet has changed: check whether it shows your last action before you enter it again.";
   // a request that never answers (a phone changing networks) is given up, as a network
   // failure: a write left waiting had held every tap and poll, and one hung poll had
-  // stopped polling for good (found by a review)
+  // stopped polling for good
   const WITHIN_MS = 10000;
   const within = (ms = WITHIN_MS) => HotNet.within(ms);
 
@@ -98,8 +98,8 @@
   toast.addEventListener("click", () => { toast.hidden = true; });  // (it covers buttons)
 
   // a phone that cannot reach the scoresheet says so, and since when: its sheet, left as
-  // it was, had looked current while the other phones played on (a review: 20 s offline,
-  // or the server stopped, without a word); two polls in a row failed: about 2 s offline
+  // it was, had looked current while the other phones played on (20 s
+  // offline, or the server stopped, without a word); two polls in a row failed: about 2 s offline
   // or with the server stopped, up to 20 s where each hangs until given up (`WITHIN_MS`)
   const offline = document.getElementById("offline");
   const outOfTouch = {since: 0, failed: 0, said: 0};
@@ -161,7 +161,7 @@
     const sheet = document.getElementById("sheet");
     const playing = sheet.dataset.started === "1" && sheet.dataset.phase !== "over";
     if (!refreshed || !playing || !sheet.dataset.current) return "";
-    // (a 5150's bonus roll is no turn: a play-test read "Ann's turn now" before it)
+    // (a 5150's bonus roll is no turn: not "Ann's turn now" before it)
     return sheet.dataset.phase === "bonus" ? ` ${sheet.dataset.current}'s 5150 bonus roll now.`
       : ` ${sheet.dataset.current}'s turn now.`;
   }
@@ -776,7 +776,7 @@
       [swap.textContent, swap.dataset.otherLabel] = [swap.dataset.otherLabel, swap.textContent];
       [caption.textContent, caption.dataset.other] = [caption.dataset.other, caption.textContent];
       // (the join code, which lets whoever reads it play, is not shown to a spectator
-      // scanning theirs: a play-test read it under "Spectators scan this to watch")
+      // scanning theirs, under "Spectators scan this to watch")
       const joinLine = document.getElementById("join-line");
       joinLine.hidden = !joinLine.hidden;
       return;
