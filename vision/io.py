@@ -303,7 +303,7 @@ def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) 
         raise ValueError("empty data is not an image")
     size = image_size_wh(data)
     if size is not None and size[0] * size[1] > max_pixels:
-        raise ImageTooLarge(f"image is {size[0]}x{size[1]}, more than {max_pixels} pixels")
+        raise ImageTooLarge(too_many_pixels(size[0], size[1], max_pixels))
     if size is not None and data[:4] == b"\x89PNG" and max(size) > PNG_MOST_SIDE:
         # (libpng said so first, in two lines of its own on standard error)
         raise ImageTooLarge(f"image is {size[0]}x{size[1]}, over {PNG_MOST_SIDE:,} pixels a side")
@@ -323,17 +323,25 @@ def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) 
         image = cv2.imdecode(buf, _REDUCED.get(reduce, cv2.IMREAD_COLOR))
     except cv2.error as exc:  # a decoder's own assertion, e.g. a reduced size of zero pixels
         if "CV_IO_MAX_IMAGE_PIXELS" in str(exc):  # (OpenCV's own limit, `DECODED_PIXELS`)
-            raise ImageTooLarge(f"image is more than {DECODED_PIXELS} pixels") from None
+            raise ImageTooLarge(
+                f"image is more than {DECODED_PIXELS:,} pixels: send a smaller one"
+            ) from None
         if "CV_IO_MAX_IMAGE_" in str(exc):  # (its width's and height's: 1,048,576)
             raise ImageTooLarge("image is over 1048576 pixels on a side") from None
         image = None
     if image is None or image.size == 0:
         raise ValueError("data is not a readable image")
     if image.shape[0] * image.shape[1] > max_pixels:
-        raise ImageTooLarge(
-            f"image is {image.shape[1]}x{image.shape[0]}, more than {max_pixels} pixels"
-        )
+        raise ImageTooLarge(too_many_pixels(image.shape[1], image.shape[0], max_pixels))
     return image
+
+
+def too_many_pixels(width: int, height: int, max_pixels: int) -> str:
+    """Why a photo too big is refused, in words a player can act on."""
+    return (
+        f"image is {width}x{height} pixels, more than the {max_pixels:,} a photo may have: "
+        "send a smaller one"
+    )
 
 
 @contextlib.contextmanager

@@ -793,7 +793,7 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
         bare = cv2.imencode(".png", np.full((480, 640, 3), 200, np.uint8))[1].tobytes()
         page.locator('.face[data-face="2"]').click()
         page.set_input_files("#check input.photo", files=upload("t.png", bare))
-        wait_text(page, "#check .photo-status", "No dice found: tap them in.")
+        wait_text(page, "#check .photo-status", "No dice found in the photo: the dice above are")
         assert page.locator("#check .tray .tray-die").count() == 1
         page.click('[data-pad="clear"]')
         for v in [3, 4, 4, 3, 4, 3]:
@@ -1381,6 +1381,10 @@ def test_coach_panel(browser: Browser, server: Server, shots: Path) -> None:
             page.locator(f'.face[data-face="{v}"]').click()
         page.click('[data-pad="go"]')
         page.locator("#result .coach-keeps li.best").filter(has_text="expect 370").wait_for()
+        # with the coach, the headline is the most points now (1 1, 200), not "Best": the
+        # coach's pick (a lone 1) is the one keep marked green
+        assert page.locator("#result .big").inner_text().startswith("Most points now: 200")
+        assert page.locator("#result .keeps li.best").count() == 0
         assert not errors, errors
 
 
@@ -2275,6 +2279,25 @@ def test_the_coach_asks_again_after_a_failed_ask(browser: Browser, server: Serve
         assert not errors, errors
 
 
+def test_the_coach_says_it_is_working_or_failing_and_asks_again_after_a_4xx(
+    browser: Browser, server: Server
+) -> None:
+    """The game's coach panel stayed hidden while a first solve took seconds and while asks
+    failed, and after a proxy's 4xx it never asked again."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        held: list[Route] = []
+        page.route("**/api/games/*/advice", lambda route: held.append(route))
+        page.click("#coach-on")
+        _wait_for(page, lambda: len(held) == 1)
+        wait_text(page, "#coach-pending", "Working it out…")  # (after a moment)
+        held.pop().fulfill(status=429, content_type="text/html", body="slow down")
+        wait_text(page, "#coach-pending", "The coach got no advice (error 429): asking again…")
+        page.unroute("**/api/games/*/advice")
+        wait_text(page, "#coach-line", "expect 542", timeout_s=15)  # (asked again)
+        assert not errors, errors
+
+
 def test_an_older_photos_late_answer_is_dropped(browser: Browser, server: Server) -> None:
     """Two photos sent one after the other: the first one's answer coming last put its dice
     in the tray over the second's."""
@@ -2303,6 +2326,73 @@ def test_an_older_photos_late_answer_is_dropped(browser: Browser, server: Server
         fulfil(held[0], read_as([1, 1, 1, 6, 6, 6]))
         page.wait_for_timeout(500)
         assert _tray(page, "#check") == [5, 5, 5, 2, 3, 4]
+
+
+def test_a_photo_read_after_dice_were_tapped_in_leaves_them(
+    browser: Browser, server: Server
+) -> None:
+    """A slow photo's dice replaced the dice the player had tapped in meanwhile, and the
+    score of those, without a word."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        held: list[Route] = []
+        page.route("**/api/read*", lambda route: held.append(route))
+        page.set_input_files("#check input.photo", files=upload("slow.png", b"x"))
+        _wait_for(page, lambda: len(held) == 1)
+        for v in [1, 1, 1, 1, 1, 1]:  # (tired of waiting: tapped in by hand)
+            page.locator(f'#check .face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        wait_text(page, "#best-points", "3,000")
+        detection = ONE_DIE_READ["detections"][0]
+        fulfil(held[0], {**ONE_DIE_READ, "detections": [{**detection, "value": 4}] * 6})
+        wait_text(page, "#check .photo-status", "The photo's dice were not used")
+        assert _tray(page, "#check") == [1] * 6
+        assert page.locator("#best-points").inner_text() == "3,000"
+
+
+def test_rule_check_on_a_slow_or_failing_server(browser: Browser, server: Server) -> None:
+    """Score it tapped again while its answer was on its way sent another request each time
+    (the server reads two: a third was "busy", and that stood over both answers); an answer
+    on screen under rules just changed stood as current; a proxy's error page was "HTTP
+    502"; a screen reader heard nothing (the card was hidden and shown whole); a reload put
+    the rules back to hot-dice."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        held: list[Route] = []
+        page.route("**/api/score", lambda route: held.append(route))
+        for v in [1, 2, 3, 3, 4, 6]:
+            page.locator(f'#check .face[data-face="{v}"]').click()
+        for _ in range(3):
+            page.click('[data-pad="go"]')
+        _wait_for(page, lambda: len(held) == 1)
+        page.wait_for_timeout(300)
+        assert len(held) == 1  # (one question, one request)
+        assert page.locator("#check-status").inner_text() == "Scoring under farkle…"
+        held.pop().continue_()
+        wait_text(page, "#best-points", "100")
+        assert page.locator("#check-status").inner_text() == "farkle: best 100."
+        # other rules: the answer on screen is marked out of date until theirs comes
+        page.click("#check summary:has-text('House rules')")
+        page.check('input[name=toggle][value="greed"]')
+        _wait_for(page, lambda: len(held) == 1)
+        assert page.get_attribute("#result", "aria-busy") == "true"
+        assert "updating" in (page.get_attribute("#result", "class") or "")
+        held.pop().fulfill(status=502, content_type="text/html", body="<h1>Bad Gateway</h1>")
+        wait_text(page, "#result .error", "The server had a problem (error 502)")
+        assert page.get_attribute("#result", "aria-busy") == "false"
+        assert "error 502" in page.locator("#check-status").inner_text()
+        # the rules chosen are in the address: a reload keeps them
+        assert "preset=farkle" in page.url and "toggle=greed" in page.url
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        assert page.locator("#preset").input_value() == "farkle"
+        assert page.locator('input[name=toggle][value="greed"]').is_checked()
 
 
 def test_a_tray_die_corrected_from_the_keyboard_keeps_the_focus(

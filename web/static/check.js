@@ -9,6 +9,10 @@
   const coach = document.getElementById("coach-on");
   coach.checked = HotCoach.on();
   coach.addEventListener("change", () => HotCoach.set(coach.checked));
+  // one short line a screen reader hears (the card below is read on demand, its keeps
+  // and all): what is being scored, and then its answer in brief or what went wrong
+  const status = document.getElementById("check-status");
+  function tell(words) { status.textContent = words; }
 
   function spec() {
     const parts = [form.querySelector("#preset").value];
@@ -40,45 +44,68 @@
     result.hidden = true;
     result.innerHTML = "";
     shownFor = null;
+    busy(false);
+    tell("");
+  }
+  // an answer on its way: the one on screen, for other rules or another coach, is dimmed
+  // as out of date until it comes (it had stood as if current for seconds)
+  function busy(on) {
+    result.classList.toggle("updating", on);
+    result.setAttribute("aria-busy", String(on));
   }
 
   // `scroll`: not for a photo's dice, whose picture and tray above are to be checked first
   function show(report, asked, scroll = true) {
     shownFor = asked;
     result.hidden = false;
+    busy(false);
     if (scroll) requestAnimationFrame(reveal);
     const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
     if (report.bust || !report.options.length) {
       result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
+      tell(`${report.rules}: bust, nothing scores.`);
       return;
     }
+    // (with the coach, its pick is the keep to take, which may not be the most points now:
+    // 1 1 1 5 under hot-dice, 1,050 now, where the coach keeps 1 1 1; so the headline says
+    // "most points now" and only the coach's list marks a keep green)
+    const coached = Boolean(report.advice && report.advice.options && report.advice.options.length);
+    const best = report.best.points.toLocaleString("en");
     // (a keep that wins the game on the spot says so: six 1s under farke had been
     // shown as "Best: 8,000" alone, where the game sheet and the CLI say it wins)
     const WINS = ` <b class="wins">· wins the game</b>`;
     const rows = report.options.map((o, i) =>
-      `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span>` +
+      `<li class="${i === 0 && !coached ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span>` +
       ` <b>${o.points.toLocaleString("en")}</b>${o.wins_game ? WINS : ""}<br><span class="why">` +
       o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
     // (the coach's ranking, asked for, comes before the list of every keep: after it, it was
     // a long scroll down with nothing saying it was there)
     result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p>` +
-      `<p class="big">Best: <b id="best-points">${report.best.points.toLocaleString("en")}</b>` +
+      `<p class="big">${coached ? "Most points now" : "Best"}: <b id="best-points">${best}</b>` +
       `${report.best.wins_game ? `<span id="best-wins">${WINS}</span>` : ""}</p>` +
       `<p class="hint" id="first-roll">Scored as a turn's first roll: later in a turn, some rules score a roll otherwise (held sets, combinations paid on the first roll only).</p>` +
       (report.advice ? `<section class="coach" id="coach"><h3>Coach: keeps ranked by what the turn is then worth</h3>` +
         `<p class="hint">At a turn total of 0, for a player on the board, then playing on optimally.</p>${HotCoach.keeps(report.advice)}</section>` : "") +
       `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
+    tell(`${report.rules}: ${coached ? "most points now" : "best"} ${best}` +
+      `${report.best.wins_game ? ", which wins the game" : ""}.`);
   }
 
   async function score(dice, scroll = true) {
-    const asked = waiting = question(dice);
+    const asked = question(dice);
+    if (asked === waiting) return;  // (its answer is on its way: a tap again had sent a third
+    // request to a server reading two, whose "busy" then stood in place of both answers)
+    waiting = asked;
+    busy(true);
+    tell(`Scoring under ${spec()}…`);
     let resp;
     let body;
     try {
       resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
         body: JSON.stringify({rules: spec(), dice, coach: coach.checked}),
         ...HotNet.within(30000)});  // (a coach's first solve of new rules: seconds)
-      body = await resp.json().catch(() => ({error: `HTTP ${resp.status}`}));
+      body = await resp.json().catch(() => ({  // (a proxy's page, not the app's JSON)
+        error: `The server had a problem (error ${resp.status}): press Score it again.`}));
     } catch (e) {
       resp = {ok: false};
       body = {error: "No answer from the server (network?): press Score it again."};
@@ -88,7 +115,9 @@
     if (!resp.ok) {
       shownFor = asked;
       result.hidden = false;
+      busy(false);
       result.innerHTML = `<p class="error">${esc(body.error)}</p>`;
+      tell(body.error);
       if (scroll) requestAnimationFrame(reveal);
       return;
     }
@@ -107,6 +136,10 @@
       const asked = question(body.score.roll, body.rules, "advice" in body);
       if (asked === question(pad.values())) show({...body.score, advice: body.advice}, asked, false);
       else score(pad.values(), false);
+      // (the answer is below the photo and the tray, off a phone's screen: said where the
+      // player is looking)
+      const said = document.querySelector("#check .photo-status");
+      said.textContent += " The score is below ↓";
     },
     onChange: (dice, unsure) => {
       if (forOtherDice(shownFor, dice, unsure)) stale();
@@ -122,6 +155,14 @@
     else if (had) stale();
   }
   form.addEventListener("change", rescore);
+  // the rules chosen kept in the address, as a game's "Rule check" link names them: a
+  // reload, or Back to this page, had put the picker back to hot-dice with nothing ticked
+  function remember() {
+    const query = new URLSearchParams({preset: form.querySelector("#preset").value});
+    form.querySelectorAll("input[name=toggle]:checked").forEach((t) => query.append("toggle", t.value));
+    history.replaceState(history.state, "", `${location.pathname}?${query}`);
+  }
+  form.addEventListener("change", remember);
   // the pad takes as many dice as the chosen rules roll (minnesota's five)
   const preset = form.querySelector("#preset");
   const dice = () => parseInt(preset.selectedOptions[0].dataset.dice, 10);

@@ -23,6 +23,7 @@
     let selected = -1;
     let full = false;  // (a face tapped with every die in: said, not ignored)
     let photoDice = false;  // (the tray holds a photo's reading: a failed photo replaces it)
+    let edits = 0;  // (the player's changes to the tray: a photo read since keeps its hands off)
 
     function render() {
       // (the tray is drawn afresh: a die that had the focus, corrected from the keyboard,
@@ -60,6 +61,7 @@
       const act = ev.target.closest("[data-pad]");
       full = false;
       if (face || (act && act.dataset.pad === "back")) photoDice = false;  // (now the player's)
+      if (face || (act && ["back", "clear", "confirm"].includes(act.dataset.pad))) edits++;
       if (face) {
         const value = parseInt(face.dataset.face, 10);
         if (selected >= 0) {
@@ -101,6 +103,7 @@
       const file = input.files && input.files[0];
       if (!file) return;
       const mine = ++photos;
+      const editsThen = edits;
       const status = preview.querySelector(".photo-status");
       preview.hidden = false;
       status.textContent = "Reading the dice…";
@@ -116,7 +119,8 @@
         if (mine !== photos) return;  // (a newer photo was sent meanwhile: its dice count)
         const img = preview.querySelector("img");
         if (resp.status === 503) {  // busy reading others' photos: nothing of this one
-          status.textContent = `${body.error || "The server is busy"}: the dice above are as they were.`;
+          status.textContent = `${(body.error || "The server is busy").replace(/[.:;]$/, "")}. ` +
+            "The dice above are as they were.";
           status.classList.add("error");
           return;
         }
@@ -133,6 +137,11 @@
         }
         img.src = body.annotated;
         img.hidden = false;
+        if (edits !== editsThen) {  // dice tapped in while it was read: the player's stand
+          status.textContent = "The photo's dice were not used: you changed the dice while " +
+            "it was read. Send it again to use it.";
+          return;
+        }
         if (body.detections.length || photoDice) {  // (none found: dice tapped in stay)
           dice = body.detections.map((d) => ({value: d.value, unsure: d.unsure}));
         }
@@ -140,7 +149,8 @@
         selected = -1;
         const n = body.detections.length;
         const found = `Found ${n} ${n === 1 ? "die" : "dice"}`;
-        status.textContent = !n ? "No dice found: tap them in."
+        status.textContent = !n ? (dice.length ? "No dice found in the photo: the dice above are as they were."
+          : "No dice found: tap them in.")
           : body.detections.some((d) => d.smeared)  // (a moving phone, or out of focus)
             ? `${found}, but the photo looks blurred: take it again, or check the orange dice.`
             : body.detections.some((d) => d.small)  // (a camera far off, or a tiny photo)
@@ -178,13 +188,14 @@
 
   function failedWords(e) {
     return HotNet.timedOut(e) ? "Upload failed: no answer in two minutes (network?): try again."
-      : "Upload failed: " + e;
+      : "Upload failed: the scoresheet could not be reached (network?): try again.";
   }
 
   // What a failed photo upload says when its answer is not the app's JSON: a body far over
   // the limit is refused by the server itself (`hotdice serve`), in plain text.
   function tooLargeOr(status) {
-    return status === 413 ? "the photo is too large to send (at most 20 MB)" : `HTTP ${status}`;
+    return status === 413 ? "the photo is too large to send (at most 20 MB)"
+      : `the server had a problem (error ${status}): try again`;
   }
 
   // Which of a photo's dice are too small to read surely, in words ("they are small").

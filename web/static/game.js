@@ -525,13 +525,24 @@
     if (!coachBox.checked) { panel.hidden = true; markCoachPick(null); return; }
     const v = version();
     if (advice.version !== v || advice.pending) {
-      // (asked again after a failure too: a pending answer had stayed "Working out…" for
-      // good when the next ask failed once)
-      const again = () => { clearTimeout(advice.retry); advice.retry = setTimeout(coach, 3000); };
+      // (asked again after any failure, a proxy's 4xx too, less often: a pending answer had
+      // stayed "Working out…" for good when the next ask failed once, and a 4xx had left
+      // the panel hidden until the next action) and said, where no advice of now shows
+      const again = (ms, words) => {
+        clearTimeout(advice.retry);
+        advice.retry = setTimeout(coach, ms);
+        coachNote(words);
+      };
+      // (a first solve of rules no game has asked about takes seconds: said after a moment,
+      // not flashed over the last advice at every action)
+      const slow = setTimeout(() => coachNote("Working it out…"), COACH_SLOW_MS);
       try {
-        // (a first solve of rules no game has asked about takes seconds)
         const resp = await fetch(`/api/games/${gameId}/advice`, {cache: "no-store", ...within(30000)});
-        if (!resp.ok) { if (resp.status >= 500 || advice.pending) again(); return; }
+        clearTimeout(slow);
+        if (!resp.ok) {
+          again(resp.status >= 500 ? 3000 : 10000, `The coach got no advice (error ${resp.status}): asking again…`);
+          return;
+        }
         const body = await resp.json();
         advice.version = body.version;
         advice.body = body.advice;
@@ -539,7 +550,11 @@
         advice.pending = Boolean(body.advice && body.advice.situation === "pending");
         clearTimeout(advice.retry);
         if (advice.pending) advice.retry = setTimeout(coach, body.advice.retry_ms || 2000);
-      } catch (e) { again(); return; }
+      } catch (e) {
+        clearTimeout(slow);
+        again(3000, "The coach cannot reach the scoresheet: asking again…");
+        return;
+      }
     }
     const fresh = document.getElementById("coach");
     if (!fresh || version() !== advice.version || !coachBox.checked) return;
@@ -554,6 +569,15 @@
     if (keeps && top >= 0 && top < window.innerHeight) {
       window.scrollBy(0, keeps.getBoundingClientRect().top - top);
     }
+  }
+  // what the coach is doing while this version's advice has not come (a slow first solve, a
+  // failure), where the panel would otherwise sit hidden or show an earlier turn's advice
+  const COACH_SLOW_MS = 600;
+  function coachNote(words) {
+    const panel = document.getElementById("coach");
+    if (!panel || !coachBox.checked || (advice.version === version() && !advice.pending)) return;
+    panel.innerHTML = `<h3>Coach</h3><p class="hint" id="coach-pending">${words}</p>`;
+    panel.hidden = false;
   }
   // with the coach on, the green keep is the coach's best, not the one worth most points now
   function markCoachPick(body) {
