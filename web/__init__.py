@@ -122,14 +122,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.from_pyfile("config.py", silent=True)
     if config is not None:
         app.config.from_mapping(config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     from . import api, db, errors, pages, store
     from .fastpoll import FastPoll
 
     db.init_app(app)
+    # (after the database: a start refused for its file writes no key either)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     store.init_app(app)
     errors.init_app(app)
     api.init_app(app)

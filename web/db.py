@@ -148,26 +148,51 @@ COLUMNS = {
 
 def check_schema(path: str) -> None:
     """Refuse a file whose tables of our names are someone else's: it would start, then
-    fail on every game. Read on a plain connection, as ``connect`` would switch the file
-    to WAL mode for good."""
+    fail on every game; and one with tables of its own, or a ``user_version`` hotdice never
+    set: another program's, whose file the start would change (our tables added, WAL mode,
+    its ``user_version``, by which programs decide their own upgrades). Read on a plain
+    connection, as ``connect`` would switch the file to WAL mode for good."""
     conn = sqlite3.connect(path)
     try:
-        for table, wanted in COLUMNS.items():
-            columns = conn.execute(f"PRAGMA table_info({table})").fetchall()
-            have = {row[1] for row in columns}
-            if have and not wanted <= have:
-                raise sqlite3.DatabaseError(
-                    f"not a hotdice database: its {table} table has no "
-                    + ", ".join(sorted(wanted - have))
-                )
-            # (a column of its own that a row must fill: every hotdice write would fail)
-            must = [row[1] for row in columns if row[1] not in wanted and row[3] and row[4] is None]
-            if must:
-                raise sqlite3.DatabaseError(
-                    f"not a hotdice database: its {table} table must have {', '.join(must)}"
-                )
+        _check_tables_of_ours(conn)
+        theirs = [
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+            if name not in COLUMNS and not name.startswith("sqlite_")
+        ]
+        if theirs:
+            more = f" and {len(theirs) - 3} more" if len(theirs) > 3 else ""
+            raise sqlite3.DatabaseError(
+                f"not a hotdice database: it has tables of its own ({', '.join(theirs[:3])}{more})"
+            )
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, FORMS_DIGESTED):
+            raise sqlite3.DatabaseError(
+                f"not a database this hotdice writes: its user_version is {version} "
+                f"(another program's, or a later hotdice's; this one's is {FORMS_DIGESTED})"
+            )
     finally:
         conn.close()
+
+
+def _check_tables_of_ours(conn: sqlite3.Connection) -> None:
+    """Our tables' columns, where a table has one of our names."""
+    for table, wanted in COLUMNS.items():
+        columns = conn.execute(f"PRAGMA table_info({table})").fetchall()
+        have = {row[1] for row in columns}
+        if have and not wanted <= have:
+            raise sqlite3.DatabaseError(
+                f"not a hotdice database: its {table} table has no "
+                + ", ".join(sorted(wanted - have))
+            )
+        # (a column of its own that a row must fill: every hotdice write would fail)
+        must = [row[1] for row in columns if row[1] not in wanted and row[3] and row[4] is None]
+        if must:
+            raise sqlite3.DatabaseError(
+                f"not a hotdice database: its {table} table must have {', '.join(must)}"
+            )
 
 
 def create_private(path: str) -> None:

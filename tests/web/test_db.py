@@ -110,6 +110,29 @@ def test_another_programs_database_is_refused_untouched(tmp_path: Path) -> None:
     assert not db.with_name("other.sqlite-wal").exists()
 
 
+def test_a_file_with_tables_of_its_own_or_a_version_not_ours_is_refused_untouched(
+    tmp_path: Path,
+) -> None:
+    """A review of the command line: another program's file with no table of our names was
+    taken, and changed for good (our tables, WAL mode, and its user_version, by which that
+    program decides its own upgrades)."""
+    db = tmp_path / "other.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE users (id INTEGER)")
+    before = db.read_bytes()
+    with pytest.raises(sqlite3.DatabaseError, match=r"it has tables of its own \(users\)"):
+        _app(db)
+    assert db.read_bytes() == before
+    versioned = tmp_path / "versioned.sqlite"
+    with sqlite3.connect(versioned) as conn:
+        conn.execute("PRAGMA user_version = 7")
+    with pytest.raises(sqlite3.DatabaseError, match="its user_version is 7"):
+        _app(versioned)
+    with sqlite3.connect(versioned) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (7,)
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+
+
 def test_a_table_of_our_name_with_a_column_a_row_must_fill_is_refused(tmp_path: Path) -> None:
     """Every column of ours and one more that no hotdice write fills: every create would
     fail, so the file is refused at start-up (a column with a default, or that may be
@@ -152,10 +175,14 @@ def test_serve_names_the_file_it_refuses(tmp_path: Path, capsys: pytest.CaptureF
     with socket.socket() as probe:  # a free port: the address is checked first
         probe.bind(("127.0.0.1", 0))
         port = str(probe.getsockname()[1])
-    assert main(["serve", "--host", "127.0.0.1", "--db", str(db), "--port", port]) == 2
+    instance = tmp_path / "instance"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("HOTDICE_INSTANCE", str(instance))
+        assert main(["serve", "--host", "127.0.0.1", "--db", str(db), "--port", port]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert f"cannot open the database {db}: not a hotdice database: its events table" in err
+    assert not (instance / "secret_key").exists()  # (a refused start writes no key)
 
 
 def test_a_secret_key_left_empty_is_made_again_and_one_not_written_is_said_so(
