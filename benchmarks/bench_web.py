@@ -1,6 +1,7 @@
 """Load benchmark (not a test): many simulated phones against a real ``hotdice serve``.
 
-Each phone keeps one HTTP/1.1 keep-alive connection, polls its game every second with
+Each phone keeps one HTTP/1.1 keep-alive connection (connected again after a 304, which
+waitress answers with ``Connection: close``), polls its game every second with
 ``If-None-Match`` (304 when nothing changed), fetches the sheet fragment when the version
 moves, and writes a turn ("score" event) when its player is up, every few seconds. Loopback
 only, bounded in time; prints requests per second, latency percentiles and every error.

@@ -207,7 +207,10 @@ def rules_arg() -> str | None:
     """``?rules=``: a spec typed into a URL as ``farkle+greed`` arrives as "farkle greed" (a
     query's "+" is a space); no preset or house rule has a space in its name, so in a spec
     without a "+" (sent as %2B) each space is read as the "+" it was."""
-    raw = request.args.get("rules", "")
+    given = request.args.getlist("rules")
+    if len(given) > 1:  # (as a flag's: the first of two had been taken without a word)
+        raise Unreadable(f"?rules= is given {len(given)} times: give it once")
+    raw = given[0] if given else ""
     if not raw.strip():
         return None
     return raw if "+" in raw else "+".join(raw.split())
@@ -386,9 +389,13 @@ def _advice_json(game: store.Game, version: int) -> str:
     turn (seconds for rules no game has asked about), so it shares the cap on heavy work:
     past it the phone is told the coach is busy and asks again (eight phones asking at
     once for new rules held every other game's polling for 8 s)."""
-    state = store.snapshot_at(game, version).state
-    advice = None  # (no game yet, or over, or a bonus roll: nothing to work out)
-    if state is not None and not nothing_to_decide(state):
+    snap = store.snapshot_at(game, version)
+    state = snap.state
+    # (no game yet, or over, or a bonus roll: nothing to work out; nor while the roll for
+    # first player is tied, when no turn can be entered: the seating is still to come)
+    advice = None
+    tied = bool(snap.table.roll_again) and not snap.started
+    if state is not None and not nothing_to_decide(state) and not tied:
         try:
             with heavy_work("working out advice"):
                 advice = coach.advice_for(state)
@@ -442,7 +449,10 @@ def with_advice(
 def log(game_id: str) -> Response:
     """The game log in the ``hotdice replay`` format (``?download=1`` for a file)."""
     snap = store.load(game_id)
-    resp = jsonify(snap.log())
+    log = snap.log()
+    if not log["players"]:  # (`hotdice replay` reads no game without players)
+        raise store.Rejected("the game has no players yet: its log starts when one joins")
+    resp = jsonify(log)
     if query_flag("download"):
         resp.headers["Content-Disposition"] = f'attachment; filename="hotdice-{snap.game.id}.json"'
     return resp
@@ -460,7 +470,9 @@ def heavy_work(what: str) -> Iterator[None]:
     49-MP photos at once held every thread for 10 s, and every game's polling with them."""
     heavy = current_app.extensions["hotdice_heavy"]
     if not heavy.acquire(blocking=False):
-        raise ServiceUnavailable(f"the server is busy {what} for others; try again in a moment")
+        busy = ServiceUnavailable(f"the server is busy {what} for others; try again in a moment")
+        busy.retry_after = 2  # (the standard signal beside the words; a phone asks again)
+        raise busy
     try:
         yield
     finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from companion import rules as crules
@@ -16,6 +17,7 @@ from companion.advice import advise_roll
 from companion.coach import advise_game, needs_the_race
 from companion.game import GameState
 from companion.rules import Finish, Rules
+from companion.strategy import bust_value, expected_turn_score
 from companion.tie_break import FIRST_TURNS_KEPT, tie_break_first_turn, tie_break_race
 
 RACES_QUEUED = 8
@@ -28,10 +30,21 @@ RACES_KEPT = FIRST_TURNS_KEPT
 so that one remembered as solved is (but for a rare other order of forgetting) still
 solved: advice never solves a race inside a request."""
 
+TURNS_KEPT = 32
+"""Rule sets whose turn is remembered as solved or queued: as many as ``strategy`` keeps
+(its models, strike penalties' long runs)."""
+
+TURN_WAIT_S = 1.0
+"""How long a request waits for its rules' turn, solved in the background, before it says
+the advice is pending: most rule sets take under half a second, and are answered at once;
+a strike penalty's streak-aware long run takes seconds (8 s for `zilch+progressive`), and
+a request had held a server thread, and one of the two slots for heavy work, all that
+while (so every other game's photos and keeps were "busy")."""
+
 
 class Pending(Exception):
-    """The advice rests on a tie-break race still being solved: the answer for now (not to
-    be cached), which says so; the phone asks again shortly."""
+    """The advice rests on a solve still under way: the answer for now (not to be cached),
+    which says so; the phone asks again shortly."""
 
     def __init__(self, advice: dict[str, Any]) -> None:
         super().__init__(advice["reason"])
@@ -41,64 +54,89 @@ class Pending(Exception):
 RETRY_MS = 2000
 """How soon a phone told the advice is pending asks again."""
 
-_races: dict[Rules, threading.Event] = {}
-_queue: queue.SimpleQueue[tuple[Rules, threading.Event]] = queue.SimpleQueue()
-_races_lock = threading.Lock()
-_solver: threading.Thread | None = None
 
-
-def _solve_races() -> None:
-    """The one background solver: races one at a time, so no flood of new games can take
-    more than one core from the server. A race that fails is left to the request that
+class BackgroundSolver:
+    """One thread solving rule sets one at a time, each once, so that no flood of new
+    games can take more than one core from the server, and no request waits on a solve
+    (a waiting request holds a server thread: a table of phones asking at every change had
+    held them all, stalling every game). A solve that fails is left to the request that
     needs it (which then solves it, or says why the coach is unavailable)."""
-    while True:
-        race, done = _queue.get()
-        try:
-            tie_break_first_turn(race)  # (the chance, and the first player's turn)
-        except Exception:  # (the solver must outlive any one race)
-            pass
-        finally:
-            done.set()
 
+    def __init__(self, name: str, work: Callable[[Rules], object], kept: int, queued: int):
+        self.name = name
+        self.work = work
+        self.kept = kept  # (rule sets remembered as solved or queued)
+        self.queued = queued  # (waiting at the most: past that, none is queued)
+        self.done: dict[Rules, threading.Event] = {}
+        self.queue: queue.SimpleQueue[tuple[Rules, threading.Event]] = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
 
-def _tie_break_solved(rules: Rules) -> threading.Event | None:
-    """Have the rules' tie-break race (``tie_break_first_turn``) solved in the background,
-    once: the coach of a final round's last player and of a tie-break's first needs it,
-    and under ``hot-dice``'s doublings it takes about a minute, so it starts at the game's
-    first advice rather than at its end. Returns the event set once it is solved, or None
-    when too many races are waiting."""
-    global _solver
-    race = tie_break_race(rules)
-    with _races_lock:
-        done = _races.get(race)
-        if done is None:
-            if _queue.qsize() >= RACES_QUEUED:
-                return None
-            if len(_races) >= RACES_KEPT:  # forget the oldest solved one
-                oldest = next((r for r, e in _races.items() if e.is_set()), None)
-                if oldest is None:
+    def solved(self, rules: Rules) -> threading.Event | None:
+        """Have ``rules`` solved, once: the event set once it is, or None when too many
+        are waiting."""
+        with self.lock:
+            done = self.done.get(rules)
+            if done is None:
+                if self.queue.qsize() >= self.queued:
                     return None
-                del _races[oldest]
-            done = _races[race] = threading.Event()
-            _queue.put((race, done))
-        if _solver is None or not _solver.is_alive():
-            _solver = threading.Thread(target=_solve_races, name="tie-breaks", daemon=True)
-            _solver.start()
-    return done
+                if len(self.done) >= self.kept:  # forget the oldest solved one
+                    oldest = next((r for r, e in self.done.items() if e.is_set()), None)
+                    if oldest is None:
+                        return None
+                    del self.done[oldest]
+                done = self.done[rules] = threading.Event()
+                self.queue.put((rules, done))
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self.thread.start()
+        return done
+
+    def _run(self) -> None:
+        while True:
+            rules, done = self.queue.get()
+            try:
+                self.work(rules)
+            except Exception:  # (the solver must outlive any one solve)
+                pass
+            finally:
+                done.set()
+
+
+def _solve_turn(rules: Rules) -> None:
+    """What a game's advice under ``rules`` always rests on: the turn's model and a fresh
+    turn, and under a strike penalty the value of a bust (its long run: seconds)."""
+    expected_turn_score(rules)
+    bust_value(rules)
+
+
+# (the works looked up when run: a test puts a slow or failing one in their place)
+RACES = BackgroundSolver(
+    "tie-breaks", lambda race: tie_break_first_turn(race), RACES_KEPT, RACES_QUEUED
+)
+"""The tie-break races (``tie_break_first_turn``): the coach of a final round's last
+player and of a tie-break's first needs one, and under ``hot-dice``'s doublings it takes
+about a minute, so it starts at the game's first advice rather than at its end."""
+
+TURNS = BackgroundSolver("turns", lambda rules: _solve_turn(rules), TURNS_KEPT, RACES_QUEUED)
+"""The rule sets' turns (`_solve_turn`), apart from the races: a turn queued behind a
+minute's race would keep a new game's coach waiting that minute."""
 
 
 def advice_for(state: GameState | None) -> dict[str, Any] | None:
     """JSON-ready advice for the player to act, or None when there is nothing to decide
-    (no game yet, the game is over, or a 5150 bonus roll); ``Pending`` while the rules'
-    tie-break race, which it rests on, is being solved."""
+    (no game yet, the game is over, or a 5150 bonus roll); ``Pending`` while what it rests
+    on is being solved in the background: the rules' turn (past `TURN_WAIT_S`), or their
+    tie-break race."""
     if state is None:
         return None
+    turn = TURNS.solved(state.rules)
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
-        solved = _tie_break_solved(state.rules)
-        if needs_the_race(state) and (solved is None or not solved.is_set()):
-            # (no request waits on the solver: a waiting request holds a server thread, and
-            # a table of phones asking at every change held them all, stalling every game)
+        race = RACES.solved(tie_break_race(state.rules))
+        if needs_the_race(state) and (race is None or not race.is_set()):
             raise pending(state, "Working out the tie-break odds for these rules…")
+    if turn is None or not turn.wait(TURN_WAIT_S):
+        raise pending(state, "Working out the odds of a turn under these rules…")
     return advise_game(state)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, make_response, render_template, request
 from werkzeug.exceptions import BadHost, HTTPException
 
 from companion.errors import brief
@@ -22,7 +22,8 @@ def error_response(status: int, message: str, **extra: Any) -> tuple[Response, i
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/") or not request.accept_mimetypes.accept_html
+    api = request.path == "/api" or request.path.startswith("/api/")
+    return api or not request.accept_mimetypes.accept_html
 
 
 def _answer(status: int, message: str) -> Any:
@@ -133,4 +134,8 @@ def init_app(app: Flask) -> None:
             message = HOST_UNUSABLE
         else:
             message = exc.description or exc.name
-        return _answer(status, message)
+        resp = make_response(_answer(status, message))
+        for name, value in exc.get_headers():  # (a 405's Allow, a 503's Retry-After)
+            if name.lower() != "content-type":
+                resp.headers[name] = value
+        return resp

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import table as ctable
-from tests.web.conftest import past_the_client
+from tests.web.conftest import heavy_work_full, past_the_client
 from web import store
 
 if TYPE_CHECKING:
@@ -1033,3 +1033,44 @@ def test_links_made_on_a_loopback_address_point_to_the_lan_address(
         base_url="http://127.0.1.1:8000",  # (what a Debian host name resolves to)
     ).get_json()
     assert body["view_url"] == f"http://192.168.1.20:8000/g/{body['id']}"
+
+
+def test_api_answers_in_json_without_its_slash_and_with_the_standard_headers(
+    client: FlaskClient,
+) -> None:
+    """A review of the API: ``/api`` without its slash answered the HTML page, a 405 lost
+    its ``Allow`` and a busy 503 had no ``Retry-After``; a second ``?rules=`` was ignored."""
+    resp = client.get("/api", headers={"Accept": "*/*"})
+    assert resp.status_code == 404 and resp.is_json
+    resp = client.delete("/api/rules")
+    assert resp.status_code == 405 and "GET" in resp.headers["Allow"]
+    resp = client.get("/api/rules/describe?rules=farkle&rules=zilch")
+    assert resp.status_code == 400
+    assert resp.get_json() == {"error": "?rules= is given 2 times: give it once"}
+    with heavy_work_full(client.application):
+        resp = client.post("/api/read", data=b"x", content_type="image/png")
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "2"
+
+
+def test_no_advice_while_the_roll_for_first_player_is_tied(game: GameActions) -> None:
+    """The coach told Ann to roll while no turn could be entered (the tie rolls again)."""
+    game.create("farkle", ["Ann", "Bob"])
+    game.first({"Ann": 3, "Bob": 3})
+    resp = game.client.get(f"/api/games/{game.id}/advice")
+    assert resp.get_json() == {"version": game.version, "advice": None}
+    game.first([{"Ann": 3, "Bob": 3}, {"Ann": 2, "Bob": 5}])
+    advice = game.client.get(f"/api/games/{game.id}/advice").get_json()["advice"]
+    assert advice is not None and advice["player"] == "Bob"
+
+
+def test_a_game_without_players_has_no_log_to_export(client: FlaskClient) -> None:
+    """Its log was one `hotdice replay` refuses ("players must be a non-empty list")."""
+    made = client.post("/api/games", json={"rules": "farkle", "players": []}).get_json()
+    resp = client.get(f"/api/games/{made['id']}/log")
+    assert resp.status_code == 422
+    assert resp.get_json() == {
+        "error": "the game has no players yet: its log starts when one joins"
+    }
+    page = client.get(f"/g/{made['id']}")
+    assert page.status_code == 200 and "Rule check" in page.get_data(as_text=True)
+    assert "Export log" not in page.get_data(as_text=True)

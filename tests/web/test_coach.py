@@ -99,7 +99,39 @@ def test_advice_past_the_cap_on_heavy_work_is_pending(game: GameActions) -> None
         coach.RETRY_MS,
     )
     assert "busy" in busy["reason"]
-    assert advice(game, wait=0)["situation"] == "fresh"
+    assert advice(game)["situation"] == "fresh"
+
+
+def test_a_turn_slow_to_solve_is_solved_in_the_background_and_said_pending(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review of the API: a strike penalty's first advice solved its long run inside the
+    request (8-12 s), holding a server thread and a slot of heavy work, so every other
+    game's photos and keeps were "busy". Past `TURN_WAIT_S` the advice is pending; the
+    rules' turn is solved once, in the background, and the advice comes when it is."""
+    release = threading.Event()
+    real = coach._solve_turn
+    solves: list[Rules] = []
+
+    def slow(rules: Rules) -> None:
+        solves.append(rules)
+        release.wait(30)
+        real(rules)
+
+    monkeypatch.setattr(coach, "_solve_turn", slow)
+    monkeypatch.setattr(coach.TURNS, "done", {})
+    monkeypatch.setattr(coach, "TURN_WAIT_S", 0.05)
+    game.create("zilch", ["Ann", "Bob"], target=5000)
+    try:
+        for _ in range(2):  # (asked again: queued once)
+            a = advice(game, wait=0)
+            assert a["situation"] == "pending" and a["player"] == "Ann"
+            assert a["reason"] == "Working out the odds of a turn under these rules…"
+        assert solves == [load_rules("zilch", target=5000)]
+    finally:
+        release.set()
+    assert advice(game)["situation"] == "fresh"
+    assert len(solves) == 1
 
 
 def test_advice_with_nothing_to_decide_takes_no_slot_of_heavy_work(game: GameActions) -> None:
@@ -148,17 +180,17 @@ def test_a_games_first_advice_starts_solving_its_tie_break(game: GameActions) ->
     background solver; a game that ends at the target queues nothing."""
     game.create("dice-10000", ["Ann", "Bob"])
     advice(game)
-    assert tie_break_race(load_rules("dice-10000")) not in coach._races
+    assert tie_break_race(load_rules("dice-10000")) not in coach.RACES.done
     game.create("ten-thousand+threshold", ["Ann", "Bob"], target=3000)
     assert advice(game)["situation"] == "fresh"
     race = tie_break_race(load_rules("ten-thousand+threshold"))
-    solved = coach._races[race]
+    solved = coach.RACES.done[race]
     assert solved.wait(60)
-    assert coach._solver is not None and coach._solver.daemon
+    assert coach.RACES.thread is not None and coach.RACES.thread.daemon
     # the same turns under another target, entry threshold and strike penalty: the same race
     game.create("ten-thousand+greed+strike-out", ["Cid", "Dee"], target=5000)
     advice(game)
-    assert coach._races[race] is solved
+    assert coach.RACES.done[race] is solved
 
 
 def test_while_the_race_is_solved_the_advice_says_so_and_is_not_cached(
@@ -166,8 +198,8 @@ def test_while_the_race_is_solved_the_advice_says_so_and_is_not_cached(
 ) -> None:
     """No request waits on the solver (a table of phones asking at every change held every
     server thread): the advice is pending, not cached, until the race is solved."""
-    monkeypatch.setattr(coach, "RACES_QUEUED", 0)  # (the solver's queue full: none queued)
-    monkeypatch.setattr(coach, "_races", {})
+    monkeypatch.setattr(coach.RACES, "queued", 0)  # (the solver's queue full: none queued)
+    monkeypatch.setattr(coach.RACES, "done", {})
     game.create("farkle", ["Ann", "Bob"], target=1000)
     game.score("Ann", 1000)
     a = advice(game, wait=0)
@@ -177,8 +209,8 @@ def test_while_the_race_is_solved_the_advice_says_so_and_is_not_cached(
         "reason": "Working out the tie-break odds for these rules…",
         "retry_ms": coach.RETRY_MS,
     }
-    assert coach._races == {}
-    monkeypatch.setattr(coach, "RACES_QUEUED", 8)  # (room again: asked again, it is queued)
+    assert coach.RACES.done == {}
+    monkeypatch.setattr(coach.RACES, "queued", 8)  # (room again: asked again, it is queued)
     a = advice(game)
     assert a["situation"] == "fresh" and a["tie_value"] == tie_break_chance(load_rules("farkle"))
 
@@ -196,14 +228,14 @@ def test_the_solver_outlives_a_race_that_fails(
         return real(rules)
 
     monkeypatch.setattr(coach, "tie_break_first_turn", failing)
-    monkeypatch.setattr(coach, "_races", {})
+    monkeypatch.setattr(coach.RACES, "done", {})
     game.create("minnesota", ["Ann", "Bob"])
     advice(game)
     game.create("ten-thousand", ["Cid", "Dee"])
     advice(game)
-    for race in coach._races.values():
+    for race in coach.RACES.done.values():
         assert race.wait(60)
-    assert coach._solver is not None and coach._solver.is_alive()
+    assert coach.RACES.thread is not None and coach.RACES.thread.is_alive()
 
 
 def test_a_need_past_what_the_coach_values_is_advice_unavailable(game: GameActions) -> None:
@@ -341,10 +373,10 @@ def test_a_tie_or_beat_games_first_advice_starts_solving_its_tie_break(
     game: GameActions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """minnesota ends in a tie-or-beat final round, which may end in a tie-break too."""
-    monkeypatch.setattr(coach, "_races", {})
+    monkeypatch.setattr(coach.RACES, "done", {})
     game.create("minnesota", ["Ann", "Bob"])
     advice(game)
-    assert tie_break_race(load_rules("minnesota")) in coach._races
+    assert tie_break_race(load_rules("minnesota")) in coach.RACES.done
 
 
 def test_advice_waits_for_no_race_still_being_solved(
@@ -358,12 +390,12 @@ def test_advice_waits_for_no_race_still_being_solved(
         release.wait(30)
 
     monkeypatch.setattr(coach, "tie_break_first_turn", slow)
-    monkeypatch.setattr(coach, "_races", {})
+    monkeypatch.setattr(coach.RACES, "done", {})
     try:
         game.create("farkle", ["Ann", "Bob"], target=1000)
         game.score("Ann", 1000)
         a = advice(game, wait=0)
         assert (a["situation"], a["player"]) == ("pending", "Bob")
-        assert list(coach._races.values())[0].is_set() is False
+        assert list(coach.RACES.done.values())[0].is_set() is False
     finally:
         release.set()
