@@ -25,20 +25,18 @@ from typing import Any, TextIO
 
 from companion import advice, cli_strategy, game
 from companion.errors import IllegalEvent, ParseError, brief
+from companion.names import BIDI_CONTROLS, has_visible, is_plain_line
 from companion.rules import (
     PRESET_SOURCES,
     PRESETS,
     TOGGLES,
     Rules,
     describe,
-    has_visible,
-    is_plain_line,
     load_rules,
     named_preset,
     rules_to_json,
 )
-from companion.scoring import format_dice, parse_dice, roll_report
-from companion.strategy import dice_word
+from companion.scoring import dice_word, format_dice, parse_dice, roll_report
 from companion.turn import Phase, Turn, banked_score_problem
 
 EXIT_ERROR = 2
@@ -399,7 +397,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def print_standings(state: game.GameState, out: TextIO) -> None:
     """A game's standings as the paper scoresheet would show them."""
     rules = state.rules
-    phase = state.phase.value.replace("_", " ")  # (the name as a log may hold it: `_shown`)
+    # (in the history's words: "tie-break", "final round"; a 5150's bonus "bonus rolls")
+    phase = {"tie_break": "tie-break", "bonus": "bonus rolls"}.get(
+        state.phase.value, state.phase.value.replace("_", " ")
+    )
     width = max([16, *(_cells(player.name) for player in state.players)])
     out.write(f"{_shown(rules.name)}, game to {rules.target:,}: {phase}\n")
     for player in sorted(state.players, key=lambda q: -q.score):
@@ -428,6 +429,8 @@ def print_standings(state: game.GameState, out: TextIO) -> None:
     elif to_play is not None:
         need = state.to_pass().get(to_play)  # (a final round's or a tie-break's)
         to_pass = f" (needs {need:,} to pass the lead)" if need else ""
+        if state.phase is game.GamePhase.BONUS:
+            to_pass = " (the 5150 bonus roll: one roll of all the dice, its best keep added)"
         out.write(f"To play: {_shown(to_play)}{to_pass}\n")
     turn = state.turn  # (a log that stops mid-turn: what --json's "turn" says, in words)
     if turn is not None:
@@ -469,7 +472,7 @@ def _shown(name: str) -> str:
     """A name as the terminal prints it: without the right-to-left controls a hand-written
     log's name may hold, which would turn the rest of its line backwards (the web drops
     them from the names it takes)."""
-    return name.translate(game.BIDI_CONTROLS)
+    return name.translate(BIDI_CONTROLS)
 
 
 def _cells(text: str) -> int:

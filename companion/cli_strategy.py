@@ -18,14 +18,8 @@ from typing import Any, TextIO
 from companion.advice import advise_roll, advise_state
 from companion.errors import ParseError
 from companion.rules import Finish, Rules
-from companion.scoring import keep_options, parse_dice
-from companion.strategy import (
-    bust_value,
-    counts_kept_dice,
-    dice_word,
-    holds_sets,
-    strategy_summary,
-)
+from companion.scoring import dice_word, keep_options, parse_dice
+from companion.strategy import bust_value, counts_kept_dice, holds_sets, strategy_summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -234,6 +228,9 @@ class ProgressLine:
     """
 
     QUIET_S = 2.0
+    ESTIMATE_FROM = 0.1
+    """The share done before the time left is said: the first score pairs' short turns cost
+    more than their share of the work (at 0% a 3-minute solve said "about 4074 min left")."""
 
     def __init__(
         self,
@@ -257,7 +254,9 @@ class ProgressLine:
         if self.shown is not None and now - self.shown < (1.0 if self.live else 60.0):
             return
         self.shown = now
-        text = f"{self.what}: {share:.0%} done, about {_duration(elapsed / share - elapsed)} left"
+        text = f"{self.what}: {share:.0%} done"
+        if share >= self.ESTIMATE_FROM:
+            text += f", about {_duration(elapsed / share - elapsed)} left"
         if self.live:
             say_on_stderr("\r" + text.ljust(self.width), self.out)
             self.width = len(text)

@@ -17,22 +17,21 @@ from __future__ import annotations
 
 import enum
 import functools
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.errors import IllegalEvent, IllegalMove, ParseError
+from companion.names import folded_name, looks_blank, name_key, plain_text
 from companion.rules import (
     MAX_TARGET,
     SCORE_STEP,
     Finish,
     Rules,
     check_winnable,
-    has_visible,
     load_rules,
 )
-from companion.scoring import distinct_rolls, parse_dice, score_roll
+from companion.scoring import dice_word, distinct_rolls, parse_dice, score_roll
 from companion.turn import Phase, Turn, bank_short_of
 
 MAX_PLAYERS = 12
@@ -272,73 +271,6 @@ class GameState:
 # --- the log ---------------------------------------------------------------------------
 
 
-def plain_text(name: str) -> bool:
-    """No control characters (a NUL or a newline would garble every scoresheet), nor the
-    line and paragraph separators U+2028/U+2029 (a line break by another name), no lone
-    surrogates, and something to see: a letter, digit, mark of punctuation or symbol
-    (a name of only invisible format characters or a lone accent shows as a blank). The
-    invisible joiners of emoji and of Persian names are fine beside what they join. Nor
-    U+FFFE, U+FFFF and their like in every plane: no XML may hold them (the chart's SVG)."""
-    if any(ord(ch) & 0xFFFE == 0xFFFE for ch in name):
-        return False
-    controls = any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name)
-    return not controls and has_visible(name)
-
-
-BIDI_CONTROLS = dict.fromkeys(
-    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
-)
-"""The invisible embeddings, overrides, isolates and marks of right-to-left text: in a
-name, an override would turn the rest of its line backwards on every sheet ("058 ← 058+
-:boB"), a mark would make a second "Bob" look like the first."""
-
-
-def folded_name(name: str) -> str:
-    """A name as a sheet shows it: white space folded, direction controls dropped."""
-    return " ".join(name.translate(BIDI_CONTROLS).split())
-
-
-ZERO_WIDTH = (
-    (0x034F, 0x034F),  # combining grapheme joiner
-    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
-    (0x17B4, 0x17B5),  # Khmer inherent vowels
-    (0x180B, 0x180F),  # Mongolian variation selectors
-    (0xFE00, 0xFE0F),  # variation selectors
-    (0xE0100, 0xE01EF),  # variation selectors supplement
-)
-"""Marks drawn as nothing that are no format characters (Unicode's default-ignorable ones):
-"Ann" with a variation selector looks like "Ann" on every sheet."""
-
-BLANK_CELLS = frozenset({0x2800, 0x3164, 0xFFA0})
-"""Characters drawn as an empty cell a letter wide (the blank Braille pattern, the Hangul
-fillers): a space to the eye, though a letter or a symbol to Unicode."""
-
-
-def _drawn(name: str) -> str:
-    """`name` as a sheet draws it: format characters and `ZERO_WIDTH` marks dropped,
-    `BLANK_CELLS` as spaces, white space as one space between words."""
-    shown = (
-        " " if ord(c) in BLANK_CELLS else c
-        for c in name
-        if unicodedata.category(c) != "Cf" and not any(lo <= ord(c) <= hi for lo, hi in ZERO_WIDTH)
-    )
-    return " ".join("".join(shown).split())
-
-
-def looks_blank(name: str) -> bool:
-    """Whether a name draws as nothing but blanks (a Hangul filler alone)."""
-    return not has_visible(_drawn(name))
-
-
-def name_key(name: str) -> str:
-    """A name as it looks (`_drawn`: no zero-width space, soft hyphen or variation
-    selector; a blank Braille cell a space), case folded and in one Unicode form (an é
-    typed as one letter or as e and an accent, full-width ＪＯＳＥ), so that two names that
-    look alike count as the same."""
-    key = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", _drawn(name)).casefold())
-    return _drawn(key)  # (NFKC makes U+FFA0 U+1160)
-
-
 def _check_players(players: Any, *, strict: bool = True) -> tuple[str, ...]:
     """Usable player names. ``strict`` (a new game) folds them as the web's are
     (`folded_name`) and tells them apart as they look (`name_key`); a recorded game's are
@@ -518,7 +450,7 @@ def _apply(state: GameState, event: Any) -> GameState:
                     ""
                     if state.offer is None
                     else (
-                        f" (to roll the {state.offer.turn.dice_left} dice left by "
+                        f" (to roll the {dice_word(state.offer.turn.dice_left)} left by "
                         f"{state.players[state.offer.from_player].name}, accept the takeover first)"
                     )
                 )

@@ -20,6 +20,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from companion.errors import ParseError
+from companion.names import has_visible, is_plain_line, name_key
 
 
 class Multiples(enum.Enum):
@@ -469,7 +470,9 @@ def load_rules(
                 raise ParseError(f"'name' must be one line of plain text, not {label!r}")
             if strict and not has_visible(label):  # ("123456 under    : ...")
                 raise ParseError("'name' must not be blank: name the table's rules")
-            named = preset_spec(label.lower())  # (a sheet headed "Zilch" reads as zilch)
+            # (a sheet headed "Zilch" reads as zilch, and "farkle" with a zero-width space
+            # or a soft hyphen in it as farkle: compared as they look, `name_key`)
+            named = preset_spec(name_key(label))
             if strict and named is not None:
                 named_base, named_toggles = named
                 other_toggles = sorted(named_toggles) != sorted(toggles)
@@ -485,7 +488,7 @@ def load_rules(
                         f"'name' {label!r} names other house rules than the file ticks "
                         f"({ticked}): call these rules something else"
                     )
-                if (options or other_toggles) and not label.lower().endswith(" (custom)"):
+                if (options or other_toggles) and not name_key(label).endswith(" (custom)"):
                     label += " (custom)"  # (a preset's name on other rules: said so)
         name = label or "+".join([base, *toggles]) + (" (custom)" if options else "")
         rules = _build(base, toggles, options, name, strict)
@@ -512,29 +515,6 @@ def check_winnable(rules: Rules) -> None:
             f"first bank needs at least {least:,} (the {word}); raise the target or "
             f"lower the {word}"
         )
-
-
-_TURNING = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
-"""Bidirectional classes of the invisible embeddings, overrides and isolates, which would
-turn the rest of every line that prints a rule set's name backwards."""
-
-
-def is_plain_line(text: str) -> bool:
-    """Whether a rule set's name prints as one line, left to right: no control character,
-    line or paragraph separator or lone surrogate, no invisible embedding, override or
-    isolate."""
-    return not any(
-        unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp")
-        or unicodedata.bidirectional(c) in _TURNING
-        for c in text
-    )
-
-
-def has_visible(text: str) -> bool:
-    """Whether ``text`` shows anything: a letter, digit, mark of punctuation or symbol. A
-    name of only spaces, invisible format characters (a zero-width space) or a lone accent
-    prints as a blank; player and rule-set names alike must have one."""
-    return any(unicodedata.category(c)[0] in "LNPS" for c in text)
 
 
 # Equal rule sets are handed out as one object, so the scoring tables keyed by them are found

@@ -87,6 +87,11 @@ def format_dice(dice: Iterable[int]) -> str:
     return "".join(str(d) for d in dice)
 
 
+def dice_word(n: int) -> str:
+    """``n`` dice in words ("1 die", "2 dice"), for every command's text."""
+    return "1 die" if n == 1 else f"{n} dice"
+
+
 def counts_of(dice: Iterable[int]) -> Counts:
     """How many dice show each face, 1 to 6."""
     counts = [0, 0, 0, 0, 0, 0]

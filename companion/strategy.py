@@ -30,6 +30,7 @@ from companion.scoring import (
     Held,
     Keep,
     counts_of,
+    dice_word,
     distinct_rolls,
     options_of_counts,
 )
@@ -401,11 +402,6 @@ def check_dice(rules: Rules, dice: int) -> None:
     """Dice in hand are a whole number in the rule set's range (``True`` is no 1 die)."""
     if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= rules.dice:
         raise ParseError(f"dice in hand must be 1 to {rules.dice}, not {dice!r}")
-
-
-def dice_word(n: int) -> str:
-    """``n`` dice in words ("1 die", "2 dice"), for every command's text."""
-    return "1 die" if n == 1 else f"{n} dice"
 
 
 def _horizon(rules: Rules, score: int) -> int:

@@ -26,15 +26,8 @@ from functools import cached_property
 from typing import Any
 
 from .errors import IllegalMove, ParseError
-from .game import (
-    MAX_NAME,
-    MAX_PLAYERS,
-    folded_name,
-    looks_blank,
-    name_key,
-    plain_text,
-    roll_off_rounds,
-)
+from .game import MAX_NAME, MAX_PLAYERS, roll_off_rounds
+from .names import folded_name, looks_blank, name_key, plain_text
 
 KINDS = ("join", "tie", "seat", "game")
 """The rows a table is made of: a player added before the first turn, a roll for first

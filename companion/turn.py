@@ -314,6 +314,13 @@ class Turn:
     def keep(self, dice: Sequence[int]) -> Turn:
         """Set aside a legal keep from the last roll and add its points."""
         if self.phase is not Phase.KEEP or self.last_roll is None:
+            last = self.steps[-1] if self.steps else None
+            if not self.over and last is not None and not last.keep and last.note:
+                # (the 420's or the hard six's free roll: "there is no roll" puzzled)
+                raise IllegalMove(
+                    f"the {format_dice(last.roll)} scores nothing and is rolled again "
+                    f"({last.note}): there is nothing to keep"
+                )
             raise IllegalMove(
                 "there is no roll to keep dice from"
                 if not self.over

@@ -387,8 +387,28 @@ def test_replay_text_says_what_the_final_round_needs(
     log["events"].append({"type": "score", "player": "Ann", "points": 1500})  # (a tie)
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
     code, out, _ = run(capsys, "replay", "-")
-    assert code == 0 and "tie break" in out and "To play: Bob\n" in out  # (level: no sum)
+    assert code == 0 and "tie-break" in out and "To play: Bob\n" in out  # (level: no sum)
     assert "Final round:" not in out
+
+
+def test_replay_text_says_a_5150_bonus_roll_is_owed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said only "To play: Ann", a turn's words for the one roll the bonus is."""
+    log = {
+        "rules": "dice-10000+the-5150",
+        "target": 6000,
+        "players": ["Ann", "Bob"],
+        "events": [
+            {"type": "score", "player": "Ann", "points": 5150},
+            {"type": "score", "player": "Bob", "points": 0},
+            {"type": "score", "player": "Ann", "points": 850},
+        ],
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and out.startswith("dice-10000+the-5150, game to 6,000: bonus rolls\n")
+    assert "To play: Ann (the 5150 bonus roll: one roll of all the dice, its best keep" in out
 
 
 def test_replay_text_says_who_set_the_final_rounds_mark(

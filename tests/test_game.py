@@ -15,7 +15,6 @@ from companion.game import (
     apply,
     bonus_scores,
     check_named,
-    name_key,
     new_log,
     replay,
     roll_off,
@@ -23,6 +22,7 @@ from companion.game import (
     start,
     undo,
 )
+from companion.names import name_key
 from companion.rules import Rules, load_rules
 from companion.scoring import score_roll
 from companion.table import clean_players
@@ -327,6 +327,11 @@ def test_takeover_offer_accept_and_decline() -> None:
     assert declined.offer is None and declined.turn is None
     rolled = apply(state, roll(1, 2, 3, 4, 6))  # rolling all dice declines it too
     assert rolled.offer is None and rolled.turn is not None and rolled.turn.total == 0
+    with pytest.raises(IllegalEvent, match=r"\(to roll the 2 dice left by Ann, accept"):
+        apply(state, roll(1, 3))
+    one = play("minnesota", ["Ann", "Bob"], [*base[:6], roll(5, 2), keep(5), BANK])
+    with pytest.raises(IllegalEvent, match=r"\(to roll the 1 die left by Ann, accept"):
+        apply(one, roll(1))
 
 
 def test_no_takeover_offer_for_a_player_off_the_board() -> None:

@@ -7,14 +7,14 @@ from dataclasses import replace
 import pytest
 
 from companion.errors import ParseError
-from companion.game import GamePhase, GameState, new_log, plain_text, replay
+from companion.game import GamePhase, GameState, new_log, replay
+from companion.names import has_visible, plain_text
 from companion.rules import (
     PRESETS,
     TOGGLES,
     Finish,
     Multiples,
     describe,
-    has_visible,
     load_rules,
     option_names,
     rules_to_json,
@@ -308,3 +308,10 @@ def test_a_rule_file_named_as_its_preset_with_values_changed_says_custom() -> No
     assert load_rules({**named, "name": "Farkle"}).name == "Farkle (custom)"
     said = {"base": "farkle", "name": "Farkle (Custom)", "straight": 0}
     assert load_rules(said).name == "Farkle (Custom)"  # (said already, in any case)
+    # a name that only looks like the preset's (a zero-width space, a soft hyphen, full
+    # width) is the preset's name: its changes are said too, in a dispute above all
+    for looks in ("farkle\u200b", "far\u00adkle", "\uff26arkle"):
+        changed = load_rules({"base": "farkle", "name": looks, "straight": 0})
+        assert changed.name == f"{looks} (custom)"
+    with pytest.raises(ParseError, match="names the preset zilch"):
+        load_rules({"base": "farkle", "name": "zil\u200bch", "straight": 0})

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalMove, ParseError
 from companion.game import MAX_NAME, MAX_PLAYERS
+from companion.names import folded_name
 from companion.table import (
     MAX_ROLL_OFF_ROUNDS,
     SEATING_FIXED,
     Table,
     clean_players,
-    folded_name,
     seating_from,
 )
 

@@ -122,6 +122,11 @@ def test_the_420_and_hard_six_free_rerolls() -> None:
     assert six.phase is Phase.ROLL and six.steps[-1].note.startswith("the hard six")
     assert play("minnesota+hard-six", "11116>1111", "6", "5>5").total == 2050
     assert play("minnesota", "11116>1111", "6").phase is Phase.BUST
+    # the die rolled again cannot be kept, and the refusal says why
+    with pytest.raises(IllegalMove, match=r"the 2 scores nothing and is rolled again \(the 420"):
+        turn.keep((2,))
+    with pytest.raises(IllegalMove, match="the 6 scores nothing and is rolled again"):
+        six.keep((6,))
 
 
 def test_exact_forced_keep_busts_above_target() -> None:

@@ -247,6 +247,8 @@ def run_read(args: argparse.Namespace, context: RulesContext) -> int:
         return run_camera(args, context)
     if not args.photos:
         raise ValueError("give one or more photos, or --camera SOURCE")
+    if "-" in args.photos and not Path("-").exists():  # (as `hotdice score -` reads one)
+        raise ValueError("photos are not read from standard input ('-'): name the photo's file")
     outs = _annotate_paths(args.annotate, args.photos) if args.annotate else []
     status = 0
     warm_up()

@@ -312,7 +312,9 @@ def _label_problem(entry: object) -> str | None:
     for key in ("width", "height"):
         if key in entry and (type(entry[key]) is not int or entry[key] < 1):
             return f'{entry["file"]}: a "{key}" that is not a whole number of pixels'
-    dice, ignore = entry.get("dice", []), entry.get("ignore", [])
+    if "dice" not in entry:  # (a labelling slip, read as no dice: every find a miscount)
+        return f'{entry["file"]}: no "dice" (a photo of none says "dice": [])'
+    dice, ignore = entry["dice"], entry.get("ignore", [])
     if not isinstance(dice, list):
         return f'{entry["file"]}: "dice" is not a list'
     if not isinstance(ignore, list) or not all(_is_box(b) for b in ignore):

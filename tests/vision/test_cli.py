@@ -103,6 +103,7 @@ def test_eval_reads_labels_saved_with_a_byte_order_mark(
         ({"images": []}, "no images listed"),
         ({"images": [{"file": " ", "dice": []}]}, 'an empty "file" name'),
         ({"images": [{"file": "a.jpg", "dice": 5}]}, '"dice" is not a list'),
+        ({"images": [{"file": "a.jpg"}]}, 'a.jpg: no "dice" (a photo of none says "dice": [])'),
         ({"images": [{"file": "a.jpg", "dice": [{"value": True}]}]}, '"value" of 1-6'),
         ({"images": [{"file": "a.jpg", "dice": [], "ignore": [[1, 2]]}]}, '"ignore"'),
         ({"images": [{"file": "a.jpg", "dice": [], "ignore": 5}]}, '"ignore"'),
@@ -234,7 +235,9 @@ def test_a_damaged_jpeg_is_read_as_far_as_it_decodes_and_said_so(
         f"hotdice: warning: {photo}: damaged image data, read as far as it decodes "
         "(Corrupt JPEG data: premature end of data segment)\n"
     )
-    (tmp_path / "labels.json").write_text(json.dumps({"images": [{"file": "roll.jpg"}]}))
+    (tmp_path / "labels.json").write_text(
+        json.dumps({"images": [{"file": "roll.jpg", "dice": []}]})
+    )
     r = _run("eval", "--no-progress", str(tmp_path))
     assert r.returncode == 0 and r.stdout.startswith(f"{tmp_path}: 1 image\n")
     assert r.stderr.splitlines() == [
@@ -314,7 +317,9 @@ def test_a_symlink_loop_is_called_one_not_a_missing_file(
     labelled = tmp_path / "labelled"
     labelled.mkdir()
     (labelled / "loop.jpg").symlink_to(labelled / "loop.jpg")
-    (labelled / "labels.json").write_text(json.dumps({"images": [{"file": "loop.jpg"}]}))
+    (labelled / "labels.json").write_text(
+        json.dumps({"images": [{"file": "loop.jpg", "dice": []}]})
+    )
     for args, path in (
         (["read", str(loop)], loop),
         (["read", str(tmp_path / "a.jpg"), str(loop)], loop),  # a batch goes on past it
@@ -359,8 +364,12 @@ def test_a_path_without_permission_is_said_plainly(
     photo = tmp_path / "locked" / "a.jpg"
     photo.parent.mkdir()
     cv2.imwrite(str(photo), np.full((64, 64, 3), 128, np.uint8))
-    (tmp_path / "labels.json").write_text(json.dumps({"images": [{"file": "locked/a.jpg"}]}))
-    (tmp_path / "locked" / "labels.json").write_text(json.dumps({"images": [{"file": "a.jpg"}]}))
+    (tmp_path / "labels.json").write_text(
+        json.dumps({"images": [{"file": "locked/a.jpg", "dice": []}]})
+    )
+    (tmp_path / "locked" / "labels.json").write_text(
+        json.dumps({"images": [{"file": "a.jpg", "dice": []}]})
+    )
     try:
         photo.parent.chmod(0)
         for args, path in (
@@ -644,7 +653,11 @@ def test_eval_labels_that_list_an_image_twice_fail_cleanly(
     (tmp_path / "sub").mkdir()
     (tmp_path / "link.jpg").symlink_to(tmp_path / "a.jpg")
     for second in ("a.jpg", "./a.jpg", "sub/../a.jpg", "link.jpg"):  # (the last two: 37)
-        images = [{"file": "a.jpg", "dice": []}, {"file": "b.jpg"}, {"file": second}]
+        images = [
+            {"file": "a.jpg", "dice": []},
+            {"file": "b.jpg", "dice": []},
+            {"file": second, "dice": []},
+        ]
         labels.write_text(json.dumps({"images": images}))
         for mode in ([], ["--json"], ["--close-ups"]):
             assert main(["eval", "--no-progress", *mode, str(tmp_path)]) == 2
@@ -966,6 +979,17 @@ def test_one_missing_photo_with_json_is_the_commands_error(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == f"hotdice: error: {missing}: no such file\n"
+
+
+def test_a_photo_from_standard_input_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`hotdice read -` said "-: no such file", as if a file named "-" were meant."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["read", "-"]) == 2
+    assert capsys.readouterr().err == (
+        "hotdice: error: photos are not read from standard input ('-'): name the photo's file\n"
+    )
 
 
 def test_a_batch_with_standard_error_full_still_prints_each_photos_line(

@@ -231,7 +231,7 @@ def test_a_box_of_numbers_no_float_holds_is_a_label_problem_not_a_crash() -> Non
         entry = {"file": "a.jpg", "dice": [{"value": 3, "box": box}]}
         problem = _label_problem(entry)
         assert problem is not None and "not [x, y, w, h]" in problem
-        problem = _label_problem({"file": "a.jpg", "ignore": [box]})
+        problem = _label_problem({"file": "a.jpg", "dice": [], "ignore": [box]})
         assert problem is not None and "not a list of [x, y, w, h]" in problem
     assert _label_problem({"file": "a.jpg", "dice": [{"value": 3, "box": [1, 2, 30, 30]}]}) is None
 
@@ -548,7 +548,7 @@ def test_a_photo_that_does_not_decode_is_a_failure_of_its_own(tmp_path: Path) ->
 def test_evaluate_names_a_missing_photo_before_reading_any(tmp_path: Path) -> None:
     _labels(tmp_path, [{"file": "a.jpg", "dice": []}])
     (tmp_path / "labels.json").write_text(
-        json.dumps({"images": [{"file": "a.jpg"}, {"file": "gone.jpg"}]})
+        json.dumps({"images": [{"file": "a.jpg", "dice": []}, {"file": "gone.jpg", "dice": []}]})
     )
     read: list[Path] = []
 
@@ -569,7 +569,7 @@ def test_a_labels_file_or_photo_that_is_no_plain_file_is_said_so(
     with pytest.raises(OSError, match="labels.json: not a file"):
         evaluate(tmp_path, lambda path: (Detections(), 1.0))
     (tmp_path / "labels.json").rmdir()
-    (tmp_path / "labels.json").write_text(json.dumps({"images": [{"file": "sub"}]}))
+    (tmp_path / "labels.json").write_text(json.dumps({"images": [{"file": "sub", "dice": []}]}))
     (tmp_path / "sub").mkdir()
     with pytest.raises(OSError, match="sub: labelled, but not a file"):
         evaluate(tmp_path, lambda path: (Detections(), 1.0))
