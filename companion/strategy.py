@@ -166,9 +166,28 @@ def _free_reroll_totals(rules: Rules, roll: tuple[int, ...]) -> frozenset[int] |
     return frozenset({400}) if rerolled[0] else frozenset()
 
 
-@functools.lru_cache(maxsize=32)
+SOLVED_NAME = "turn"
+SOLVED_TARGET = 10_000
+
+
+@functools.lru_cache(maxsize=256)
+def turn_rules(rules: Rules) -> Rules:
+    """``rules`` as a turn's solve sees them, the key of every memoised solve: a rule set's
+    name plays no part in a turn, nor (but under an exact finish) its target, so tables of
+    other names or targets share one solve. A game to a new target had solved its turn
+    afresh, a strike penalty's long run in seconds, and evicted another's."""
+    if rules.finish is Finish.EXACT:
+        return replace(rules, name=SOLVED_NAME)
+    return replace(rules, name=SOLVED_NAME, target=SOLVED_TARGET)
+
+
 def turn_model(rules: Rules) -> TurnModel:
     """Every reachable (dice, held) state with its merged roll classes, from the engine."""
+    return _turn_model(turn_rules(rules))
+
+
+@functools.lru_cache(maxsize=32)
+def _turn_model(rules: Rules) -> TurnModel:
     scoring_rules = replace(rules, finish=Finish.FINAL_ROUND)
     hot: StateKey = (rules.dice, _NOTHING_HELD)
     start: StateKey = (rules.dice, held_key(rules, frozenset(), NO_COUNTS, True))
@@ -270,7 +289,9 @@ def solve(
             )
         # level with the leader (needing 50), a bust leaves the player tied on top: a tie
         bust_value = tie if need == UNIT else 0.0
-    return _solve(rules, score, on_board, float(bust_value), need, float(tie) if need else 0.0)
+    return _solve(
+        turn_rules(rules), score, on_board, float(bust_value), need, float(tie) if need else 0.0
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -322,13 +343,17 @@ class LongRun:
     bust_values: tuple[float, ...]
 
 
-@functools.lru_cache(maxsize=32)
 def long_run(rules: Rules) -> LongRun | None:
     """The policy maximising long-run points per turn when busts in a row cost a penalty.
 
     The strike penalty's "never below 0" floor is ignored: it only matters for a player at
     under 500 points and would make the whole banked score part of the state.
     """
+    return _long_run(turn_rules(rules))
+
+
+@functools.lru_cache(maxsize=32)
+def _long_run(rules: Rules) -> LongRun | None:
     if not rules.strike_penalty:
         return None
 

@@ -16,7 +16,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from werkzeug.exceptions import RequestEntityTooLarge, ServiceUnavailable
 
 from companion import rules as crules
-from companion.coach import nothing_to_decide
+from companion.coach import advise_game, nothing_to_decide
 
 from . import coach, photos, store
 from .errors import HOST_UNUSABLE, error_response
@@ -396,9 +396,10 @@ def _advice_json(game: store.Game, version: int) -> str:
     advice = None
     tied = bool(snap.table.roll_again) and not snap.started
     if state is not None and not nothing_to_decide(state) and not tied:
+        coach.ready(state)  # (pending while its solves are under way: no slot held)
         try:
             with heavy_work("working out advice"):
-                advice = coach.advice_for(state)
+                advice = advise_game(state)
         except ServiceUnavailable:
             raise coach.pending(
                 state, "The server is busy just now; asking the coach again…"

@@ -14,10 +14,10 @@ from typing import Any
 
 from companion import rules as crules
 from companion.advice import advise_roll
-from companion.coach import advise_game, needs_the_race
+from companion.coach import needs_the_race
 from companion.game import GameState
 from companion.rules import Finish, Rules
-from companion.strategy import bust_value, expected_turn_score
+from companion.strategy import bust_value, expected_turn_score, turn_rules
 from companion.tie_break import FIRST_TURNS_KEPT, tie_break_first_turn, tie_break_race
 
 RACES_QUEUED = 8
@@ -123,21 +123,18 @@ TURNS = BackgroundSolver("turns", lambda rules: _solve_turn(rules), TURNS_KEPT, 
 minute's race would keep a new game's coach waiting that minute."""
 
 
-def advice_for(state: GameState | None) -> dict[str, Any] | None:
-    """JSON-ready advice for the player to act, or None when there is nothing to decide
-    (no game yet, the game is over, or a 5150 bonus roll); ``Pending`` while what it rests
-    on is being solved in the background: the rules' turn (past `TURN_WAIT_S`), or their
-    tie-break race."""
-    if state is None:
-        return None
-    turn = TURNS.solved(state.rules)
+def ready(state: GameState) -> None:
+    """Raise ``Pending`` unless what the advice for ``state`` rests on is solved: the
+    rules' turn (queued for the background, and waited on up to `TURN_WAIT_S`) and, where
+    it plays a part, their tie-break race (never waited on). Called before the request
+    takes a slot of heavy work: one waiting here had held a slot for that second."""
+    turn = TURNS.solved(turn_rules(state.rules))
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
         race = RACES.solved(tie_break_race(state.rules))
         if needs_the_race(state) and (race is None or not race.is_set()):
             raise pending(state, "Working out the tie-break odds for these rules…")
     if turn is None or not turn.wait(TURN_WAIT_S):
         raise pending(state, "Working out the odds of a turn under these rules…")
-    return advise_game(state)
 
 
 def pending(state: GameState, reason: str) -> Pending:

@@ -148,21 +148,24 @@ COLUMNS = {
 
 def check_schema(path: str) -> None:
     """Refuse a file whose tables of our names are someone else's: it would start, then
-    fail on every game; and one with tables of its own, or a ``user_version`` hotdice never
-    set: another program's, whose file the start would change (our tables added, WAL mode,
-    its ``user_version``, by which programs decide their own upgrades). Read on a plain
-    connection, as ``connect`` would switch the file to WAL mode for good."""
+    fail on every game; and one with tables of its own but not all of ours, or a
+    ``user_version`` hotdice never set: another program's, whose file the start would
+    change (our tables added, WAL mode, its ``user_version``, by which programs decide
+    their own upgrades). Read on a plain connection, as ``connect`` would switch the file
+    to WAL mode for good."""
     conn = sqlite3.connect(path)
     try:
         _check_tables_of_ours(conn)
-        theirs = [
+        tables = [
             name
             for (name,) in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
             )
-            if name not in COLUMNS and not name.startswith("sqlite_")
+            if not name.startswith("sqlite_")
         ]
-        if theirs:
+        theirs = [name for name in tables if name not in COLUMNS]
+        # (a hotdice file, with all our tables, may hold one of its owner's: a backup copy)
+        if theirs and not set(COLUMNS) <= set(tables):
             more = f" and {len(theirs) - 3} more" if len(theirs) > 3 else ""
             raise sqlite3.DatabaseError(
                 f"not a hotdice database: it has tables of its own ({', '.join(theirs[:3])}{more})"

@@ -77,12 +77,12 @@ def past_the_client(app: Flask, path: str, **request: Any) -> tuple[int, str]:
 
 
 @contextmanager
-def heavy_work_full(app: Flask) -> Iterator[int]:
-    """Every slot of heavy work taken, as if other phones were reading photos or solving
-    rules (yields how many); given back afterwards."""
+def heavy_work_full(app: Flask, leave: int = 0) -> Iterator[int]:
+    """Every slot of heavy work taken (but ``leave``), as if other phones were reading
+    photos or solving rules (yields how many); given back afterwards."""
     heavy = app.extensions["hotdice_heavy"]
     taken = 0
-    while heavy.acquire(blocking=False):
+    while heavy._value > leave and heavy.acquire(blocking=False):
         taken += 1
     try:
         yield taken

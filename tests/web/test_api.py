@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from typing import TYPE_CHECKING
 
@@ -1072,5 +1073,5 @@ def test_a_game_without_players_has_no_log_to_export(client: FlaskClient) -> Non
         "error": "the game has no players yet: its log starts when one joins"
     }
     page = client.get(f"/g/{made['id']}")
-    assert page.status_code == 200 and "Rule check" in page.get_data(as_text=True)
-    assert "Export log" not in page.get_data(as_text=True)
+    assert page.status_code == 200 and 'data-players="0"' in page.get_data(as_text=True)
+    assert re.search(r'id="export-log"[^>]* hidden>', page.get_data(as_text=True))

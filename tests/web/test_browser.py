@@ -558,6 +558,7 @@ def test_add_players_and_roll_for_first(browser: Browser, server: Server, shots:
         page.select_option("#preset", "farkle")
         page.click("text=Create game")
         page.wait_for_selector("body[data-ready]")
+        assert page.locator("#export-log").is_hidden()  # (no log without players)
         page.fill('#add-player input[name="name"]', "Bartholomew the Dicer Jr.")
         page.click("#add-player button")  # too long: said so, not cut to 20 unseen
         wait_text(page, "#toast", "a player name is longer than 20 characters")
@@ -565,6 +566,7 @@ def test_add_players_and_roll_for_first(browser: Browser, server: Server, shots:
         page.fill(name_field, "Ann")
         page.click("#add-player button")
         page.locator("#seating").filter(has_text="Ann").wait_for()
+        assert page.locator("#export-log").is_visible()  # (with the join, no reload)
         page.wait_for_timeout(1000)  # (past the settle, where Enter is answered "wait")
         page.locator("#toast").evaluate("t => t.hidden = true")
         page.press(name_field, "Enter")  # Enter again, the field emptied: nothing is sent
@@ -2298,6 +2300,31 @@ def test_the_coach_says_it_is_working_or_failing_and_asks_again_after_a_4xx(
         assert not errors, errors
 
 
+def test_an_older_advice_answered_late_leaves_the_newer_ones_retry(
+    browser: Browser, server: Server
+) -> None:
+    """An ask for the last version answered after the newer one's "pending" cancelled the
+    newer one's retry: the panel stayed pending until the next action."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        held: list[Route] = []
+        page.route("**/api/games/*/advice", lambda route: held.append(route))
+        page.click("#coach-on")
+        _wait_for(page, lambda: len(held) == 1)  # (version 0's ask, held)
+        page.click('#quick [data-quick="bust"]')  # Ann busts: version 1
+        page.wait_for_selector('#sheet[data-version="1"]')
+        _wait_for(page, lambda: len(held) == 2)
+        pending = {"player": "Bob", "situation": "pending", "reason": "Working out…"}
+        fulfil(held[1], {"version": 1, "advice": {**pending, "retry_ms": 300}})
+        wait_text(page, "#coach-pending", "Working out…")
+        late = {"player": "Ann", "situation": "unavailable", "error": "version 0's"}
+        fulfil(held[0], {"version": 0, "advice": late})  # (version 0's answer, late)
+        page.unroute("**/api/games/*/advice")
+        wait_text(page, "#coach h2", "Coach for Bob", timeout_s=8)  # (asked again: Bob's)
+        wait_text(page, "#coach-line", "expect 542", timeout_s=8)
+        assert not errors, errors
+
+
 def test_an_older_photos_late_answer_is_dropped(browser: Browser, server: Server) -> None:
     """Two photos sent one after the other: the first one's answer coming last put its dice
     in the tray over the second's."""
@@ -2326,6 +2353,29 @@ def test_an_older_photos_late_answer_is_dropped(browser: Browser, server: Server
         fulfil(held[0], read_as([1, 1, 1, 6, 6, 6]))
         page.wait_for_timeout(500)
         assert _tray(page, "#check") == [5, 5, 5, 2, 3, 4]
+
+
+def test_rule_check_says_nothing_is_being_scored_once_the_dice_change(
+    browser: Browser, server: Server
+) -> None:
+    """Dice changed before the first answer came: the answer was dropped, but "Scoring…"
+    and aria-busy stayed for good."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        held: list[Route] = []
+        page.route("**/api/score", lambda route: held.append(route))
+        for v in [1, 2, 3, 3, 4, 6]:
+            page.locator(f'#check .face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        _wait_for(page, lambda: len(held) == 1)
+        assert page.locator("#check-status").inner_text().startswith("Scoring under")
+        page.click('[data-pad="back"]')
+        held.pop().continue_()
+        page.wait_for_timeout(500)
+        assert page.locator("#check-status").inner_text() == ""
+        assert page.get_attribute("#result", "aria-busy") == "false"
 
 
 def test_a_photo_read_after_dice_were_tapped_in_leaves_them(

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from companion.advice import advise_roll, advise_state
 from companion.rules import Rules, load_rules
+from companion.strategy import turn_rules
 from companion.tie_break import tie_break_chance, tie_break_race
 from companion.winprob_turn import TurnValues
 from tests.web.conftest import heavy_work_full
@@ -86,20 +87,23 @@ def test_advice_is_cached_per_version_with_an_etag(game: GameActions) -> None:
 
 
 def test_advice_past_the_cap_on_heavy_work_is_pending(game: GameActions) -> None:
-    # (working advice out solves the rules' turn, seconds for new rules: while every slot
-    # is busy the phone is told so, and nothing is cached, so the next ask answers)
+    # (working advice out takes a slot of heavy work, once the rules' turn is solved in the
+    # background: while every slot is busy the phone is told so, and nothing is cached, so
+    # the next ask answers)
     game.create("zilch", ["Ann", "Bob"])
+    assert advice(game)["situation"] == "fresh"  # (the turn solved)
+    game.score("Ann", 300)
     with heavy_work_full(game.client.application):
         resp = game.client.get(f"/api/games/{game.id}/advice")
     busy = resp.get_json()["advice"]
     assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
     assert (busy["situation"], busy["player"], busy["retry_ms"]) == (
         "pending",
-        "Ann",
+        "Bob",
         coach.RETRY_MS,
     )
     assert "busy" in busy["reason"]
-    assert advice(game)["situation"] == "fresh"
+    assert advice(game, wait=0)["situation"] == "fresh"
 
 
 def test_a_turn_slow_to_solve_is_solved_in_the_background_and_said_pending(
@@ -127,7 +131,25 @@ def test_a_turn_slow_to_solve_is_solved_in_the_background_and_said_pending(
             a = advice(game, wait=0)
             assert a["situation"] == "pending" and a["player"] == "Ann"
             assert a["reason"] == "Working out the odds of a turn under these rules…"
-        assert solves == [load_rules("zilch", target=5000)]
+        assert solves == [turn_rules(load_rules("zilch", target=5000))]
+        # a request waiting on it holds no slot of heavy work: the rule check's ranked
+        # keeps are answered meanwhile (two such waits had made them "busy")
+        score = {"rules": "farkle", "dice": [1, 5, 2, 3, 4, 6], "coach": True}
+        monkeypatch.setattr(coach, "TURN_WAIT_S", 2.0)
+        asked: list[dict[str, Any]] = []
+        with heavy_work_full(game.client.application, leave=1):
+            waiting = threading.Thread(target=lambda: asked.append(advice(game, wait=0)))
+            waiting.start()
+            time.sleep(0.5)  # (the ask is waiting on the solve)
+            assert waiting.is_alive()
+            assert game.client.post("/api/score", json=score).status_code == 200
+            waiting.join()
+        assert asked[0]["situation"] == "pending"
+        monkeypatch.setattr(coach, "TURN_WAIT_S", 0.05)
+        # another game to another target rests on the same solve
+        game.create("zilch", ["Cid", "Dee"], target=8000)
+        assert advice(game, wait=0)["situation"] == "pending"
+        assert len(solves) == 1
     finally:
         release.set()
     assert advice(game)["situation"] == "fresh"

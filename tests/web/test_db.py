@@ -131,6 +131,12 @@ def test_a_file_with_tables_of_its_own_or_a_version_not_ours_is_refused_untouche
     with sqlite3.connect(versioned) as conn:
         assert conn.execute("PRAGMA user_version").fetchone() == (7,)
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == []
+    # a hotdice file with a table of its owner's beside ours (a backup copy) is still ours
+    ours = tmp_path / "ours.sqlite"
+    _app(ours)
+    with sqlite3.connect(ours) as conn:
+        conn.execute("CREATE TABLE games_backup AS SELECT * FROM games")
+    assert _app(ours).test_client().post("/api/games", json={"rules": "farkle"}).status_code == 201
 
 
 def test_a_table_of_our_name_with_a_column_a_row_must_fill_is_refused(tmp_path: Path) -> None:

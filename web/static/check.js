@@ -143,7 +143,11 @@
     },
     onChange: (dice, unsure) => {
       if (forOtherDice(shownFor, dice, unsure)) stale();
-      if (forOtherDice(waiting, dice, unsure)) waiting = null;
+      if (forOtherDice(waiting, dice, unsure)) {  // (its answer will be dropped: not "Scoring…")
+        waiting = null;
+        busy(false);
+        tell("");
+      }
     },
   });
   // other rules or the coach switched: the answer on screen, or on its way, is asked for

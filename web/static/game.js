@@ -544,6 +544,9 @@
           return;
         }
         const body = await resp.json();
+        // (an older ask answered after a newer one: dropped, not let cancel the newer's
+        // retry or put the advice back a version)
+        if (body.version !== version()) return;
         advice.version = body.version;
         advice.body = body.advice;
         // (pending: shown, and asked again shortly; this version's advice is still to come)
@@ -597,6 +600,8 @@
   function wire() {
     const sheet = document.getElementById("sheet");
     coachBox.closest(".switch").hidden = sheet.dataset.phase === "over";  // nothing to advise
+    // (no log until a player is in: `hotdice replay` reads none without; joins come live)
+    document.getElementById("export-log").hidden = sheet.dataset.players === "0";
     coach();
     showCurrent();
     // (on each photo field itself: a camera that comes back after a swap took its field
