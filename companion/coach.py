@@ -182,8 +182,9 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
         if need is not None:
             tie, head["tie_value_why"] = _tie_value(state)
             head["tie_value"] = tie
-            if state.rules.min_bank > need:  # (zilch: level, a bank still needs 300)
-                head["least_bank"] = state.rules.min_bank
+            least = state.rules.least_bank(on_board=me.on_board)
+            if least > need:  # (zilch: level, a bank still needs 300; greed off the board)
+                head["least_bank"] = least
         race = _first_of_two_in_a_tie_break(state)
         if race:
             head["playing_to_win"] = True

@@ -346,6 +346,13 @@ def test_a_player_others_still_follow_weighs_no_strike_penalty() -> None:
     assert advice["expected_if_roll"] == pytest.approx(strategy.expected_turn_score(plain))
 
 
+def test_a_least_bank_over_the_need_is_named() -> None:
+    # zilch: Bob, at 9,900 against 10,000, needs 150, but a bank needs 300: named
+    state = _final_round("zilch", [("Ann", 5000), ("Bob", 9900), ("Ann", 5000)], 10000)
+    advice = advise_game(state)
+    assert advice is not None and (advice["need"], advice["least_bank"]) == (150, 300)
+
+
 def test_the_least_bank_is_named_only_when_it_asks_more_than_the_need() -> None:
     # zilch, two players: Bob, last, needs exactly 300, the least bank: nothing more to say
     state = _final_round("zilch", [("Ann", 9000), ("Bob", 9750), ("Ann", 1000)], 10000)

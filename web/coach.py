@@ -51,6 +51,10 @@ class Pending(Exception):
         self.advice = advice
 
 
+RACE_PENDING = "Working out the tie-break odds for these rules (once, up to a minute)…"
+"""What the coach says while the race is solved: under `hot-dice`'s doublings about 30 s,
+which had looked stuck."""
+
 RETRY_MS = 2000
 """How soon a phone told the advice is pending asks again."""
 
@@ -132,7 +136,7 @@ def ready(state: GameState) -> None:
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
         race = RACES.solved(tie_break_race(state.rules))
         if needs_the_race(state) and (race is None or not race.is_set()):
-            raise pending(state, "Working out the tie-break odds for these rules…")
+            raise pending(state, RACE_PENDING)
     if turn is None or not turn.wait(TURN_WAIT_S):
         raise pending(state, "Working out the odds of a turn under these rules…")
 

@@ -614,6 +614,18 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
     takeover = state.get("takeover")
     return {
         "bank_wins": _bank_wins(snap, rules),
+        # (the least the player to act may bank: the quick entry asks nothing of less,
+        # which the engine refuses with its reason)
+        "least_bank": rules.least_bank(
+            on_board=next(
+                (
+                    p["on_board"]
+                    for p in state["players"]
+                    if p["name"] == state.get("current_player")
+                ),
+                True,
+            )
+        ),
         "mark": (state.get("final_round") or {}).get("mark"),
         "to_pass": (state.get("final_round") or state.get("tie_break") or {}).get("to_pass", {}),
         "players": players,

@@ -2300,6 +2300,99 @@ def test_the_coach_says_it_is_working_or_failing_and_asks_again_after_a_4xx(
         assert not errors, errors
 
 
+def test_the_coach_plays_to_the_least_bank_where_it_asks_more_than_the_lead(
+    browser: Browser, server: Server
+) -> None:
+    """A play-test's zilch final round: "Playing to make 150 (the lead + 50). A bank needs
+    at least 300. A bank of 100 ties", where only 300 or more can be banked."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        advice = {
+            "player": "Ann",
+            "situation": "fresh",
+            "advice": "roll",
+            "need": 150,
+            "least_bank": 300,
+            "tie_value": 0.59,
+            "tie_value_why": "you would play second in the tie-break",
+            "can_bank": False,
+            "bank_refusal": "a fresh turn",
+            "bust_probability": 0.03,
+            "chance_if_roll": 0.7,
+        }
+        page.route("**/api/games/*/advice", lambda r: fulfil(r, {"version": 0, "advice": advice}))
+        page.click("#coach-on")
+        wait_text(page, "#coach .hint", "Playing to make 300 this turn (the rules' least bank")
+        assert "ties" not in page.locator("#coach").inner_text()
+        assert not errors, errors
+
+
+def test_a_bank_under_the_least_bank_is_refused_before_any_question(
+    browser: Browser, server: Server
+) -> None:
+    """A zilch final round: Bob's 150 (under the 300 every bank needs) was first asked
+    about as a bank past the lead, and refused only when asked again."""
+    with phone(browser) as ctx:
+        page = _new_game(ctx, server, "zilch", "Ann\nBob", target="1000")
+        for points in ("600", "900"):
+            version = _version(page, server)
+            page.fill("#quick-points", points)
+            page.click('#quick [data-quick="bank"]')
+            page.wait_for_selector(f'#sheet[data-version="{version + 1}"]')
+        page.fill("#quick-points", "400")
+        bank_past_the_target(page)  # Ann reaches 1,000: Bob needs 150 to pass
+        page.wait_for_selector(f'#sheet[data-version="{version + 2}"]')
+        wait_text(page, "#phase-note", "Bob needs 300 to pass")
+        page.wait_for_timeout(900)  # (the fresh sheet settled)
+        page.fill("#quick-points", "150")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#quick-error", "at least 300")
+        assert "press Banked again" not in page.locator("#quick-error").inner_text()
+
+
+def test_a_busts_undo_reminder_goes_once_another_phone_acts(
+    browser: Browser, server: Server
+) -> None:
+    """The bust's "Undo if that was a slip." stayed up 4 s after another phone had banked
+    Bob's turn, when Undo would take that back instead."""
+    from playwright.sync_api import expect
+
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        host.click('#quick [data-quick="bust"]')
+        wait_text(host, "#toast", "Undo if that was a slip.")
+        guest.wait_for_selector('#sheet[data-version="1"]')
+        guest.wait_for_timeout(900)  # (the fresh sheet settled)
+        guest.fill("#quick-points", "300")
+        guest.click('#quick [data-quick="bank"]')
+        host.wait_for_selector('#sheet[data-version="2"]', timeout=4000)
+        expect(host.locator("#toast")).to_be_hidden(timeout=1000)
+
+
+def test_a_roll_read_from_a_photo_while_the_sheet_settles_is_sent(
+    browser: Browser, server: Server
+) -> None:
+    """A photo read within 0.8 s of a keep filled the tray and enabled Roll while the fresh
+    sheet settled: its tap sent nothing, and said nothing."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        detection = ONE_DIE_READ["detections"][0]
+        five = [{**detection, "value": v} for v in (2, 3, 4, 6, 6)]
+        answer_reads(page, {**ONE_DIE_READ, "dice": [2, 3, 4, 6, 6], "detections": five})
+        tap_dice(page, [1, 2, 3, 4, 6, 6])
+        page.click('#controls [data-pad="go"]')
+        page.wait_for_selector('#sheet[data-version="1"]')
+        page.wait_for_timeout(900)
+        page.locator("#controls .option").first.click()  # keep the 1: version 2, settling
+        page.wait_for_selector('#sheet[data-version="2"]')
+        page.set_input_files("#controls input.photo", files=upload("roll.png", b"x"))
+        go = page.locator('#controls [data-pad="go"]')
+        _wait_for(page, lambda: go.is_enabled(), timeout_s=3)
+        go.click(timeout=500)  # (within the settle: the tray was filled at once)
+        page.wait_for_selector('#sheet[data-version="3"]', timeout=4000)
+        assert not errors, errors
+
+
 def test_an_older_advice_answered_late_leaves_the_newer_ones_retry(
     browser: Browser, server: Server
 ) -> None:

@@ -228,7 +228,7 @@ def test_while_the_race_is_solved_the_advice_says_so_and_is_not_cached(
     assert a == {
         "player": "Bob",
         "situation": "pending",
-        "reason": "Working out the tie-break odds for these rules…",
+        "reason": coach.RACE_PENDING,
         "retry_ms": coach.RETRY_MS,
     }
     assert coach.RACES.done == {}

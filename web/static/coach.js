@@ -36,12 +36,17 @@
       return `<p class="hint">${who}: passing the lead does not win yet, so playing for points${from}.</p>`;
     }
     const worth = `counted as a ${pct(a.tie_value)} chance (${esc(a.tie_value_why)})`;
+    // (the rules' least bank over the need: zilch's 300 where 150 passes the lead; a bank
+    // that would tie is then below it, and no tie but a bust's when level can be had)
+    const least = a.least_bank && a.least_bank > a.need ? a.least_bank : 0;
     const tie = !a.tie_value ? "" : a.need === STEP
       ? ` You are level: a bust leaves the tie, and tie-break turns again, ${worth}.`
+      : a.need - STEP < least ? ""
       : ` A bank of ${pts(a.need - STEP)} ties: tie-break turns, ${worth}.`;
-    const least = a.least_bank ? ` A bank needs at least ${pts(a.least_bank)} under these rules.` : "";
     const left = a.not_counted ? ` Not counted: ${esc(a.not_counted)}.` : "";
-    return a.need ? `<p class="hint">Playing to make ${pts(a.need)} this turn (the lead + ${STEP}).${least}${tie}${left}</p>` : "";
+    const aim = least ? `${pts(least)} this turn (the rules' least bank: ${pts(a.need)} would pass the lead)`
+      : `${pts(a.need)} this turn (the lead + ${STEP})`;
+    return a.need ? `<p class="hint">Playing to make ${aim}.${tie}${left}</p>` : "";
   }
 
   function bankOrRoll(a) {

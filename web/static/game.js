@@ -85,6 +85,7 @@
   // (`sticky`: shown until something else is said or it is hidden, not 4 s: "Sending…")
   function say(message, bad, sticky = false) {
     say.count = (say.count || 0) + 1;
+    delete toast.dataset.undoes;
     toast.textContent = message;
     // (emptied first: the same words twice in a row are otherwise not read out again)
     announce.textContent = "";
@@ -280,6 +281,8 @@
     } else if (Date.now() < settleUntil) settle(fresh, settleUntil - Date.now());  // (still settling)
     // (another phone's change only: after this phone's own, the twin of the button pressed
     // is the next action's, Busted for the next player)
+    // (another phone's action: "Undo if that was a slip" would now take that one back)
+    if (hold === null && toast.dataset.undoes && !toast.hidden) toast.hidden = true;
     const twin = hold === null && document.activeElement === document.body ? twinIn(fresh, focused) : null;
     if (twin && twin.disabled) refocus = twin;
     else if (twin) twin.focus({preventScroll: true});
@@ -613,7 +616,20 @@
     if (pad) {
       HotDice.attach(pad, {
         exact: true,
-        onGo: (dice) => event({type: "roll", dice}),
+        // (a photo read filling the tray while the fresh sheet settles enables Roll in
+        // that moment: its tap is this player's, sent once the sheet has settled, where it
+        // had been dropped without a word)
+        onGo: (dice) => {
+          const wait = settleUntil - Date.now();
+          const tapped = version();  // (a sheet changed again meanwhile: not sent on it)
+          if (wait <= 0) event({type: "roll", dice});
+          else {
+            setTimeout(() => {
+              if (version() === tapped) event({type: "roll", dice});
+              else say("Not sent: the sheet changed as you tapped Roll. Check it, then tap Roll again.", true);
+            }, wait);
+          }
+        },
       });
     }
   }
@@ -628,7 +644,10 @@
       sent(quick.querySelector("input[name=points]")));
     const last = out && out.state.history[out.state.history.length - 1];
     if (last && last.kind === "bonus") say(bonusWords(last));  // (the 5150's roll, as its points)
-    else if (out && points === 0) say(bustWords(last) + nextUp(out.refreshed) + " Undo if that was a slip.");
+    else if (out && points === 0) {
+      say(bustWords(last) + nextUp(out.refreshed) + " Undo if that was a slip.");
+      toast.dataset.undoes = "1";  // (true only until another phone acts: `refresh`)
+    }
     return out;
   }
   function quickProblem(quick, message) {
@@ -668,10 +687,13 @@
     const mark = lead === null ? target : lead;
     // (the target only from below it: in a tie-break, or a final round owed again, all
     // are at it; the lead tied from below, or passed, as the first tied player's points do)
+    // (nor one under the least bank, which the engine refuses with its reason: zilch's
+    // 150 in a final round had been asked about as a bank past the lead first)
+    const least = parseInt(quick.dataset.least || "0", 10);
     const reaches = (lead === null
       ? score < target && score + points >= target
       : score + points > lead || (score < lead && score + points === lead)) &&
-      !(quick.dataset.exact && score + points > target);
+      !(quick.dataset.exact && score + points > target) && points >= least;
     // (a double tap answers nothing: the question must have been on screen a moment)
     if (reaches && quick.dataset.confirmed === String(points) && Date.now() - askedAt < READ_FIRST_MS) return;
     if (reaches && quick.dataset.confirmed !== String(points)) {
