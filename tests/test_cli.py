@@ -367,27 +367,36 @@ def test_replay_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert "To play: Ann\n  turn so far: 0, to keep from 1 4 2 4 5\n" in out
 
 
+def _replay_scores(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rules: str,
+    target: int,
+    *scores: tuple[str, int],
+) -> str:
+    """`hotdice replay -` of a game of quick scores (players in the order they first score)."""
+    log = {
+        "rules": rules,
+        "target": target,
+        "players": list(dict.fromkeys(name for name, _ in scores)),
+        "events": [{"type": "score", "player": name, "points": p} for name, p in scores],
+    }
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0
+    return out
+
+
 def test_replay_text_says_what_the_final_round_needs(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A table settling who needs what in the final round reads it off the replay."""
-    log: dict[str, Any] = {
-        "rules": "ten-thousand",
-        "target": 2000,
-        "players": ["Ann", "Bob"],
-        "events": [
-            {"type": "score", "player": "Ann", "points": 500},
-            {"type": "score", "player": "Bob", "points": 2000},
-        ],
-    }
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
-    code, out, _ = run(capsys, "replay", "-")
-    assert code == 0 and "To play: Ann (needs 1,550 to pass the lead)\n" in out
+    scores = [("Ann", 500), ("Bob", 2000)]
+    out = _replay_scores(capsys, monkeypatch, "ten-thousand", 2000, *scores)
+    assert "To play: Ann (needs 1,550 to pass the lead)\n" in out
     assert "Final round: Bob reached the target; still to play: Ann\n" in out
-    log["events"].append({"type": "score", "player": "Ann", "points": 1500})  # (a tie)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
-    code, out, _ = run(capsys, "replay", "-")
-    assert code == 0 and "tie-break" in out and "To play: Bob\n" in out  # (level: no sum)
+    out = _replay_scores(capsys, monkeypatch, "ten-thousand", 2000, *scores, ("Ann", 1500))
+    assert "tie-break" in out and "To play: Bob\n" in out  # (a tie; level: no sum)
     assert "Final round:" not in out
 
 
@@ -395,19 +404,9 @@ def test_replay_text_says_a_5150_bonus_roll_is_owed(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """It said only "To play: Ann", a turn's words for the one roll the bonus is."""
-    log = {
-        "rules": "dice-10000+the-5150",
-        "target": 6000,
-        "players": ["Ann", "Bob"],
-        "events": [
-            {"type": "score", "player": "Ann", "points": 5150},
-            {"type": "score", "player": "Bob", "points": 0},
-            {"type": "score", "player": "Ann", "points": 850},
-        ],
-    }
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(log)))
-    code, out, _ = run(capsys, "replay", "-")
-    assert code == 0 and out.startswith("dice-10000+the-5150, game to 6,000: bonus rolls\n")
+    scores = [("Ann", 5150), ("Bob", 0), ("Ann", 850)]
+    out = _replay_scores(capsys, monkeypatch, "dice-10000+the-5150", 6000, *scores)
+    assert out.startswith("dice-10000+the-5150, game to 6,000: bonus rolls\n")
     assert "To play: Ann (the 5150 bonus roll: one roll of all the dice, its best keep" in out
 
 

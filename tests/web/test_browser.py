@@ -159,6 +159,21 @@ def tap_dice(page: Page, dice: list[int]) -> None:
         page.locator(f'#controls .face[data-face="{v}"]').click()
 
 
+def check_page(ctx: BrowserContext, server: Server) -> Page:
+    """The rule check on a phone, its scripts run."""
+    page = ctx.new_page()
+    page.goto(server.url + "/check")
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
+def hold(page: Page, url: str) -> list[Route]:
+    """Hold every request of ``page`` to ``url``, in order, for the test to answer."""
+    held: list[Route] = []
+    page.route(url, lambda route: held.append(route))
+    return held
+
+
 def wait_text(page: Page, selector: str, text: str, timeout_s: float = 6.0) -> None:
     """Wait until ``selector`` shows ``text``; fails after ``timeout_s``, several 1 s polls
     (how fast it shows is for the load benchmark: a busy CI machine must not fail this)."""
@@ -740,8 +755,7 @@ def test_a_first_player_photo_read_across_another_phones_change(
     photo = upload("bob.png", b"stub")
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
         host, guest = host_and_guest(host_ctx, guest_ctx, server)
-        held: list[Route] = []
-        guest.route("**/api/read*", lambda route: held.append(route))  # (answered below)
+        held = hold(guest, "**/api/read*")  # (answered below)
         with guest.expect_file_chooser() as chooser:
             guest.click('#first label.photo-btn:has(input[data-player="Bob"])')
         host.fill('#add-player input[name="name"]', "Cid")
@@ -768,9 +782,7 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
     from playwright.sync_api import expect
 
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         page.select_option("#preset", "farkle")
         for v in [3, 4, 4, 3, 4, 3]:
             page.locator(f'.face[data-face="{v}"]').click()
@@ -849,9 +861,7 @@ def test_rule_check_says_a_keep_wins_the_game_and_scores_a_first_roll(
     """A review found farke's six 1s shown as "Best: 8,000" alone, where they win at once
     (RULES.md), and nothing said the roll is scored as a turn's first."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         page.select_option("#preset", "farke")
         for v in [1] * 6:
             page.locator(f'.face[data-face="{v}"]').click()
@@ -876,12 +886,9 @@ def test_rule_check_answers_overtaken_on_their_way_are_not_shown(
     """Found by a review: an answer still on its way when the dice or the rules changed was
     shown all the same, under the new dice or headed with the old rules."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         page.select_option("#preset", "farkle")
-        held: list[Route] = []
-        page.route("**/api/score", lambda route: held.append(route))
+        held = hold(page, "**/api/score")
         for v in [1, 2, 3, 3, 4, 4]:
             page.locator(f'.face[data-face="{v}"]').click()
         page.click('[data-pad="go"]')
@@ -993,9 +1000,7 @@ def test_the_rules_words_follow_the_last_tick_not_a_late_answer(
 def test_photo_of_a_roll(browser: Browser, server: Server, shots: Path) -> None:
     photo = _sample_photo()
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         page.select_option("#preset", "farkle")
         _read_photo(page, "#check", photo)
         page.locator(".photo-preview img").evaluate(
@@ -1028,9 +1033,7 @@ def test_a_hard_photo_is_said_to_be_hard(
     hard = tmp_path / "hard.png"
     hard.write_bytes(hard_photo(kind))
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         assert _read_photo(page, "#check", hard) == f"Found 2 dice, {said}"
         assert page.locator(".tray-die.unsure").count() == 2
         # the same photo as shot: said as any photo is (waited for by its own words, as
@@ -1305,8 +1308,7 @@ def test_the_coachs_advice_coming_late_leaves_the_keeps_where_they_are(
         page, errors = farkle_game(ctx, server, "Ann\nBob")
         page.click("#coach-on")
         wait_text(page, "#coach-line", "expect 542", 5.0)
-        held: list[Route] = []
-        page.route("**/advice", lambda route: held.append(route))
+        held = hold(page, "**/advice")
         tap_dice(page, [4, 4, 4, 4, 2, 3])
         page.click('#controls [data-pad="go"]')
         page.locator("#controls .option").first.wait_for()
@@ -2082,8 +2084,7 @@ def test_a_phone_out_of_touch_says_so_as_does_a_slow_or_failed_write(
         wait_text(page, "#turn-line", "Ann's turn")
         page.set_viewport_size({"width": 390, "height": 844})
 
-        held: list[Route] = []
-        page.route("**/api/games/*/events", lambda route: held.append(route))
+        held = hold(page, "**/api/games/*/events")
         page.fill("#quick-points", "300")
         page.click('#quick [data-quick="bank"]')
         wait_text(page, "#toast", "Sending…")
@@ -2123,8 +2124,7 @@ def test_a_late_write_a_double_tap_and_a_sheet_that_never_came_are_said_rightly(
     old turn on screen, the points gone, without a word."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
-        held: list[Route] = []
-        page.route("**/api/games/*/events", lambda route: held.append(route))
+        held = hold(page, "**/api/games/*/events")
         page.click('#quick [data-quick="bust"]')
         wait_text(page, "#toast", "did not reach the scoresheet: enter it again", timeout_s=16)
         page.unroute("**/api/games/*/events")
@@ -2205,8 +2205,7 @@ def test_a_refused_write_after_a_lost_answer_is_said_as_check_and_stays_said(
     then hid it, so the phone said nothing."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
-        held: list[Route] = []
-        page.route("**/api/games/*/events", lambda route: held.append(route))
+        held = hold(page, "**/api/games/*/events")
         page.route("**/api/games/*", lambda route: route.abort())  # (no poll answers)
         page.fill("#quick-points", "300")
         page.click('#quick [data-quick="bank"]')
@@ -2288,8 +2287,7 @@ def test_the_coach_says_it_is_working_or_failing_and_asks_again_after_a_4xx(
     failed, and after a proxy's 4xx it never asked again."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
-        held: list[Route] = []
-        page.route("**/api/games/*/advice", lambda route: held.append(route))
+        held = hold(page, "**/api/games/*/advice")
         page.click("#coach-on")
         _wait_for(page, lambda: len(held) == 1)
         wait_text(page, "#coach-pending", "Working it out…")  # (after a moment)
@@ -2400,8 +2398,7 @@ def test_an_older_advice_answered_late_leaves_the_newer_ones_retry(
     newer one's retry: the panel stayed pending until the next action."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
-        held: list[Route] = []
-        page.route("**/api/games/*/advice", lambda route: held.append(route))
+        held = hold(page, "**/api/games/*/advice")
         page.click("#coach-on")
         _wait_for(page, lambda: len(held) == 1)  # (version 0's ask, held)
         page.click('#quick [data-quick="bust"]')  # Ann busts: version 1
@@ -2422,11 +2419,8 @@ def test_an_older_photos_late_answer_is_dropped(browser: Browser, server: Server
     """Two photos sent one after the other: the first one's answer coming last put its dice
     in the tray over the second's."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
-        held: list[Route] = []
-        page.route("**/api/read*", lambda route: held.append(route))
+        page = check_page(ctx, server)
+        held = hold(page, "**/api/read*")
 
         def read_as(values: list[int]) -> dict[str, Any]:
             detection = ONE_DIE_READ["detections"][0]
@@ -2454,11 +2448,8 @@ def test_rule_check_says_nothing_is_being_scored_once_the_dice_change(
     """Dice changed before the first answer came: the answer was dropped, but "Scoring…"
     and aria-busy stayed for good."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
-        held: list[Route] = []
-        page.route("**/api/score", lambda route: held.append(route))
+        page = check_page(ctx, server)
+        held = hold(page, "**/api/score")
         for v in [1, 2, 3, 3, 4, 6]:
             page.locator(f'#check .face[data-face="{v}"]').click()
         page.click('[data-pad="go"]')
@@ -2477,12 +2468,9 @@ def test_a_photo_read_after_dice_were_tapped_in_leaves_them(
     """A slow photo's dice replaced the dice the player had tapped in meanwhile, and the
     score of those, without a word."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         page.select_option("#preset", "farkle")
-        held: list[Route] = []
-        page.route("**/api/read*", lambda route: held.append(route))
+        held = hold(page, "**/api/read*")
         page.set_input_files("#check input.photo", files=upload("slow.png", b"x"))
         _wait_for(page, lambda: len(held) == 1)
         for v in [1, 1, 1, 1, 1, 1]:  # (tired of waiting: tapped in by hand)
@@ -2503,12 +2491,9 @@ def test_rule_check_on_a_slow_or_failing_server(browser: Browser, server: Server
     502"; a screen reader heard nothing (the card was hidden and shown whole); a reload put
     the rules back to hot-dice."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         page.select_option("#preset", "farkle")
-        held: list[Route] = []
-        page.route("**/api/score", lambda route: held.append(route))
+        held = hold(page, "**/api/score")
         for v in [1, 2, 3, 3, 4, 6]:
             page.locator(f'#check .face[data-face="{v}"]').click()
         for _ in range(3):
@@ -2544,9 +2529,7 @@ def test_a_tray_die_corrected_from_the_keyboard_keeps_the_focus(
     """Enter on a tray die (to pick it for a correction) redrew the tray and left the focus
     on the page: a screen reader lost its place."""
     with phone(browser) as ctx:
-        page = ctx.new_page()
-        page.goto(server.url + "/check")
-        page.wait_for_selector("body[data-ready]")
+        page = check_page(ctx, server)
         for v in (1, 2, 3):
             page.locator(f'#check .face[data-face="{v}"]').click()
         page.locator('#check .tray-die[data-i="1"]').focus()
