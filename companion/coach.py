@@ -183,7 +183,7 @@ def advise_game(state: GameState) -> dict[str, Any] | None:
             tie, head["tie_value_why"] = _tie_value(state)
             head["tie_value"] = tie
             least = state.rules.least_bank(on_board=me.on_board)
-            if least > need:  # (zilch: level, a bank still needs 300; greed off the board)
+            if least > need - UNIT:  # (zilch: a bank needs 300, so no bank of 250 ties)
                 head["least_bank"] = least
         race = _first_of_two_in_a_tie_break(state)
         if race:

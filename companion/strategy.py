@@ -349,6 +349,8 @@ def long_run(rules: Rules) -> LongRun | None:
     The strike penalty's "never below 0" floor is ignored: it only matters for a player at
     under 500 points and would make the whole banked score part of the state.
     """
+    if not rules.strike_penalty:  # (not cached: None would take a strike rule's place)
+        return None
     return _long_run(turn_rules(rules))
 
 

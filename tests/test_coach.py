@@ -353,8 +353,13 @@ def test_a_least_bank_over_the_need_is_named() -> None:
     assert advice is not None and (advice["need"], advice["least_bank"]) == (150, 300)
 
 
-def test_the_least_bank_is_named_only_when_it_asks_more_than_the_need() -> None:
-    # zilch, two players: Bob, last, needs exactly 300, the least bank: nothing more to say
+def test_the_least_bank_is_named_only_when_a_tie_by_a_bank_is_under_it() -> None:
+    # zilch, two players: Bob, last, needs exactly 300, the least bank: named, as a bank
+    # of 250 would tie but cannot be made (the solve counts no such tie either)
     state = _final_round("zilch", [("Ann", 9000), ("Bob", 9750), ("Ann", 1000)], 10000)
     advice = advise_game(state)
-    assert advice is not None and advice["need"] == 300 and "least_bank" not in advice
+    assert advice is not None and (advice["need"], advice["least_bank"]) == (300, 300)
+    # ten-thousand: Bob needs 450; a bank of 400 ties, and any bank may be made
+    state = _final_round("ten-thousand", [("Ann", 0), ("Bob", 600), ("Ann", 1000)], 1000)
+    advice = advise_game(state)
+    assert advice is not None and advice["need"] == 450 and "least_bank" not in advice

@@ -2367,11 +2367,13 @@ def test_a_busts_undo_reminder_goes_once_another_phone_acts(
         expect(host.locator("#toast")).to_be_hidden(timeout=1000)
 
 
+@pytest.mark.parametrize("cleared", [False, True])
 def test_a_roll_read_from_a_photo_while_the_sheet_settles_is_sent(
-    browser: Browser, server: Server
+    browser: Browser, server: Server, cleared: bool
 ) -> None:
     """A photo read within 0.8 s of a keep filled the tray and enabled Roll while the fresh
-    sheet settled: its tap sent nothing, and said nothing."""
+    sheet settled: its tap sent nothing, and said nothing. It is sent once the sheet has
+    settled, unless the dice were cleared meanwhile (a misread seen)."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
         detection = ONE_DIE_READ["detections"][0]
@@ -2387,7 +2389,12 @@ def test_a_roll_read_from_a_photo_while_the_sheet_settles_is_sent(
         go = page.locator('#controls [data-pad="go"]')
         _wait_for(page, lambda: go.is_enabled(), timeout_s=3)
         go.click(timeout=500)  # (within the settle: the tray was filled at once)
-        page.wait_for_selector('#sheet[data-version="3"]', timeout=4000)
+        if cleared:
+            page.click('#controls [data-pad="clear"]', timeout=500)
+            page.wait_for_timeout(1500)
+            assert _version(page, server) == 2
+        else:
+            page.wait_for_selector('#sheet[data-version="3"]', timeout=4000)
         assert not errors, errors
 
 

@@ -41,7 +41,7 @@
     const least = a.least_bank && a.least_bank > a.need ? a.least_bank : 0;
     const tie = !a.tie_value ? "" : a.need === STEP
       ? ` You are level: a bust leaves the tie, and tie-break turns again, ${worth}.`
-      : a.need - STEP < least ? ""
+      : a.need - STEP < (a.least_bank || 0) ? ""
       : ` A bank of ${pts(a.need - STEP)} ties: tie-break turns, ${worth}.`;
     const left = a.not_counted ? ` Not counted: ${esc(a.not_counted)}.` : "";
     const aim = least ? `${pts(least)} this turn (the rules' least bank: ${pts(a.need)} would pass the lead)`

@@ -282,7 +282,9 @@
     // (another phone's change only: after this phone's own, the twin of the button pressed
     // is the next action's, Busted for the next player)
     // (another phone's action: "Undo if that was a slip" would now take that one back)
-    if (hold === null && toast.dataset.undoes && !toast.hidden) toast.hidden = true;
+    // (not this phone's own version come by a poll, its own sheet late: Undo is still its)
+    const others = parseInt(fresh.dataset.version, 10) !== ownVersion;
+    if (hold === null && others && toast.dataset.undoes && !toast.hidden) toast.hidden = true;
     const twin = hold === null && document.activeElement === document.body ? twinIn(fresh, focused) : null;
     if (twin && twin.disabled) refocus = twin;
     else if (twin) twin.focus({preventScroll: true});
@@ -614,7 +616,7 @@
     });
     const pad = sheet.querySelector(".pad");
     if (pad) {
-      HotDice.attach(pad, {
+      const tray = HotDice.attach(pad, {
         exact: true,
         // (a photo read filling the tray while the fresh sheet settles enables Roll in
         // that moment: its tap is this player's, sent once the sheet has settled, where it
@@ -625,6 +627,8 @@
           if (wait <= 0) event({type: "roll", dice});
           else {
             setTimeout(() => {
+              // (nor dice changed or cleared since the tap, a misread seen: not the player's)
+              if (String(tray.values()) !== String(dice)) return;
               if (version() === tapped) event({type: "roll", dice});
               else say("Not sent: the sheet changed as you tapped Roll. Check it, then tap Roll again.", true);
             }, wait);
