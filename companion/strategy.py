@@ -182,8 +182,15 @@ def turn_rules(rules: Rules) -> Rules:
 
 
 def turn_model(rules: Rules) -> TurnModel:
-    """Every reachable (dice, held) state with its merged roll classes, from the engine."""
-    return _turn_model(turn_rules(rules))
+    """Every reachable (dice, held) state with its merged roll classes, from the engine.
+    Keyed by the rules as a roll scores under them: what may be banked and what a bust
+    costs are the solve's (the coach's "bank from" variants had each built a model)."""
+    return _turn_model(_model_rules(rules))
+
+
+@functools.lru_cache(maxsize=256)
+def _model_rules(rules: Rules) -> Rules:
+    return replace(turn_rules(rules), target=SOLVED_TARGET, entry=0, min_bank=0, strike_penalty=0)
 
 
 @functools.lru_cache(maxsize=32)
