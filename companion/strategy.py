@@ -362,10 +362,7 @@ def long_run(rules: Rules) -> LongRun | None:
 
 
 @functools.lru_cache(maxsize=32)
-def _long_run(rules: Rules) -> LongRun | None:
-    if not rules.strike_penalty:
-        return None
-
+def _long_run(rules: Rules) -> LongRun:
     def fresh(bust_value: float) -> float:
         solution = solve(rules, bust_value=bust_value)
         return solution.roll_value(solution.model.start, 0)

@@ -385,17 +385,16 @@ def advice(game_id: str) -> Response:
 
 
 def _advice_json(game: store.Game, version: int) -> str:
-    """The coach's advice at ``version`` as a JSON body. Working it out solves the rules'
-    turn (seconds for rules no game has asked about), so it shares the cap on heavy work:
-    past it the phone is told the coach is busy and asks again (eight phones asking at
-    once for new rules held every other game's polling for 8 s)."""
+    """The coach's advice at ``version`` as a JSON body: pending while the rules' turn or
+    race is solved in the background (`coach.ready`, with no slot held); then working it
+    out shares the cap on heavy work, past which the phone is told the coach is busy and
+    asks again (eight phones asking at once had held every other game's polling for 8 s)."""
     snap = store.snapshot_at(game, version)
     state = snap.state
     # (no game yet, or over, or a bonus roll: nothing to work out; nor while the roll for
-    # first player is tied, when no turn can be entered: the seating is still to come)
+    # first player is tied: the seating is still to come)
     advice = None
-    tied = bool(snap.table.roll_again) and not snap.started
-    if state is not None and not nothing_to_decide(state) and not tied:
+    if state is not None and not nothing_to_decide(state) and not snap.tied_for_first:
         coach.ready(state)  # (pending while its solves are under way: no slot held)
         try:
             with heavy_work("working out advice"):

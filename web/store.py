@@ -119,6 +119,12 @@ class Snapshot:
         return self.table.started
 
     @property
+    def tied_for_first(self) -> bool:
+        """The roll for first player is tied, before the first turn: no turn can be entered
+        until the tied players roll again (or Undo takes the tie back)."""
+        return bool(self.table.roll_again) and not self.started
+
+    @property
     def over(self) -> bool:
         """The game has a winner (a rematch may follow it)."""
         return (self.state_json or {}).get("phase") == "over"

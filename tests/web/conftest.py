@@ -82,8 +82,11 @@ def heavy_work_full(app: Flask, leave: int = 0) -> Iterator[int]:
     photos or solving rules (yields how many); given back afterwards."""
     heavy = app.extensions["hotdice_heavy"]
     taken = 0
-    while heavy._value > leave and heavy.acquire(blocking=False):
+    while heavy.acquire(blocking=False):
         taken += 1
+    for _ in range(min(leave, taken)):  # (the ones left free, given back at once)
+        heavy.release()
+        taken -= 1
     try:
         yield taken
     finally:
