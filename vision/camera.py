@@ -9,19 +9,20 @@ same on a camera, a video file or a list in a test.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import queue
 import stat
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from .detections import Detections
-from .io import native_stderr_kept
+from .io import native_stderr_kept, opencv_message
 from .light import top_level
 from .model import resize
 
@@ -124,7 +125,7 @@ def settled_rolls(
     still_frames: int = 8,
     change_level: float = CHANGE_LEVEL,
     min_change: float = 0.0005,
-) -> Iterator[Roll]:
+) -> Generator[Roll, None, None]:
     """Yield a Roll each time the scene settles into something new (and once at the start).
 
     The scene is still once `still_frames` frames in a row are alike: each differs from the
@@ -199,6 +200,24 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
     return opened[0] if opened else None
 
 
+def _why_not_opened(source: str | int) -> str:
+    """Why OpenCV could not open a video file, where the file system says (": no such
+    file", as `hotdice read` says of a photo): a stream's URL, an image sequence's
+    pattern or a camera number is OpenCV's to judge, and left unexplained."""
+    if not isinstance(source, str) or "://" in source or "%" in source:
+        return ""
+    try:
+        found = os.stat(source)
+    except OSError as exc:
+        missing = exc.errno in (errno.ENOENT, errno.ENOTDIR)
+        return ": no such file" if missing else f": {(exc.strerror or str(exc)).lower()}"
+    except ValueError:  # (a NUL in the name: no file has it)
+        return ": no such file"
+    if stat.S_ISREG(found.st_mode) and not found.st_size:
+        return ": the file is empty"
+    return ""
+
+
 # Failed reads in a row that end a stream. OpenCV fails one read for a frame it cannot
 # decode and goes on with the next: a video with one damaged frame had ended there, its
 # later rolls never read and nothing said. A stream's end fails every
@@ -230,7 +249,7 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
         raise OSError(f"cannot open camera or video {shown}: OpenCV needs a UTF-8 file name")
     cap = _capture(source)
     if cap is None or not cap.isOpened():
-        raise OSError(f"cannot open camera or video {shown}")
+        raise OSError(f"cannot open camera or video {shown}{_why_not_opened(source)}")
     # (a pipe's MP4 decodes no frame either: the command says why, `cli.run_camera`)
     a_file = isinstance(source, str) and _mode_is(source, stat.S_ISREG)
     counted = cap.get(cv2.CAP_PROP_FRAME_COUNT)  # (a file's frames, by its index)
@@ -265,7 +284,7 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
                         handed(OSError(f"cannot read video {shown}: none of its frames decodes"))
                     return
         except cv2.error as exc:  # (the command's one line, as a source that will not open)
-            why = next(iter((exc.err or str(exc)).strip().splitlines()), "")
+            why = next(iter(opencv_message(exc).strip().splitlines()), "")
             handed(OSError(f"cannot read camera or video {shown}: {why or 'OpenCV failed'}"))
         except BaseException as exc:  # (for the reading thread to raise: not lost here)
             handed(exc)

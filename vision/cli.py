@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import shlex
+import signal
 import stat
 import sys
 import tempfile
@@ -294,6 +295,20 @@ def _a_pipe(source: str | int) -> bool:
         return False
 
 
+@contextlib.contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ctrl-C ignored for a while (left as it is off the main thread, where none is set)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     """`hotdice read --camera SOURCE`: print each settled roll until the stream ends."""
     source = _camera_source(args.camera)
@@ -315,9 +330,14 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
             frames[0] += 1
             yield frame
 
+    empty = 0  # (still scenes with no die: the table between two rolls)
+    rolls = settled_rolls(counted(video_frames(source)), timed_read)
     try:
-        for roll in settled_rolls(counted(video_frames(source)), timed_read):
+        for roll in rolls:
             dets = roll.detections
+            if not dets:  # (remembered as the scene, so the next dice are a new roll)
+                empty += 1
+                continue
             ruled = {**_ruled(args, context, dets), "frame": roll.frame_index}
             if args.json:
                 print(_json_line(str(args.camera), dets, last_ms[0], ruled), flush=True)
@@ -328,6 +348,10 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
             if args.max_rolls and count >= args.max_rolls:
                 break
     except KeyboardInterrupt:
+        # (a second Ctrl-C while the video's reading thread is stopped had printed a
+        # traceback from the generator's clean-up: the first one is enough)
+        with _interrupts_ignored():
+            rolls.close()
         return 0
     if not frames[0]:
         if _a_pipe(source):  # (`cat roll.mp4 | hotdice read --camera /dev/stdin`)
@@ -342,7 +366,8 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
                 f"{args.camera}: a photo, not a video (--camera waits for dice to settle "
                 f"over many frames): read it with hotdice read {shlex.quote(args.camera)}"
             )
-        print(f"hotdice: no roll settled in {_count(frames[0], 'frame')}", file=sys.stderr)
+        seen = " (the table lay still, but with no dice seen on it)" if empty else ""
+        print(f"hotdice: no roll settled in {_count(frames[0], 'frame')}{seen}", file=sys.stderr)
         return 1
     return 0
 
@@ -459,7 +484,7 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
         )
     else:
         print(f"  face accuracy {s['face_accuracy']:.2%} (matched dice, printed symbols left out)")
-    print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll exactly right)")
+    print(f"  roll accuracy {s['roll_accuracy']:.2%} (whole roll's values exactly right)")
     asked = s["dice_asked"]
     print(
         f"  asked to check {asked} {'die' if asked == 1 else 'dice'} (read under {ASK_BELOW}); "

@@ -4,8 +4,9 @@ A detection matches a labelled die when its centre falls inside the labelled box
 one (as many pairs as can be made, nearest box centre first). Detections inside an
 image's `ignore` boxes are not scored. Dice flagged `"face": "symbol"` must be found, but
 their value is left out of face and roll accuracy, since no pip counter can read a
-printed logo. Where a source gives no boxes, the multisets of values are compared instead
-(a symbol die matching any value), and no face accuracy is scored. `close_ups` blows
+printed logo. A roll is read right when its multiset of values is the labelled one (a
+symbol die matching any value), as the table scores it; where a source gives no boxes,
+that is all that is compared, and no face accuracy is scored. `close_ups` blows
 labelled dice up to fill a frame, as a phone held close to the table shows them.
 
 A die read under `ASK_BELOW` is one the player is asked to check, so besides the exact
@@ -101,16 +102,18 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
             if j not in used_d:
                 problems.append(f"extra {d.value} ({d.confidence:.2f}) at {list(d.box_xywh)}")
         matched = len(used_l)
-        roll_ok = not problems
+        # (the roll is its multiset of values, as the table scores it: two dice read each
+        # as the other is a roll right, its faces wrong)
+        roll_ok = _multiset_matched(labels, dets) == len(labels) == len(dets)
         wrong_unasked, right_once_asked = _once_asked(labels, dets)
+        right_once_asked = right_once_asked or roll_ok
     else:
-        # no boxes: the multisets of values; a symbol die takes any one value left over.
-        # A misread die is then a miss and an extra, so no face is scored.
+        # no boxes: the multisets of values. A misread die is then a miss and an extra, so
+        # no face is scored.
         symbols = sum(lab.get("face") == "symbol" for lab in labels)
         want = Counter(lab["value"] for lab in labels if lab.get("face") != "symbol")
         read = Counter(d.value for d in dets)
-        common = sum((want & read).values())
-        matched = common + min(symbols, len(dets) - common)
+        matched = _multiset_matched(labels, dets)
         face_ok = face_n = 0
         roll_ok = matched == len(labels) == len(dets)
         # values read surely beyond the labelled ones (a symbol die takes any one) are
@@ -136,6 +139,15 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         wrong_unasked=wrong_unasked,
         right_once_asked=right_once_asked,
     )
+
+
+def _multiset_matched(labels: list[dict], dets: list[DieDetection]) -> int:
+    """How many labelled dice the values read account for, as multisets (a symbol die
+    takes any one value left over)."""
+    symbols = sum(lab.get("face") == "symbol" for lab in labels)
+    want = Counter(lab["value"] for lab in labels if lab.get("face") != "symbol")
+    common = sum((want & Counter(d.value for d in dets)).values())
+    return common + min(symbols, len(dets) - common)
 
 
 def _once_asked(labels: list[dict], dets: list[DieDetection]) -> tuple[int, bool]:
@@ -460,10 +472,12 @@ def summarize(results: Iterable[ImageResult]) -> dict:
 
 
 def failure_lines(results: Iterable[ImageResult]) -> Iterator[str]:
-    """One line per image that was not read exactly right."""
+    """One line per image with a die missed, read wrong or found where none is: its roll
+    read wrong, or right as a multiset with dice read in each other's places."""
     for r in results:
-        if not r.roll_ok:
-            yield f"{r.file}: " + "; ".join(r.problems)
+        if r.problems:
+            right = "" if not r.roll_ok else "roll right, but "
+            yield f"{r.file}: {right}" + "; ".join(r.problems)
 
 
 # How much of a close-up frame's height the die spans, in `close_ups`

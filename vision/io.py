@@ -379,6 +379,14 @@ def native_stderr_kept() -> Iterator[list[str]]:
             kept.extend(line for line in text.splitlines() if line.strip())
 
 
+def opencv_message(exc: cv2.error) -> str:
+    """An OpenCV error's own description (its ``err``), else its whole text. OpenCV sets
+    ``err`` on the error class, not on the error raised: an error raised without one (an
+    argument of the wrong type, another thread's) read the last error's description."""
+    err = getattr(exc, "err", None)
+    return err if isinstance(err, str) and err and err in str(exc) else str(exc)
+
+
 def path_problem(path: str | os.PathLike, exc: OSError, *, what: str = "file") -> str:
     """Why `path` could not be looked at or read, in one line, from the OSError raised.
 

@@ -30,6 +30,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .io import opencv_message
+
 # HOTDICE_MODEL_DIR points the reader at networks retrained with `--out DIR`, to compare
 # them with the shipped ones by `hotdice eval` before replacing them
 MODEL_DIR = Path(os.environ.get("HOTDICE_MODEL_DIR") or Path(__file__).resolve().parent / "models")
@@ -203,7 +205,7 @@ def _net(name: str) -> cv2.dnn.Net:
                 pass
         return cv2.dnn.readNetFromONNX(str(path))
     except cv2.error as exc:
-        raise _failed(path, "not a network OpenCV can load", exc.err or str(exc)) from None
+        raise _failed(path, "not a network OpenCV can load", opencv_message(exc)) from None
 
 
 # An OpenCV network holds its input and its layers' buffers: two threads (a web server's)
@@ -224,7 +226,7 @@ def _run(name: str, blob: np.ndarray) -> np.ndarray:
             net.setInput(blob)
             return net.forward()
     except cv2.error as exc:
-        message = exc.err or str(exc)
+        message = opencv_message(exc)
         raise _failed(MODEL_DIR / name, "does not take this input", message) from None
 
 

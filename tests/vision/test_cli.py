@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -270,7 +270,7 @@ def test_a_camera_number_past_a_c_int_is_no_camera(capsys: pytest.CaptureFixture
     assert (
         err.startswith("hotdice: error: cannot open camera or video '999") and err.count("\n") == 1
     )
-    assert err.endswith("… (5,001 characters)\n")
+    assert err.endswith("… (5,001 characters): file name too long\n")  # (taken as a path)
 
 
 def test_an_empty_path_is_an_error_not_the_current_folder(
@@ -883,6 +883,77 @@ def test_camera_on_a_video_where_no_roll_settles_says_so(
     assert captured.out == "" and "no roll settled in 6 frames" in captured.err
 
 
+def test_camera_prints_no_roll_for_a_still_empty_table(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The table lies empty while the dice are shaken: a review's video of a roll, the empty
+    table and the next roll printed a roll of no dice between them. The empty table is
+    still the scene last read: the same dice thrown again are a new roll."""
+    first = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
+    table = np.full_like(first, int(np.median(first)))
+    video = tmp_path / "empty_between.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (640, 360))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    shaken = [first[::-1].copy(), cv2.flip(first, 1)] * 3
+    for frame in [first] * 12 + shaken + [table] * 12 + shaken + [first] * 12:
+        writer.write(frame)
+    writer.release()
+    assert main(["read", "--json", "--camera", str(video)]) == 0
+    rolls = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [len(r["dice"]) for r in rolls] == [2, 2]
+    assert rolls[0]["frame"] < 12 and rolls[1]["frame"] > 36
+    empty = tmp_path / "empty.avi"
+    writer = cv2.VideoWriter(str(empty), cv2.VideoWriter.fourcc(*"MJPG"), 15, (640, 360))
+    for frame in [table] * 12:
+        writer.write(frame)
+    writer.release()
+    assert main(["read", "--camera", str(empty)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        "hotdice: no roll settled in 12 frames (the table lay still, but with no dice seen on it)\n"
+    )
+
+
+def test_a_second_ctrl_c_in_camera_mode_is_ignored_while_the_video_closes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A review's Ctrl-C pressed twice printed a traceback from the video's clean-up, half
+    the time: the first ends the command, and Ctrl-C is ignored while the stream closes
+    (then set back as it was)."""
+    import signal
+
+    seen: list[object] = []
+
+    def frames(source: str | int) -> Iterator[np.ndarray]:
+        try:
+            while True:
+                yield np.full((90, 120, 3), 100, np.uint8)
+        finally:
+            seen.append(signal.getsignal(signal.SIGINT))
+
+    def pressed(*_: object) -> dict:
+        raise KeyboardInterrupt
+
+    die = DieDetection(3, 0.9, (10, 10, 20, 20), (20.0, 20.0))
+    monkeypatch.setattr(cli, "video_frames", frames)
+    monkeypatch.setattr(cli, "read", lambda frame, photo: Detections((die,), (120, 90)))
+    monkeypatch.setattr(cli, "_ruled", pressed)
+    before = signal.getsignal(signal.SIGINT)
+    assert main(["read", "--camera", "0"]) == 0
+    assert seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_missing_or_empty_video_file_is_said_so(tmp_path: Path) -> None:
+    """Each had been only "cannot open camera or video" (a review)."""
+    missing, empty = tmp_path / "nope.avi", tmp_path / "empty.mp4"
+    empty.write_bytes(b"")
+    for video, why in ((missing, "no such file"), (empty, "the file is empty")):
+        r = _run("read", "--camera", str(video))
+        assert r.returncode == 2 and r.stdout == ""
+        assert r.stderr == f"hotdice: error: cannot open camera or video {str(video)!r}: {why}\n"
+
+
 def test_a_still_photo_as_the_camera_is_said_to_be_a_photo(
     samples_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -1156,7 +1227,7 @@ def test_eval_text_gives_its_figures_as_percentages(
         "  dice labelled 8, detected 9, matched 7",
         "  precision 77.78%  recall 87.50%",
         "  face accuracy 85.71% (matched dice, printed symbols left out)",
-        "  roll accuracy 50.00% (whole roll exactly right)",
+        "  roll accuracy 50.00% (whole roll's values exactly right)",
         "  asked to check 1 die (read under 0.6); 2 read wrong without asking",
         "  roll accuracy once the dice asked about are checked 75.00%",
         "  ms per image: median 25.0, 95th percentile 89.5"

@@ -173,7 +173,9 @@ def test_once_asked_figures_match_every_way_of_pairing_the_dice(
     and read at random. Against every one-to-one pairing where a find stands for a die
     (in its box, and asked about or read as labelled): the fewest sure finds left without
     a die are the wrong unasked, and the roll is right once asked when some pairing gives
-    every die a find and every sure find a die. A roll right as read is right once asked."""
+    every die a find and every sure find a die. The roll is right as read when its values
+    are the labelled ones, some one to one pairing of any finds to any dice giving each
+    die its value (a symbol's any); such a roll is right once asked too."""
     dice: list[dict] = [
         {"value": v, "box": [40 * s, 0, 50, 20], **({"face": "symbol"} if logo else {})}
         for v, s, logo in labels
@@ -195,9 +197,14 @@ def test_once_asked_figures_match_every_way_of_pairing_the_dice(
             unpaired = len(sure - set(order))
             left_out = min(left_out, unpaired)
             right = right or (None not in order and not unpaired)
-    assert (result.wrong_unasked, result.right_once_asked) == (left_out, right)
+    values = [(lab["value"], lab) for lab in dice]
+    as_read = len(dets) == len(dice) and any(
+        all("face" in lab or dets[j].value == v for (v, lab), j in zip(values, order, strict=True))
+        for order in itertools.permutations(range(len(dets)))
+    )
+    assert result.roll_ok == as_read
+    assert (result.wrong_unasked, result.right_once_asked) == (left_out, right or as_read)
     assert result.asked == len(dets) - len(sure)
-    assert result.right_once_asked or not result.roll_ok
 
 
 def test_labels_without_boxes_compare_values_and_score_no_face() -> None:
@@ -271,6 +278,26 @@ def test_an_extra_die_spoils_the_roll() -> None:
     assert (result.labelled, result.detected, result.matched) == (1, 2, 1)
     assert result.face_correct == result.face_scored == 1
     assert not result.roll_ok and any(p.startswith("extra 2") for p in result.problems)
+
+
+def test_a_roll_is_right_by_its_multiset_of_values_and_its_faces_in_place() -> None:
+    """The issue's roll accuracy is the multiset of values (what the table scores): two
+    dice each read as the other (a review's test) are a roll right and two faces wrong,
+    listed as such; a die missed and the same value found where none is, too."""
+    two = [{"value": 2, "box": [0, 0, 20, 20]}, {"value": 4, "box": [40, 40, 20, 20]}]
+    entry = {"file": "x.jpg", "dice": two}
+    swapped = score_image(entry, Detections((_die(4, 10, 10), _die(2, 50, 50))), 1.0)
+    assert swapped.roll_ok and swapped.right_once_asked and swapped.face_correct == 0
+    assert list(failure_lines([swapped])) == [
+        "x.jpg: roll right, but read 4 (0.90) for 2 at [0, 0, 20, 20]; "
+        "read 2 (0.90) for 4 at [40, 40, 20, 20]"
+    ]
+    moved = score_image(entry, Detections((_die(2, 10, 10), _die(4, 90, 90))), 1.0)
+    assert moved.roll_ok and moved.matched == 1
+    wrong = score_image(entry, Detections((_die(2, 10, 10), _die(5, 50, 50))), 1.0)
+    assert not wrong.roll_ok and list(failure_lines([wrong])) == [
+        "x.jpg: read 5 (0.90) for 4 at [40, 40, 20, 20]"
+    ]
 
 
 def test_without_boxes_an_extra_die_spoils_the_roll() -> None:

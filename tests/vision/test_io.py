@@ -25,6 +25,7 @@ from vision.io import (
     jpeg_scans,
     load_image,
     native_stderr_kept,
+    opencv_message,
     read_bytes,
     reduction_for,
     write_image,
@@ -421,3 +422,12 @@ def test_an_image_is_written_through_a_symlink_in_the_format_its_name_gives(
     assert link.is_symlink() and (tmp_path / "data.bin").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(OSError, match=r"^\S*nowhere/copy.png: cannot write the image: "):
         write_image(tmp_path / "nowhere" / "copy.png", np.zeros((8, 8, 3), np.uint8))
+
+
+def test_an_opencv_error_says_its_own_description_not_the_last_errors() -> None:
+    """OpenCV keeps an error's description (``err``) on the error class: a test's error
+    made by hand, after another test's real one, read "Overload resolution failed"."""
+    with pytest.raises(cv2.error) as real:
+        cv2.resize(np.zeros((0, 0), np.uint8), (1, 1))
+    assert opencv_message(real.value) == "!ssize.empty()"
+    assert opencv_message(cv2.error("videoio: read failed\nmore")) == "videoio: read failed\nmore"
