@@ -159,6 +159,20 @@ class Table:
                 return list(payload["players"])
         return None
 
+    @property
+    def first_rolls(self) -> list[dict[str, int]]:
+        """The dice of the roll for first player that stand, round by round: a recorded
+        tie's, or those of the seating they decided while it stands (a join since asks for
+        another roll). For a screen that shows how it went, not only who starts."""
+        if rounds := self.tie_rounds:
+            return rounds
+        for kind, payload in reversed(self.rows):
+            if kind in ("join", "tie"):
+                return []
+            if kind == "seat":
+                return list(payload.get("rolls", []))
+        return []
+
     def add(self, kind: str, payload: Mapping[str, Any], *, max_name: int = MAX_NAME) -> Table:
         """The table with one more row, or ``ValueError`` with the reason it is not allowed.
 

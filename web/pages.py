@@ -190,15 +190,21 @@ def my_games() -> list[dict[str, str]]:
         snap = _load_or_none(game_id)
         if snap is None or session_token(snap.game) is None:
             continue
+        href = url_for("pages.game", game_id=snap.game.id)
         state = snap.state_json
         if state is None:
             status = "setting up" + (f": {', '.join(snap.players)}" if snap.players else "")
         elif state["phase"] == "over":
             status = f"{state['winner']} won"
+            # (the rematch another phone set up, which this phone plays with the same code:
+            # opened from here, as from the winner screen, once it is listed above it)
+            if snap.rematch and snap.rematch not in (g["id"] for g in out):
+                status += f" · rematch {snap.rematch} set up"
+                href = url_for("pages.game", game_id=snap.rematch, joined=1)
         else:
             status = f"{state['current_player']}'s turn"
         players = " · ".join(snap.players) if state is not None else ""
-        out.append({"id": snap.game.id, "players": players, "status": status})
+        out.append({"id": snap.game.id, "players": players, "status": status, "href": href})
         if len(out) == GAMES_LISTED:
             break
     return out
@@ -585,6 +591,47 @@ def _bank_wins(snap: store.Snapshot, rules: crules.Rules) -> str:
     return said or "banking now wins the game"
 
 
+def _taken_over(
+    turn: dict[str, Any] | None, history: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """Where a takeover turn started: whose banked turn, its total and dice. A watching
+    screen lists the turn's rolls, which without it added up to less than its total."""
+    if not turn or not turn["takeover"] or not history:
+        return None
+    steps = turn["steps"]
+    first = steps[0]["roll"] if steps else turn["roll"] if turn["awaiting"] == "keep" else None
+    start = steps[0]["turn_total"] - steps[0]["points"] if steps else turn["total"]
+    dice = len(first) if first else turn["dice_left"]
+    return {"from": history[-1]["player"], "total": start, "dice": dice}
+
+
+def _last_turn(snap: store.Snapshot) -> dict[str, Any] | None:
+    """The rolled turn the game's last action ended (a bank, or a roll that busted): its
+    rolls and keeps, and how it ended, for a watching screen until the next turn's first
+    roll. The wall had shown the busting roll nowhere, only "bust" on the sheet."""
+    before = snap.before_last
+    state, earlier = snap.state_json, before.state_json if before else None
+    if state is None or earlier is None or not snap.events:
+        return None
+    turn, last = earlier.get("turn"), snap.events[-1]
+    ended = len(state["history"]) == len(earlier["history"]) + 1
+    if not ended or not turn or state["history"][-1]["kind"] != "dice":
+        return None
+    if last.get("type") not in ("roll", "bank"):
+        return None
+    record = state["history"][-1]
+    return {
+        "player": record["player"],
+        "steps": turn["steps"],
+        "taken_over": _taken_over(turn, earlier["history"]),
+        "bust": record["bust"],
+        "roll": list(last.get("dice") or []),
+        "lost": turn["total"],
+        "reason": record["reason"],
+        "points": record["points"],
+    }
+
+
 def view_model(snap: store.Snapshot) -> dict[str, Any]:
     """Arrange the engine's state for the paper-like sheet: columns, rows, banners.
 
@@ -633,6 +680,8 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "rows": rows,
         "phase": state["phase"],
         "turn": turn,
+        "taken_over": _taken_over(turn, state.get("history", [])),
+        "last_turn": _last_turn(snap),
         "takeover": takeover,
         "current": state.get("current_player"),
         "final_round": state.get("final_round"),

@@ -129,12 +129,20 @@ class Snapshot:
         """The game has a winner (a rematch may follow it)."""
         return (self.state_json or {}).get("phase") == "over"
 
+    @functools.cached_property
+    def before_last(self) -> Snapshot | None:
+        """The game as Undo would leave it now: without its last row that counts (None
+        where there is none). Folded once per snapshot (a frozen dataclass without slots
+        keeps a cached property in its own dict), for Undo's words and the wall's last turn."""
+        if not self.table.rows:
+            return None
+        return _make(self.game, self.version + 1, self.table.undone())
+
     def undo_words(self) -> str | None:
         """What Undo would take back now, in the words it then says ("Ann's 500"), so that
         the button names it: a phone sees that the action is another phone's (None: none)."""
-        if not self.table.rows:
-            return None
-        return undone_words(self, _make(self.game, self.version + 1, self.table.undone()))
+        before = self.before_last
+        return None if before is None else undone_words(self, before)
 
     def log(self) -> dict[str, Any]:
         """The game log in the format ``hotdice replay`` reads."""

@@ -376,14 +376,20 @@ def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: P
 
 def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Browser, server: Server) -> None:
     """The other phones' winner screens link to the rematch (no Rematch of their own, which
-    made a second game), and open it as players: it has the same join code."""
-    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+    made a second game), and open it as players: it has the same join code. A watching
+    screen follows the table to it by itself (a review's wall stayed on the old winner);
+    the old game's Undo, once the rematch is set up, asks for a second tap."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx, phone(browser) as wall_ctx:
         host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        old = host.url.split("?")[0]
+        wall = wall_ctx.new_page()
+        wall.goto(old + "?watch=1")
         host.fill("#quick-points", "10000")
         bank_past_the_target(host)
         wait_text(guest, "#final-banner", "Bob")
         guest.click('#quick [data-quick="bust"]')
         wait_text(host, "#winner", "Ann wins")
+        wait_text(wall, "#winner", "Ann wins")
         host.click("#rematch")
         host.click("text=Create game")
         host.wait_for_selector("#quick")
@@ -392,6 +398,18 @@ def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Browser, server
         guest.click("#rematch-open")
         guest.wait_for_selector("#quick")
         assert guest.url.split("?")[0] == host.url  # (the same game, as a player)
+        rematch = host.url.split("/")[-1]
+        wait_text(wall, "#toast", f"this screen opens game {rematch} in 10 s")
+        wall.wait_for_url(f"**/g/{rematch}?watch=1", timeout=15000)
+        wall.wait_for_selector("#sheet")
+        assert wall.locator("#quick").count() == 0  # (still only watching)
+        guest.goto(old)
+        guest.click("#undo")
+        wait_text(guest, "#toast", f"moved on to the rematch, game {rematch}")
+        guest.wait_for_timeout(1200)
+        assert guest.locator("#winner").count() == 1  # (nothing taken back yet)
+        guest.click("#undo")
+        wait_text(guest, "#final-banner", "Bob")
 
 
 def test_create_sent_again_opens_the_game_it_made(browser: Browser, server: Server) -> None:

@@ -506,11 +506,13 @@ def test_the_controls_say_whose_turn_its_total_and_hot_dice(
     assert b'id="turn-now"' not in spectator.data
 
 
-def _turn_so_far(sheet: str) -> list[str]:
-    """The watching screen's lines of the turn so far, dice as their values, tags dropped."""
-    if 'id="turn-so-far"' not in sheet:
+def _turn_so_far(sheet: str, card_id: str = "turn-so-far") -> list[str]:
+    """The watching screen's lines of the turn so far (or of another card of rolls), dice
+    as their values, tags dropped."""
+    if f'id="{card_id}"' not in sheet:
         return []
-    card = sheet[sheet.index('id="turn-so-far"') : sheet.index("</ol>")]
+    start = sheet.index(f'id="{card_id}"')
+    card = sheet[start : sheet.index("</ol>", start)]
     lines = re.findall(r"<li[^>]*>(.*?)</li>", card, re.S)
     dice = [re.sub(r'<svg[^>]*aria-label="(\d)".*?</svg>', r" \1 ", li, flags=re.S) for li in lines]
     return [" ".join(unescape(re.sub(r"<[^>]+>", " ", li)).split()) for li in dice]
@@ -545,8 +547,62 @@ def test_a_watching_screen_shows_the_turns_rolls_and_keeps(
     assert sheets()[0] == ["Rolled 1 1 5 2 3 4 · kept 1 1 5 +250", "Rolled 1 2 3 · kept 1 +100"]
     game.event({"type": "bank"})
     assert sheets()[0] == []  # (Bob's turn: nothing rolled yet)
-    game.event({"type": "roll", "dice": [2, 2, 3, 4, 6, 6]})  # (a bust ends the turn)
-    assert sheets()[0] == []
+
+
+def test_a_watching_screen_shows_the_turn_just_ended_until_the_next_ones_first_roll(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A review's wall showed the roll that busted nowhere (only "bust" on the sheet): the
+    turn just ended stays, its rolls and how it ended, until the next player rolls. A
+    quick entry has no rolls to show, and a player's phone has its own messages."""
+    game.create("farkle", ["Ann", "Bob"])
+    watcher = client.application.test_client()
+    client.get(f"/g/{game.id}?t={game.token}")
+
+    def last_turn() -> list[str]:
+        return _turn_so_far(watcher.get(f"/g/{game.id}/sheet").get_data(as_text=True), "last-turn")
+
+    game.event({"type": "roll", "dice": [1, 1, 5, 2, 3, 4]})
+    game.event({"type": "keep", "dice": [1, 1, 5]})
+    game.event({"type": "bank"})
+    assert last_turn() == ["Rolled 1 1 5 2 3 4 · kept 1 1 5 +250", "Banked +250"]
+    assert 'id="last-turn"' not in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    game.event({"type": "roll", "dice": [5, 2, 3, 4, 6, 6]})
+    assert last_turn() == []  # (Bob's turn under way: its own card)
+    game.event({"type": "keep", "dice": [5]})
+    game.event({"type": "roll", "dice": [2, 2, 3, 4, 6]})  # (a bust ends the turn)
+    assert last_turn() == [
+        "Rolled 5 2 3 4 6 6 · kept 5 +50",
+        "Rolled 2 2 3 4 6 · bust : the turn's 50 lost",
+    ]
+    game.undo()  # (the bust taken back: Bob chooses again, his turn's card shows)
+    assert last_turn() == []
+    game.event({"type": "roll", "dice": [2, 2, 3, 4, 6]})
+    game.score("Ann", 300)
+    assert last_turn() == []  # (a quick entry: no rolls)
+
+
+def test_a_takeover_turn_lists_the_points_it_took_over(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A review's wall listed "+500" and "+150" under a turn total of 700: the 50 and the
+    dice taken over head the list."""
+    game.create("farkle+amish", ["Bob", "Ann"])
+    game.score("Bob", 200)
+    game.event({"type": "roll", "dice": [5, 2, 2, 3, 4, 6]})
+    game.event({"type": "keep", "dice": [5]})
+    game.event({"type": "bank"})
+    game.event({"type": "takeover", "accept": True})
+    game.event({"type": "roll", "dice": [5, 5, 5, 2, 3]})
+    game.event({"type": "keep", "dice": [5, 5, 5]})
+    watcher = client.application.test_client()
+    sheet = watcher.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    taken, kept = "Took over Ann's 50 with 5 dice", "Rolled 5 5 5 2 3 · kept 5 5 5 +500"
+    assert _turn_so_far(sheet) == [taken, kept]
+    game.event({"type": "roll", "dice": [2, 3]})  # (a bust: the takeover's turn just ended)
+    sheet = watcher.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+    busted = "Rolled 2 3 · bust : the turn's 550 lost"
+    assert _turn_so_far(sheet, "last-turn") == [taken, kept, busted]
 
 
 def test_the_web_package_loads_no_opencv_and_shares_visions_pixel_limit(tmp_path: Path) -> None:
@@ -1045,6 +1101,43 @@ def test_a_join_that_ends_a_tie_for_first_player_says_so(
     assert "joined during the tie" not in client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
 
 
+def test_a_watching_screen_shows_the_roll_for_first_player(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A review's wall showed nothing of it: its turn line went at a tie, with no word of
+    why, and the columns reordered unsaid once it was decided. The dice of each round,
+    the tie and who starts are shown, with no form; a player's phone shows the dice too."""
+    made = game.create("farkle", ["Ann", "Bob", "Cid"])
+    client.get(made["join_url"])
+    watcher = client.application.test_client()
+
+    def card(phone: FlaskClient) -> str:
+        sheet = phone.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        if 'id="setup"' not in sheet:
+            return ""
+        start = sheet.index(">", sheet.index('id="setup"')) + 1
+        found = sheet[start : sheet.index("</section>", start)]
+        shown = re.sub(r'<svg[^>]*aria-label="(\d)".*?</svg>', r"\1", found, flags=re.S)
+        return " ".join(unescape(re.sub(r"<[^>]+>", " ", shown)).split())
+
+    assert card(watcher).startswith("Players Ann → Bob → Cid")
+    assert "Add" not in card(watcher) and "Who goes first" not in card(watcher)
+    game.first({"Ann": 6, "Bob": 6, "Cid": 2})
+    assert card(watcher) == (
+        "Players Ann → Bob → Cid Rolled for first player: Ann 6 , Bob 6 , Cid 2 "
+        "Tie: Ann and Bob roll again for first player."
+    )
+    game.first({"Ann": 3, "Bob": 5})
+    assert card(watcher) == (
+        "Players Bob → Cid → Ann Rolled for first player: Ann 6 , Bob 6 , Cid 2 ; then Ann 3 , "
+        "Bob 5 Bob rolled highest and starts: Bob → Cid → Ann."
+    )
+    player = card(client)
+    assert "Rolled for first player: Ann 6" in player and "(Undo takes the roll back.)" in player
+    game.score("Bob", 500)
+    assert card(watcher) == "" and card(client) == ""  # (play has started)
+
+
 def token_of(client: FlaskClient, game_id: str) -> str:
     """The join code a browser's game page holds for this game (its script's)."""
     match = re.search(r'data-token="([^"]*)"', client.get(f"/g/{game_id}").get_data(as_text=True))
@@ -1210,9 +1303,17 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     wall = host.get(f"/g/{game.id}/sheet?watch=1").get_data(as_text=True)
     assert f'id="rematch-open" href="/g/{rematch}?watch=1"' in wall
     assert game.get()["rematch"] == rematch  # (and in the API's answer)
+    # (a phone that closed its tab finds the rematch from the home page's list, and the old
+    # game's Undo, a slip once the table has moved on, asks for a second tap: game.js)
+    home = guest.get("/").get_data(as_text=True)
+    listed = f'href="{opened}"><b>{game.id}</b> <span>Ann won · rematch {rematch} set up'
+    assert listed in home
+    assert f'data-rematch="{rematch}"' in guest.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     page = guest.get(opened).get_data(as_text=True)
     assert page.index('id="sheet"') < page.index('<details class="card share"')
     assert 'id="quick"' in guest.get(f"/g/{rematch}/sheet").get_data(as_text=True)
+    home = guest.get("/").get_data(as_text=True)  # (opened: listed as a game of its own)
+    assert f"<b>{rematch}</b>" in home and "set up" not in home
     assert 'id="quick"' not in spectator.get(f"/g/{rematch}/sheet").get_data(as_text=True)
     # a second Rematch, or its form sent late, opens the same game instead of another
     assert guest.get(f"/?again={game.id}").location == opened

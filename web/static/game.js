@@ -172,6 +172,21 @@
       : `${h.player}'s 5150 bonus roll: +${h.points.toLocaleString("en")}.`;
   }
 
+  // Undo asked about once (a finished game whose rematch is set up): when, on which version
+  let undoAsked = {version: -1, at: 0};
+  const UNDO_ASK_MS = 10000;
+
+  // a watching screen follows the table to its rematch (a wall nobody touches had stayed
+  // on the old game's winner), once it has shown the winner a while; not one opened
+  // after the rematch was set up, to look back at the old game
+  const FOLLOW_MS = 10000;
+  function followRematch(fresh, hadLink) {
+    const link = fresh.querySelector("#rematch-open");
+    if (token || hadLink || !link || followRematch.timer) return;
+    say(`Rematch set up: this screen opens game ${link.dataset.game} in ${FOLLOW_MS / 1000} s.`, false, true);
+    followRematch.timer = setTimeout(() => location.assign(link.href), FOLLOW_MS);
+  }
+
   function turnKey(sheet) { return `${sheet.dataset.turns}|${sheet.dataset.current}|${sheet.dataset.phase}`; }
 
   // What this phone may have typed or picked and not sent, keyed by what it is for: a
@@ -240,6 +255,7 @@
     const before = turnKey(sheet);
     const phaseBefore = sheet.dataset.phase;
     const offered = Boolean(sheet.querySelector("#takeover"));
+    const hadRematch = Boolean(sheet.querySelector("#rematch-open"));
     const focused = document.activeElement;  // (gone with the old sheet, unless typed in)
     const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
     const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
@@ -264,6 +280,7 @@
       fresh.after(share);
     }
     wire();
+    followRematch(fresh, hadRematch);
     if (hold) showOwnResult(fresh, phaseBefore);
     else if (fresh.dataset.phase === "over" && phaseBefore !== "over") {
       // (the game won on another phone: the winner in view here too, not above the screen)
@@ -840,7 +857,18 @@
     if (bust) { quickScore(bust.closest("#quick"), 0); return; }
     const btn = ev.target.closest("[data-event]");
     if (btn && btn.closest("#sheet")) { event(JSON.parse(btn.dataset.event)); return; }
-    if (ev.target.closest("[data-undo]")) {
+    const undo = ev.target.closest("[data-undo]");
+    if (undo) {
+      // a finished game's Undo once the table's rematch is set up asks for a second tap:
+      // one tapped on a phone left on the old game took its win back, and every phone's
+      // rematch link with it, while the table played on
+      const asked = undoAsked.version === version() && Date.now() - undoAsked.at < UNDO_ASK_MS;
+      if (undo.dataset.rematch && !asked) {
+        undoAsked = {version: version(), at: Date.now()};
+        say(`The table has moved on to the rematch, game ${undo.dataset.rematch}. ` +
+          "Tap Undo again to take back this game's end anyway.", true);
+        return;
+      }
       // points typed or dice tapped for the sheet the Undo takes back go with it: said, as
       // another phone's change says it
       send("undo", {}).then((out) => {
