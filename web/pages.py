@@ -186,6 +186,7 @@ def my_games() -> list[dict[str, str]]:
     as the home page lists them: code, players and how the game stands. A player who closed the
     tab (or whose phone's home-screen icon opens the home page) gets back to the sheet."""
     out: list[dict[str, str]] = []
+    held = set(_held_tokens())
     for game_id in reversed(_held_tokens()):
         snap = _load_or_none(game_id)
         if snap is None or session_token(snap.game) is None:
@@ -197,8 +198,8 @@ def my_games() -> list[dict[str, str]]:
         elif state["phase"] == "over":
             status = f"{state['winner']} won"
             # (the rematch another phone set up, which this phone plays with the same code:
-            # opened from here, as from the winner screen, once it is listed above it)
-            if snap.rematch and snap.rematch not in (g["id"] for g in out):
+            # opened from here, as from the winner screen, until this phone has opened it)
+            if snap.rematch and snap.rematch not in held:
                 status += f" · rematch {snap.rematch} set up"
                 href = url_for("pages.game", game_id=snap.rematch, joined=1)
         else:
@@ -606,27 +607,33 @@ def _taken_over(
 
 
 def _last_turn(snap: store.Snapshot) -> dict[str, Any] | None:
-    """The rolled turn the game's last action ended (a bank, or a roll that busted): its
-    rolls and keeps, and how it ended, for a watching screen until the next turn's first
-    roll. The wall had shown the busting roll nowhere, only "bust" on the sheet."""
-    before = snap.before_last
-    state, earlier = snap.state_json, before.state_json if before else None
-    if state is None or earlier is None or not snap.events:
+    """The rolled turn the game's last action ended (a bank, or a roll that busted, the
+    first too), or the one before a takeover offer's answer: its rolls and keeps, and how
+    it ended, for a watching screen until the next turn's first roll. The wall had shown
+    the busting roll nowhere, only "bust" on the sheet."""
+    ending = snap
+    while ending.events and ending.events[-1].get("type") == "takeover":
+        if ending.before_last is None:
+            return None
+        ending = ending.before_last
+    before = ending.before_last
+    state, earlier = ending.state_json, before.state_json if before else None
+    if state is None or earlier is None or not ending.events:
         return None
-    turn, last = earlier.get("turn"), snap.events[-1]
+    turn, last = earlier.get("turn"), ending.events[-1]  # (no turn: busted on its first roll)
     ended = len(state["history"]) == len(earlier["history"]) + 1
-    if not ended or not turn or state["history"][-1]["kind"] != "dice":
+    if not ended or state["history"][-1]["kind"] != "dice":
         return None
-    if last.get("type") not in ("roll", "bank"):
+    if last.get("type") not in ("roll", "bank") or (turn is None and last["type"] == "bank"):
         return None
     record = state["history"][-1]
     return {
         "player": record["player"],
-        "steps": turn["steps"],
+        "steps": turn["steps"] if turn else [],
         "taken_over": _taken_over(turn, earlier["history"]),
         "bust": record["bust"],
         "roll": list(last.get("dice") or []),
-        "lost": turn["total"],
+        "lost": turn["total"] if turn else 0,
         "reason": record["reason"],
         "points": record["points"],
     }

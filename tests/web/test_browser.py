@@ -377,8 +377,9 @@ def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: P
 def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Browser, server: Server) -> None:
     """The other phones' winner screens link to the rematch (no Rematch of their own, which
     made a second game), and open it as players: it has the same join code. A watching
-    screen follows the table to it by itself (a review's wall stayed on the old winner);
-    the old game's Undo, once the rematch is set up, asks for a second tap."""
+    screen follows the table to it by itself (a review's wall stayed on the old winner),
+    unless the old game's end is taken back meanwhile; that game's Undo, once the rematch
+    is set up, asks for a second tap, which a double tap's second is not."""
     with phone(browser) as host_ctx, phone(browser) as guest_ctx, phone(browser) as wall_ctx:
         host, guest = host_and_guest(host_ctx, guest_ctx, server)
         old = host.url.split("?")[0]
@@ -393,23 +394,27 @@ def test_a_rematch_made_on_one_phone_reaches_the_others(browser: Browser, server
         host.click("#rematch")
         host.click("text=Create game")
         host.wait_for_selector("#quick")
+        rematch = host.url.split("?")[0].split("/")[-1]
         wait_text(guest, "#rematch-open", "Rematch set up")
         assert guest.locator("#rematch").count() == 0
-        guest.click("#rematch-open")
-        guest.wait_for_selector("#quick")
-        assert guest.url.split("?")[0] == host.url  # (the same game, as a player)
-        rematch = host.url.split("/")[-1]
         wait_text(wall, "#toast", f"this screen opens game {rematch} in 10 s")
-        wall.wait_for_url(f"**/g/{rematch}?watch=1", timeout=15000)
-        wall.wait_for_selector("#sheet")
-        assert wall.locator("#quick").count() == 0  # (still only watching)
-        guest.goto(old)
-        guest.click("#undo")
+        guest.dblclick("#undo", delay=120)
         wait_text(guest, "#toast", f"moved on to the rematch, game {rematch}")
-        guest.wait_for_timeout(1200)
+        guest.wait_for_timeout(1800)
         assert guest.locator("#winner").count() == 1  # (nothing taken back yet)
         guest.click("#undo")
         wait_text(guest, "#final-banner", "Bob")
+        wait_text(wall, "#final-banner", "Bob")
+        wall.wait_for_timeout(10_000)
+        assert wall.url.split("?")[0] == old  # (it stayed with the game taken back)
+        guest.click('#quick [data-quick="bust"]')  # (over again: the link is back)
+        wait_text(wall, "#toast", f"this screen opens game {rematch} in 10 s")
+        wall.wait_for_url(f"**/g/{rematch}?watch=1", timeout=15_000)
+        wall.wait_for_selector("#sheet")
+        assert wall.locator("#quick").count() == 0  # (still only watching)
+        guest.click("#rematch-open")
+        guest.wait_for_selector("#quick")
+        assert guest.url.split("?")[0] == host.url.split("?")[0]  # (the same game, as a player)
 
 
 def test_create_sent_again_opens_the_game_it_made(browser: Browser, server: Server) -> None:
@@ -2660,6 +2665,9 @@ def test_a_takeover_offered_by_another_phone_is_brought_into_view(
         watcher.set_viewport_size({"width": 320, "height": 568})
         watcher.goto(f"{server.url}/g/{game_id}?watch=1")
         watcher.wait_for_selector('#sheet[data-version="3"]')
+        # (the history open below the sheet: the offer, once made, starts above the screen
+        # of a watcher left at the foot, where the last turn's card above it had put it)
+        watcher.click("#history summary")
         for screen in (page, watcher):
             screen.evaluate("window.scrollTo(0, document.body.scrollHeight)")
         controls_top = "document.querySelector('#controls').getBoundingClientRect().top"
@@ -2675,7 +2683,9 @@ def test_a_takeover_offered_by_another_phone_is_brought_into_view(
         watcher.wait_for_selector('#sheet[data-version="4"] #takeover')
         watcher.wait_for_timeout(300)
         offer_top = "document.querySelector('#takeover').getBoundingClientRect().top"
-        assert watcher.evaluate(offer_top) < 0 < at  # (still read at the foot of the sheet)
+        # (still read at the foot of the sheet: not scrolled to the offer, which would put
+        # it at the top, within a pixel of 0)
+        assert watcher.evaluate(offer_top) < -100 and watcher.evaluate("scrollY") == at > 0
         resp = page.request.post(
             f"{server.url}/api/games/{game_id}/undo",
             data={"version": 4},

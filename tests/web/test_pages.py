@@ -580,6 +580,45 @@ def test_a_watching_screen_shows_the_turn_just_ended_until_the_next_ones_first_r
     game.event({"type": "roll", "dice": [2, 2, 3, 4, 6]})
     game.score("Ann", 300)
     assert last_turn() == []  # (a quick entry: no rolls)
+    game.event({"type": "roll", "dice": [2, 2, 3, 3, 4, 6]})  # (a bust on the first roll)
+    assert last_turn() == ["Rolled 2 2 3 3 4 6 · bust"]
+
+
+def test_the_last_turn_stays_on_the_wall_while_its_takeover_is_answered(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A takeover offer's answer is no turn: the turn banked stays shown until the next
+    player's first roll (a review's wall lost it at the answer). An exact finish's bust on
+    the first roll says why."""
+    game.create("farkle+amish", ["Bob", "Ann"])
+    game.score("Bob", 200)
+    game.event({"type": "roll", "dice": [5, 2, 2, 3, 4, 6]})
+    game.event({"type": "keep", "dice": [5]})
+    game.event({"type": "bank"})
+    watcher = client.application.test_client()
+    banked = ["Rolled 5 2 2 3 4 6 · kept 5 +50", "Banked +50"]
+
+    def last_turn() -> list[str]:
+        return _turn_so_far(watcher.get(f"/g/{game.id}/sheet").get_data(as_text=True), "last-turn")
+
+    assert last_turn() == banked
+    for accept in (False, True):
+        game.event({"type": "takeover", "accept": accept})
+        assert last_turn() == banked
+        game.undo()
+    game.event({"type": "takeover", "accept": True})
+    game.event({"type": "roll", "dice": [2, 2, 3, 3, 6]})
+    assert last_turn() == [
+        "Took over Ann's 50 with 5 dice",
+        "Rolled 2 2 3 3 6 · bust : the turn's 50 lost",
+    ]
+    game.create("exact-10000", ["Ann", "Bob"])
+    game.score("Ann", 9900)
+    game.score("Bob", 1000)
+    game.event({"type": "roll", "dice": [1, 5, 2, 2, 3, 6]})
+    reason = game.state["history"][-1]["reason"]
+    assert "would pass 10,000" in reason
+    assert last_turn() == [f"Rolled 1 5 2 2 3 6 · bust ({unescape(reason)})"]
 
 
 def test_a_takeover_turn_lists_the_points_it_took_over(
@@ -1314,6 +1353,9 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     assert 'id="quick"' in guest.get(f"/g/{rematch}/sheet").get_data(as_text=True)
     home = guest.get("/").get_data(as_text=True)  # (opened: listed as a game of its own)
     assert f"<b>{rematch}</b>" in home and "set up" not in home
+    guest.get(f"/g/{game.id}")  # (the old game opened since: listed first, and still its own)
+    home = guest.get("/").get_data(as_text=True)
+    assert f'href="/g/{game.id}"><b>{game.id}</b>' in home and "set up" not in home
     assert 'id="quick"' not in spectator.get(f"/g/{rematch}/sheet").get_data(as_text=True)
     # a second Rematch, or its form sent late, opens the same game instead of another
     assert guest.get(f"/?again={game.id}").location == opened

@@ -182,6 +182,10 @@
   const FOLLOW_MS = 10000;
   function followRematch(fresh, hadLink) {
     const link = fresh.querySelector("#rematch-open");
+    if (!link && followRematch.timer) {  // (its game's end taken back meanwhile: it stays)
+      clearTimeout(followRematch.timer);
+      followRematch.timer = null;
+    }
     if (token || hadLink || !link || followRematch.timer) return;
     say(`Rematch set up: this screen opens game ${link.dataset.game} in ${FOLLOW_MS / 1000} s.`, false, true);
     followRematch.timer = setTimeout(() => location.assign(link.href), FOLLOW_MS);
@@ -862,11 +866,15 @@
       // a finished game's Undo once the table's rematch is set up asks for a second tap:
       // one tapped on a phone left on the old game took its win back, and every phone's
       // rematch link with it, while the table played on
-      const asked = undoAsked.version === version() && Date.now() - undoAsked.at < UNDO_ASK_MS;
-      if (undo.dataset.rematch && !asked) {
+      // (a double tap's second tap is no answer: it comes within AGAIN_MS of the first)
+      const since = undoAsked.version === version() ? Date.now() - undoAsked.at : Infinity;
+      if (undo.dataset.rematch && since < AGAIN_MS) return;
+      if (undo.dataset.rematch && since >= UNDO_ASK_MS) {
         undoAsked = {version: version(), at: Date.now()};
         say(`The table has moved on to the rematch, game ${undo.dataset.rematch}. ` +
-          "Tap Undo again to take back this game's end anyway.", true);
+          "Tap Undo again to take back this game's end anyway.", true, true);
+        const asking = say.count;  // (shown as long as a second tap answers it)
+        setTimeout(() => { if (say.count === asking) toast.hidden = true; }, UNDO_ASK_MS);
         return;
       }
       // points typed or dice tapped for the sheet the Undo takes back go with it: said, as
