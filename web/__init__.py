@@ -10,6 +10,8 @@ from typing import IO, Any
 
 from flask import Flask, Request
 
+from .db import owner_only
+
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 """`vision.MAX_PIXELS`, written out: imported from there, every app made loaded OpenCV,
@@ -54,7 +56,7 @@ def _secret_key(instance: Path) -> str:
     try:
         key = path.read_text(encoding="utf-8").strip()
         if key:
-            _owner_only(path)
+            owner_only(path)
             return key
         path.unlink()  # (an empty one)
     except FileNotFoundError:
@@ -74,16 +76,6 @@ def _secret_key(instance: Path) -> str:
         return path.read_text(encoding="utf-8").strip()
     except OSError as exc:
         raise SecretKeyError(f"cannot make the secret key {path}: {exc.strerror or exc}") from exc
-
-
-def _owner_only(path: Path) -> None:
-    """A key an older hotdice made readable by every local user is made its owner's only,
-    where this server's user owns it (POSIX modes; elsewhere nothing is done)."""
-    if os.name != "posix":
-        return
-    found = path.stat()
-    if found.st_mode & 0o077 and found.st_uid == os.getuid():
-        path.chmod(0o600)
 
 
 def _put_in_place(made: str, path: Path) -> None:

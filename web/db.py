@@ -210,6 +210,22 @@ def create_private(path: str) -> None:
         pass
 
 
+def owner_only(path: str | os.PathLike[str], *, keep_group: bool = False) -> None:
+    """A file an older hotdice made readable by every local user (umask 022) made its
+    owner's only, or its owner's and group's (``keep_group``: a database set up for a
+    group keeps that), where this server's user owns it (POSIX modes; elsewhere, or
+    where there is no such file, nothing is done)."""
+    if os.name != "posix":
+        return
+    shut = 0o007 if keep_group else 0o077
+    try:
+        found = os.stat(path)
+        if found.st_mode & shut and found.st_uid == os.getuid():
+            os.chmod(path, found.st_mode & 0o777 & ~shut)
+    except FileNotFoundError:
+        pass
+
+
 FORMS_DIGESTED = 1
 """The file's ``user_version`` since the ``forms`` table holds digests of the forms
 (`store._form_row`): its rows of before held the forms' own keys, from which, with the
@@ -222,6 +238,9 @@ def init_db() -> None:
     that is hotdice's or new; and bring an older hotdice file's rows up to date."""
     create_private(current_app.config["DATABASE"])
     check_schema(current_app.config["DATABASE"])
+    if _a_file(current_app.config["DATABASE"]):  # (hotdice's, or new: no one else's to read)
+        for part in ("", "-wal", "-shm"):
+            owner_only(current_app.config["DATABASE"] + part, keep_group=True)
     conn = get_db()
     conn.executescript(SCHEMA)
     if conn.execute("PRAGMA user_version").fetchone()[0] == 0:

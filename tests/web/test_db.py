@@ -41,7 +41,7 @@ def test_a_new_file_gets_the_schema_and_reopens_with_its_games(tmp_path: Path) -
     assert again.get(f"/api/games/{made.get_json()['id']}").status_code == 200
 
 
-def test_a_new_file_and_the_secret_key_are_private_an_old_file_keeps_its_mode(
+def test_a_new_file_and_the_secret_key_are_private_an_old_file_is_no_one_elses(
     tmp_path: Path,
 ) -> None:
     """A security review: both were made readable by every local user (umask 022), and a
@@ -67,6 +67,18 @@ def test_a_new_file_and_the_secret_key_are_private_an_old_file_keeps_its_mode(
     shared.chmod(0o640)  # (a file set up for a group keeps its mode)
     _app(shared)
     assert shared.stat().st_mode & 0o777 == 0o640
+    # (an upgrade review: a file an older hotdice made, readable by every local user, its
+    # log files too, is no longer, its group's reading kept)
+    keeper = sqlite3.connect(db)  # (its log files kept while it is open)
+    try:
+        keeper.execute("SELECT COUNT(*) FROM games").fetchone()
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            path.chmod(0o644)
+        create_app({"TESTING": True, "DATABASE": str(db), "INSTANCE_PATH": str(instance)})
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            assert path.stat().st_mode & 0o777 == 0o640, path
+    finally:
+        keeper.close()
     again = create_app({"TESTING": True, "DATABASE": str(db), "INSTANCE_PATH": str(instance)})
     assert again.secret_key == key  # (read back, not made anew)
 
