@@ -35,8 +35,9 @@ player that left players tied (every round so far), the seating after a roll for
 player, and an event of the game log."""
 
 MAX_ROLL_OFF_ROUNDS = 20
-"""Rounds a roll for first player may go (twenty ties in a row is a table playing with the
-sheet: each tie's row holds every round so far, so the cap keeps a table's rows small)."""
+"""Tied rounds a roll for first player may record (twenty ties in a row is a table playing
+with the sheet: each tie's row holds every round so far, so the cap keeps a table's rows
+small); the one round after them that decides it is still taken."""
 
 SEATING_FIXED = "players and seating are fixed once the first turn is recorded"
 
@@ -231,10 +232,13 @@ class Table:
                 f"the roll for first player so far is recorded ({len(recorded)} round(s)): "
                 "send the tied players' new round, or every round starting with the recorded ones"
             )
-        if len(rounds) > MAX_ROLL_OFF_ROUNDS:
-            raise IllegalMove(
-                f"the roll for first player stops at {MAX_ROLL_OFF_ROUNDS} rounds: "
-                "Undo takes the ties back"
-            )
         winner, again = roll_off_rounds(self.players, rounds)
+        # (one round that decides it is always taken: a tie left at the cap, or past it by
+        # a hotdice of before the cap, had the table undo rounds before it could start)
+        deciding = winner is not None and len(rounds) == len(recorded) + 1
+        if len(rounds) > MAX_ROLL_OFF_ROUNDS and not deciding:
+            raise IllegalMove(
+                f"the roll for first player stops at {MAX_ROLL_OFF_ROUNDS} tied rounds: "
+                "roll again until one player is highest, or Undo takes the ties back"
+            )
         return winner, again, rounds

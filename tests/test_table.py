@@ -87,12 +87,25 @@ def test_a_roll_for_first_player_is_refused_when_it_cannot_count() -> None:
         started.roll_off([{"Ann": 1, "Bob": 4}], every_round=True)
 
 
-def test_a_roll_for_first_player_stops_at_its_cap() -> None:
-    ties = [{"Ann": 2, "Bob": 2}] * MAX_ROLL_OFF_ROUNDS
+def test_a_roll_for_first_player_stops_at_its_cap_of_ties_but_takes_the_deciding_round() -> None:
+    """Past the cap no tie is recorded, and no list of rounds past it is taken whole; the
+    one round after the recorded ties that decides it is (an upgrade review: a table left
+    tied at the cap, or past it by a hotdice of before the cap, had to undo rounds)."""
+    tie, decides = {"Ann": 2, "Bob": 2}, {"Ann": 2, "Bob": 5}
+    ties = [tie] * MAX_ROLL_OFF_ROUNDS
     winner, again, rounds = Table(("Ann", "Bob")).roll_off(ties, every_round=True)
     assert (winner, again, len(rounds)) == (None, ["Ann", "Bob"], MAX_ROLL_OFF_ROUNDS)
-    with pytest.raises(IllegalMove, match=f"stops at {MAX_ROLL_OFF_ROUNDS} rounds"):
-        Table(("Ann", "Bob")).roll_off([*ties, {"Ann": 2, "Bob": 5}], every_round=True)
+    with pytest.raises(IllegalMove, match=f"stops at {MAX_ROLL_OFF_ROUNDS} tied rounds"):
+        Table(("Ann", "Bob")).roll_off([*ties, decides], every_round=True)
+    at_cap = _tied(Table(("Ann", "Bob")), ties)
+    with pytest.raises(IllegalMove, match="roll again until one player is highest"):
+        at_cap.roll_off([tie], every_round=False)
+    assert at_cap.roll_off([decides], every_round=False)[0] == "Bob"
+    assert at_cap.roll_off([*ties, decides], every_round=True)[0] == "Bob"
+    past_cap = Table(("Ann", "Bob")).add("tie", {"rolls": [tie] * 23, "on": 0})
+    assert past_cap.roll_again == ["Ann", "Bob"]
+    winner, _, rounds = past_cap.roll_off([decides], every_round=False)
+    assert winner == "Bob" and len(rounds) == 24
 
 
 def test_a_join_ends_a_tie_and_says_who_ended_it() -> None:

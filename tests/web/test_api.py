@@ -893,23 +893,27 @@ def test_a_tie_taken_back_and_recorded_again_is_another_round(
 
 def test_a_roll_for_first_player_stops_at_its_round_cap(game: GameActions) -> None:
     """Each tie's row holds every round so far, so endless ties would grow the game's rows
-    without bound: past ``MAX_ROLL_OFF_ROUNDS`` a round is refused and nothing is stored,
-    sent one at a time or as the whole list at once; Undo still takes the ties back."""
+    without bound: past ``MAX_ROLL_OFF_ROUNDS`` a tie is refused and nothing is stored,
+    sent one at a time or as the whole list at once; the round that decides it is taken,
+    and Undo still takes the ties back."""
     game.create("farkle", ["Ann", "Bob"])
     cap = ctable.MAX_ROLL_OFF_ROUNDS
     tied = {"Ann": 4, "Bob": 4}
     whole = game.first([tied] * (cap + 1), expect=422)
-    assert f"stops at {cap} rounds" in whole.get_json()["error"]
+    assert f"stops at {cap} tied rounds" in whole.get_json()["error"]
     for _ in range(cap):
         assert game.first(tied).get_json()["roll_again"] == ["Ann", "Bob"]
     before = game.get()
-    refused = game.first({"Ann": 6, "Bob": 1}, expect=422)
+    refused = game.first(tied, expect=422)
     assert refused.get_json()["error"] == (
-        f"the roll for first player stops at {cap} rounds: Undo takes the ties back"
+        f"the roll for first player stops at {cap} tied rounds: roll again until one player "
+        "is highest, or Undo takes the ties back"
     )
     assert game.get() == before
-    game.undo()
     assert game.first({"Ann": 6, "Bob": 1}).get_json()["winner"] == "Ann"
+    game.undo()
+    game.undo()
+    assert game.first({"Ann": 1, "Bob": 6}).get_json()["winner"] == "Bob"
 
 
 def test_no_turn_is_recorded_while_the_roll_for_first_player_is_tied(game: GameActions) -> None:
