@@ -88,9 +88,10 @@ def test_a_roll_for_first_player_is_refused_when_it_cannot_count() -> None:
 
 
 def test_a_roll_for_first_player_stops_at_its_cap_of_ties_but_takes_the_deciding_round() -> None:
-    """Past the cap no tie is recorded, and no list of rounds past it is taken whole; the
-    one round after the recorded ties that decides it is (an upgrade review: a table left
-    tied at the cap, or past it by a hotdice of before the cap, had to undo rounds)."""
+    """Past the cap no tie is recorded, and no list of rounds past it adds more than the
+    one round after the recorded ties that decides it, which is taken (an upgrade review:
+    a table left tied at the cap, or past it by a hotdice of before the cap, had to undo
+    rounds)."""
     tie, decides = {"Ann": 2, "Bob": 2}, {"Ann": 2, "Bob": 5}
     ties = [tie] * MAX_ROLL_OFF_ROUNDS
     winner, again, rounds = Table(("Ann", "Bob")).roll_off(ties, every_round=True)

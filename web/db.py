@@ -222,7 +222,7 @@ def owner_only(path: str | os.PathLike[str], *, keep_group: bool = False) -> Non
         found = os.stat(path)
         if found.st_mode & shut and found.st_uid == os.getuid():
             os.chmod(path, found.st_mode & 0o777 & ~shut)
-    except FileNotFoundError:
+    except OSError:  # (best effort: none there, or modes a FAT stick refuses to change)
         pass
 
 
@@ -239,8 +239,10 @@ def init_db() -> None:
     create_private(current_app.config["DATABASE"])
     check_schema(current_app.config["DATABASE"])
     if _a_file(current_app.config["DATABASE"]):  # (hotdice's, or new: no one else's to read)
+        # (SQLite keeps its log files beside the file a symlink leads to)
+        real = os.path.realpath(current_app.config["DATABASE"])
         for part in ("", "-wal", "-shm"):
-            owner_only(current_app.config["DATABASE"] + part, keep_group=True)
+            owner_only(real + part, keep_group=True)
     conn = get_db()
     conn.executescript(SCHEMA)
     if conn.execute("PRAGMA user_version").fetchone()[0] == 0:

@@ -190,6 +190,16 @@ def test_a_folder_is_no_video(tmp_path: Path) -> None:
         next(camera.video_frames(str(tmp_path)))
 
 
+def test_only_a_video_files_own_trouble_is_said_when_it_does_not_open(tmp_path: Path) -> None:
+    """A missing or empty file says so; a stream's address, an image sequence's pattern or
+    a camera number is OpenCV's to open, and no file was missing."""
+    (tmp_path / "empty.avi").write_bytes(b"")
+    assert camera._why_not_opened(str(tmp_path / "nope.avi")) == ": no such file"
+    assert camera._why_not_opened(str(tmp_path / "empty.avi")) == ": the file is empty"
+    for source in ("rtsp://192.0.2.1/table", str(tmp_path / "roll_%03d.jpg"), 7):
+        assert camera._why_not_opened(source) == ""
+
+
 def _ctrl_c_heard() -> None:
     """In the reader's process, before it starts: Ctrl-C as a terminal gives it. A shell
     running the tests as a background job starts them with Ctrl-C ignored, and the reader

@@ -83,6 +83,57 @@ def test_a_new_file_and_the_secret_key_are_private_an_old_file_is_no_one_elses(
     assert again.secret_key == key  # (read back, not made anew)
 
 
+def test_owner_only_shuts_out_others_only_where_it_can(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What others may do goes, the owner's and (``keep_group``) the group's stay; another
+    user's file, and one whose mode cannot change (a FAT stick), are left as they are;
+    a database reached by a symlink has the log files beside its real file shut too."""
+    import os
+
+    from web.db import owner_only
+
+    file = tmp_path / "f"
+    for before, kept, grouped in (
+        (0o644, 0o600, 0o640),
+        (0o664, 0o600, 0o660),
+        (0o606, 0o600, 0o600),
+    ):
+        for keep_group, after in ((False, kept), (True, grouped)):
+            file.touch()
+            file.chmod(before)
+            owner_only(file, keep_group=keep_group)
+            assert file.stat().st_mode & 0o777 == after, (oct(before), keep_group)
+    file.chmod(0o644)
+    with monkeypatch.context() as m:
+        m.setattr(os, "getuid", lambda: os.stat(file).st_uid + 1)  # (another user's)
+        owner_only(file)
+        assert file.stat().st_mode & 0o777 == 0o644
+
+        def refused(path: object, mode: int) -> None:
+            raise PermissionError(1, "Operation not permitted")
+
+        m.setattr(os, "getuid", lambda: os.stat(file).st_uid)
+        m.setattr(os, "chmod", refused)
+        owner_only(file)  # (no error: the server still starts)
+    real = tmp_path / "real"
+    real.mkdir()
+    db = real / "games.sqlite"
+    _app(db)
+    link = tmp_path / "games-link.sqlite"
+    link.symlink_to(db)
+    keeper = sqlite3.connect(link)
+    try:
+        keeper.execute("SELECT COUNT(*) FROM games").fetchone()
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            path.chmod(0o644)
+        _app(link)
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            assert path.stat().st_mode & 0o777 == 0o640, path
+    finally:
+        keeper.close()
+
+
 def test_an_older_files_form_links_go_at_its_first_start_and_later_ones_stay(
     tmp_path: Path,
 ) -> None:

@@ -621,6 +621,19 @@ def test_the_last_turn_stays_on_the_wall_while_its_takeover_is_answered(
     assert last_turn() == [f"Rolled 1 5 2 2 3 6 · bust ({unescape(reason)})"]
 
 
+def test_a_5150_bonus_roll_is_no_last_turn_on_the_wall(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """The bonus roll is one roll of all dice, said by the sheet's own row: no turn's card."""
+    game.create("dice-10000+the-5150", ["Ann", "Bob"], target=5200)
+    for player, points in (("Ann", 1000), ("Bob", 5150), ("Ann", 4200)):
+        game.score(player, points)  # (Ann at the target: Bob's bonus roll owed)
+    game.event({"type": "roll", "dice": [5, 2, 3, 4, 6]})  # (dice-10000: five dice)
+    assert game.state["history"][-1]["kind"] == "bonus" and game.state["phase"] == "tie_break"
+    watcher = client.application.test_client()
+    assert 'id="last-turn"' not in watcher.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+
+
 def test_a_takeover_turn_lists_the_points_it_took_over(
     client: FlaskClient, game: GameActions
 ) -> None:
