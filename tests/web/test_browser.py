@@ -1676,6 +1676,24 @@ def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
         _wait_for(wall, lambda: table_box()[1] < height)
         assert sum(table_box()) <= 600
         expect(newest).to_be_in_viewport(ratio=0.95)
+        # a long turn's card above the table (a review's wall had its newest row half under
+        # the table's head): the row and the head in view, the window scrolled if need be
+        steps = [("keep", [1]), ("roll", [1, 5, 2, 3, 4]), ("keep", [1, 5]), ("roll", [1, 2, 3])]
+        steps += [("keep", [1]), ("roll", [5, 2]), ("keep", [5]), ("bank", None)]
+        for version, (kind, dice) in enumerate(steps, start=41):
+            event = {"type": kind, **({"dice": dice} if dice else {})}
+            page.request.post(
+                f"{server.url}/api/games/{game_id}/events",
+                data={"version": version, "event": event},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        wait_text(wall, "#last-turn", "Banked +400", timeout_s=8)
+        wall.wait_for_timeout(300)
+        newest = wall.locator("#scores tbody tr").last
+        expect(newest).to_be_in_viewport(ratio=0.95)
+        assert "+400" in newest.inner_text()
+        head_box, row_box = wall.locator("#scores thead").bounding_box(), newest.bounding_box()
+        assert head_box and row_box and row_box["y"] >= head_box["y"] + head_box["height"] - 1
         assert not errors, errors
 
 

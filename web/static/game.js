@@ -174,7 +174,7 @@
 
   // Undo asked about once (a finished game whose rematch is set up): when, on which version
   let undoAsked = {version: -1, at: 0};
-  const UNDO_ASK_MS = 10000;
+  const UNDO_ASK_MS = 10000, DOUBLE_TAP_MS = 600;
 
   // a watching screen follows the table to its rematch (a wall nobody touches had stayed
   // on the old game's winner), once it has shown the winner a while; not one opened
@@ -340,9 +340,14 @@
   const onWall = () => Boolean(document.querySelector("main.watching")) && matchMedia(WALL).matches;
   // (a watching screen on a tablet or a television, never scrolled: the table ends above
   // the window's foot, its newest row in view, not below it)
+  // (and at least its head and newest row: a tall card above it, the last turn's, had
+  // left that row half under the head; the window is then scrolled to the table's foot)
   function fitWall(wrap) {
-    wrap.style.maxHeight = onWall()
-      ? `${Math.max(160, innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16)}px` : "";
+    if (!onWall()) { wrap.style.maxHeight = ""; return; }
+    const head = wrap.querySelector("thead")?.offsetHeight || 0;
+    const row = wrap.querySelector("tbody tr:last-child")?.offsetHeight || 0;
+    const room = innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16;
+    wrap.style.maxHeight = `${Math.max(160, head + row + 4, room)}px`;
   }
   // every total on one line above a table that scrolls sideways (first: shown, it makes
   // the table shorter); whether it does
@@ -360,6 +365,8 @@
     wrap.scrollTop = wrap.scrollHeight;
     const th = wrap.querySelector("th.current");
     if (th && wide) wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
+    const below = onWall() ? wrap.getBoundingClientRect().bottom + 8 - innerHeight : 0;
+    if (below > 0) window.scrollBy(0, below);
   }
 
   async function poll() {
@@ -866,9 +873,10 @@
       // a finished game's Undo once the table's rematch is set up asks for a second tap:
       // one tapped on a phone left on the old game took its win back, and every phone's
       // rematch link with it, while the table played on
-      // (a double tap's second tap is no answer: it comes within AGAIN_MS of the first)
+      // (a double tap's second tap is no answer: it comes within DOUBLE_TAP_MS of the
+      // first; a tap after the question is read is, however soon)
       const since = undoAsked.version === version() ? Date.now() - undoAsked.at : Infinity;
-      if (undo.dataset.rematch && since < AGAIN_MS) return;
+      if (undo.dataset.rematch && since < DOUBLE_TAP_MS) return;
       if (undo.dataset.rematch && since >= UNDO_ASK_MS) {
         undoAsked = {version: version(), at: Date.now()};
         say(`The table has moved on to the rematch, game ${undo.dataset.rematch}. ` +
