@@ -1677,7 +1677,9 @@ def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
         assert sum(table_box()) <= 600
         expect(newest).to_be_in_viewport(ratio=0.95)
         # a long turn's card above the table (a review's wall had its newest row half under
-        # the table's head): the row and the head in view, the window scrolled if need be
+        # the table's head): the row and the head in view, the card's list of rolls giving
+        # up the room, its newest line shown; the window never scrolled (a later review's
+        # wall, scrolled to the table's foot, kept the turn line above the screen for good)
         steps = [("keep", [1]), ("roll", [1, 5, 2, 3, 4]), ("keep", [1, 5]), ("roll", [1, 2, 3])]
         steps += [("keep", [1]), ("roll", [5, 2]), ("keep", [5]), ("bank", None)]
         for version, (kind, dice) in enumerate(steps, start=41):
@@ -1694,6 +1696,17 @@ def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
         assert "+400" in newest.inner_text()
         head_box, row_box = wall.locator("#scores thead").bounding_box(), newest.bounding_box()
         assert head_box and row_box and row_box["y"] >= head_box["y"] + head_box["height"] - 1
+        expect(wall.locator("#last-bank")).to_be_in_viewport()
+        expect(wall.locator("#turn-line")).to_be_in_viewport()
+        assert wall.evaluate("scrollY") == 0
+        page.request.post(  # (the next turn's first roll: the card short again, fitted)
+            f"{server.url}/api/games/{game_id}/events",
+            data={"version": 49, "event": {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]}},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        wait_text(wall, "#turn-choosing", "choosing what to keep", timeout_s=8)
+        assert wall.evaluate("document.querySelector('#turn-so-far .steps').style.maxHeight") == ""
+        expect(wall.locator("#turn-line")).to_be_in_viewport()
         assert not errors, errors
 
 

@@ -339,15 +339,27 @@
   const WALL = "(min-width: 700px) and (min-height: 500px)";  // (style.css's main.watching)
   const onWall = () => Boolean(document.querySelector("main.watching")) && matchMedia(WALL).matches;
   // (a watching screen on a tablet or a television, never scrolled: the table ends above
-  // the window's foot, its newest row in view, not below it)
-  // (and at least its head and newest row: a tall card above it, the last turn's, had
-  // left that row half under the head; the window is then scrolled to the table's foot)
+  // the window's foot, its newest row in view, not below it; and keeps at least its head
+  // and newest row: a tall card above it, a long last turn's, had left that row half under
+  // the head. The card's list of rolls gives up the room then, scrolled within itself to
+  // its newest lines: the window itself is never scrolled, which had left the turn line
+  // above the screen for good once the card shrank again)
   function fitWall(wrap) {
+    const steps = [...document.querySelectorAll("#sheet .turn-so-far .steps")].pop();
+    if (steps) steps.style.maxHeight = "";
     if (!onWall()) { wrap.style.maxHeight = ""; return; }
     const head = wrap.querySelector("thead")?.offsetHeight || 0;
     const row = wrap.querySelector("tbody tr:last-child")?.offsetHeight || 0;
-    const room = innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16;
-    wrap.style.maxHeight = `${Math.max(160, head + row + 4, room)}px`;
+    const least = Math.max(160, head + row + 4);
+    let room = innerHeight - wrap.getBoundingClientRect().top - window.scrollY - 16;
+    const line = steps ? steps.querySelector("li")?.offsetHeight || 0 : 0;
+    const cut = steps ? Math.min(least - room, steps.offsetHeight - line - 4) : 0;  // (its last line kept)
+    if (cut > 0) {
+      steps.style.maxHeight = `${steps.offsetHeight - cut}px`;
+      steps.scrollTop = steps.scrollHeight;
+      room += cut;
+    }
+    wrap.style.maxHeight = `${Math.max(least, room)}px`;
   }
   // every total on one line above a table that scrolls sideways (first: shown, it makes
   // the table shorter); whether it does
@@ -365,8 +377,6 @@
     wrap.scrollTop = wrap.scrollHeight;
     const th = wrap.querySelector("th.current");
     if (th && wide) wrap.scrollLeft = th.offsetLeft - (wrap.clientWidth - th.offsetWidth) / 2;
-    const below = onWall() ? wrap.getBoundingClientRect().bottom + 8 - innerHeight : 0;
-    if (below > 0) window.scrollBy(0, below);
   }
 
   async function poll() {
