@@ -1680,8 +1680,9 @@ def test_a_long_game_keeps_the_newest_turns_and_the_controls_in_view(
         # the table's head): the row and the head in view, the card's list of rolls giving
         # up the room, its newest line shown; the window never scrolled (a later review's
         # wall, scrolled to the table's foot, kept the turn line above the screen for good)
-        steps = [("keep", [1]), ("roll", [1, 5, 2, 3, 4]), ("keep", [1, 5]), ("roll", [1, 2, 3])]
-        steps += [("keep", [1]), ("roll", [5, 2]), ("keep", [5]), ("bank", None)]
+        steps: list[tuple[str, list[int] | None]] = [("keep", [1]), ("roll", [1, 5, 2, 3, 4])]
+        steps += [("keep", [1, 5]), ("roll", [1, 2, 3]), ("keep", [1]), ("roll", [5, 2])]
+        steps += [("keep", [5]), ("bank", None)]
         for version, (kind, dice) in enumerate(steps, start=41):
             event = {"type": kind, **({"dice": dice} if dice else {})}
             page.request.post(
