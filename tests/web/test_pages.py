@@ -1388,6 +1388,11 @@ def test_a_rematch_is_one_game_for_the_whole_table(app: Flask, game: GameActions
     game.version = game.get()["version"]  # (the link is a row of its own)
     game.undo()
     assert game.state["phase"] == "final_round"
+    # (the winner screen's link gone with the win: the sheet still names the rematch)
+    for phone, link in ((guest, opened), (spectator, f"/g/{rematch}?watch=1")):
+        sheet = phone.get(f"/g/{game.id}/sheet").get_data(as_text=True)
+        assert 'id="rematch-open"' not in sheet
+        assert f'was set up from this game\'s end, since taken back. <a href="{link}">' in sheet
     game.undo()
     joined = game.join("Cid")  # (a row of another kind on the cached snapshot keeps it)
     assert joined.get_json()["rematch"] == rematch
