@@ -186,8 +186,9 @@ def my_games() -> list[dict[str, str]]:
     as the home page lists them: code, players and how the game stands. A player who closed the
     tab (or whose phone's home-screen icon opens the home page) gets back to the sheet."""
     out: list[dict[str, str]] = []
-    held = set(_held_tokens())
-    for game_id in reversed(_held_tokens()):
+    tokens = _held_tokens()
+    held = set(tokens)
+    for game_id in reversed(tokens):
         snap = _load_or_none(game_id)
         if snap is None or session_token(snap.game) is None:
             continue
@@ -440,7 +441,7 @@ def game(game_id: str) -> WResponse | str:
     if held is not None and next(reversed(_held_tokens()), None) != snap.game.id:
         remember_token(snap.game.id, held)  # (opened: first on the home page's list)
     token = None if watching() else held
-    view = view_model(snap)
+    view = view_model(snap, watching=token is None)
     return render_template(
         "game.html",
         target=view["target"],  # (the game's, or its rule set's own when left blank)
@@ -471,7 +472,11 @@ def sheet(game_id: str) -> Response:
         snap = store.snapshot_at(game, version)
         undone = store.undone_last(game, snap)
         return render_template(
-            "_sheet.html", snap=snap, editor=editor, view=view_model(snap), undone=undone
+            "_sheet.html",
+            snap=snap,
+            editor=editor,
+            view=view_model(snap, watching=not editor),
+            undone=undone,
         )
 
     resp = versioned(
@@ -639,11 +644,12 @@ def _last_turn(snap: store.Snapshot) -> dict[str, Any] | None:
     }
 
 
-def view_model(snap: store.Snapshot) -> dict[str, Any]:
+def view_model(snap: store.Snapshot, *, watching: bool = False) -> dict[str, Any]:
     """Arrange the engine's state for the paper-like sheet: columns, rows, banners.
 
     Only presentation happens here (grouping history rows per player); every number comes
-    from the engine's state JSON.
+    from the engine's state JSON. The last turn's card is a watching screen's alone, so
+    only its sheet folds the states before the last action for it.
     """
     state = snap.state_json
     players = list(snap.players)
@@ -688,7 +694,7 @@ def view_model(snap: store.Snapshot) -> dict[str, Any]:
         "phase": state["phase"],
         "turn": turn,
         "taken_over": _taken_over(turn, state.get("history", [])),
-        "last_turn": _last_turn(snap),
+        "last_turn": _last_turn(snap) if watching else None,
         "takeover": takeover,
         "current": state.get("current_player"),
         "final_round": state.get("final_round"),
