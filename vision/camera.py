@@ -53,30 +53,42 @@ def thumbnail(frame: np.ndarray, *, width: int = 320) -> np.ndarray:
 
 def changed_share(before: np.ndarray | None, after: np.ndarray, level: float) -> float:
     """The share of a thumbnail's pixels that changed by more than `level` grey levels once
-    the frame's overall change of light is taken out (1 without a thumbnail before). A die
-    that moves changes a few pixels a lot, wherever it is; the camera's exposure or the
-    room's light changing scales every pixel a little, or shifts them all alike (taken out
-    as the ratio of the two frames' medians, or not at all, then the median difference of
-    what is left), or bends them along a curve, white clipped (taken out by `_matched`,
-    both ways), whichever leaves least changed; and a mean change over the frame would
-    miss two small dice moving in a wide view."""
+    the frame's overall change of light is taken out (1 without a thumbnail before)."""
+    changed = changed_mask(before, after, level)
+    return 1.0 if changed is None else _share(changed)
+
+
+def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> np.ndarray | None:
+    """Which of a thumbnail's pixels changed by more than `level` grey levels once the
+    frame's overall change of light is taken out (None without a thumbnail before, or one
+    of another size: everything changed). A die that moves changes a few pixels a lot,
+    wherever it is; the camera's exposure or the room's light changing scales every pixel a
+    little, or shifts them all alike (taken out as the ratio of the two frames' medians, or
+    not at all, then the median difference of what is left), or bends them along a curve,
+    white clipped (taken out by `_matched`, both ways), whichever leaves fewest changed;
+    and a mean change over the frame would miss two small dice moving in a wide view."""
     if before is None or before.shape != after.shape:
-        return 1.0
+        return None
     now, then = after.astype(np.float32), before.astype(np.float32)
     # (a sixteenth of the pixels is plenty for a median)
     gain = (float(np.median(now[::4, ::4])) + 1.0) / (float(np.median(then[::4, ::4])) + 1.0)
-    shares = [_share(now - then * gain, level), _share(now - then, level)]
+    masks = [_changed(now - then * gain, level), _changed(now - then, level)]
     # (not needed where nothing changed, most frames of a still scene)
-    if min(shares) > 0 and before.dtype == np.uint8 and after.dtype == np.uint8:
+    if all(m.any() for m in masks) and before.dtype == np.uint8 and after.dtype == np.uint8:
         then_as_now, now_as_then = _matched(before, after)
-        shares.append(max(_share(now - then_as_now, level), _share(then - now_as_then, level)))
-    return float(min(shares))
+        both_ways = [_changed(now - then_as_now, level), _changed(then - now_as_then, level)]
+        masks.append(max(both_ways, key=np.count_nonzero))
+    return min(masks, key=np.count_nonzero)
 
 
-def _share(change: np.ndarray, level: float) -> float:
-    """The share of `change`'s pixels more than `level` from its median."""
+def _changed(change: np.ndarray, level: float) -> np.ndarray:
+    """The pixels of `change` more than `level` from its median."""
     change = change - float(np.median(change[::4, ::4]))
-    return np.count_nonzero(np.abs(change) > level) / change.size
+    return np.abs(change) > level
+
+
+def _share(mask: np.ndarray) -> float:
+    return np.count_nonzero(mask) / mask.size
 
 
 def _matched(before: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -118,6 +130,43 @@ def light(thumb: np.ndarray) -> float:
     return min(1.0, max(0.5, top_level(thumb) / LIT_LEVEL))
 
 
+# The most of the view a change reaching in from its edge may cover and pass for a hand
+# (`reaching_in`): more is the camera knocked, or the light, with the dice moved or not.
+MOST_REACHING_IN = 0.25
+
+
+def reaching_in(changed: np.ndarray, around: np.ndarray | None = None) -> np.ndarray:
+    """The part of a change that reaches in from the frame's edge: a hand, an arm, a sleeve
+    or a shadow (a thrown die lands inside the view). `around` is what else differs from
+    the table without hands (a hand already in view, whose fingertips' moves alone do not
+    touch the edge). Changed pixels up to 4 apart are taken as one patch first, as a hand's
+    mask is broken up where it crosses a table's pattern. Nothing, where those patches
+    cover over `MOST_REACHING_IN` of the view."""
+    whole = changed if around is None else changed | around
+    joined = cv2.dilate(whole.astype(np.uint8), np.ones((5, 5), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    x, y, w, h = (stats[:, k] for k in range(4))
+    height, width = changed.shape
+    at_edge = (x == 0) | (y == 0) | (x + w == width) | (y + h == height)
+    at_edge[0] = False  # (the unchanged rest)
+    # (the patches' area, not the changed pixels': a change scattered over the whole view,
+    # the camera knocked, joins into one patch whose pixels changed only here and there)
+    if stats[at_edge, cv2.CC_STAT_AREA].sum() > MOST_REACHING_IN * changed.size:
+        return np.zeros_like(changed)
+    return changed & at_edge[labels]
+
+
+def _boxes(dets: Detections, shape: tuple[int, ...], frame: np.ndarray) -> np.ndarray:
+    """The thumbnail's pixels on (or beside) the dice read in `frame`."""
+    on = np.zeros(shape[:2], bool)
+    scale = shape[1] / frame.shape[1]
+    for die in dets:
+        x, y, w, h = (v * scale for v in die.box_xywh)
+        x0, y0 = max(0, int(x) - 2), max(0, int(y) - 2)
+        on[y0 : int(np.ceil(y + h)) + 2, x0 : int(np.ceil(x + w)) + 2] = True
+    return on
+
+
 def settled_rolls(
     frames: Iterable[np.ndarray | None],
     reader: Callable[[np.ndarray], Detections],
@@ -132,26 +181,81 @@ def settled_rolls(
     first of them in under `min_change` of its pixels (by `change_level` grey levels, scaled
     by the frame's `light`, so dice still rolling in a dark room are not read). Comparing
     with the first frame of the run, not the frame before, catches a die sliding slowly.
-    A still scene is read only if it differs so from the scene last read: a hand passing
-    over the dice, or the camera's exposure drifting, does not read one roll twice, while
-    dice thrown in (or moved) without a hand in view are a new roll. A frame given as None
-    (one the stream lost: `video_frames`) keeps its place in the count and nothing else.
+    A hand moving at the edge of the view does not hold the reading: the frames count as
+    still where all that moved is `reaching_in`, and the frame is read at every
+    `still_frames` of them, but not taken where a die read lies on what moved (a die
+    rolling along the edge, one a hand holds or is about to pick up) until all is still.
+
+    A still scene is a new roll only if it differs so from the table as last read, where
+    the change does not reach in from the edge, or reaches in onto a die read: a hand
+    passing over the dice, an arm left resting at the edge, or the camera's exposure
+    drifting, does not read one roll twice, while dice thrown in (or moved) without a hand
+    in view are a new roll. The table kept is the frame last read, but where a hand
+    reached in (with no die on it), the table before it. A frame given as None (one the
+    stream lost: `video_frames`) keeps its place in the count and nothing else.
     """
     anchor = None  # the first frame of the current still run
     calm = 0
-    last_read = None
+    inside = None  # the first frame of the current run still but for what reaches in
+    calm_inside = 0
+    table = None  # the scene as last read, hands left out
     for index, frame in enumerate(frames):
         if frame is None:
             continue
         thumb = thumbnail(frame)
         level = change_level * light(thumb)
-        if changed_share(anchor, thumb, level) > min_change:
+        changed = changed_mask(anchor, thumb, level)
+        # (the same first frame, most of the time: compared once)
+        moved = changed if inside is anchor else changed_mask(inside, thumb, level)
+        if changed is None or _share(changed) > min_change:
             anchor, calm = thumb, 1
         else:
             calm += 1
-        if calm == still_frames and changed_share(last_read, thumb, level) > min_change:
-            last_read = thumb
-            yield Roll(index, reader(frame))
+        edge = None if moved is None else np.zeros_like(moved)
+        if moved is not None and _share(moved) > min_change:
+            edge = reaching_in(moved, around=changed_mask(table, thumb, level))
+        if moved is None or edge is None or _share(moved & ~edge) > min_change:
+            inside, calm_inside = thumb, 1
+        else:
+            calm_inside += 1
+        if calm == still_frames:
+            hand = None  # (nothing moves: none to keep off the dice)
+        elif calm < still_frames and calm_inside % still_frames == 0 and edge is not None:
+            hand = edge
+        else:
+            continue
+        new = _new_roll(table, thumb, frame, reader, level, min_change)
+        if new is None:
+            continue
+        dets, reached = new
+        if hand is not None and (hand & _boxes(dets, hand.shape, frame)).any():
+            continue
+        if table is not None and table.shape == thumb.shape:
+            thumb = np.where(reached & ~_boxes(dets, thumb.shape, frame), table, thumb)
+        table = thumb
+        yield Roll(index, dets)
+
+
+def _new_roll(
+    table: np.ndarray | None,
+    thumb: np.ndarray,
+    frame: np.ndarray,
+    reader: Callable[[np.ndarray], Detections],
+    level: float,
+    min_change: float,
+) -> tuple[Detections, np.ndarray] | None:
+    """The frame's dice and what reached in from the edge, if the scene differs from the
+    table as last read (`settled_rolls`)."""
+    changed = changed_mask(table, thumb, level)
+    if changed is None:
+        return reader(frame), np.zeros(thumb.shape, bool)
+    reached = reaching_in(changed)
+    if _share(changed & ~reached) > min_change:
+        return reader(frame), reached
+    if _share(reached) <= min_change:
+        return None
+    dets = reader(frame)
+    return (dets, reached) if (reached & _boxes(dets, reached.shape, frame)).any() else None
 
 
 def _a_folder(path: str) -> bool:

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from vision import camera
-from vision.camera import changed_share, light, settled_rolls, thumbnail
-from vision.detections import Detections
+from vision.camera import changed_share, light, reaching_in, settled_rolls, thumbnail
+from vision.detections import Detections, DieDetection
 
 
 def _frames() -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
@@ -143,6 +143,89 @@ def test_the_camera_bending_its_levels_does_not_read_a_roll_again() -> None:
 
 def _empty_reader(frame: np.ndarray) -> Detections:
     return Detections.empty((frame.shape[1], frame.shape[0]))
+
+
+def _bright_squares(frame: np.ndarray) -> Detections:
+    """A reader for drawn tables: each white square is a die (a 1)."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    contours, _ = cv2.findContours(
+        (grey > 200).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    dice = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        dice.append(DieDetection(1, 1.0, (x, y, w, h), (x + w / 2, y + h / 2)))
+    return Detections(tuple(dice), (frame.shape[1], frame.shape[0]))
+
+
+def _with_hand(frame: np.ndarray, reach: int, *, top: int = 200) -> np.ndarray:
+    """`frame` with a dark arm reaching `reach` pixels in from its left edge."""
+    frame = frame.copy()
+    frame[top : top + 300, :reach] = 60
+    return frame
+
+
+def _rolls(frames: list[np.ndarray]) -> list[tuple[int, int]]:
+    """(frame index, dice read) of each roll, read by `_bright_squares`."""
+    rolls = settled_rolls(frames, _bright_squares, still_frames=5)
+    return [(r.frame_index, len(r.detections)) for r in rolls]
+
+
+def test_a_hand_moving_at_the_edge_of_the_view_does_not_hold_the_reading() -> None:
+    """Once the dice lie still, a hand fidgeting at the edge (and nowhere near a die) does
+    not stop them being read, and they are not read again when it goes. The hand came in
+    after the last roll was read, and its fingertips alone move."""
+    before = _table([(300, 300), (700, 400)])
+    sliding = [_table([(300 + 20 * k, 300), (700, 400 - 10 * k)]) for k in range(1, 7)]
+    still = sliding[-1]
+    fidgeting = [_with_hand(still, 150 + 40 * (k % 4)) for k in range(30)]
+    frames = [_with_hand(f, 150 + 40 * (k % 4)) for k, f in enumerate(sliding)]
+    rolls = _rolls([before] * 6 + frames + fidgeting + [still] * 10)
+    assert rolls == [(4, 2), (15, 2)]  # (still from frame 11, hand moving until 41)
+    # thrown again with the hand still there: the table read kept no hand
+    again = [_table([(420, 300 + 20 * k), (700, 340 + 10 * k)]) for k in range(1, 7)]
+    hand = [_with_hand(f, 150 + 40 * (k % 4)) for k, f in enumerate(again + [again[-1]] * 30)]
+    rolls = _rolls([before] * 6 + frames + fidgeting + hand)
+    assert rolls == [(4, 2), (15, 2), (51, 2)]  # (still from frame 47)
+
+
+def test_a_die_rolling_along_the_edge_is_read_once_it_stops() -> None:
+    """Motion at the edge with a die on it is the dice, not a hand: the roll waits."""
+    frames = [_table([(500, 300), (20 * min(k, 19), 0)]) for k in range(30)]
+    assert _rolls(frames) == [(23, 2)]
+
+
+def test_a_hand_at_the_edge_over_a_die_holds_the_reading() -> None:
+    """A die the moving hand half covers (or is about to pick up) is not read under it,
+    nor when the hand goes."""
+    still = _table([(500, 300), (100, 400)])
+    fidgeting = [_with_hand(still, 105 + 10 * (k % 3), top=250) for k in range(20)]
+    assert _rolls([still] * 10 + fidgeting + [still] * 10) == [(4, 2)]
+
+
+def test_an_arm_left_resting_at_the_edge_does_not_read_the_roll_again() -> None:
+    still = _table([(500, 300), (700, 400)])
+    reaching = [_with_hand(still, 40 * k) for k in range(1, 6)]
+    assert _rolls([still] * 10 + reaching + [reaching[-1]] * 10) == [(4, 2)]
+
+
+def test_a_die_put_down_at_the_edge_is_a_new_roll() -> None:
+    """A change that reaches in from the edge is a new roll where a die lies on it."""
+    still = _table([(500, 300), (700, 400)])
+    more = _table([(500, 300), (700, 400), (0, 680)])
+    assert _rolls([still] * 10 + [more] * 10) == [(4, 2), (14, 3)]
+
+
+def test_reaching_in_is_the_change_joined_to_the_edge_unless_it_is_most_of_the_view() -> None:
+    changed = np.zeros((180, 320), bool)
+    changed[50:120, :60] = True  # an arm, broken up by the table's pattern
+    changed[50:120:6, 60:90] = True
+    changed[80:90, 150:160] = True  # a die rolling inside the view
+    edge = reaching_in(changed)
+    assert edge[50:120, :90].sum() == changed[50:120, :90].sum()
+    assert not edge[:, 100:].any()
+    scattered = np.random.default_rng(4).random((180, 320)) < 0.2  # the camera knocked
+    assert not reaching_in(scattered).any()
 
 
 def test_a_die_creeping_a_pixel_a_frame_is_read_only_once_it_stops() -> None:
