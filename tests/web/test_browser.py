@@ -849,6 +849,10 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
         page.click('[data-pad="go"]')
         page.locator("#best-points").filter(has_text="400").wait_for()  # 3 4 3 4 4: three 4s
         assert page.locator("#result-roll .die").count() == 5
+        # (a screen reader hears the roll and the keeps as numbers, not as "image 3")
+        assert page.locator("#result-roll").inner_text().split() == ["3", "4", "3", "4", "4"]
+        assert page.locator("#result").get_by_role("img").count() == 0
+        assert page.locator("#result li").first.inner_text().split()[:4] == ["4", "4", "4", "400"]
         # the house rules ticked are the rules checked: extra-combos' three pairs, 500
         page.select_option("#preset", "farkle")
         page.click("#check summary:has-text('House rules')")
@@ -964,9 +968,9 @@ def _wait_for(page: Page, done: Callable[[], bool], timeout_s: float = 6.0) -> N
 def _tray(page: Page, where: str) -> list[int]:
     """The dice on the pad in ``where``, in the order they show."""
     labels = page.eval_on_selector_all(
-        f"{where} .tray .tray-die svg", "els => els.map(e => e.getAttribute('aria-label'))"
+        f"{where} .tray .tray-die", "els => els.map(e => e.getAttribute('aria-label'))"
     )
-    return [int(v) for v in labels]
+    return [int(re.fullmatch(r"die \d+: (\d)( \(unsure\))?", v)[1]) for v in labels]
 
 
 def _sample_photo() -> Path:

@@ -60,7 +60,7 @@
     result.hidden = false;
     busy(false);
     if (scroll) requestAnimationFrame(reveal);
-    const roll = report.roll.map((v) => HotDice.dieSvg(v)).join("");
+    const roll = HotDice.diceRow(report.roll);
     if (report.bust || !report.options.length) {
       result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
       tell(`${report.rules}: bust, nothing scores.`);
@@ -75,7 +75,7 @@
     // shown as "Best: 8,000" alone, where the game sheet and the CLI say it wins)
     const WINS = ` <b class="wins">· wins the game</b>`;
     const rows = report.options.map((o, i) =>
-      `<li class="${i === 0 && !coached ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span>` +
+      `<li class="${i === 0 && !coached ? "best" : ""}"><span class="dice">${HotDice.diceRow(o.keep)}</span>` +
       ` <b>${o.points.toLocaleString("en")}</b>${o.wins_game ? WINS : ""}<br><span class="why">` +
       o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
     // (the coach's ranking, asked for, comes before the list of every keep: after it, it was

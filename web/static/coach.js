@@ -62,7 +62,7 @@
   function keeps(a) {
     if (a.bust || !a.options.length) return `<p class="bust">Bust: nothing to keep.</p>`;
     const rows = a.options.map((o, i) =>
-      `<li class="${i === 0 ? "best" : ""}"><span class="dice">${o.keep.map((v) => HotDice.dieSvg(v)).join("")}</span> ` +
+      `<li class="${i === 0 ? "best" : ""}"><span class="dice">${HotDice.diceRow(o.keep)}</span> ` +
       `+${pts(o.points)} → ${o.hot_dice ? "hot dice" : o.dice_left + " left"}, then ${o.then}: ` +
       `<b>${val(a, chancy(a) ? o.chance : o.expected)}</b></li>`).join("");
     return `<ol class="coach-keeps">${rows}</ol>`;

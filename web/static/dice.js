@@ -5,10 +5,17 @@
     4: [[8,8],[22,8],[8,22],[22,22]], 5: [[8,8],[22,8],[15,15],[8,22],[22,22]],
     6: [[8,8],[22,8],[8,15],[22,15],[8,22],[22,22]]};
 
+  // A die's picture, hidden from screen readers: where it stands alone it is said by its
+  // button's label, and a row of dice is said as its numbers (`diceRow`), not "image 5".
   function dieSvg(v, cls) {
     const c = PIPS[v].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="3"/>`).join("");
-    return `<svg class="die ${cls || ""}" viewBox="0 0 30 30" role="img" aria-label="${v}">` +
+    return `<svg class="die ${cls || ""}" viewBox="0 0 30 30" aria-hidden="true">` +
       `<rect x="1" y="1" width="28" height="28" rx="6"/>${c}</svg>`;
+  }
+
+  // A roll or a keep: its pictures, and its numbers for a screen reader ("1 5 5").
+  function diceRow(values) {
+    return `<span class="sr">${values.join(" ")}</span>${values.map((v) => dieSvg(v)).join("")}`;
   }
 
   // One pad element: pending dice [{value, unsure}], a max count, and what to do on "go".
@@ -205,5 +212,5 @@
     return small === 1 ? "one is small" : `${small} are small`;
   }
 
-  window.HotDice = {attach, dieSvg, tooLargeOr, failedWords, PHOTO_WITHIN_MS};
+  window.HotDice = {attach, dieSvg, diceRow, tooLargeOr, failedWords, PHOTO_WITHIN_MS};
 })();
