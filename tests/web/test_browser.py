@@ -970,7 +970,8 @@ def _tray(page: Page, where: str) -> list[int]:
     labels = page.eval_on_selector_all(
         f"{where} .tray .tray-die", "els => els.map(e => e.getAttribute('aria-label'))"
     )
-    return [int(re.fullmatch(r"die \d+: (\d)( \(unsure\))?", v)[1]) for v in labels]
+    said = [re.fullmatch(r"die \d+: (\d)( \(unsure\))?", v) for v in labels]
+    return [int(m[1]) if m else 0 for m in said]  # (0: a label not as a die's)
 
 
 def _sample_photo() -> Path:
