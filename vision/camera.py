@@ -130,41 +130,65 @@ def light(thumb: np.ndarray) -> float:
     return min(1.0, max(0.5, top_level(thumb) / LIT_LEVEL))
 
 
-# The most of the view a change reaching in from its edge may cover and pass for a hand
-# (`reaching_in`): more is the camera knocked, or the light, with the dice moved or not.
-MOST_REACHING_IN = 0.25
+# How far into the view, as a share of its width or height, a change reaching in from an
+# edge may go and pass for a hand at the edge (`reaching_in`): an arm reaching further is
+# over the table, where it may hide a die, and a change across the view is the camera
+# knocked, or the light.
+EDGE_BAND = 0.25
 
 
 def reaching_in(changed: np.ndarray, around: np.ndarray | None = None) -> np.ndarray:
-    """The part of a change that reaches in from the frame's edge: a hand, an arm, a sleeve
-    or a shadow (a thrown die lands inside the view). `around` is what else differs from
-    the table without hands (a hand already in view, whose fingertips' moves alone do not
-    touch the edge). Changed pixels up to 4 apart are taken as one patch first, as a hand's
-    mask is broken up where it crosses a table's pattern. Nothing, where those patches
-    cover over `MOST_REACHING_IN` of the view."""
+    """The part of a change that reaches in from the frame's edge and stays within
+    `EDGE_BAND` of it: a hand, an arm, a sleeve or a shadow at the edge (a thrown die lands
+    inside the view). `around` is what else differs from the scene last read (a hand
+    already in view, whose fingertips' moves alone do not touch the edge). Changed pixels
+    up to 4 apart are taken as one patch first, as a hand's mask is broken up where it
+    crosses a table's pattern, and the camera knocked joins a change scattered over the
+    view into one patch across it."""
     whole = changed if around is None else changed | around
     joined = cv2.dilate(whole.astype(np.uint8), np.ones((5, 5), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     x, y, w, h = (stats[:, k] for k in range(4))
     height, width = changed.shape
-    at_edge = (x == 0) | (y == 0) | (x + w == width) | (y + h == height)
+    band_x, band_y = EDGE_BAND * width, EDGE_BAND * height
+    at_edge = (
+        ((x == 0) & (x + w <= band_x))
+        | ((y == 0) & (y + h <= band_y))
+        | ((x + w == width) & (x >= width - band_x))
+        | ((y + h == height) & (y >= height - band_y))
+    )
     at_edge[0] = False  # (the unchanged rest)
-    # (the patches' area, not the changed pixels': a change scattered over the whole view,
-    # the camera knocked, joins into one patch whose pixels changed only here and there)
-    if stats[at_edge, cv2.CC_STAT_AREA].sum() > MOST_REACHING_IN * changed.size:
-        return np.zeros_like(changed)
     return changed & at_edge[labels]
 
 
 def _boxes(dets: Detections, shape: tuple[int, ...], frame: np.ndarray) -> np.ndarray:
-    """The thumbnail's pixels on (or beside) the dice read in `frame`."""
+    """The thumbnail's pixels on the dice read in `frame`, or within 4 of them (16 in a
+    1280-wide frame: a box that jitters, a hand about to touch a die)."""
     on = np.zeros(shape[:2], bool)
     scale = shape[1] / frame.shape[1]
     for die in dets:
         x, y, w, h = (v * scale for v in die.box_xywh)
-        x0, y0 = max(0, int(x) - 2), max(0, int(y) - 2)
-        on[y0 : int(np.ceil(y + h)) + 2, x0 : int(np.ceil(x + w)) + 2] = True
+        x0, y0 = max(0, int(x) - 4), max(0, int(y) - 4)
+        on[y0 : int(np.ceil(y + h)) + 4, x0 : int(np.ceil(x + w)) + 4] = True
     return on
+
+
+def same_dice(before: Detections, after: Detections) -> bool:
+    """Whether two readings are the same dice lying where they lay: as many, each with a
+    die of its value whose box holds its centre. Dice thrown again do not land so."""
+    if len(before) != len(after):
+        return False
+    left = list(before)
+    for die in after:
+        cx, cy = die.center_xy
+        for old in left:
+            x, y, w, h = old.box_xywh
+            if old.value == die.value and x <= cx <= x + w and y <= cy <= y + h:
+                left.remove(old)
+                break
+        else:
+            return False
+    return True
 
 
 def settled_rolls(
@@ -181,24 +205,26 @@ def settled_rolls(
     first of them in under `min_change` of its pixels (by `change_level` grey levels, scaled
     by the frame's `light`, so dice still rolling in a dark room are not read). Comparing
     with the first frame of the run, not the frame before, catches a die sliding slowly.
-    A hand moving at the edge of the view does not hold the reading: the frames count as
-    still where all that moved is `reaching_in`, and the frame is read at every
-    `still_frames` of them, but not taken where a die read lies on what moved (a die
-    rolling along the edge, one a hand holds or is about to pick up) until all is still.
+    A still scene is read only if it differs so from the scene last read, and taken only
+    if its dice are not the `same_dice` as those last read: a hand passing over the dice,
+    or one that rested in view and went, or the camera's exposure drifting, does not read
+    one roll twice, while dice thrown in (or moved) without a hand in view are a new roll.
 
-    A still scene is a new roll only if it differs so from the table as last read, where
-    the change does not reach in from the edge, or reaches in onto a die read: a hand
-    passing over the dice, an arm left resting at the edge, or the camera's exposure
-    drifting, does not read one roll twice, while dice thrown in (or moved) without a hand
-    in view are a new roll. The table kept is the frame last read, but where a hand
-    reached in (with no die on it), the table before it. A frame given as None (one the
-    stream lost: `video_frames`) keeps its place in the count and nothing else.
+    A hand or arm moving at the edge of the view does not hold the reading for ever: where
+    all that moved is `reaching_in` (with what else differs from the scene last read, so
+    that a hand's moving fingertips count with its arm), the frame is read at every
+    `still_frames` such frames, if it differs from the scene last read away from the
+    edge's changes; it is taken once two such readings in a row are the same dice, none
+    of them on or beside a change reaching in (a hand over, holding or about to pick up a
+    die; a die rolling along the edge), and not the dice last read. A frame given as None
+    (one the stream lost: `video_frames`) keeps its place in the count and nothing else.
     """
     anchor = None  # the first frame of the current still run
     calm = 0
     inside = None  # the first frame of the current run still but for what reaches in
     calm_inside = 0
-    table = None  # the scene as last read, hands left out
+    last_read, last_dice = None, Detections()
+    pending = None  # the dice read before in this run, while a hand moved at the edge
     for index, frame in enumerate(frames):
         if frame is None:
             continue
@@ -213,49 +239,67 @@ def settled_rolls(
             calm += 1
         edge = None if moved is None else np.zeros_like(moved)
         if moved is not None and _share(moved) > min_change:
-            edge = reaching_in(moved, around=changed_mask(table, thumb, level))
+            edge = reaching_in(moved, around=changed_mask(last_read, thumb, level))
         if moved is None or edge is None or _share(moved & ~edge) > min_change:
-            inside, calm_inside = thumb, 1
+            inside, calm_inside, pending = thumb, 1, None
         else:
             calm_inside += 1
+        dets = None
         if calm == still_frames:
-            hand = None  # (nothing moves: none to keep off the dice)
+            if changed_share(last_read, thumb, level) > min_change:
+                dets = reader(frame)
+                if len(dets) and same_dice(last_dice, dets):
+                    dets = None
         elif calm < still_frames and calm_inside % still_frames == 0 and edge is not None:
-            hand = edge
-        else:
-            continue
-        new = _new_roll(table, thumb, frame, reader, level, min_change)
-        if new is None:
-            continue
-        dets, reached = new
-        if hand is not None and (hand & _boxes(dets, hand.shape, frame)).any():
-            continue
-        if table is not None and table.shape == thumb.shape:
-            thumb = np.where(reached & ~_boxes(dets, thumb.shape, frame), table, thumb)
-        table = thumb
-        yield Roll(index, dets)
+            dets = _read_past_a_hand(
+                last_read, last_dice, thumb, frame, reader, level, edge, min_change
+            )
+            dets, pending = (dets if pending and same_dice(pending, dets) else None), dets
+        if dets is not None:
+            last_read, last_dice, pending = thumb, dets, None
+            yield Roll(index, dets)
 
 
-def _new_roll(
-    table: np.ndarray | None,
+def _read_past_a_hand(
+    last_read: np.ndarray | None,
+    last_dice: Detections,
     thumb: np.ndarray,
     frame: np.ndarray,
     reader: Callable[[np.ndarray], Detections],
     level: float,
+    moving: np.ndarray,
     min_change: float,
-) -> tuple[Detections, np.ndarray] | None:
-    """The frame's dice and what reached in from the edge, if the scene differs from the
-    table as last read (`settled_rolls`)."""
-    changed = changed_mask(table, thumb, level)
-    if changed is None:
-        return reader(frame), np.zeros(thumb.shape, bool)
-    reached = reaching_in(changed)
-    if _share(changed & ~reached) > min_change:
-        return reader(frame), reached
-    if _share(reached) <= min_change:
+) -> Detections | None:
+    """The dice of a frame in which a hand moves at the edge (`settled_rolls`), or None
+    where they are not yet to be taken."""
+    changed = changed_mask(last_read, thumb, level)
+    if changed is None:  # (the first roll: no scene read to tell a hand from)
+        return None
+    hand = reaching_in(changed)
+    if _share(changed & ~hand) <= min_change:
         return None
     dets = reader(frame)
-    return (dets, reached) if (reached & _boxes(dets, reached.shape, frame)).any() else None
+    if not len(dets) or same_dice(last_dice, dets):
+        return None
+    on_dice = _boxes(dets, thumb.shape, frame)
+    if (moving & on_dice).any():  # (a die moving, or a hand at it)
+        return None
+    # (anything else new near the dice, a hand or its shadow, may hide a die: none can say)
+    besides = (changed | moving) & ~on_dice & _spread(dets, thumb.shape, frame)
+    return None if _share(besides) > min_change else dets
+
+
+def _spread(dets: Detections, shape: tuple[int, ...], frame: np.ndarray) -> np.ndarray:
+    """The thumbnail's pixels on the box round the dice read in `frame`, grown by a die's
+    side each way: a hand that reaches into it may cover a die none can see."""
+    on = np.zeros(shape[:2], bool)
+    scale = shape[1] / frame.shape[1]
+    boxes = np.array([die.box_xywh for die in dets], np.float64) * scale
+    side = boxes[:, 2:].max()
+    x0, y0 = (boxes[:, :2].min(axis=0) - side).astype(int).clip(0)
+    x1, y1 = np.ceil((boxes[:, :2] + boxes[:, 2:]).max(axis=0) + side).astype(int)
+    on[y0:y1, x0:x1] = True
+    return on
 
 
 def _a_folder(path: str) -> bool:

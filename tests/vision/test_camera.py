@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 
 from vision import camera
-from vision.camera import changed_share, light, reaching_in, settled_rolls, thumbnail
+from vision.camera import (
+    changed_share,
+    light,
+    reaching_in,
+    same_dice,
+    settled_rolls,
+    thumbnail,
+)
 from vision.detections import Detections, DieDetection
 
 
@@ -173,20 +180,33 @@ def _rolls(frames: list[np.ndarray]) -> list[tuple[int, int]]:
 
 def test_a_hand_moving_at_the_edge_of_the_view_does_not_hold_the_reading() -> None:
     """Once the dice lie still, a hand fidgeting at the edge (and nowhere near a die) does
-    not stop them being read, and they are not read again when it goes. The hand came in
-    after the last roll was read, and its fingertips alone move."""
-    before = _table([(300, 300), (700, 400)])
+    not stop them being read, once two readings agree, and they are not read again when
+    it goes. The hand came in after the last roll was read, and its fingertips alone move."""
+    empty = _table([])  # (the table read while the dice were shaken)
     sliding = [_table([(300 + 20 * k, 300), (700, 400 - 10 * k)]) for k in range(1, 7)]
     still = sliding[-1]
     fidgeting = [_with_hand(still, 150 + 40 * (k % 4)) for k in range(30)]
     frames = [_with_hand(f, 150 + 40 * (k % 4)) for k, f in enumerate(sliding)]
-    rolls = _rolls([before] * 6 + frames + fidgeting + [still] * 10)
-    assert rolls == [(4, 2), (15, 2)]  # (still from frame 11, hand moving until 41)
-    # thrown again with the hand still there: the table read kept no hand
+    rolls = _rolls([empty] * 6 + frames + fidgeting + [still] * 10)
+    assert rolls == [(4, 0), (20, 2)]  # (still from frame 11, hand moving until 41)
+    # thrown again with that hand still there, in the scene read: it waits for the hand
     again = [_table([(420, 300 + 20 * k), (700, 340 + 10 * k)]) for k in range(1, 7)]
-    hand = [_with_hand(f, 150 + 40 * (k % 4)) for k, f in enumerate(again + [again[-1]] * 30)]
-    rolls = _rolls([before] * 6 + frames + fidgeting + hand)
-    assert rolls == [(4, 2), (15, 2), (51, 2)]  # (still from frame 47)
+    hand = [_with_hand(f, 150 + 40 * (k % 4)) for k, f in enumerate(again + [again[-1]] * 20)]
+    rolls = _rolls([empty] * 6 + frames + fidgeting + hand + [again[-1]] * 10)
+    assert rolls == [(4, 0), (20, 2), (72, 2)]  # (the hand gone at frame 68)
+
+
+def test_a_hand_that_may_hide_a_die_holds_the_reading() -> None:
+    """An arm reaching over the table past the edge's band, or anything new beside the
+    dice read (here the last roll's dice, gone), may hide a die: the roll waits for all
+    to lie still."""
+    empty = _table([])
+    dice = _table([(700, 300), (900, 400)])
+    over = [_with_hand(dice, 600 + 20 * (k % 3)) for k in range(20)]  # (half the view)
+    assert _rolls([empty] * 6 + over + [dice] * 6) == [(4, 0), (30, 2)]
+    before = _table([(640, 300), (980, 420)])
+    beside = [_with_hand(dice, 150 + 40 * (k % 4)) for k in range(20)]
+    assert _rolls([before] * 6 + beside + [dice] * 6) == [(4, 2), (30, 2)]
 
 
 def test_a_die_rolling_along_the_edge_is_read_once_it_stops() -> None:
@@ -216,16 +236,42 @@ def test_a_die_put_down_at_the_edge_is_a_new_roll() -> None:
     assert _rolls([still] * 10 + [more] * 10) == [(4, 2), (14, 3)]
 
 
-def test_reaching_in_is_the_change_joined_to_the_edge_unless_it_is_most_of_the_view() -> None:
+def test_the_camera_nudged_does_not_read_the_same_dice_again() -> None:
+    """A still scene that differs from the one read, with the same dice where they lay
+    (the camera nudged 8 pixels, an arm come to rest at the edge), is not a roll."""
+    still = _table([(500, 300), (700, 400)])
+    nudged = np.roll(still, (8, 8), axis=(0, 1))
+    assert _rolls([still] * 10 + [nudged] * 10) == [(4, 2)]
+    moved = _table([(560, 300), (700, 400)])  # (but one die moved is a new roll)
+    assert _rolls([still] * 10 + [moved] * 10) == [(4, 2), (14, 2)]
+
+
+def test_same_dice_are_as_many_each_of_its_value_in_the_others_box() -> None:
+    def dice(*found: tuple[int, int, int]) -> Detections:
+        return Detections(
+            tuple(DieDetection(v, 0.9, (x, y, 40, 40), (x + 20, y + 20)) for v, x, y in found)
+        )
+
+    roll = dice((5, 100, 100), (2, 300, 100))
+    assert same_dice(roll, dice((2, 310, 90), (5, 100, 110)))  # (the camera nudged)
+    assert not same_dice(roll, dice((5, 100, 100), (3, 300, 100)))  # (a die turned over)
+    assert not same_dice(roll, dice((5, 100, 100), (2, 330, 100)))  # (moved half a die)
+    assert not same_dice(roll, dice((5, 100, 100)))
+    assert not same_dice(roll, dice((5, 100, 100), (5, 100, 100)))  # (one to one)
+
+
+def test_reaching_in_is_the_change_joined_to_the_edge_within_its_band() -> None:
     changed = np.zeros((180, 320), bool)
-    changed[50:120, :60] = True  # an arm, broken up by the table's pattern
-    changed[50:120:6, 60:90] = True
+    changed[50:120, :40] = True  # an arm, broken up by the table's pattern
+    changed[50:120:6, 40:70] = True
     changed[80:90, 150:160] = True  # a die rolling inside the view
     edge = reaching_in(changed)
-    assert edge[50:120, :90].sum() == changed[50:120, :90].sum()
+    assert edge[50:120, :70].sum() == changed[50:120, :70].sum()
     assert not edge[:, 100:].any()
     scattered = np.random.default_rng(4).random((180, 320)) < 0.2  # the camera knocked
     assert not reaching_in(scattered).any()
+    changed[50:120, :100] = True  # (an arm reaching past a quarter of the view)
+    assert not reaching_in(changed).any()
 
 
 def test_a_die_creeping_a_pixel_a_frame_is_read_only_once_it_stops() -> None:
