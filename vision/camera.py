@@ -214,9 +214,10 @@ def settled_rolls(
     all that moved is `reaching_in` (with what else differs from the scene last read, so
     that a hand's moving fingertips count with its arm), the frame is read at every
     `still_frames` such frames, if it differs from the scene last read away from the
-    edge's changes; it is taken once two such readings in a row are the same dice, none
-    of them on or beside a change reaching in (a hand over, holding or about to pick up a
-    die; a die rolling along the edge), and not the dice last read. A frame given as None
+    edge's changes; it is taken once two such readings in a row are the same dice, not
+    those last read, with nothing moving on or beside a die (a hand holding or about to
+    pick one up, a die rolling along the edge) and nothing else new near them (a hand
+    there may hide a die: `_read_past_a_hand`). A frame given as None
     (one the stream lost: `video_frames`) keeps its place in the count and nothing else.
     """
     anchor = None  # the first frame of the current still run
