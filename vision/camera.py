@@ -71,7 +71,7 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
         return None
     now, then = after.astype(np.float32), before.astype(np.float32)
     # (a sixteenth of the pixels is plenty for a median)
-    gain = (float(np.median(now[::4, ::4])) + 1.0) / (float(np.median(then[::4, ::4])) + 1.0)
+    gain = _gain(before, after)
     masks = [_changed(now - then * gain, level), _changed(now - then, level)]
     # (not needed where nothing changed, most frames of a still scene)
     if all(m.any() for m in masks) and before.dtype == np.uint8 and after.dtype == np.uint8:
@@ -176,8 +176,12 @@ def _boxes(dets: Detections, shape: tuple[int, ...], frame: np.ndarray) -> np.nd
 def same_dice(before: Detections, after: Detections) -> bool:
     """Whether two readings are the same dice lying where they lay: as many, each with a
     die of its value whose box holds its centre. Dice thrown again do not land so."""
-    if len(before) != len(after):
-        return False
+    return len(before) == len(after) and _all_lay_before(before, after)
+
+
+def _all_lay_before(before: Detections, after: Detections) -> bool:
+    """Whether each die of `after` is one of `before` where it lay (of its value, its
+    centre in that one's box, one to one): dice kept from a roll, the others picked up."""
     left = list(before)
     for die in after:
         cx, cy = die.center_xy
@@ -214,10 +218,9 @@ def settled_rolls(
     all that moved is `reaching_in` (with what else differs from the scene last read, so
     that a hand's moving fingertips count with its arm), the frame is read at every
     `still_frames` such frames, if it differs from the scene last read away from the
-    edge's changes; it is taken once two such readings in a row are the same dice, not
-    those last read, with nothing moving on or beside a die (a hand holding or about to
-    pick one up, a die rolling along the edge) and nothing else new near them (a hand
-    there may hide a die: `_read_past_a_hand`). A frame given as None
+    edge's changes; it is taken once two such readings in a row are the same dice, with
+    a die not among those last read, as far as `_read_past_a_hand` can tell that nothing
+    hides or moves a die. A frame given as None
     (one the stream lost: `video_frames`) keeps its place in the count and nothing else.
     """
     anchor = None  # the first frame of the current still run
@@ -255,7 +258,8 @@ def settled_rolls(
             dets = _read_past_a_hand(
                 last_read, last_dice, thumb, frame, reader, level, edge, min_change
             )
-            dets, pending = (dets if pending and same_dice(pending, dets) else None), dets
+            agreed = dets is not None and pending is not None and same_dice(pending, dets)
+            dets, pending = (dets if agreed else None), dets
         if dets is not None:
             last_read, last_dice, pending = thumb, dets, None
             yield Roll(index, dets)
@@ -272,22 +276,53 @@ def _read_past_a_hand(
     min_change: float,
 ) -> Detections | None:
     """The dice of a frame in which a hand moves at the edge (`settled_rolls`), or None
-    where they are not yet to be taken."""
+    where they are not yet to be taken: the first roll (no scene read to tell a hand
+    from), the frame's light changed (the camera's exposure at work), nothing new away
+    from the edge, no die read that was not there before (dice kept from the last roll,
+    the others shaken in the hand), anything else new near the dice (a hand at one, or
+    its shadow, may hide a die), or what moves at the edge no bigger than a few dice (a
+    die rocking there, too blurred to read)."""
     changed = changed_mask(last_read, thumb, level)
-    if changed is None:  # (the first roll: no scene read to tell a hand from)
+    if last_read is None or changed is None:  # (the first roll: no scene read before)
+        return None
+    if abs(_gain(last_read, thumb) - 1.0) > MOST_GAIN:  # (the camera's exposure at work)
         return None
     hand = reaching_in(changed)
     if _share(changed & ~hand) <= min_change:
         return None
     dets = reader(frame)
-    if not len(dets) or same_dice(last_dice, dets):
+    # (none new: the dice kept from the last roll, the others being shaken in the hand)
+    if not len(dets) or _all_lay_before(last_dice, dets):
         return None
-    on_dice = _boxes(dets, thumb.shape, frame)
-    if (moving & on_dice).any():  # (a die moving, or a hand at it)
+    # (anything new near the dice but them, a hand at one or its shadow, may hide a die)
+    besides = (changed | moving) & ~_boxes(dets, thumb.shape, frame)
+    besides &= _spread(dets, thumb.shape, frame)
+    if _share(besides) > min_change:
         return None
-    # (anything else new near the dice, a hand or its shadow, may hide a die: none can say)
-    besides = (changed | moving) & ~on_dice & _spread(dets, thumb.shape, frame)
-    return None if _share(besides) > min_change else dets
+    return None if _die_sized(hand | moving, moving, dets, frame) else dets
+
+
+# How far a frame's median grey level may be from the scene last read's, as a share, for
+# dice to be read past a hand: a bright hand makes the camera's auto exposure darken the
+# frame, and a die the readers then misread would be printed, and again once the hand goes.
+MOST_GAIN = 0.05
+
+
+def _gain(before: np.ndarray, after: np.ndarray) -> float:
+    """The ratio of two thumbnails' median grey levels."""
+    return (float(np.median(after[::4, ::4])) + 1.0) / (float(np.median(before[::4, ::4])) + 1.0)
+
+
+def _die_sized(reach: np.ndarray, moving: np.ndarray, dets: Detections, frame: np.ndarray) -> bool:
+    """Whether something moving at the edge is no bigger than a few dice (four times the
+    largest read): a die rocking against the edge, blurred past reading, not a hand."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(
+        cv2.dilate(reach.astype(np.uint8), np.ones((5, 5), np.uint8)), connectivity=8
+    )
+    scale = reach.shape[1] / frame.shape[1]
+    die = max(w * h for _, _, w, h in (d.box_xywh for d in dets)) * scale * scale
+    patches = np.unique(labels[moving])
+    return bool((stats[patches[patches > 0], cv2.CC_STAT_AREA] < 4 * die).any())
 
 
 def _spread(dets: Detections, shape: tuple[int, ...], frame: np.ndarray) -> np.ndarray:

@@ -223,6 +223,59 @@ def test_a_hand_at_the_edge_over_a_die_holds_the_reading() -> None:
     assert _rolls([still] * 10 + fidgeting + [still] * 10) == [(4, 2)]
 
 
+def test_a_reading_past_a_hand_taken_then_refused_waits_for_all_to_be_still() -> None:
+    """The first reading past the hand agrees with nothing before it; the next is refused
+    (the hand come near the dice): no roll until all lies still (it had raised a
+    TypeError, the refused reading's None compared as dice)."""
+    dice = _table([(600, 300), (800, 400), (200, 300)])
+    far = [_with_hand(dice, 120 + 10 * (k % 3)) for k in range(6)]
+    near = [_with_hand(dice, 170 + 10 * (k % 3)) for k in range(20)]
+    assert _rolls([_table([(1100, 100)])] * 8 + far + near + [dice] * 10) == [(4, 1), (38, 3)]
+
+
+def test_dice_kept_while_the_others_are_shaken_at_the_edge_are_no_roll() -> None:
+    """A Farkle player keeps a die where it lay and shakes the rest in a hand at the edge:
+    the kept die alone is not read as a roll; the throw is."""
+    first = _table([(500, 300), (900, 400), (1000, 200)])
+    kept = _table([(500, 300)])
+    shaking = [_with_hand(kept, 150 + 40 * (k % 4)) for k in range(30)]
+    landing = [
+        _table([(500, 300), (700 + 10 * k, 500), (850, 150 + 10 * k)]) for k in range(5, 0, -1)
+    ]
+    second = _table([(500, 300), (700, 500), (850, 150)])
+    assert _rolls([first] * 8 + shaking + landing + [second] * 10) == [(4, 3), (47, 3)]
+
+
+def test_a_die_rocking_at_the_edge_unread_is_no_hand() -> None:
+    """A die too blurred to read, rocking against the edge, is a change the size of a die
+    that reaches in: not a hand, so the dice read away from it wait for it."""
+    two = _table([(600, 300), (800, 400)])
+
+    def rocking(k: int) -> np.ndarray:
+        frame = two.copy()
+        frame[545 + 3 * (k % 3) : 595 - 3 * (k % 3), 0 : 45 - 3 * ((k + 1) % 3)] = 150 + 40 * (
+            k % 2
+        )
+        return frame
+
+    third = _table([(600, 300), (800, 400), (0, 560)])
+    frames = [_table([(1100, 100)])] * 8 + [rocking(k) for k in range(30)] + [third] * 10
+    assert _rolls(frames) == [(4, 1), (42, 3)]
+
+
+def test_a_hand_that_turns_the_cameras_exposure_down_holds_the_reading() -> None:
+    """A bright hand darkens the frame by the camera's auto exposure; a die the readers
+    misread in it would be printed, and again once the light comes back: it waits."""
+    empty, dice = _table([]), _table([(600, 300), (800, 400)])
+    darker = [
+        (_with_hand(dice, 150 + 40 * (k % 4)).astype(np.float32) * 0.9).astype(np.uint8)
+        for k in range(30)
+    ]
+    assert _rolls([empty] * 6 + darker + [dice] * 10) == [(4, 0), (40, 2)]
+    same = [_with_hand(dice, 150 + 40 * (k % 4)) for k in range(30)]  # (at the same light)
+    assert _rolls([empty] * 6 + same + [dice] * 10) == [(4, 0), (15, 2)]
+
+
 def test_an_arm_left_resting_at_the_edge_does_not_read_the_roll_again() -> None:
     still = _table([(500, 300), (700, 400)])
     reaching = [_with_hand(still, 40 * k) for k in range(1, 6)]
