@@ -165,12 +165,30 @@ def _boxes(dets: Detections, shape: tuple[int, ...], frame: np.ndarray) -> np.nd
     """The thumbnail's pixels on the dice read in `frame`, or within 4 of them (16 in a
     1280-wide frame: a box that jitters, a hand about to touch a die)."""
     on = np.zeros(shape[:2], bool)
-    scale = shape[1] / frame.shape[1]
-    for die in dets:
-        x, y, w, h = (v * scale for v in die.box_xywh)
-        x0, y0 = max(0, int(x) - 4), max(0, int(y) - 4)
-        on[y0 : int(np.ceil(y + h)) + 4, x0 : int(np.ceil(x + w)) + 4] = True
+    for x0, y0, x1, y1 in _corners(dets, shape, frame, grown=4.0):
+        on[y0:y1, x0:x1] = True
     return on
+
+
+def _corners(
+    dets: Detections, shape: tuple[int, ...], frame: np.ndarray, *, grown: float | str
+) -> list[tuple[int, int, int, int]]:
+    """The dice's boxes in a thumbnail of `frame` (`shape`), grown by `grown` pixels each
+    way or, "side", by the largest die's side, as (x0, y0, x1, y1) cut to the thumbnail;
+    a box wholly outside it is left out (a slice's negative end counts from the far one)."""
+    if not len(dets):
+        return []
+    boxes = np.array([die.box_xywh for die in dets], np.float64) * (shape[1] / frame.shape[1])
+    more = boxes[:, 2:].max() if grown == "side" else float(grown)
+    low = np.floor(boxes[:, :2] - more)
+    high = np.ceil(boxes[:, :2] + boxes[:, 2:] + more)
+    size = np.array([shape[1], shape[0]], np.float64)
+    low, high = low.clip(0, size), high.clip(0, size)
+    keep = (high > low).all(axis=1)
+    return [
+        (int(a[0]), int(a[1]), int(b[0]), int(b[1]))
+        for a, b in zip(low[keep], high[keep], strict=True)
+    ]
 
 
 def same_dice(before: Detections, after: Detections) -> bool:
@@ -329,12 +347,10 @@ def _spread(dets: Detections, shape: tuple[int, ...], frame: np.ndarray) -> np.n
     """The thumbnail's pixels on the box round the dice read in `frame`, grown by a die's
     side each way: a hand that reaches into it may cover a die none can see."""
     on = np.zeros(shape[:2], bool)
-    scale = shape[1] / frame.shape[1]
-    boxes = np.array([die.box_xywh for die in dets], np.float64) * scale
-    side = boxes[:, 2:].max()
-    x0, y0 = (boxes[:, :2].min(axis=0) - side).astype(int).clip(0)
-    x1, y1 = np.ceil((boxes[:, :2] + boxes[:, 2:]).max(axis=0) + side).astype(int)
-    on[y0:y1, x0:x1] = True
+    corners = np.array(_corners(dets, shape, frame, grown="side")).reshape(-1, 4)
+    if len(corners):
+        (x0, y0), (x1, y1) = corners[:, :2].min(axis=0), corners[:, 2:].max(axis=0)
+        on[y0:y1, x0:x1] = True
     return on
 
 

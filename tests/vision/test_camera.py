@@ -313,6 +313,18 @@ def test_same_dice_are_as_many_each_of_its_value_in_the_others_box() -> None:
     assert not same_dice(roll, dice((5, 100, 100), (5, 100, 100)))  # (one to one)
 
 
+def test_a_die_box_off_the_frame_marks_nothing() -> None:
+    """A box wholly above or left of the frame had marked most of the thumbnail as on a
+    die (a slice's negative end counts from the far one), so a hand beside a real die
+    passed unseen."""
+    frame = np.zeros((100, 200, 3), np.uint8)
+    off = Detections((DieDetection(1, 0.9, (-30, -30, 10, 10), (-25.0, -25.0)),))
+    assert not camera._boxes(off, (100, 200), frame).any()
+    assert not camera._spread(off, (100, 200), frame).any()
+    edge = Detections((DieDetection(1, 0.9, (190, 90, 20, 20), (200.0, 100.0)),))
+    assert camera._boxes(edge, (100, 200), frame)[86:, 186:].all()
+
+
 def test_reaching_in_is_the_change_joined_to_the_edge_within_its_band() -> None:
     changed = np.zeros((180, 320), bool)
     changed[50:120, :40] = True  # an arm, broken up by the table's pattern
