@@ -852,7 +852,13 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
         # (a screen reader hears the roll and the keeps as numbers, not as "image 3")
         assert page.locator("#result-roll").inner_text().split() == ["3", "4", "3", "4", "4"]
         assert page.locator("#result").get_by_role("img").count() == 0
-        assert page.locator("#result li").first.inner_text().split()[:4] == ["4", "4", "4", "400"]
+        assert page.locator("#result li").first.inner_text().split()[:5] == [
+            "4",
+            "4",
+            "4",
+            ":",
+            "400",
+        ]
         # the house rules ticked are the rules checked: extra-combos' three pairs, 500
         page.select_option("#preset", "farkle")
         page.click("#check summary:has-text('House rules')")

@@ -76,7 +76,7 @@
     const WINS = ` <b class="wins">· wins the game</b>`;
     const rows = report.options.map((o, i) =>
       `<li class="${i === 0 && !coached ? "best" : ""}"><span class="dice">${HotDice.diceRow(o.keep)}</span>` +
-      ` <b>${o.points.toLocaleString("en")}</b>${o.wins_game ? WINS : ""}<br><span class="why">` +
+      `<span class="sr">: </span> <b>${o.points.toLocaleString("en")}</b>${o.wins_game ? WINS : ""}<br><span class="why">` +
       o.groups.map((g) => `${esc(g.name)} ${g.points.toLocaleString("en")}`).join(" + ") + `</span></li>`).join("");
     // (the coach's ranking, asked for, comes before the list of every keep: after it, it was
     // a long scroll down with nothing saying it was there)

@@ -212,5 +212,5 @@
     return small === 1 ? "one is small" : `${small} are small`;
   }
 
-  window.HotDice = {attach, dieSvg, diceRow, tooLargeOr, failedWords, PHOTO_WITHIN_MS};
+  window.HotDice = {attach, diceRow, tooLargeOr, failedWords, PHOTO_WITHIN_MS};
 })();
