@@ -270,13 +270,16 @@ def settled_rolls(
             calm += 1
         # (what differs from the scene last read: compared once a frame, where needed)
         new = functools.cache(lambda: changed_mask(last_read, thumb, level))  # noqa: B023
-        edge = None if moved is None else np.zeros_like(moved)  # (None: all moved)
-        if moved is not None and _share(moved) > min_change:
-            edge = reaching_in(moved, around=new())
-        if moved is None or edge is None or _share(moved & ~edge) > min_change:
+        edge = None  # (what moved at the edge; None where the whole view is new)
+        if moved is None:
             inside, calm_inside, pending = thumb, 1, None
         else:
-            calm_inside += 1
+            quiet = _share(moved) <= min_change
+            edge = np.zeros_like(moved) if quiet else reaching_in(moved, around=new())
+            if _share(moved & ~edge) > min_change:
+                inside, calm_inside, pending = thumb, 1, None
+            else:
+                calm_inside += 1
         dets = None
         if calm == still_frames:
             since = new()
