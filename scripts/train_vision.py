@@ -62,6 +62,7 @@ from synthetic_dice import (
     paste_die,
     photometric,
     printed_cloth,
+    smeared,
 )
 from vision.model import int8_file
 
@@ -552,6 +553,7 @@ def cls_sample(
     hard: float = 0.0,
     glare: float = 0.0,
     colour: tuple[float, float, float] = (HUE_SHARE, INVERT_SHARE, CAST_SHARE),
+    smear: float = 0.0,
 ) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die centre). A die's crop is cut off
     its centre by `jitter[0]` sides (standard deviation) and at `jitter[1]`-`jitter[2]`
@@ -559,7 +561,9 @@ def cls_sample(
     `_hard_negative`s, and that share over two of the drawn dice lie on a printed cloth.
     A share `glare` of the dice (real and drawn) carry a lamp's reflection (`_glare`).
     `colour`: the shares of crops whose hues `photometric` turns, that it inverts and
-    that it gives a lamp's cast."""
+    that it gives a lamp's cast. A share `smear` of all crops, dice and not, are
+    `smeared`: readers that never saw such dice read them surely wrong (a 5 out of focus
+    as a 4, a streaked 2 as a 1: docs/vision-log.md, session 79's audit)."""
     hue_share, invert_share, cast_share = colour
     shares = {"hue_share": hue_share, "invert_share": invert_share, "cast_share": cast_share}
     neg = rng.random() < 0.25
@@ -568,7 +572,7 @@ def cls_sample(
     if rng.random() < 0.6 and real:
         img, dice = real[rng.integers(len(real))]
         if not dice:
-            return cls_sample(rng, real, jitter, hard, glare, colour)
+            return cls_sample(rng, real, jitter, hard, glare, colour, smear)
         d = dice[rng.integers(len(dice))]
         side = float(max(d["box"][2], d["box"][3]))
         cx, cy = d["box"][0] + d["box"][2] / 2, d["box"][1] + d["box"][3] / 2
@@ -632,6 +636,8 @@ def cls_sample(
     crop = crop_die(img, cx, cy, side, rng.uniform(0, 360))
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
+    if smear and rng.random() < smear:  # (no draw at 0: the shipped recipe's)
+        crop = smeared(rng, crop, CROP / CROP_SPAN)
     return photometric(rng, crop, **shares), value
 
 
@@ -659,12 +665,13 @@ def train_cls(
     glare: float = 0.0,
     colour: tuple[float, float, float] = (HUE_SHARE, INVERT_SHARE, CAST_SHARE),
     start: nn.Module | None = None,
+    smear: float = 0.0,
 ) -> nn.Module:
     """A face reader, trained from scratch, or with `start` (a reader loaded back from
     its file, `load_reader`) trained on at a tenth of the rate (`MORE_PEAK`)."""
 
     def batch_loss(net: nn.Module) -> tuple[torch.Tensor, str]:
-        samples = [cls_sample(rng, real, jitter, hard, glare, colour) for _ in range(batch)]
+        samples = [cls_sample(rng, real, jitter, hard, glare, colour, smear) for _ in range(batch)]
         x = to_tensor([s[0] for s in samples])
         loss = F.cross_entropy(net(x), soft_targets([s[1] for s in samples]))
         return loss, f"{loss.item():.3f}"
@@ -694,11 +701,12 @@ def calibration_crops(
     glare: float,
     colour: tuple[float, float, float],
     crops: int = CALIBRATION_CROPS,
+    smear: float = 0.0,
 ) -> np.ndarray:
     """The crops that set a face reader's int8 ranges (`quantize_reader`), drawn as its
     training crops are, from the part's own seed."""
     rng = np.random.default_rng(seed)
-    samples = [cls_sample(rng, real, jitter, hard, glare, colour)[0] for _ in range(crops)]
+    samples = [cls_sample(rng, real, jitter, hard, glare, colour, smear)[0] for _ in range(crops)]
     return to_tensor(samples).numpy()
 
 
@@ -734,6 +742,9 @@ GLARE = 0.25
 # steps at a tenth of the first run's peak rate, from a new draw (its seed + MORE_SEED),
 # its recipe otherwise unchanged (docs/vision-log.md, session 53)
 MORE_STEPS = 2000
+# The share of a face reader's crops `smeared`: none for the shipped readers (session 80
+# trained them on with 0.3: docs/vision-log.md)
+SMEAR = 0.0
 MORE_PEAK = PEAK / 10
 MORE_SEED = 1000
 PARTS = {
@@ -791,6 +802,12 @@ def main(argv: list[str] | None = None) -> None:
         default=CAST_SHARE,
         help="share of a face reader's crops lit by a lamp's colour cast (default: %(default)s)",
     )
+    ap.add_argument(
+        "--smear",
+        type=float,
+        default=SMEAR,
+        help="share of a face reader's crops streaked or out of focus (default: %(default)s)",
+    )
     ap.add_argument("--out", type=Path, default=MODELS, help="where to write the .onnx files")
     ap.add_argument(
         "--more",
@@ -813,14 +830,16 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(
             "--oblique, --busy, --grey and --context change the finder: not with --only cls or cls2"
         )
-    if not all(0.0 <= x <= 1.0 for x in (args.hue_share, args.invert_share, args.cast_share)):
-        ap.error("--hue-share, --invert-share and --cast-share: shares, from 0 to 1")
+    if not all(
+        0.0 <= x <= 1.0 for x in (args.hue_share, args.invert_share, args.cast_share, args.smear)
+    ):
+        ap.error("--hue-share, --invert-share, --cast-share and --smear: shares, from 0 to 1")
     if not 0.0 <= args.grey <= 1.0:
         ap.error("--grey: a share, from 0 to 1")
     colour = (args.hue_share, args.invert_share, args.cast_share)
-    if "det" in parts and colour != (HUE_SHARE, INVERT_SHARE, CAST_SHARE):
+    if "det" in parts and (colour != (HUE_SHARE, INVERT_SHARE, CAST_SHARE) or args.smear != SMEAR):
         ap.error(
-            "--hue-share, --invert-share and --cast-share change the face readers: "
+            "--hue-share, --invert-share, --cast-share and --smear change the face readers: "
             "give --only cls or cls2"
         )
     if args.more and (args.quantize_only or args.only not in ("cls", "cls2")):
@@ -891,11 +910,12 @@ def main(argv: list[str] | None = None) -> None:
                 glare=glare,
                 colour=colour,
                 start=start,
+                smear=args.smear,
             )
             save(net)
             write_config(out)
         # (drawn as the reader's training crops are, from its seed)
-        calibration = calibration_crops(real, seed, jitter, hard, glare, colour)
+        calibration = calibration_crops(real, seed, jitter, hard, glare, colour, smear=args.smear)
         quantize_reader(out / name, calibration, **int8_kwargs)
 
 

@@ -42,13 +42,32 @@ _TO_GREY = {3: cv2.COLOR_BGR2GRAY, 4: cv2.COLOR_BGRA2GRAY}
 # Grey levels a thumbnail pixel must change by, in daylight, to count as changed
 CHANGE_LEVEL = 12.0
 
+# How long the view must lie still to be read: 8 frames of a 30 fps camera. A camera of
+# another rate waits as long (`still_frames_at`): counted in frames alone, a 60 fps one
+# read a die that paused for 0.13 s, and a 10 fps one waited 0.8 s
+STILL_SECONDS = 0.27
+STILL_FRAMES = 8  # (where the rate is unknown: a 30 fps camera's)
+# ...but at least this many frames (a run of fewer is no test of stillness) and at most
+# this many (a rate past any camera's, as a file may claim, is taken as unknown)
+FEWEST_STILL, MOST_RATE = 4, 240.0
+
+
+def still_frames_at(rate: float) -> int:
+    """The frames in a row `settled_rolls` waits for at `rate` frames a second (as the
+    source says: `video_frames`' `opened`), so that any camera waits `STILL_SECONDS`."""
+    if not 1.0 <= rate <= MOST_RATE:  # (0 or NaN: a stream that does not say)
+        return STILL_FRAMES
+    return max(FEWEST_STILL, round(STILL_SECONDS * rate))
+
 
 def thumbnail(frame: np.ndarray, *, width: int = 320) -> np.ndarray:
     """Small blurred grey copy of a frame for the motion test: 320 pixels wide, a die of 40
     pixels in a 1080p frame is still 7 across, and sensor noise is averaged away."""
+    channels = frame.shape[2] if frame.ndim == 3 else 1
+    if frame.ndim not in (2, 3) or channels not in (1, *_TO_GREY) or not frame.size:
+        raise ValueError(f"a frame must be HxW, HxWx3 or HxWx4, got shape {frame.shape}")
     small = resize(frame, min(1.0, width / frame.shape[1]))
     if small.ndim == 3:
-        channels = small.shape[2]
         small = small[..., 0] if channels == 1 else cv2.cvtColor(small, _TO_GREY[channels])
     return cv2.GaussianBlur(small, (5, 5), 0)
 
@@ -224,7 +243,7 @@ def settled_rolls(
     frames: Iterable[np.ndarray | None],
     reader: Callable[[np.ndarray], Detections],
     *,
-    still_frames: int = 8,
+    still_frames: int = STILL_FRAMES,
     change_level: float = CHANGE_LEVEL,
     min_change: float = 0.0005,
 ) -> Generator[Roll, None, None]:
@@ -444,13 +463,17 @@ MISSED_FRAMES = 10
 MISSED_SECONDS = 2.0
 
 
-def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
+def video_frames(
+    source: str | int, *, opened: Callable[[float], None] | None = None
+) -> Generator[np.ndarray | None, None, None]:
     """Frames from a camera index or a video file, until the stream ends (a file's last
     frame, or `MISSED_FRAMES` failed reads in a row, or `MISSED_SECONDS` of them). A
     frame lost between two read is given as None, so that frames keep their numbers. A
-    file none of whose frames decodes is an OSError. The frames are read on a thread of
-    their own while this one waits in short steps: a pipe whose writer stalls holds a read
-    in C, where Ctrl-C went unheard until the writer let go."""
+    file none of whose frames decodes is an OSError. `opened` is told the frame rate the
+    source gives (0 where it gives none) once it is open, before its first frame. The
+    frames are read on a thread of their own while this one waits in short steps: a pipe
+    whose writer stalls holds a read in C, where Ctrl-C went unheard until the writer let
+    go."""
     # (a file's complaints are kept off the terminal; a camera's, "busy" or "permission
     # denied", are what explain the one-line error, and are left)
     text = str(source)  # (a path past 100 characters is cut: the error is one line)
@@ -462,6 +485,8 @@ def video_frames(source: str | int) -> Generator[np.ndarray | None, None, None]:
     cap = _capture(source)
     if cap is None or not cap.isOpened():
         raise OSError(f"cannot open camera or video {shown}{_why_not_opened(source)}")
+    if opened is not None:
+        opened(float(cap.get(cv2.CAP_PROP_FPS)))
     # (a pipe's MP4 decodes no frame either: the command says why, `cli.run_camera`)
     a_file = isinstance(source, str) and _mode_is(source, stat.S_ISREG)
     counted = cap.get(cv2.CAP_PROP_FRAME_COUNT)  # (a file's frames, by its index)

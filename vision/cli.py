@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import os
 import shlex
@@ -18,7 +19,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -27,7 +28,7 @@ import numpy as np
 
 from . import model
 from .annotate import annotate
-from .camera import settled_rolls, video_frames
+from .camera import settled_rolls, still_frames_at, video_frames
 from .detections import ASK_BELOW, Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
 from .io import load_image, native_stderr_kept, read_bytes, stat_path, write_image
@@ -323,7 +324,7 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
 
     frames = [0]
 
-    def counted(stream: Iterator[np.ndarray | None]) -> Iterator[np.ndarray | None]:
+    def counted(stream: Iterator[np.ndarray | None]) -> Generator[np.ndarray | None, None, None]:
         for frame in stream:
             if not frames[0]:  # (opened: the first roll's `ms` is then its reading's alone)
                 warm_up()
@@ -331,8 +332,12 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
             yield frame
 
     empty = 0  # (still scenes with no die: the table between two rolls)
-    rolls = settled_rolls(counted(video_frames(source)), timed_read)
+    rates: list[float] = []
+    stream = counted(video_frames(source, opened=rates.append))
     try:
+        first = list(itertools.islice(stream, 1))  # (the source opened: its rate is known)
+        still = still_frames_at(rates[0] if rates else 0.0)
+        rolls = settled_rolls(itertools.chain(first, stream), timed_read, still_frames=still)
         for roll in rolls:
             dets = roll.detections
             if not dets:  # (remembered as the scene, so the next dice are a new roll)
@@ -351,7 +356,7 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
         # (a second Ctrl-C while the video's reading thread is stopped had printed a
         # traceback from the generator's clean-up: the first one is enough)
         with _interrupts_ignored():
-            rolls.close()
+            stream.close()
         return 0
     if not frames[0]:
         if _a_pipe(source):  # (`cat roll.mp4 | hotdice read --camera /dev/stdin`)

@@ -379,6 +379,39 @@ def test_thumbnail_is_320_wide_grey_and_never_enlarged() -> None:
     assert thumbnail(np.zeros((120, 160, 1), np.uint8)).shape == (120, 160)
 
 
+@pytest.mark.parametrize(
+    ("rate", "frames"),
+    [(30.0, 8), (29.97, 8), (60.0, 16), (15.0, 4), (10.0, 4), (120.0, 32), (240.0, 65)]
+    + [(0.0, 8), (float("nan"), 8), (1000.0, 8), (90000.0, 8), (-1.0, 8), (0.5, 8)],
+)
+def test_the_view_must_lie_still_as_long_at_any_frame_rate(rate: float, frames: int) -> None:
+    """A rate the source does not give, or none a camera has, is taken as 30 frames a
+    second; a slow camera still needs a run of four frames."""
+    assert camera.still_frames_at(rate) == frames
+
+
+def test_a_video_file_says_its_frame_rate_once_open(tmp_path: Path) -> None:
+    video = tmp_path / "fast.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 60, (64, 48))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for k in range(3):
+        writer.write(np.full((48, 64, 3), 40 * k, np.uint8))
+    writer.release()
+    said: list[tuple[float, int]] = []
+    frames = camera.video_frames(str(video), opened=lambda rate: said.append((rate, len(got))))
+    got: list[np.ndarray | None] = []
+    for frame in frames:
+        got.append(frame)
+    assert said == [(60.0, 0)] and len(got) == 3  # (told once, before the first frame)
+
+
+@pytest.mark.parametrize("shape", [(120, 160, 2), (120, 160, 5), (0, 160, 3), (4, 4, 4, 3)])
+def test_a_frame_of_no_known_layout_is_refused_in_a_sentence(shape: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="a frame must be HxW, HxWx3 or HxWx4"):
+        thumbnail(np.zeros(shape, np.uint8))
+
+
 def test_a_folder_is_no_video(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="a folder, not a video"):
         next(camera.video_frames(str(tmp_path)))
@@ -451,7 +484,7 @@ def test_ctrl_c_ends_the_wait_on_a_pipe_whose_writer_stalls(
                 live.write(data[: len(data) * 3 // 4])
                 live.flush()
                 assert reading.stdout is not None
-                assert "roll at frame 7" in reading.stdout.readline()  # (read, then waiting)
+                assert "roll at frame 3" in reading.stdout.readline()  # (15 fps: 4 still)
                 time.sleep(0.5)
                 reading.send_signal(signal.SIGINT)
                 assert reading.wait(timeout=10) == 0  # (the writer still holds the pipe)

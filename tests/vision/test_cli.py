@@ -802,6 +802,30 @@ def test_camera_on_a_video_file_reads_each_settled_roll(
     assert all("score" in r and "advice" in r for r in coached)
 
 
+def test_camera_waits_as_long_for_stillness_at_any_frame_rate(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same frames: a roll that lies still for 12 frames, is picked up (6 frames), and
+    another that settles for good. At 15 frames a second the first lay still 0.8 s and is
+    a roll; at 60, a die paused for 0.2 s, no roll (counted in frames, both had been)."""
+    first = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
+    second = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_10.jpg"), (640, 360))
+    moving = [cv2.flip(second, 1) if k % 2 else first[::-1].copy() for k in range(6)]
+    reads = {}
+    for rate in (15, 60):
+        video = tmp_path / f"at_{rate}.avi"
+        writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), rate, (640, 360))
+        if not writer.isOpened():
+            pytest.skip("this OpenCV build cannot write MJPG video")
+        for frame in [first] * 12 + moving + [second] * 30:
+            writer.write(frame)
+        writer.release()
+        assert main(["read", "--json", "--camera", str(video)]) == 0
+        reads[rate] = [json.loads(line)["frame"] for line in capsys.readouterr().out.splitlines()]
+    assert reads[15] == [3, 21]  # (4 frames still: 0.27 s)
+    assert reads[60] == [33]  # (16 frames still)
+
+
 def test_a_damaged_frame_does_not_end_the_video(
     samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -925,7 +949,8 @@ def test_a_second_ctrl_c_in_camera_mode_is_ignored_while_the_video_closes(
 
     seen: list[object] = []
 
-    def frames(source: str | int) -> Iterator[np.ndarray]:
+    def frames(source: str | int, opened: Callable[[float], None]) -> Iterator[np.ndarray]:
+        opened(0.0)
         try:
             while True:
                 yield np.full((90, 120, 3), 100, np.uint8)
@@ -1036,7 +1061,7 @@ def test_camera_stops_after_max_rolls(
     assert main(["read", "--json", "--camera", str(video), "--max-rolls", "1"]) == 0
     assert warmed == [True]
     rolls = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
-    assert len(rolls) == 1 and rolls[0]["frame"] == 7 and rolls[0]["file"] == str(video)
+    assert len(rolls) == 1 and rolls[0]["frame"] == 3 and rolls[0]["file"] == str(video)
     assert len(rolls[0]["dice"]) == 2 and rolls[0]["ms"] > 0
 
 

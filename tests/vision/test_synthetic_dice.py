@@ -70,3 +70,27 @@ def test_photometric_draws_nothing_for_a_cast_at_share_0(synthetic: ModuleType) 
         synthetic.photometric(rng, picture, cast_share=share)
         draws.append(rng.draws)
     assert draws == [5, 6]
+
+
+def test_smeared_spreads_a_point_as_a_streak_or_a_disc_and_keeps_its_light(
+    synthetic: ModuleType,
+) -> None:
+    """A point of light, smeared for dice 40 px across: a streak 3-14 px long one way (a
+    pixel more for its smooth ends), or a disc 4-10 px across (its radius rounded), round; either way as much
+    light as before."""
+    point = np.zeros((61, 61), np.float32)
+    point[30, 30] = 1000.0
+    kinds = set()
+    for seed in range(30):
+        out = synthetic.smeared(np.random.default_rng(seed), point, 40.0)
+        assert out.sum() == pytest.approx(1000.0, rel=1e-3)
+        ys, xs = np.nonzero(out > 1e-3)
+        spread = np.cov(np.stack([xs, ys]).astype(float), aweights=out[ys, xs])
+        long, short = np.sqrt(np.linalg.eigvalsh(spread))[::-1]
+        if long > 2.5 * short:
+            kinds.add("streak")
+            assert 2 <= long * np.sqrt(12) <= 16  # (a line of length L: sd L / sqrt 12)
+        else:
+            kinds.add("disc")
+            assert short > 0.4 and long * 4 <= 11  # (a disc of radius r: sd r / 2)
+    assert kinds == {"streak", "disc"}

@@ -7,9 +7,9 @@
 
   // A die's picture, hidden from screen readers: where it stands alone it is said by its
   // button's label, and a row of dice is said as its numbers (`diceRow`), not "image 5".
-  function dieSvg(v, cls) {
+  function dieSvg(v) {
     const c = PIPS[v].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="3"/>`).join("");
-    return `<svg class="die ${cls || ""}" viewBox="0 0 30 30" aria-hidden="true">` +
+    return `<svg class="die" viewBox="0 0 30 30" aria-hidden="true">` +
       `<rect x="1" y="1" width="28" height="28" rx="6"/>${c}</svg>`;
   }
 
