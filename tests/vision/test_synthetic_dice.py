@@ -76,8 +76,8 @@ def test_smeared_spreads_a_point_as_a_streak_or_a_disc_and_keeps_its_light(
     synthetic: ModuleType,
 ) -> None:
     """A point of light, smeared for dice 40 px across: a streak 3-14 px long one way (a
-    pixel more for its smooth ends), or a disc 4-10 px across (its radius rounded), round; either way as much
-    light as before."""
+    pixel more for its smooth ends), or a disc 4-10 px across (its radius rounded),
+    round; either way as much light as before."""
     point = np.zeros((61, 61), np.float32)
     point[30, 30] = 1000.0
     kinds = set()
