@@ -54,8 +54,10 @@ FEWEST_STILL, MOST_RATE = 4, 240.0
 
 def still_frames_at(rate: float) -> int:
     """The frames in a row `settled_rolls` waits for at `rate` frames a second (as the
-    source says: `video_frames`' `opened`), so that any camera waits `STILL_SECONDS`."""
-    if not 1.0 <= rate <= MOST_RATE:  # (0 or NaN: a stream that does not say)
+    source says: `video_frames`' `opened`), so that a camera of 15 frames a second or
+    more waits `STILL_SECONDS`, a slower one `FEWEST_STILL` frames. FFmpeg gives a stream
+    with no rate of its own (MJPEG) 25, which is taken as it is: 7 frames."""
+    if not 0.0 < rate <= MOST_RATE:  # (0 or NaN: a stream that does not say)
         return STILL_FRAMES
     return max(FEWEST_STILL, round(STILL_SECONDS * rate))
 

@@ -333,7 +333,8 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
 
     empty = 0  # (still scenes with no die: the table between two rolls)
     rates: list[float] = []
-    stream = counted(video_frames(source, opened=rates.append))
+    video = video_frames(source, opened=rates.append)
+    stream = counted(video)
     try:
         first = list(itertools.islice(stream, 1))  # (the source opened: its rate is known)
         still = still_frames_at(rates[0] if rates else 0.0)
@@ -355,8 +356,10 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     except KeyboardInterrupt:
         # (a second Ctrl-C while the video's reading thread is stopped had printed a
         # traceback from the generator's clean-up: the first one is enough)
+        # (the video itself, not what reads it: where Ctrl-C came in `counted`, say while
+        # the networks load, that ended it and left the video to close later, unguarded)
         with _interrupts_ignored():
-            stream.close()
+            video.close()
         return 0
     if not frames[0]:
         if _a_pipe(source):  # (`cat roll.mp4 | hotdice read --camera /dev/stdin`)

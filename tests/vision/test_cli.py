@@ -939,12 +939,14 @@ def test_camera_prints_no_roll_for_a_still_empty_table(
     )
 
 
+@pytest.mark.parametrize("where", ["_ruled", "warm_up"])
 def test_a_second_ctrl_c_in_camera_mode_is_ignored_while_the_video_closes(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
     """A review's Ctrl-C pressed twice printed a traceback from the video's clean-up, half
     the time: the first ends the command, and Ctrl-C is ignored while the stream closes
-    (then set back as it was)."""
+    (then set back as it was). So too where the first comes while the networks load
+    (session 80's review: the video then closed later, unguarded)."""
     import signal
 
     seen: list[object] = []
@@ -963,7 +965,7 @@ def test_a_second_ctrl_c_in_camera_mode_is_ignored_while_the_video_closes(
     die = DieDetection(3, 0.9, (10, 10, 20, 20), (20.0, 20.0))
     monkeypatch.setattr(cli, "video_frames", frames)
     monkeypatch.setattr(cli, "read", lambda frame, photo: Detections((die,), (120, 90)))
-    monkeypatch.setattr(cli, "_ruled", pressed)
+    monkeypatch.setattr(cli, where, pressed)
     before = signal.getsignal(signal.SIGINT)
     assert main(["read", "--camera", "0"]) == 0
     assert seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is before
