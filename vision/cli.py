@@ -297,10 +297,11 @@ def _a_pipe(source: str | int) -> bool:
 
 
 @contextlib.contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl-C ignored for a while (left as it is off the main thread, where none is set)."""
+def _on_ctrl_c(handler: Callable[[int, Any], None] | int) -> Iterator[None]:
+    """Ctrl-C handled by `handler` for a while (left as it is off the main thread, where
+    none is set)."""
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        previous = signal.signal(signal.SIGINT, handler)
     except ValueError:
         yield
         return
@@ -308,6 +309,15 @@ def _interrupts_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _heard_once(signum: int, frame: Any) -> None:
+    """Ctrl-C, once: any pressed after it is ignored while the command winds down. Two
+    pressed within a few milliseconds had raised the second inside the first's clean-up:
+    a threading lock's release, the video's reader, interrupted (a traceback, at worst a
+    crash; session 80's review)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
@@ -335,32 +345,33 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
     rates: list[float] = []
     video = video_frames(source, opened=rates.append)
     stream = counted(video)
-    try:
-        first = list(itertools.islice(stream, 1))  # (the source opened: its rate is known)
-        still = still_frames_at(rates[0] if rates else 0.0)
-        rolls = settled_rolls(itertools.chain(first, stream), timed_read, still_frames=still)
-        for roll in rolls:
-            dets = roll.detections
-            if not dets:  # (remembered as the scene, so the next dice are a new roll)
-                empty += 1
-                continue
-            ruled = {**_ruled(args, context, dets), "frame": roll.frame_index}
-            if args.json:
-                print(_json_line(str(args.camera), dets, last_ms[0], ruled), flush=True)
-            else:
-                frame = f"roll at frame {roll.frame_index}"
-                _print_text(context, frame, dets, last_ms[0], ruled)
-            count += 1
-            if args.max_rolls and count >= args.max_rolls:
-                break
-    except KeyboardInterrupt:
-        # (a second Ctrl-C while the video's reading thread is stopped had printed a
-        # traceback from the generator's clean-up: the first one is enough)
-        # (the video itself, not what reads it: where Ctrl-C came in `counted`, say while
-        # the networks load, that ended it and left the video to close later, unguarded)
-        with _interrupts_ignored():
-            video.close()
-        return 0
+    with _on_ctrl_c(_heard_once):  # (heard once: see `_heard_once`)
+        try:
+            first = list(itertools.islice(stream, 1))  # (the source opened: its rate is known)
+            still = still_frames_at(rates[0] if rates else 0.0)
+            rolls = settled_rolls(itertools.chain(first, stream), timed_read, still_frames=still)
+            for roll in rolls:
+                dets = roll.detections
+                if not dets:  # (remembered as the scene, so the next dice are a new roll)
+                    empty += 1
+                    continue
+                ruled = {**_ruled(args, context, dets), "frame": roll.frame_index}
+                if args.json:
+                    print(_json_line(str(args.camera), dets, last_ms[0], ruled), flush=True)
+                else:
+                    frame = f"roll at frame {roll.frame_index}"
+                    _print_text(context, frame, dets, last_ms[0], ruled)
+                count += 1
+                if args.max_rolls and count >= args.max_rolls:
+                    break
+        except KeyboardInterrupt:
+            # (a second Ctrl-C while the video's reading thread is stopped had printed a
+            # traceback from the generator's clean-up: the first one is enough. The video
+            # itself is closed, not what reads it: where Ctrl-C came in `counted`, say while
+            # the networks load, that ended it and left the video to close later, unguarded)
+            with _on_ctrl_c(signal.SIG_IGN):
+                video.close()
+            return 0
     if not frames[0]:
         if _a_pipe(source):  # (`cat roll.mp4 | hotdice read --camera /dev/stdin`)
             raise ValueError(

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -969,6 +970,24 @@ def test_a_second_ctrl_c_in_camera_mode_is_ignored_while_the_video_closes(
     before = signal.getsignal(signal.SIGINT)
     assert main(["read", "--camera", "0"]) == 0
     assert seen == [signal.SIG_IGN] and signal.getsignal(signal.SIGINT) is before
+
+
+def test_ctrl_c_pressed_twice_is_heard_once_in_camera_mode() -> None:
+    """Two Ctrl-C within milliseconds had raised the second inside the first's clean-up
+    (a traceback, at worst a crash; session 80's review): the first is heard, the second
+    ignored, and Ctrl-C is as it was once the command is done."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    heard = 0
+    with cli._on_ctrl_c(cli._heard_once):
+        for _ in range(2):
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)  # (the handler runs between two bytecodes of this thread)
+            except KeyboardInterrupt:
+                heard += 1
+    assert heard == 1 and signal.getsignal(signal.SIGINT) is before
 
 
 def test_a_missing_or_empty_video_file_is_said_so(tmp_path: Path) -> None:
