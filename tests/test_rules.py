@@ -242,6 +242,21 @@ def test_describe_gives_progressive_six_1s_as_the_engine_scores_them(name: str) 
     assert f"three 1s then three more: {six:,})" in describe(rules)
 
 
+@pytest.mark.parametrize(
+    ("name", "grows"),
+    [("hot-dice", True), ("ten-thousand+progressive", True), ("farkle", False), ("zilch", False)],
+)
+def test_describe_heads_scoring_as_one_roll_only_where_no_set_grows(name: str, grows: bool) -> None:
+    """A review (session 80): "dice of one roll only" headed hot-dice's held set, which
+    grows with the dice of later rolls, as the line below it said."""
+    heading = describe(load_rules(name)).splitlines()[2]
+    assert heading == (
+        "Scoring (dice of one roll, but for a set that grows):"
+        if grows
+        else "Scoring (dice of one roll only):"
+    )
+
+
 def test_describe_says_what_a_house_rule_replaces_of_the_preset() -> None:
     # extra-combos is ten-thousand's: on farkle it lowers two of farkle's own combinations
     text = describe(load_rules("farkle+extra-combos"))
