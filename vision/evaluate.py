@@ -110,8 +110,7 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
     else:
         # no boxes: the multisets of values. A misread die is then a miss and an extra, so
         # no face is scored.
-        symbols = sum(lab.get("face") == "symbol" for lab in labels)
-        want = Counter(lab["value"] for lab in labels if lab.get("face") != "symbol")
+        want, symbols = _wanted(labels)
         read = Counter(d.value for d in dets)
         matched = _multiset_matched(labels, dets)
         face_ok = face_n = 0
@@ -141,11 +140,16 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
     )
 
 
+def _wanted(labels: list[dict]) -> tuple[Counter[int], int]:
+    """The labelled values, as a multiset, and the number of printed symbols beside them."""
+    symbols = sum(lab.get("face") == "symbol" for lab in labels)
+    return Counter(lab["value"] for lab in labels if lab.get("face") != "symbol"), symbols
+
+
 def _multiset_matched(labels: list[dict], dets: list[DieDetection]) -> int:
     """How many labelled dice the values read account for, as multisets (a symbol die
     takes any one value left over)."""
-    symbols = sum(lab.get("face") == "symbol" for lab in labels)
-    want = Counter(lab["value"] for lab in labels if lab.get("face") != "symbol")
+    want, symbols = _wanted(labels)
     common = sum((want & Counter(d.value for d in dets)).values())
     return common + min(symbols, len(dets) - common)
 
