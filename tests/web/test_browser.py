@@ -693,6 +693,43 @@ def test_what_a_phone_was_entering_survives_another_phones_change(
         assert "whose turn" not in guest.locator("#toast").inner_text()
 
 
+def test_dice_on_the_pad_stay_through_a_join_and_go_with_a_roll_recorded_elsewhere(
+    browser: Browser, server: Server
+) -> None:
+    """A review (session 80): another phone adding a player before the first turn emptied
+    the pad of the player about to roll, and a photo being read then was dropped without a
+    word. The pad is kept through such a change, the photo's answer filling it; a roll
+    recorded on another phone still takes the dice tapped for it away, and says so."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        for face in "55":
+            guest.click(f'#controls .pad [data-face="{face}"]')
+        host.fill('#add-player input[name="name"]', "Cid")
+        host.click("#add-player button")
+        guest.locator("#seating").filter(has_text="Cid").wait_for(timeout=6000)
+        assert _tray(guest, "#controls") == [5, 5] and guest.locator("#toast").is_hidden()
+        # a photo being read while another player joins: its dice come, into the pad
+        photo = _sample_photo()
+        held = hold(guest, "**/api/read*")
+        guest.set_input_files("#controls input.photo", str(photo))
+        _wait_for(guest, lambda: len(held) == 1)
+        host.fill('#add-player input[name="name"]', "Dee")
+        host.click("#add-player button")
+        guest.locator("#seating").filter(has_text="Dee").wait_for(timeout=6000)
+        held[0].continue_()
+        wait_text(guest, "#controls .photo-status", "Found", timeout_s=30)
+        want = json.loads((ROOT / "sample_images" / "labels.json").read_text())
+        values = next(e for e in want["images"] if e["file"] == photo.name)["dice"]
+        assert sorted(_tray(guest, "#controls")) == sorted(d["value"] for d in values)
+        assert guest.locator("#toast").is_hidden()
+        # the host records Ann's roll: the guest's dice were for it, and go
+        for face in "123462":
+            host.click(f'#controls .pad [data-face="{face}"]')
+        host.click('#controls [data-pad="go"]')
+        wait_text(guest, "#toast", "Another phone changed the sheet: your entry was cleared.")
+        assert guest.locator("#controls .pad").count() == 0  # (Ann keeps now, no roll)
+
+
 def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
     browser: Browser, server: Server
 ) -> None:
@@ -832,6 +869,8 @@ def test_rule_check_page(browser: Browser, server: Server, shots: Path) -> None:
         page.set_input_files("#check input.photo", files=upload("t.png", bare))
         wait_text(page, "#check .photo-status", "No dice found in the photo: the dice above are")
         assert page.locator("#check .tray .tray-die").count() == 1
+        # (its picture is not said to show dice found: a review, session 80)
+        assert page.get_attribute("#check .photo-preview img", "alt") == "the photo: no dice found"
         page.click('[data-pad="clear"]')
         for v in [3, 4, 4, 3, 4, 3]:
             page.locator(f'.face[data-face="{v}"]').click()
@@ -2518,6 +2557,28 @@ def test_an_older_photos_late_answer_is_dropped(browser: Browser, server: Server
         fulfil(held[0], read_as([1, 1, 1, 6, 6, 6]))
         page.wait_for_timeout(500)
         assert _tray(page, "#check") == [5, 5, 5, 2, 3, 4]
+
+
+def test_a_photos_pointer_to_the_score_goes_with_the_score(
+    browser: Browser, server: Server
+) -> None:
+    """A photo read surely is scored at once, and its line says "The score is below ↓";
+    a die changed after took the score down but left the line saying so (a review,
+    session 80)."""
+    with phone(browser) as ctx:
+        page = check_page(ctx, server)
+        page.select_option("#preset", "farkle")
+        said = _read_photo(page, "#check", ROOT / "sample_images" / "IMG_20191208_112143.jpg")
+        assert said.startswith("Found 6 dice")
+        wait_text(page, "#check .photo-status", "The score is below ↓")
+        assert page.get_attribute(".photo-preview img", "alt") == "the photo with the dice found"
+        page.locator("#best-points").wait_for()
+        page.click("#check .tray-die >> nth=0")
+        page.click('#check .face[data-face="2"]')
+        page.locator("#result").wait_for(state="hidden")
+        assert (
+            page.locator("#check .photo-status").inner_text() == "Found 6 dice: check them above."
+        )
 
 
 def test_rule_check_says_nothing_is_being_scored_once_the_dice_change(

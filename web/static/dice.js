@@ -110,6 +110,7 @@
       const file = input.files && input.files[0];
       if (!file) return;
       const mine = ++photos;
+      pad.dataset.reading = "1";  // (a sheet swapped meanwhile says the photo went with it)
       const editsThen = edits;
       const status = preview.querySelector(".photo-status");
       preview.hidden = false;
@@ -143,6 +144,7 @@
           return;
         }
         img.src = body.annotated;
+        img.alt = body.detections.length ? "the photo with the dice found" : "the photo: no dice found";
         img.hidden = false;
         if (edits !== editsThen) {  // dice tapped in while it was read: the player's stand
           status.textContent = "The photo's dice were not used: you changed the dice while " +
@@ -171,6 +173,7 @@
         status.classList.add("error");
       } finally {
         input.value = "";
+        if (mine === photos) delete pad.dataset.reading;
       }
     });
     render();

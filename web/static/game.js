@@ -213,9 +213,24 @@
     return entry ? [[entry[0], field.value]] : [];
   }
 
+  // What a roll pad was made for: the turn, its total and the pad as the server drew it.
+  // A fresh sheet's pad made for the same is the same pad (another phone's join, or its
+  // action taken back), and this phone's is kept, the very node, with the dice tapped or
+  // read on it and a photo still being read; any other pad is for a roll another phone
+  // recorded or took back, and the dice on this one go. (The whole sheet is swapped on
+  // every change: a join before the first turn had emptied the pad of the player to roll.)
+  const padFor = new WeakMap();
+  function padKey(sheet, pad) { return `${turnKey(sheet)}|${sheet.dataset.total}|${pad.outerHTML}`; }
+  function keepPad(oldPad, fresh, focused) {
+    const pad = fresh.querySelector(".pad");
+    if (!oldPad || !pad || padFor.get(oldPad) !== padKey(fresh, pad)) return false;
+    pad.replaceWith(oldPad);
+    if (oldPad.contains(focused)) focused.focus({preventScroll: true});
+    return true;
+  }
+
   // carry this phone's entries (and the field it is in) over to the fresh sheet; true if
-  // one had nowhere to go (dice tapped on the pad always go: they belong to a roll another
-  // phone recorded or took back)
+  // one had nowhere to go (dice tapped on a pad not kept go: `keepPad`)
   function carryOver(kept, focused, padDice, fresh) {
     const there = new Map(fields(fresh));
     let lost = padDice;
@@ -262,14 +277,17 @@
     const hadRematch = Boolean(sheet.querySelector("#rematch-open"));
     const focused = document.activeElement;  // (gone with the old sheet, unless typed in)
     const kept = fields(sheet).filter(([, el]) => el.value.trim() || el === focused);
-    const padDice = Boolean(sheet.querySelector(".pad [data-i]"));
+    // (dice on the pad, or a photo of them being read: lost with a pad not kept)
+    const padDice = Boolean(sheet.querySelector(".pad [data-i], .pad[data-reading]"));
     const complaint = sheet.querySelector("#quick-error:not([hidden])");  // (on points kept)
     const said = complaint ? complaint.textContent : "";
     const asked = sheet.querySelector("#quick")?.dataset.confirmed;  // (its target question)
     const typed = kept.find(([, el]) => el === focused && el.tagName === "INPUT");
+    const oldPad = sheet.querySelector(".pad");
     swapSheet(sheet, incoming, typed ? {key: typed[0], el: typed[1]} : null);
     const fresh = document.getElementById("sheet");
-    const lost = carryOver(kept, focused, padDice, fresh);
+    const samePad = keepPad(oldPad, fresh, focused);
+    const lost = carryOver(kept, focused, padDice && !samePad, fresh);
     const quick = fresh.querySelector("#quick");
     if (said && quick && quick.querySelector("input[name=points]").value.trim()) {
       quickProblem(quick, said);
@@ -653,7 +671,8 @@
       input.addEventListener("change", () => readFirstDie(input));
     });
     const pad = sheet.querySelector(".pad");
-    if (pad) {
+    if (pad && !padFor.has(pad)) {  // (a pad kept by `keepPad` is wired already)
+      padFor.set(pad, padKey(sheet, pad));  // (as drawn: before the tray is filled)
       const tray = HotDice.attach(pad, {
         exact: true,
         // (a photo read filling the tray while the fresh sheet settles enables Roll in
