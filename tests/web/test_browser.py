@@ -722,12 +722,17 @@ def test_dice_on_the_pad_stay_through_a_join_and_go_with_a_roll_recorded_elsewhe
         values = next(e for e in want["images"] if e["file"] == photo.name)["dice"]
         assert sorted(_tray(guest, "#controls")) == sorted(d["value"] for d in values)
         assert guest.locator("#toast").is_hidden()
-        # the host records Ann's roll: the guest's dice were for it, and go
+        # the host records Ann's roll while the guest's next photo of it is read, its pad
+        # emptied: the photo was for that roll, and is said to go with it
+        guest.click('#controls [data-pad="clear"]')
+        guest.set_input_files("#controls input.photo", str(photo))
+        _wait_for(guest, lambda: len(held) == 2)
         for face in "123462":
             host.click(f'#controls .pad [data-face="{face}"]')
         host.click('#controls [data-pad="go"]')
         wait_text(guest, "#toast", "Another phone changed the sheet: your entry was cleared.")
         assert guest.locator("#controls .pad").count() == 0  # (Ann keeps now, no roll)
+        held[1].continue_()
 
 
 def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
