@@ -735,6 +735,106 @@ def test_dice_on_the_pad_stay_through_a_join_and_go_with_a_roll_recorded_elsewhe
         held[1].continue_()
 
 
+def _play(page: Page, server: Server, *events: dict[str, Any], undo: bool = False) -> None:
+    """Record ``events`` in the page's game through the API, as another phone would, then
+    with ``undo`` take the last back."""
+    game_id = page.locator("#game").get_attribute("data-id")
+    auth = {"Authorization": f"Bearer {page.locator('#game').get_attribute('data-token')}"}
+    calls = [("events", {"event": e}) for e in events] + ([("undo", {})] if undo else [])
+    for path, data in calls:
+        data = {**data, "version": _version(page, server)}
+        resp = page.request.post(
+            f"{server.url}/api/games/{game_id}/{path}", data=data, headers=auth
+        )
+        assert resp.ok, resp.text()
+
+
+def test_a_free_reroll_recorded_takes_the_die_tapped_for_it(
+    browser: Browser, server: Server
+) -> None:
+    """A hard six rolled again changes nothing the pad shows: the pad of a review's first
+    version was kept, and the 6 tapped for the roll recorded was sent again (session 80)."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host = _new_game(host_ctx, server, "farkle", "Ann\nBob", toggle="hard-six")
+        guest = guest_ctx.new_page()
+        guest.goto(str(host.get_attribute("#join-link", "href")))
+        guest.wait_for_selector("body[data-ready]")
+        _play(
+            host,
+            server,
+            *(
+                {"type": t, "dice": d}
+                for t, d in (
+                    ("roll", [1, 1, 1, 5, 2, 3]),
+                    ("keep", [1, 1, 1, 5]),
+                    ("roll", [5, 3]),
+                    ("keep", [5]),
+                )
+            ),
+        )
+        guest.locator('#controls .pad[data-count="1"]').wait_for(timeout=6000)
+        guest.click('#controls .pad [data-face="6"]')
+        version = _version(host, server)
+        _play(host, server, {"type": "roll", "dice": [6]})  # (a hard six: rolled again)
+        guest.wait_for_selector(f'#sheet[data-version="{version + 1}"]')
+        wait_text(guest, "#toast", "Another phone changed the sheet: your entry was cleared.")
+        assert _tray(guest, "#controls") == []
+        # its own roll of a 6 again: the pad is the next roll's, empty
+        guest.click('#controls .pad [data-face="6"]')
+        guest.click('#controls [data-pad="go"]')
+        guest.wait_for_selector(f'#sheet[data-version="{version + 2}"]')
+        assert _tray(guest, "#controls") == []
+
+
+def test_a_kept_pad_is_not_greyed_by_another_phones_change(
+    browser: Browser, server: Server
+) -> None:
+    """Another phone's change in play greys the sheet's buttons for a moment, then gives
+    them back: a kept pad's Roll, greyed while its dice were 5, was given back after a photo
+    read one of them unsure, and recorded the guess; and the face the keyboard was on lost
+    the focus for good (session 80's review)."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        _play(
+            host,
+            server,
+            {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]},
+            {"type": "keep", "dice": [1]},
+        )
+        guest.locator('#controls .pad[data-count="5"]').wait_for(timeout=6000)
+        for face in "23466":
+            guest.click(f'#controls .pad [data-face="{face}"]')
+        assert guest.locator('#controls [data-pad="go"]').is_enabled()
+        reads = hold(guest, "**/api/read*")
+        guest.set_input_files("#controls input.photo", files=upload("roll.png", b"x"))
+        _wait_for(guest, lambda: len(reads) == 1)
+        guest.focus('#controls .pad [data-face="3"]')
+        sheets = hold(guest, "**/sheet*")  # (the two changes seen at once, by one fetch)
+        version = _version(host, server)
+        _play(host, server, {"type": "roll", "dice": [1, 2, 3, 4, 6]}, undo=True)
+        _wait_for(guest, lambda: len(sheets) >= 1, timeout_s=10)
+        guest.unroute("**/sheet*")
+        for route in sheets:
+            route.continue_()
+        guest.wait_for_selector(f'#sheet[data-version="{version + 2}"]')
+        detection = ONE_DIE_READ["detections"][0]
+        fulfil(
+            reads[0],
+            {
+                **ONE_DIE_READ,
+                "dice": [2, 3, 4, 6, 6],
+                "detections": [
+                    {**detection, "value": v, "unsure": v == 4} for v in (2, 3, 4, 6, 6)
+                ],
+            },
+        )
+        wait_text(guest, "#controls .photo-status", "Found 5 dice")
+        guest.wait_for_timeout(1500)  # (past the settling)
+        assert guest.locator('#controls [data-pad="go"]').is_disabled()
+        assert guest.locator('#controls [data-pad="confirm"]').is_visible()
+        assert guest.evaluate("document.activeElement.dataset.face") == "3"
+
+
 def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
     browser: Browser, server: Server
 ) -> None:

@@ -25,7 +25,10 @@
   let settles = 0;
   function settle(sheet, ms) {
     settleUntil = Math.max(settleUntil, Date.now() + ms);
-    const held = [...sheet.querySelectorAll("button:not(:disabled)")];
+    // (a kept pad's buttons are its own to enable, as its dice stand: `keepPad`; its Roll
+    // waits for the settling itself)
+    const held = [...sheet.querySelectorAll("button:not(:disabled)")]
+      .filter((b) => !b.closest(".pad[data-kept]"));
     held.forEach((b) => { b.disabled = true; });
     const mine = ++settles;
     setTimeout(() => {
@@ -213,18 +216,22 @@
     return entry ? [[entry[0], field.value]] : [];
   }
 
-  // What a roll pad was made for: the turn, its total and the pad as the server drew it.
+  // What a roll pad was made for: the turn, its total and steps so far (a free re-roll, the
+  // hard six's, changes nothing else) and the pad as the server drew it.
   // A fresh sheet's pad made for the same is the same pad (another phone's join, or its
   // action taken back), and this phone's is kept, the very node, with the dice tapped or
   // read on it and a photo still being read; any other pad is for a roll another phone
   // recorded or took back, and the dice on this one go. (The whole sheet is swapped on
   // every change: a join before the first turn had emptied the pad of the player to roll.)
   const padFor = new WeakMap();
-  function padKey(sheet, pad) { return `${turnKey(sheet)}|${sheet.dataset.total}|${pad.outerHTML}`; }
+  function padKey(sheet, pad) {
+    return `${turnKey(sheet)}|${sheet.dataset.total}|${sheet.dataset.steps}|${pad.outerHTML}`;
+  }
   function keepPad(oldPad, fresh, focused) {
     const pad = fresh.querySelector(".pad");
     if (!oldPad || !pad || padFor.get(oldPad) !== padKey(fresh, pad)) return false;
     pad.replaceWith(oldPad);
+    oldPad.dataset.kept = "1";  // (not settled: a tap on it is meant for what it still is)
     if (oldPad.contains(focused)) focused.focus({preventScroll: true});
     return true;
   }
