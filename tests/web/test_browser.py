@@ -740,9 +740,9 @@ def _play(page: Page, server: Server, *events: dict[str, Any], undo: bool = Fals
     with ``undo`` take the last back."""
     game_id = page.locator("#game").get_attribute("data-id")
     auth = {"Authorization": f"Bearer {page.locator('#game').get_attribute('data-token')}"}
-    calls = [("events", {"event": e}) for e in events] + ([("undo", {})] if undo else [])
-    for path, data in calls:
-        data = {**data, "version": _version(page, server)}
+    calls: list[tuple[str, dict[str, Any]]] = [("events", {"event": e}) for e in events]
+    for path, body in calls + ([("undo", {})] if undo else []):
+        data = {**body, "version": _version(page, server)}
         resp = page.request.post(
             f"{server.url}/api/games/{game_id}/{path}", data=data, headers=auth
         )
