@@ -612,9 +612,13 @@ def describe(rules: Rules) -> str:
     if base in PRESET_SOURCES:
         lines[0] += f" ({PRESET_SOURCES[base]})"
     lines.append("")
-    grows = rules.multiples in (Multiples.DOUBLE_TURN, Multiples.PROGRESSIVE)
     # (a held set grows across rolls: "one roll only" had headed the line that says so)
-    lines.append(f"Scoring (dice of one roll{', but for a set that grows' if grows else ' only'}):")
+    grows = rules.multiples in (Multiples.DOUBLE_TURN, Multiples.PROGRESSIVE)
+    lines.append(
+        "Scoring (dice of one roll, but for a set that grows):"
+        if grows
+        else "Scoring (dice of one roll only):"
+    )
     lines.append("  single 1: 100; single 5: 50; other single dice score nothing")
     lines.append(f"  three 1s: {_points(t(1))}; three 2s-6s: 100 x the face (200 ... 600)")
     m = rules.multiples

@@ -742,11 +742,11 @@ GLARE = 0.25
 # steps at a tenth of the first run's peak rate, from a new draw (its seed + MORE_SEED),
 # its recipe otherwise unchanged (docs/vision-log.md, session 53)
 MORE_STEPS = 2000
+MORE_PEAK = PEAK / 10
+MORE_SEED = 1000
 # The share of a face reader's crops `smeared`: none for the shipped readers (session 80
 # trained them on with 0.3: docs/vision-log.md)
 SMEAR = 0.0
-MORE_PEAK = PEAK / 10
-MORE_SEED = 1000
 PARTS = {
     "det": ("dice_det.onnx", 4000, 2, None, None, 0.0, 0.0),
     "cls": ("dice_cls.onnx", 10000, 1, "stem2", (0.06, 0.85, 1.18), 0.0, GLARE),

@@ -93,9 +93,7 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
     if before is None or before.shape != after.shape:
         return None
     now, then = after.astype(np.float32), before.astype(np.float32)
-    # (a sixteenth of the pixels is plenty for a median)
-    gain = _gain(before, after)
-    masks = [_changed(now - then * gain, level), _changed(now - then, level)]
+    masks = [_changed(now - then * _gain(before, after), level), _changed(now - then, level)]
     # (not needed where nothing changed, most frames of a still scene)
     if all(m.any() for m in masks) and before.dtype == np.uint8 and after.dtype == np.uint8:
         then_as_now, now_as_then = _matched(before, after)
@@ -362,7 +360,8 @@ MOST_GAIN = 0.05
 
 
 def _gain(before: np.ndarray, after: np.ndarray) -> float:
-    """The ratio of two thumbnails' median grey levels."""
+    """The ratio of two thumbnails' median grey levels (a sixteenth of the pixels is
+    plenty for a median)."""
     return (float(np.median(after[::4, ::4])) + 1.0) / (float(np.median(before[::4, ::4])) + 1.0)
 
 

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -334,7 +334,7 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
 
     frames = [0]
 
-    def counted(stream: Iterator[np.ndarray | None]) -> Generator[np.ndarray | None, None, None]:
+    def counted(stream: Iterator[np.ndarray | None]) -> Iterator[np.ndarray | None]:
         for frame in stream:
             if not frames[0]:  # (opened: the first roll's `ms` is then its reading's alone)
                 warm_up()

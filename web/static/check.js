@@ -41,10 +41,10 @@
   // (a question, or none, asked about other dice than these, or about dice still unsure)
   const forOtherDice = (asked, dice, unsure) => asked && (unsure || JSON.parse(asked)[0] !== sorted(dice));
   // (said after a photo's "Found 6 dice": taken back with the score it points at)
+  const photoSaid = document.querySelector("#check .photo-status");
   const BELOW = " The score is below ↓";
   function stale() {
-    const said = document.querySelector("#check .photo-status");
-    if (said.textContent.endsWith(BELOW)) said.textContent = said.textContent.slice(0, -BELOW.length);
+    if (photoSaid.textContent.endsWith(BELOW)) photoSaid.textContent = photoSaid.textContent.slice(0, -BELOW.length);
     result.hidden = true;
     result.innerHTML = "";
     shownFor = null;
@@ -142,8 +142,7 @@
       else score(pad.values(), false);
       // (the answer is below the photo and the tray, off a phone's screen: said where the
       // player is looking)
-      const said = document.querySelector("#check .photo-status");
-      said.textContent += BELOW;
+      photoSaid.textContent += BELOW;
     },
     onChange: (dice, unsure) => {
       if (forOtherDice(shownFor, dice, unsure)) stale();
