@@ -79,7 +79,7 @@ def too_big(limit: int, what: str) -> OSError:
 def rules_spec(spec: str) -> str | dict[str, Any]:
     """What ``--rules`` names: a preset spec as it is, or a ``.toml`` file's table (a base
     preset and overrides, named after the file unless it says otherwise)."""
-    if not spec.endswith(".toml"):
+    if not spec.lower().endswith(".toml"):  # (OUR.TOML too: a file, not a preset)
         return spec
     try:
         data = read_plain_file(spec, limit=RULE_FILE_MAX_BYTES, what="rule file")
@@ -306,7 +306,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
         f"{rules.name}, banked score before the turn {args.score:,}"
         + ("" if turn.on_board or not rules.entry else " (not on the board)")
     )
-    print(f"  {'roll':<8} {'keep':<8} {'points':>7} {'total':>7} {'left':>4}")
+    if turn.steps:  # (a first roll given with no keep yet has no row to head)
+        print(f"  {'roll':<8} {'keep':<8} {'points':>7} {'total':>7} {'left':>4}")
     for step in turn.steps:
         hot = "  HOT DICE" if step.hot_dice else ""
         note = f"  {step.note}" if step.note else ""
@@ -526,6 +527,8 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         # the commands' own parsers (`build_parser`), whose usage errors name their help
         self.commands: Mapping[str, argparse.ArgumentParser] = {}
+        # the plug-in commands that failed to load, and why (`_register_plugins`)
+        self.unavailable: dict[str, str] = {}
         self.register("action", None, _StoreOnce)
         self.register("action", "store", _StoreOnce)
 
@@ -555,25 +558,31 @@ def _common() -> _Parser:
     return common
 
 
-def _register_plugins(sub: argparse._SubParsersAction, argv: Sequence[str], core: set[str]) -> None:
-    """Load the plug-in that adds the command asked for (all of them for help or a typo).
+def _register_plugins(
+    sub: argparse._SubParsersAction, argv: Sequence[str], core: set[str]
+) -> dict[str, str]:
+    """Load the plug-in that adds the command asked for (all of them for help or a typo);
+    the commands whose plug-in failed to load, and why.
 
     Entry points are named after their commands, so a core command loads none: the vision
     and web layers bring OpenCV and Flask, a third of a second of start-up.
     """
     wanted = next((a for a in argv if not a.startswith("-")), None)
     if wanted in core:
-        return
+        return {}
     points = list(entry_points(group="hotdice.commands"))
     chosen = [p for p in points if p.name == wanted] or points
+    unavailable: dict[str, str] = {}
     for value in dict.fromkeys(p.value for p in chosen):
-        point = next(p for p in chosen if p.value == value)
         try:
-            point.load()(sub, CONTEXT)
+            next(p for p in chosen if p.value == value).load()(sub, CONTEXT)
         except Exception as error:  # noqa: BLE001 - a broken plug-in must not break `score`
-            sys.stderr.write(
-                f"hotdice: warning: the {point.name} commands are unavailable: {error}\n"
-            )
+            names = sorted({p.name for p in points if p.value == value})
+            unavailable |= dict.fromkeys(names, brief(str(error)))
+            if wanted not in names:  # (the one asked for is an error: `_main`)
+                said = f"the {' and '.join(names)} command{'s are' if len(names) > 1 else ' is'}"
+                sys.stderr.write(f"hotdice: warning: {said} unavailable: {brief(str(error))}\n")
+    return unavailable
 
 
 def build_parser(argv: Sequence[str] = ()) -> _Parser:
@@ -608,7 +617,7 @@ def build_parser(argv: Sequence[str] = ()) -> _Parser:
     p.set_defaults(handler=cmd_replay)
 
     cli_strategy.register(sub)
-    _register_plugins(sub, argv, core=set(sub.choices))
+    parser.unavailable = _register_plugins(sub, argv, core=set(sub.choices))
     return parser
 
 
@@ -639,12 +648,16 @@ def _main(argv: Sequence[str] | None) -> int:
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
+    wanted = next((a for a in argv if not a.startswith("-")), None)
+    if wanted in parser.unavailable:  # (not "invalid choice": the command is known, but broken)
+        _say_error(f"hotdice {wanted} is unavailable: {parser.unavailable[wanted]}")
+        return EXIT_ERROR
     try:
         args, extra = parser.parse_known_args(argv)
     except BrokenPipeError:  # (`hotdice --help | head -1`: what was asked for was shown)
         return 0
     except OSError as error:  # (the help, to a full disk: `_Parser._print_message`)
-        _say_error(str(error))
+        _say_error(_in_words(error))
         return EXIT_ERROR
     photos = getattr(args, "photos", None)
     if extra:  # photos listed after an option (`read a.jpg --rules farkle b.jpg`) are photos
@@ -667,8 +680,16 @@ def _main(argv: Sequence[str] | None) -> int:
         return 0
     except (ValueError, OSError, ArithmeticError) as error:  # (the last: a solve that
         # did not converge, `winprob` or `tie_break`; no preset has met it)
-        _say_error(brief(str(error)))
+        _say_error(brief(_in_words(error)))
         return EXIT_ERROR
+
+
+def _in_words(error: Exception) -> str:
+    """An error's message, an OSError's without Python's "[Errno 28]" before its words
+    ("No space left on device", the output on a full disk)."""
+    if isinstance(error, OSError) and error.strerror and str(error).startswith("[Errno"):
+        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    return str(error)
 
 
 def _say_error(message: str) -> None:

@@ -53,10 +53,6 @@ def _warn(message: str) -> None:
         print(f"hotdice: warning: {message}", file=sys.stderr, flush=True)
 
 
-# What the JPEG decoder says of data it read past (libjpeg's warnings, on standard error)
-_DAMAGED = ("Corrupt JPEG data", "Premature end of JPEG file")
-
-
 def read_photo(
     path: str | os.PathLike, *, warn: Callable[[str], None] = _warn
 ) -> tuple[Detections, np.ndarray, float]:
@@ -69,18 +65,12 @@ def read_photo(
     t0 = time.perf_counter()
     data = read_bytes(path)
     try:
-        with native_stderr_kept() as said:
-            reading = read_photo_data(data)
+        reading = read_photo_data(data)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
     ms = (time.perf_counter() - t0) * 1000.0
-    damage = [line for line in said if line.startswith(_DAMAGED)]
-    if damage:
-        warn(f"{path}: damaged image data, read as far as it decodes ({damage[0]})")
-    for line in said:
-        if line not in damage:  # (whatever else was said, as it was)
-            with contextlib.suppress(OSError):
-                print(line, file=sys.stderr, flush=True)
+    if reading.damage:
+        warn(f"{path}: damaged image data, read as far as it decodes ({reading.damage})")
     return reading.detections, reading.image, ms
 
 
@@ -448,7 +438,12 @@ class _Progress:
 
 def _print_close_ups(directory: Path, as_json: bool) -> int:
     """`hotdice eval DIR --close-ups`: dice of the folder's photos blown up to fill a frame."""
-    figures = close_ups(directory, load_image, read)
+    figures = close_ups(
+        directory,
+        load_image,
+        read,
+        not_read=lambda path, why: _warn(f"{path}: not read, no close-ups made of it: {why}"),
+    )
     if as_json:
         print(json.dumps({"close_ups": {str(f): fig for f, fig in figures.items()}}))
         return 0

@@ -509,12 +509,14 @@ def close_ups(
     fractions: Iterable[float] = CLOSE_UP_FRACTIONS,
     images: int = 12,
     dice_per_image: int = 3,
+    not_read: Callable[[Path, str], None] | None = None,
 ) -> dict[float, dict]:
     """Read close-ups made from the first `dice_per_image` dice (printed symbols left out)
     of the first `images` photos of a labelled folder, at each fraction of the frame's
     height. A close-up is read right when exactly one die is found on the labelled one
     and its value is the label; `other_finds` counts dice found elsewhere (neighbours that
-    show at the edges, and mistakes)."""
+    show at the edges, and mistakes). A photo that does not decode gives no close-ups,
+    said to `not_read(path, why)`: the run goes on, as `evaluate`'s does."""
     _, entries = iter_dataset(directory)
     entries = entries[:images]
     _all_there(directory, entries)
@@ -522,7 +524,13 @@ def close_ups(
         f: {"dice": 0, "read_right": 0, "other_finds": 0} for f in fractions
     }
     for entry in entries:
-        photo = load(Path(directory) / entry["file"])
+        path = Path(directory) / entry["file"]
+        try:
+            photo = load(path)
+        except (OSError, ValueError) as exc:  # (as in `evaluate`)
+            if not_read:
+                not_read(path, str(exc).removeprefix(f"{path}: "))
+            continue
         dice = [d for d in entry.get("dice", []) if "box" in d and d.get("face") != "symbol"]
         for die in dice[:dice_per_image]:
             for fraction, fig in figures.items():

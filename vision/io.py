@@ -16,9 +16,11 @@ import stat
 import struct
 import sys
 import tempfile
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -344,39 +346,62 @@ def too_many_pixels(width: int, height: int, max_pixels: int) -> str:
     )
 
 
+# What libjpeg says of data it reads past: a JPEG damaged part of the way decodes grey or
+# garbled there, and the decoder only warns (with C's fprintf, on standard error)
+JPEG_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")
+# Descriptor 2 is the process's: one thread swaps it at a time (the web's photo readers)
+_STDERR_SWAP = threading.RLock()
+
+
+def decode_heard(data: bytes, **options: Any) -> tuple[np.ndarray, str | None]:
+    """`decode_image`, and what the JPEG decoder said of damaged data it read past (its
+    first such line), or None. Whatever else was written on standard error meanwhile
+    (another thread's, or the decoder's other lines) is written out again."""
+    with native_stderr_kept() as said:
+        image = decode_image(data, **options)
+    damage = [line for line in said if line.startswith(JPEG_DAMAGE)]
+    for line in said:
+        if line not in damage:  # (as it was said)
+            with contextlib.suppress(OSError, ValueError):
+                print(line, file=sys.stderr, flush=True)
+    return image, (damage[0] if damage else None)
+
+
 @contextlib.contextmanager
 def native_stderr_kept() -> Iterator[list[str]]:
     """What C code writes on standard error meanwhile, kept in the list given (filled at
     the end) instead of shown: libjpeg's "Corrupt JPEG data: ..." and OpenCV's AVI
     reader's complaints are printed with C's fprintf, past OpenCV's log level, beside the
     command's own one line. Best effort (nothing kept where there is no descriptor 2 to
-    swap), and for one thread: the descriptor is the process's, so a command line's use."""
-    kept: list[str] = []
-    try:
-        sink = tempfile.TemporaryFile()
-    except OSError:  # (no temporary folder to write in: said as it comes)
-        yield kept
-        return
-    with sink:
+    swap); the descriptor is the process's, so one thread swaps it at a time, and what
+    other threads write meanwhile is kept too."""
+    with _STDERR_SWAP:
+        kept: list[str] = []
         try:
-            if sys.stderr is not None:
-                sys.stderr.flush()
-            saved = os.dup(2)
-        except (OSError, ValueError):  # (no standard error at all: nothing to keep)
+            sink = tempfile.TemporaryFile()
+        except OSError:  # (no temporary folder to write in: said as it comes)
             yield kept
             return
-        try:
-            os.dup2(sink.fileno(), 2)
-            yield kept
-        finally:
-            if sys.stderr is not None:
-                with contextlib.suppress(OSError, ValueError):
+        with sink:
+            try:
+                if sys.stderr is not None:
                     sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
-            sink.seek(0)
-            text = sink.read(64 * 1024).decode("utf-8", "replace")  # (a decoder's lines)
-            kept.extend(line for line in text.splitlines() if line.strip())
+                saved = os.dup(2)
+            except (OSError, ValueError):  # (no standard error at all: nothing to keep)
+                yield kept
+                return
+            try:
+                os.dup2(sink.fileno(), 2)
+                yield kept
+            finally:
+                if sys.stderr is not None:
+                    with contextlib.suppress(OSError, ValueError):
+                        sys.stderr.flush()
+                os.dup2(saved, 2)
+                os.close(saved)
+                sink.seek(0)
+                text = sink.read(64 * 1024).decode("utf-8", "replace")  # (a decoder's lines)
+                kept.extend(line for line in text.splitlines() if line.strip())
 
 
 def opencv_message(exc: cv2.error) -> str:

@@ -58,13 +58,18 @@ def _config() -> dict:
     return defaults
 
 
-_CFG = _config()
-DET_CELL = int(_CFG["det_cell"])
-DET_SIZE_REF = float(_CFG["det_size_ref"])
-DET_PAD = int(_CFG["det_pad"])  # the finder's input sides are padded to multiples of this
-CROP = int(_CFG["crop"])
-CROP_SPAN = float(_CFG["crop_span"])
-CLS_FILES = tuple(str(name) for name in _CFG["classifiers"]) or ("dice_cls.onnx",)
+try:  # (a config of the wrong shape said so, naming the file, not "'int' is not iterable")
+    _CFG = _config()
+    DET_CELL = int(_CFG["det_cell"])
+    DET_SIZE_REF = float(_CFG["det_size_ref"])
+    DET_PAD = int(_CFG["det_pad"])  # the finder's input sides are padded to multiples of this
+    CROP = int(_CFG["crop"])
+    CROP_SPAN = float(_CFG["crop_span"])
+    if isinstance(_CFG["classifiers"], str):
+        raise TypeError("classifiers: a list of file names, not one name")
+    CLS_FILES = tuple(str(name) for name in _CFG["classifiers"]) or ("dice_cls.onnx",)
+except (OSError, ValueError, TypeError, AttributeError) as error:
+    raise ImportError(f"{MODEL_DIR / 'config.json'}: not a model config: {error}") from error
 
 
 @functools.cache

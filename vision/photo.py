@@ -15,7 +15,7 @@ import numpy as np
 
 from .annotate import annotate
 from .detections import Detections
-from .io import decode_image, image_size_wh, reduction_for
+from .io import decode_heard, image_size_wh, reduction_for
 from .limits import MAX_PIXELS
 from .reader import FRAME_SIDE, PHOTO_LOOK, read
 from .smear import held
@@ -35,10 +35,13 @@ LONE_SURE = 0.7  # (the reader's own level for a die it need not read again)
 @dataclass(frozen=True, eq=False)
 class PhotoReading:
     """The dice of a photo, in its full-size pixels, and the image as decoded (smaller
-    than the photo where its dice allowed: draw on it with `on_image()`)."""
+    than the photo where its dice allowed: draw on it with `on_image()`). `damage`: what
+    the JPEG decoder said of damaged data it read past (the photo then grey or garbled
+    there, its dice to be checked), or None."""
 
     detections: Detections
     image: np.ndarray
+    damage: str | None = None
 
     def on_image(self) -> Detections:
         """The dice in the decoded image's pixels, to draw on `image`."""
@@ -83,18 +86,19 @@ def read_photo_data(data: bytes, *, max_pixels: int = MAX_PIXELS) -> PhotoReadin
     """Decode a photo's bytes and read its dice: a JPEG is decoded at a reduced size (its
     long side not under `MIN_LONG_SIDE`) and again at twice that size while the reading
     may have missed dice too small for it (`_may_miss_small_dice`), unless the larger
-    decode finds fewer dice. Raises ValueError with a one-line message for bytes that are
+    decode finds fewer dice; a JPEG damaged part of the way is read as far as it decodes
+    (`PhotoReading.damage` says so). Raises ValueError with a one-line message for bytes that are
     not an image or are over `max_pixels`, and OSError for a missing or damaged network
     file."""
     header = image_size_wh(data)
     reduce = reduction_for(header, min_long_side=MIN_LONG_SIDE)
     photo = max(header) > FRAME_SIDE if header else None  # (None: judged on the decoded size)
-    image = decode_image(data, max_pixels=max_pixels, reduce=reduce)
+    image, damage = decode_heard(data, max_pixels=max_pixels, reduce=reduce)
     # (smeared dice held under the asking level once, at the end: a lone die held so
     # would pass for a die in doubt, and the photo be decoded again, larger, for nothing)
     dets = read(image, photo=photo, doubt_smears=False)
     while reduce > 1 and _may_miss_small_dice(dets):
-        larger = decode_image(data, max_pixels=max_pixels, reduce=reduce // 2)
+        larger, damage = decode_heard(data, max_pixels=max_pixels, reduce=reduce // 2)
         again = read(larger, photo=photo, doubt_smears=False)
         if len(again) < len(dets):
             break
@@ -106,4 +110,4 @@ def read_photo_data(data: bytes, *, max_pixels: int = MAX_PIXELS) -> PhotoReadin
         # the header's own size, turned as the EXIF orientation turned the decoded image
         hw, hh = header
         full = (hw, hh) if (hw >= hh) == (w >= h) else (hh, hw)
-    return PhotoReading(dets.scaled(full[0] / w, full), image)
+    return PhotoReading(dets.scaled(full[0] / w, full), image, damage)

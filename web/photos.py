@@ -128,6 +128,9 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
             for d, blurred, tiny in zip(detections.dice, smeared, small, strict=True)
         ],
         "size_wh": [int(w), int(h)],
+        # (a JPEG damaged part of the way, read as far as it decodes: the page says to
+        # take it again, or to check the dice, as `hotdice read` warns)
+        "damaged": reading.damage is not None,
         "annotated": "data:image/jpeg;base64,"
         + base64.b64encode(reading.preview_jpeg(PREVIEW_MAX_SIDE)).decode("ascii"),
     }

@@ -51,6 +51,35 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.parametrize(
+    ("config", "why"),
+    [("{", "Expecting property name"), ('{"classifiers": 5}', "'int' object is not iterable")],
+)
+def test_a_broken_model_config_is_named_in_one_line(tmp_path: Path, config: str, why: str) -> None:
+    """HOTDICE_MODEL_DIR (retrained networks to compare) with a config.json the training
+    did not write: `read` says which file, once, not "invalid choice: 'read'"."""
+    (tmp_path / "config.json").write_text(config)
+    env = {**os.environ, "HOTDICE_MODEL_DIR": str(tmp_path)}
+
+    def hotdice(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "companion.cli", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+
+    said = f"{tmp_path / 'config.json'}: not a model config: {why}"
+    r = hotdice("read", "photo.jpg")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"hotdice: error: hotdice read is unavailable: {said}")
+    assert len(r.stderr.splitlines()) == 1
+    r = hotdice("--help")  # (every command listed, the broken ones named once)
+    assert r.returncode == 0 and "score" in r.stdout
+    warned = [line for line in r.stderr.splitlines() if "unavailable" in line]
+    assert len(warned) == 1
+    assert warned[0].startswith(
+        f"hotdice: warning: the eval and read commands are unavailable: {said}"
+    )
+    assert hotdice("score", "--rules", "farkle", "1", "5").returncode == 0
+
+
 def test_missing_and_non_image_files_fail_cleanly(tmp_path: Path) -> None:
     bad = tmp_path / "notes.jpg"
     bad.write_text("not a photo")
@@ -744,6 +773,25 @@ def test_eval_close_ups_of_sample_images(
     assert sorted(figures) == ["0.3", "0.5", "0.7", "0.9"]
     for fraction, fig in figures.items():
         assert fig["dice"] == 21 and fig["share"] >= CLOSE_UP_FLOOR, (fraction, fig)
+
+
+def test_eval_close_ups_warn_of_a_photo_that_does_not_decode(
+    samples_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = json.loads((samples_dir / "labels.json").read_text())
+    first = labels["images"][0]
+    shutil.copy(samples_dir / first["file"], tmp_path / first["file"])
+    (tmp_path / "bad.jpg").write_text("not a photo")
+    labels["images"] = [{**first, "file": "bad.jpg"}, first]
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    assert main(["eval", "--close-ups", "--json", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    counted = min(3, len([d for d in first["dice"] if d.get("face") != "symbol"]))
+    assert json.loads(captured.out)["close_ups"]["0.5"]["dice"] == counted
+    assert captured.err.startswith(
+        f"hotdice: warning: {tmp_path / 'bad.jpg'}: not read, no close-ups made of it: "
+    )
+    assert len(captured.err.splitlines()) == 1
 
 
 def test_eval_matching_rules() -> None:

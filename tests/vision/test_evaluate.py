@@ -475,6 +475,34 @@ def test_close_ups_say_a_missing_photo_before_reading_any(tmp_path: Path) -> Non
     assert close_ups(tmp_path, load, lambda f: Detections(()), images=1)[0.5]["dice"] == 1
 
 
+def test_close_ups_go_on_past_a_photo_that_does_not_decode(tmp_path: Path) -> None:
+    """One damaged photo had ended `eval --close-ups` (a review); plain `eval` goes on."""
+    _labels(
+        tmp_path,
+        [
+            {"file": "bad.jpg", "dice": [{"value": 2, "box": [40, 0, 20, 20]}]},
+            {"file": "a.jpg", "dice": [{"value": 3, "box": [40, 0, 20, 20]}]},
+        ],
+    )
+    centre = DieDetection(3, 0.9, (310, 230, 20, 20), (320.0, 240.0))
+    said: list[tuple[str, str]] = []
+
+    def load(path: Path) -> np.ndarray:
+        if path.name == "bad.jpg":
+            raise ValueError(f"{path}: data is not a readable image")
+        return np.zeros((100, 100, 3), np.uint8)
+
+    figures = close_ups(
+        tmp_path,
+        load,
+        lambda f: Detections((centre,)),
+        fractions=[0.5],
+        not_read=lambda path, why: said.append((path.name, why)),
+    )
+    assert figures[0.5] == {"dice": 1, "read_right": 1, "other_finds": 0, "share": 1.0}
+    assert said == [("bad.jpg", "data is not a readable image")]
+
+
 def test_evaluate_reads_each_labelled_photo_once_and_counts_progress(tmp_path: Path) -> None:
     _labels(
         tmp_path,

@@ -11,6 +11,7 @@ import pytest
 
 from vision import photo, read
 from vision.detections import Detections, DieDetection
+from vision.io import decode_heard
 from vision.photo import MIN_DIE_PX, MIN_LONG_SIDE, read_photo_data
 from vision.smear import SMEARED_CONFIDENCE
 
@@ -297,3 +298,29 @@ def test_a_lone_smeared_die_is_held_once_not_decoded_again(
     assert asked == [False]  # one read, of the photo decoded small
     assert len(reading.detections) == 1
     assert reading.detections.dice[0].confidence <= SMEARED_CONFIDENCE
+
+
+def test_a_damaged_jpeg_is_said_so_even_with_photos_read_beside_it(samples_dir: Path) -> None:
+    """The decoder's warnings are heard on the process's standard error: two photos read
+    at once (the web's two readers) each hear their own, the sound photo none."""
+    import threading
+
+    sound = (samples_dir / SAMPLE).read_bytes()
+    scan = sound.index(b"\xff\xda")
+    middle = scan + (len(sound) - scan) // 2
+    damaged = sound[:middle] + b"\xff" * 40 + sound[middle + 40 :]
+    heard: dict[str, list[str | None]] = {"sound": [], "damaged": []}
+
+    def reads(name: str, data: bytes) -> None:
+        for _ in range(30):  # (each decode overlapping the other thread's, more or less)
+            heard[name].append(decode_heard(data)[1])
+        heard[name].append(read_photo_data(data).damage)
+
+    photos = {"sound": sound, "damaged": damaged}
+    threads = [threading.Thread(target=reads, args=item) for item in photos.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert heard["sound"] == [None] * 31
+    assert heard["damaged"] == ["Corrupt JPEG data: premature end of data segment"] * 31

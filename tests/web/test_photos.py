@@ -305,14 +305,14 @@ def test_a_phones_12mp_photo_is_read_in_its_own_pixels(
     import vision.photo
 
     decoded = []
-    decode = vision.photo.decode_image
+    decode = vision.photo.decode_heard
 
-    def recording(data: bytes, **kwargs: int) -> np.ndarray:
-        image = decode(data, **kwargs)
+    def recording(data: bytes, **kwargs: int) -> tuple[np.ndarray, str | None]:
+        image, damage = decode(data, **kwargs)
         decoded.append(image.shape[:2])
-        return image
+        return image, damage
 
-    monkeypatch.setattr(vision.photo, "decode_image", recording)
+    monkeypatch.setattr(vision.photo, "decode_heard", recording)
 
     sample = cv2.imread(str(ROOT / "sample_images" / "IMG_20191208_112143.jpg"))
     assert sample is not None
@@ -469,6 +469,15 @@ def test_the_server_warms_the_reader_up_in_the_background(
     thread = photos.warm_up_in_background()
     thread.join(timeout=60)
     assert not thread.is_alive() and raised == []
+
+
+def test_a_damaged_jpeg_is_read_as_far_as_it_decodes_and_said_to_be(client: FlaskClient) -> None:
+    """Bytes overwritten in a JPEG's middle decode garbled from there, the decoder only
+    warning: the answer says so (the page says to take it again), as `hotdice read` warns."""
+    sharp = client.post("/api/read", data=HARD_PHOTO.read_bytes(), content_type="image/jpeg")
+    assert sharp.status_code == 200 and sharp.get_json()["damaged"] is False
+    hurt = client.post("/api/read", data=hard_photo("damaged"), content_type="image/jpeg")
+    assert hurt.status_code == 200 and hurt.get_json()["damaged"] is True
 
 
 @pytest.mark.parametrize(("kind", "flag"), [("moved", "smeared"), ("far", "small")])
