@@ -349,16 +349,22 @@ def too_many_pixels(width: int, height: int, max_pixels: int) -> str:
 # What libjpeg says of data it reads past: a JPEG damaged part of the way decodes grey or
 # garbled there, and the decoder only warns (with C's fprintf, on standard error)
 JPEG_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")
+# ... but for bytes between the last scan, decoded whole, and the end mark: the padding
+# some cameras write, not damage (lost or overwritten bytes end a scan early, "premature
+# end of data segment", or before a restart marker, 0xd0-0xd7)
+JPEG_PADDING = re.compile(r"Corrupt JPEG data: \d+ extraneous bytes before marker 0xd9")
 # Descriptor 2 is the process's: one thread swaps it at a time (the web's photo readers)
 _STDERR_SWAP = threading.RLock()
 
 
 def decode_heard(data: bytes, **options: Any) -> tuple[np.ndarray, str | None]:
     """`decode_image`, and what the JPEG decoder said of damaged data it read past (its
-    first such line), or None. Whatever else was written on standard error meanwhile
-    (another thread's, or the decoder's other lines) is written out again."""
+    first such line), or None; a camera's padding before the end mark is no damage.
+    Whatever else was written on standard error meanwhile (another thread's, or the
+    decoder's other lines) is written out again."""
     with native_stderr_kept() as said:
         image = decode_image(data, **options)
+    said = [line for line in said if not JPEG_PADDING.fullmatch(line)]
     damage = [line for line in said if line.startswith(JPEG_DAMAGE)]
     for line in said:
         if line not in damage:  # (as it was said)

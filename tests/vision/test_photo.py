@@ -324,3 +324,16 @@ def test_a_damaged_jpeg_is_said_so_even_with_photos_read_beside_it(samples_dir: 
         thread.join()
     assert heard["sound"] == [None] * 31
     assert heard["damaged"] == ["Corrupt JPEG data: premature end of data segment"] * 31
+
+
+def test_a_camera_s_padding_before_the_end_mark_is_no_damage(samples_dir: Path) -> None:
+    """Some cameras write bytes between the last scan and the end mark; libjpeg warns of
+    "extraneous bytes before marker 0xd9", but the photo decoded whole: the page and
+    `hotdice read` had called it damaged, to be taken again."""
+    sound = (samples_dir / SAMPLE).read_bytes()
+    padded = sound[:-2] + bytes(7) + b"\xff\xd9"
+    image, damage = decode_heard(padded)
+    assert damage is None
+    assert np.array_equal(image, decode_heard(sound)[0])
+    cut_short = sound[: len(sound) * 3 // 4] + b"\xff\xd9"  # (the end mark given back)
+    assert decode_heard(cut_short)[1] == "Corrupt JPEG data: premature end of data segment"
