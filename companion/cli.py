@@ -685,10 +685,10 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _in_words(error: Exception) -> str:
-    """An error's message, an OSError's without Python's "[Errno 28]" before its words
-    ("No space left on device", the output on a full disk)."""
-    if isinstance(error, OSError) and error.strerror and str(error).startswith("[Errno"):
-        return f"{error.filename}: {error.strerror}" if error.filename else error.strerror
+    """An error's message; an OSError naming no file, its words without Python's
+    "[Errno 28]" before them ("No space left on device": the output, on a full disk)."""
+    if isinstance(error, OSError) and error.strerror and error.filename is None:
+        return error.strerror
     return str(error)
 
 

@@ -65,7 +65,7 @@ def read_photo(
     t0 = time.perf_counter()
     data = read_bytes(path)
     try:
-        reading = read_photo_data(data)
+        reading = read_photo_data(data, hear_decoder=True)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
     ms = (time.perf_counter() - t0) * 1000.0

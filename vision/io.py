@@ -349,10 +349,13 @@ def too_many_pixels(width: int, height: int, max_pixels: int) -> str:
 # What libjpeg says of data it reads past: a JPEG damaged part of the way decodes grey or
 # garbled there, and the decoder only warns (with C's fprintf, on standard error)
 JPEG_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")
-# ... but for bytes between the last scan, decoded whole, and the end mark: the padding
-# some cameras write, not damage (lost or overwritten bytes end a scan early, "premature
-# end of data segment", or before a restart marker, 0xd0-0xd7)
-JPEG_PADDING = re.compile(r"Corrupt JPEG data: \d+ extraneous bytes before marker 0xd9")
+# ... but for bytes outside the picture's data, between the file's parts (before a table,
+# 0xdb, or after the last scan, before the end mark, 0xd9): padding some cameras and
+# editors write, the picture decoded whole. Lost or overwritten bytes in the data end a
+# scan early ("premature end of data segment") or come before a restart marker (0xd0-0xd7)
+JPEG_PADDING = re.compile(
+    r"Corrupt JPEG data: \d+ extraneous bytes before marker 0x(?!d[0-7])[0-9a-f]{2}"
+)
 # Descriptor 2 is the process's: one thread swaps it at a time (the web's photo readers)
 _STDERR_SWAP = threading.RLock()
 
@@ -360,9 +363,10 @@ _STDERR_SWAP = threading.RLock()
 def decode_heard(data: bytes, **options: Any) -> tuple[np.ndarray, str | None]:
     """`decode_image`, and what the JPEG decoder said of damaged data it read past (its
     first such line), or None; a camera's padding before the end mark is no damage.
-    Whatever else was written on standard error meanwhile (another thread's, or the
-    decoder's other lines) is written out again."""
-    with native_stderr_kept() as said:
+    Whatever else was written on standard error meanwhile is written out again. For a
+    command line: the swap is the process's, so a server's other threads' log lines would
+    be held back, and its decodes taken one at a time (the web does not hear the decoder)."""
+    with native_stderr_kept() as said:  # (a decode that fails: its one-line error says it)
         image = decode_image(data, **options)
     said = [line for line in said if not JPEG_PADDING.fullmatch(line)]
     damage = [line for line in said if line.startswith(JPEG_DAMAGE)]

@@ -15,7 +15,7 @@ import numpy as np
 
 from .annotate import annotate
 from .detections import Detections
-from .io import decode_heard, image_size_wh, reduction_for
+from .io import decode_heard, decode_image, image_size_wh, reduction_for
 from .limits import MAX_PIXELS
 from .reader import FRAME_SIDE, PHOTO_LOOK, read
 from .smear import held
@@ -37,7 +37,7 @@ class PhotoReading:
     """The dice of a photo, in its full-size pixels, and the image as decoded (smaller
     than the photo where its dice allowed: draw on it with `on_image()`). `damage`: what
     the JPEG decoder said of damaged data it read past (the photo then grey or garbled
-    there, its dice to be checked), or None."""
+    there, its dice to be checked), or None (or not heard: `read_photo_data`)."""
 
     detections: Detections
     image: np.ndarray
@@ -82,23 +82,32 @@ def _may_miss_small_dice(dets: Detections) -> bool:
     return float(np.median(sides)) < MIN_DIE_PX or lone_doubt
 
 
-def read_photo_data(data: bytes, *, max_pixels: int = MAX_PIXELS) -> PhotoReading:
+def read_photo_data(
+    data: bytes, *, max_pixels: int = MAX_PIXELS, hear_decoder: bool = False
+) -> PhotoReading:
     """Decode a photo's bytes and read its dice: a JPEG is decoded at a reduced size (its
     long side not under `MIN_LONG_SIDE`) and again at twice that size while the reading
     may have missed dice too small for it (`_may_miss_small_dice`), unless the larger
-    decode finds fewer dice; a JPEG damaged part of the way is read as far as it decodes
-    (`PhotoReading.damage` says so). Raises ValueError with a one-line message for bytes that are
+    decode finds fewer dice. A JPEG damaged part of the way is read as far as it decodes;
+    with `hear_decoder` (`io.decode_heard`: a command line's), `PhotoReading.damage` says
+    so. Raises ValueError with a one-line message for bytes that are
     not an image or are over `max_pixels`, and OSError for a missing or damaged network
     file."""
     header = image_size_wh(data)
     reduce = reduction_for(header, min_long_side=MIN_LONG_SIDE)
     photo = max(header) > FRAME_SIDE if header else None  # (None: judged on the decoded size)
-    image, damage = decode_heard(data, max_pixels=max_pixels, reduce=reduce)
+
+    def decode(reduce: int) -> tuple[np.ndarray, str | None]:
+        if hear_decoder:
+            return decode_heard(data, max_pixels=max_pixels, reduce=reduce)
+        return decode_image(data, max_pixels=max_pixels, reduce=reduce), None
+
+    image, damage = decode(reduce)
     # (smeared dice held under the asking level once, at the end: a lone die held so
     # would pass for a die in doubt, and the photo be decoded again, larger, for nothing)
     dets = read(image, photo=photo, doubt_smears=False)
     while reduce > 1 and _may_miss_small_dice(dets):
-        larger, damage = decode_heard(data, max_pixels=max_pixels, reduce=reduce // 2)
+        larger, damage = decode(reduce // 2)
         again = read(larger, photo=photo, doubt_smears=False)
         if len(again) < len(dets):
             break

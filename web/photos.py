@@ -7,6 +7,8 @@ The web layer only moves bytes and JSON here: reading pips and drawing the previ
 from __future__ import annotations
 
 import base64
+import contextlib
+import sys
 import threading
 from typing import Any
 
@@ -67,14 +69,15 @@ def warm_up_in_background() -> threading.Thread:
     first photo reads as fast as the rest: cold, importing OpenCV, loading the networks and
     probing the int8 readers (`vision.model.int8_saturates`) took 0.6 s more than a warm
     read of a sample photo. A photo sent meanwhile waits for the loads under way, not for a
-    second run of them. A server that cannot read photos says why on the first photo (503),
-    so a failure here is left for that answer."""
+    second run of them. A server that cannot read photos says why on each photo (503),
+    and once here, on standard error, to whoever started it."""
 
     def run() -> None:
         try:
             _vision().warm_up()
-        except (PhotoError, OSError, RuntimeError):
-            pass
+        except (PhotoError, OSError, RuntimeError) as exc:
+            with contextlib.suppress(OSError, ValueError):  # (nowhere to say it)
+                print(f"hotdice: warning: photos cannot be read: {exc}", file=sys.stderr)
 
     thread = threading.Thread(target=run, name="hotdice-vision-warm-up", daemon=True)
     thread.start()
@@ -128,9 +131,6 @@ def read_photo(data: bytes, rules_spec: str | None, *, max_pixels: int) -> dict[
             for d, blurred, tiny in zip(detections.dice, smeared, small, strict=True)
         ],
         "size_wh": [int(w), int(h)],
-        # (a JPEG damaged part of the way, read as far as it decodes: the page says to
-        # take it again, or to check the dice, as `hotdice read` warns)
-        "damaged": reading.damage is not None,
         "annotated": "data:image/jpeg;base64,"
         + base64.b64encode(reading.preview_jpeg(PREVIEW_MAX_SIDE)).decode("ascii"),
     }

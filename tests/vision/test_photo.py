@@ -302,7 +302,7 @@ def test_a_lone_smeared_die_is_held_once_not_decoded_again(
 
 def test_a_damaged_jpeg_is_said_so_even_with_photos_read_beside_it(samples_dir: Path) -> None:
     """The decoder's warnings are heard on the process's standard error: two photos read
-    at once (the web's two readers) each hear their own, the sound photo none."""
+    at once each hear their own, the sound photo none; not heard unless asked."""
     import threading
 
     sound = (samples_dir / SAMPLE).read_bytes()
@@ -314,7 +314,7 @@ def test_a_damaged_jpeg_is_said_so_even_with_photos_read_beside_it(samples_dir: 
     def reads(name: str, data: bytes) -> None:
         for _ in range(30):  # (each decode overlapping the other thread's, more or less)
             heard[name].append(decode_heard(data)[1])
-        heard[name].append(read_photo_data(data).damage)
+        heard[name].append(read_photo_data(data, hear_decoder=True).damage)
 
     photos = {"sound": sound, "damaged": damaged}
     threads = [threading.Thread(target=reads, args=item) for item in photos.items()]
@@ -324,16 +324,21 @@ def test_a_damaged_jpeg_is_said_so_even_with_photos_read_beside_it(samples_dir: 
         thread.join()
     assert heard["sound"] == [None] * 31
     assert heard["damaged"] == ["Corrupt JPEG data: premature end of data segment"] * 31
+    assert read_photo_data(damaged).damage is None
 
 
 def test_a_camera_s_padding_before_the_end_mark_is_no_damage(samples_dir: Path) -> None:
-    """Some cameras write bytes between the last scan and the end mark; libjpeg warns of
-    "extraneous bytes before marker 0xd9", but the photo decoded whole: the page and
-    `hotdice read` had called it damaged, to be taken again."""
+    """Some cameras and editors leave bytes between a JPEG's parts; libjpeg warns of
+    "extraneous bytes before marker 0xd9" (or 0xdb...), but the photo decoded whole:
+    `hotdice read` had called it damaged."""
     sound = (samples_dir / SAMPLE).read_bytes()
-    padded = sound[:-2] + bytes(7) + b"\xff\xd9"
-    image, damage = decode_heard(padded)
-    assert damage is None
-    assert np.array_equal(image, decode_heard(sound)[0])
+    tables = sound.index(b"\xff\xdb")
+    for padded in (
+        sound[:-2] + bytes(7) + b"\xff\xd9",  # (after the picture, before its end mark)
+        sound[:tables] + bytes(2) + sound[tables:],  # (between two parts, a review's)
+    ):
+        image, damage = decode_heard(padded)
+        assert damage is None
+        assert np.array_equal(image, decode_heard(sound)[0])
     cut_short = sound[: len(sound) * 3 // 4] + b"\xff\xd9"  # (the end mark given back)
     assert decode_heard(cut_short)[1] == "Corrupt JPEG data: premature end of data segment"

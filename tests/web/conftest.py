@@ -30,17 +30,10 @@ HARD_PHOTO = ROOT / "sample_images" / "WIN_20221210_14_48_10.jpg"
 
 def hard_photo(kind: str) -> bytes:
     """`HARD_PHOTO` as PNG bytes, taken as the phone moved 15 px sideways (``"moved"``: its
-    dice smeared) or from five times as far (``"far"``: its dice 12 px); or its JPEG with
-    2 KB of its middle overwritten (``"damaged"``: decoded garbled from there, with a
-    warning from the decoder)."""
+    dice smeared) or from five times as far (``"far"``: its dice 12 px)."""
     import cv2
     import numpy as np
 
-    if kind == "damaged":
-        data = bytearray(HARD_PHOTO.read_bytes())
-        middle = len(data) // 2
-        data[middle : middle + 2048] = bytes(range(256)) * 8
-        return bytes(data)
     image = cv2.imread(str(HARD_PHOTO))
     assert image is not None
     if kind == "moved":

@@ -1221,22 +1221,6 @@ def test_a_hard_photo_is_said_to_be_hard(
         assert page.locator(".tray-die.unsure").count() == 0
 
 
-def test_a_damaged_photo_is_said_to_be_damaged(
-    browser: Browser, server: Server, tmp_path: Path
-) -> None:
-    """A JPEG damaged part of the way is read as far as it decodes: the pad says to take
-    it again, whatever was found in what decoded."""
-    damaged = tmp_path / "damaged.jpg"
-    damaged.write_bytes(hard_photo("damaged"))
-    with phone(browser) as ctx:
-        page = check_page(ctx, server)
-        said = _read_photo(page, "#check", damaged)
-        wanted = (
-            r"Found \d+ dic?e, but part of the photo is damaged: take it again, or check the dice\."
-        )
-        assert re.match(wanted, said), said
-
-
 def test_the_pad_says_how_many_dice_are_small(browser: Browser, server: Server) -> None:
     """One small die of three is said as one, not as all of them; one die of one as it,
     and one die read well as it too ("check them above", a play-test)."""

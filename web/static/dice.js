@@ -158,9 +158,7 @@
         selected = -1;
         const n = body.detections.length;
         const found = `Found ${n} ${n === 1 ? "die" : "dice"}`;
-        status.textContent = body.damaged  // (a JPEG damaged part of the way: read as it decodes)
-          ? `${n ? found : "No dice found"}, but part of the photo is damaged: take it again${n ? ", or check the dice" : ""}.`
-          : !n ? (dice.length ? "No dice found in the photo: the dice above are as they were."
+        status.textContent = !n ? (dice.length ? "No dice found in the photo: the dice above are as they were."
           : "No dice found: tap them in.")
           : body.detections.some((d) => d.smeared)  // (a moving phone, or out of focus)
             ? `${found}, but the photo looks blurred: take it again, or check the orange dice.`
