@@ -356,13 +356,13 @@ JPEG_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")
 JPEG_PADDING = re.compile(
     r"Corrupt JPEG data: \d+ extraneous bytes before marker 0x(?!d[0-7])[0-9a-f]{2}"
 )
-# Descriptor 2 is the process's: one thread swaps it at a time (the web's photo readers)
+# Descriptor 2 is the process's: one thread swaps it at a time (`native_stderr_kept`)
 _STDERR_SWAP = threading.RLock()
 
 
 def decode_heard(data: bytes, **options: Any) -> tuple[np.ndarray, str | None]:
     """`decode_image`, and what the JPEG decoder said of damaged data it read past (its
-    first such line), or None; a camera's padding before the end mark is no damage.
+    first such line), or None; padding between the file's parts is no damage.
     Whatever else was written on standard error meanwhile is written out again. For a
     command line: the swap is the process's, so a server's other threads' log lines would
     be held back, and its decodes taken one at a time (the web does not hear the decoder)."""

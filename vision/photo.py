@@ -107,11 +107,11 @@ def read_photo_data(
     # would pass for a die in doubt, and the photo be decoded again, larger, for nothing)
     dets = read(image, photo=photo, doubt_smears=False)
     while reduce > 1 and _may_miss_small_dice(dets):
-        larger, damage = decode(reduce // 2)
+        larger, heard = decode(reduce // 2)
         again = read(larger, photo=photo, doubt_smears=False)
         if len(again) < len(dets):
             break
-        image, dets, reduce = larger, again, reduce // 2
+        image, dets, reduce, damage = larger, again, reduce // 2, heard
     dets = held(image, dets)
     h, w = image.shape[:2]
     full = (w * reduce, h * reduce)
