@@ -249,6 +249,12 @@ class Turn:
         if rules.past_exact_target(self.score + self.total):
             return rules.past_target_refusal(self.score + self.total)
         if not self.has_kept:
+            if rules.takeover_only_busts(self.score + self.total):  # (a takeover that lands
+                # on an exact target: the keep that must come first passes it)
+                return (
+                    f"{self.score + self.total:,} is the target, but a roll and keep must come "
+                    "first, and any keep passes it: this turn can only bust"
+                )
             return "roll and keep at least once before banking"
         if self.must_roll:
             return f"hot dice: all {rules.dice} dice must be rolled again before banking"

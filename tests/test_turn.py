@@ -176,6 +176,11 @@ def test_a_taker_rolls_before_banking_and_cannot_bank_past_an_exact_target() -> 
     assert not taker.can_bank and "roll and keep at least once" in (taker.bank_refusal() or "")
     past = play("exact-10000", "112346>11", score=2000).bank().handed_to(score=9900, on_board=True)
     assert past.bank_refusal() == "10,100 would pass 10,000: this turn can only bust"
+    level = play("exact-10000", "112346>11", score=2000).bank().handed_to(score=9800, on_board=True)
+    assert level.bank_refusal() == (  # (not "roll and keep at least once": a review)
+        "10,000 is the target, but a roll and keep must come first, and any keep passes it: "
+        "this turn can only bust"
+    )
 
 
 def test_exact_finish_a_keep_of_every_scoring_die_just_past_busts() -> None:

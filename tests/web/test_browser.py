@@ -835,6 +835,51 @@ def test_a_kept_pad_is_not_greyed_by_another_phones_change(
         assert guest.evaluate("document.activeElement.dataset.face") == "3"
 
 
+def test_a_kept_pads_bank_waits_out_the_settling_too(browser: Browser, server: Server) -> None:
+    """A kept pad's Bank stayed live while the sheet settled after another phone's change,
+    and a tap on it then sent nothing and said nothing (a review): it is greyed meanwhile,
+    as every button that records is, and given back after."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        _play(
+            host,
+            server,
+            {"type": "roll", "dice": [1, 1, 1, 2, 3, 4]},
+            {"type": "keep", "dice": [1, 1, 1]},
+        )
+        guest.locator('#controls .pad[data-count="3"]').wait_for(timeout=6000)
+        guest.click('#controls .pad [data-face="2"]')
+        bank = guest.locator("#controls .pad .bank")
+        assert bank.is_enabled()
+        sheets = hold(guest, "**/sheet*")  # (the two changes seen at once, by one fetch)
+        version = _version(host, server)
+        _play(host, server, {"type": "roll", "dice": [5, 2, 3]}, undo=True)
+        _wait_for(guest, lambda: len(sheets) >= 1, timeout_s=10)
+        for route in sheets:
+            route.continue_()
+        guest.unroute("**/sheet*")
+        guest.wait_for_selector(f'#sheet[data-version="{version + 2}"]')
+        assert guest.locator("#controls .pad[data-kept] .tray-die").count() == 1
+        assert bank.is_disabled()
+        guest.wait_for_timeout(1200)  # (past the settling)
+        assert bank.is_enabled()
+
+
+def test_dice_cleared_by_a_win_elsewhere_say_the_game_is_over(
+    browser: Browser, server: Server
+) -> None:
+    """Dice tapped for the last turn of the final round, the game won on another phone:
+    said to be cleared as the game is over, not "check whose turn it is" (a review)."""
+    with phone(browser) as host_ctx, phone(browser) as guest_ctx:
+        host, guest = host_and_guest(host_ctx, guest_ctx, server)
+        _play(host, server, {"type": "score", "player": "Ann", "points": 10000})
+        guest.locator('#controls .pad[data-count="6"]').wait_for(timeout=6000)
+        guest.click('#controls .pad [data-face="2"]')
+        _play(host, server, {"type": "score", "player": "Bob", "points": 0})
+        wait_text(guest, "#toast", "your entry was cleared. The game is over.")
+        assert "whose turn" not in guest.locator("#toast").inner_text()
+
+
 def test_this_phones_own_action_keeps_what_it_entered_elsewhere(
     browser: Browser, server: Server
 ) -> None:

@@ -26,9 +26,10 @@
   function settle(sheet, ms) {
     settleUntil = Math.max(settleUntil, Date.now() + ms);
     // (a kept pad's buttons are its own to enable, as its dice stand: `keepPad`; its Roll
-    // waits for the settling itself)
+    // waits for the settling itself. Its Bank, which records as the sheet's buttons do and
+    // which the pad never enables, is greyed with them: live, a tap sent nothing)
     const held = [...sheet.querySelectorAll("button:not(:disabled)")]
-      .filter((b) => !b.closest(".pad[data-kept]"));
+      .filter((b) => !b.closest(".pad[data-kept]") || b.matches("[data-event]"));
     held.forEach((b) => { b.disabled = true; });
     const mine = ++settles;
     setTimeout(() => {
@@ -446,8 +447,10 @@
               unanswered = doubted = 0;
               say(CHECK_YOURS, true);
             } else if (fresh.lost) {
-              const started = document.getElementById("sheet").dataset.started === "1";
-              say(`${change}: your entry was cleared.` + (started ? " Check whose turn it is." : ""), true);
+              const now = document.getElementById("sheet").dataset;  // (a game won: no turn)
+              const next = now.phase === "over" ? " The game is over."
+                : now.started === "1" ? " Check whose turn it is." : "";
+              say(`${change}: your entry was cleared.${next}`, true);
             } else if (undone && !own) say(`${change}.`);
           }
         }
@@ -694,7 +697,9 @@
               // (nor dice changed or cleared since the tap, a misread seen: not the player's)
               if (String(tray.values()) !== String(dice)) return;
               if (version() === tapped) event({type: "roll", dice});
-              else say("Not sent: the sheet changed as you tapped Roll. Check it, then tap Roll again.", true);
+              else if (document.getElementById("sheet").dataset.phase === "over") {
+                say("Not sent: the game ended as you tapped Roll.", true);
+              } else say("Not sent: the sheet changed as you tapped Roll. Check it, then tap Roll again.", true);
             }, wait);
           }
         },
