@@ -119,9 +119,14 @@ def advise_state(
     elif not solution.can_bank(turn_total):
         refusal = bank_short_of(rules, turn_total, on_board=on_board)
     bank_value = None if refusal else solution.bank_value(turn_total)
+    wins = bank_value is not None and need is None and rules.bank_wins_at_once(score + turn_total)
+    if wins:  # (points past the target count for nothing: the bank wins the game)
+        out["bank_wins"] = rules.bank_ends_game(score + turn_total)
     out.update(
         {
-            "advice": "bank" if bank_value is not None and bank_value >= roll_value else "roll",
+            "advice": "bank"
+            if wins or (bank_value is not None and bank_value >= roll_value)
+            else "roll",
             "can_bank": bank_value is not None,
             "bust_probability": solution.bust_probability(key, turn_total),
             f"{word}_if_roll": roll_value,
@@ -231,23 +236,26 @@ def advise_turn(
         left = 0 if after.hot_dice else after.dice_left
         if after.phase is Phase.WON:
             value, then = (1.0 if need else float(after.total)), "win"
+        elif need is None and after.can_bank and rules.bank_wins_at_once(turn.score + after.total):
+            value, then = float(after.total), "bank"  # (a bank that wins the game: ranked first)
         else:
             key = (left, held_key(rules, after.sets, after.kept, False))
             value = solution.arrive_value(key, after.total)
             bank_value = None if after.must_roll else solution.bank_value(after.total)
             then = "bank" if bank_value is not None and bank_value >= value else "roll"
-        options.append(
-            {
-                "keep": list(keep.dice),
-                "points": keep.points,
-                "turn_total": after.total,
-                "dice_left": after.dice_left,
-                "hot_dice": after.hot_dice,
-                "then": then,
-                word: value,
-            }
-        )
-    options.sort(key=lambda o: (-o[word], len(o["keep"]), o["keep"]))
+        option = {
+            "keep": list(keep.dice),
+            "points": keep.points,
+            "turn_total": after.total,
+            "dice_left": after.dice_left,
+            "hot_dice": after.hot_dice,
+            "then": then,
+            word: value,
+        }
+        if then == "bank" and need is None and rules.bank_wins_at_once(turn.score + after.total):
+            option["bank_wins"] = rules.bank_ends_game(turn.score + after.total)
+        options.append(option)
+    options.sort(key=lambda o: ("bank_wins" not in o, -o[word], len(o["keep"]), o["keep"]))
     out["options"] = options
     return out
 

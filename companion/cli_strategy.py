@@ -468,7 +468,8 @@ def format_state_advice(data: dict[str, Any]) -> str:
     ]
     if data["can_bank"]:
         shown = f", {_figure(data['chance_if_bank'], True)}" if chance else ""
-        lines.append(f"  bank now: {data['turn_total']:,}{shown}")
+        wins = f": {data['bank_wins']}" if "bank_wins" in data else ""
+        lines.append(f"  bank now: {data['turn_total']:,}{shown}{wins}")
     else:
         lines.append(f"  bank now: not allowed ({data['bank_refusal']})")
     lines.append(f"  roll on, then play optimally: {_figure(data[word + '_if_roll'], chance)}")
@@ -504,6 +505,7 @@ def format_roll_advice(data: dict[str, Any]) -> str:
         value = f"{option[word]:.2%}" if chance else _points(option[word])
         lines.append(
             f"  {rank}. keep {keep:<11} +{option['points']:<5,} -> "
-            f"{option['turn_total']:,}, {left}, then {option['then']}: {value}"
+            f"{option['turn_total']:,}, {left}, then {option['then']}"
+            f"{' (wins the game)' if 'bank_wins' in option else ''}: {value}"
         )
     return "\n".join(lines)

@@ -180,6 +180,13 @@ class Rules:
             return f"banking reaches {self.target:,} and wins the game{owed}"
         return ""
 
+    def bank_wins_at_once(self, banked: int) -> bool:
+        """Whether a bank to ``banked`` wins the game there and then, so that no point past
+        it counts: first to the target, with no 5150 bonus rolls to come after (those are
+        added, and may still change who leads). Advice played for points had said to roll
+        on past a winning bank (a review)."""
+        return self.finish is Finish.FIRST_TO_TARGET and banked >= self.target and not self.the_5150
+
     def past_exact_target(self, total: int) -> bool:
         """Whether a score plus turn total is past an exact target: such a turn can never be
         banked, and every roll busts (a takeover can hand one over)."""

@@ -196,3 +196,23 @@ def test_points_banked_off_the_board_are_refused() -> None:
     assert off["can_bank"] is False and "not on the board" in off["bank_refusal"]
     # (on the board with 0: a strike penalty can take a player there)
     assert advise_state(farke, turn_total=100, dice=2, on_board=True)["can_bank"] is True
+
+
+@pytest.mark.parametrize("preset", ["dice-10000", "farke"])
+def test_a_bank_that_wins_a_first_to_target_game_is_advised(preset: str) -> None:
+    """Played for points, the advice had said to roll on at 9,900 with 150 in hand, into a
+    bust one time in four, where banking wins the game at once (a review)."""
+    rules = load_rules(preset)
+    state = advise_state(rules, turn_total=150, dice=3, score=9900)
+    assert state["advice"] == "bank" and state["expected_if_roll"] > 150
+    assert state["bank_wins"] == "banking reaches 10,000 and wins the game"
+    short = advise_state(rules, turn_total=50, dice=3, score=9900)  # (9,950: not yet)
+    assert short["advice"] == "roll" and "bank_wins" not in short
+    roll = advise_roll(rules, [1, 5, 2, 3, 4, 6][: rules.dice], score=9900)["options"]
+    winning = [o for o in roll if "bank_wins" in o]
+    assert winning and roll[: len(winning)] == winning  # (ranked first, each then banked)
+    assert all(o["then"] == "bank" and o["turn_total"] >= 100 for o in winning)
+    assert all(o["turn_total"] + 9900 < 10_000 for o in roll[len(winning) :])
+    # with 5150 bonus rolls still to come, points past the target may yet count
+    bonus = advise_state(load_rules(f"{preset}+the-5150"), turn_total=150, dice=3, score=9900)
+    assert "bank_wins" not in bonus

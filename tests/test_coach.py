@@ -363,3 +363,19 @@ def test_the_least_bank_is_named_only_when_a_tie_by_a_bank_is_under_it() -> None
     state = _final_round("ten-thousand", [("Ann", 0), ("Bob", 600), ("Ann", 1000)], 1000)
     advice = advise_game(state)
     assert advice is not None and advice["need"] == 450 and "least_bank" not in advice
+
+
+def test_the_coach_banks_a_first_to_target_win() -> None:
+    """The sheet said "Bank 150 · wins" while the coach beside it said to roll (a review)."""
+    log = new_log("dice-10000", ["Ann", "Bob"])
+    log["events"] = [
+        {"type": "score", "player": "Ann", "points": 9900},
+        {"type": "score", "player": "Bob", "points": 0},
+        {"type": "roll", "dice": [1, 5, 2, 3, 4]},
+    ]
+    keeps = advise_game(replay(log))
+    assert keeps is not None and keeps["options"][0]["then"] == "bank"
+    assert "wins the game" in keeps["options"][0]["bank_wins"]
+    log["events"].append({"type": "keep", "dice": [1, 5]})
+    advice = advise_game(replay(log))
+    assert advice is not None and advice["advice"] == "bank" and "bank_wins" in advice

@@ -2517,6 +2517,26 @@ def test_a_slow_sheet_never_rolls_the_screen_back(browser: Browser, server: Serv
         assert not errors, errors
 
 
+def test_the_coach_banks_a_first_to_target_win(browser: Browser, server: Server) -> None:
+    """At 9,900 in a first-to-target game, the coach said to roll beside "Bank 150 · wins"
+    (a review): it ranks the winning keeps first and says the bank wins."""
+    with phone(browser) as ctx:
+        page = _new_game(ctx, server, "dice-10000", "Ann\nBob")
+        _play(
+            page,
+            server,
+            {"type": "score", "player": "Ann", "points": 9900},
+            {"type": "score", "player": "Bob", "points": 0},
+            {"type": "roll", "dice": [1, 5, 2, 3, 4]},
+        )
+        page.click("#coach-on")
+        best = page.locator("#coach .coach-keeps li.best")
+        best.filter(has_text="then bank (wins the game)").wait_for(timeout=6000)
+        page.locator("#controls .option").first.click()
+        wait_text(page, "#coach-line", "(banking reaches 10,000 and wins the game)", 6.0)
+        assert page.locator("#coach .coach-call").inner_text() == "Bank"
+
+
 def test_the_coach_asks_again_after_a_failed_ask(browser: Browser, server: Server) -> None:
     """A pending answer ("Working out...") stayed for good once the next ask failed."""
     with phone(browser) as ctx:

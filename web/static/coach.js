@@ -56,14 +56,15 @@
     const bank = a.bank_short ? ` <span class="why">(${esc(a.bank_short)})</span>`
       : a.can_bank ? ` vs bank ${chancy(a) ? pct(fig(a, "if_bank")) : pts(fig(a, "if_bank"))}`
       : ` <span class="why">(${esc(a.bank_refusal || "cannot bank")})</span>`;
-    return `<p class="coach-call">${a.advice === "bank" ? "Bank" : "Roll"}</p><p id="coach-line">${roll}${bank}</p>`;
+    const wins = a.bank_wins ? ` <span class="why">(${esc(a.bank_wins)})</span>` : "";  // (a first-to-target win)
+    return `<p class="coach-call">${a.advice === "bank" ? "Bank" : "Roll"}</p><p id="coach-line">${roll}${bank}${wins}</p>`;
   }
 
   function keeps(a) {
     if (a.bust || !a.options.length) return `<p class="bust">Bust: nothing to keep.</p>`;
     const rows = a.options.map((o, i) =>
       `<li class="${i === 0 ? "best" : ""}"><span class="dice">${HotDice.diceRow(o.keep)}</span> ` +
-      `+${pts(o.points)} → ${o.hot_dice ? "hot dice" : o.dice_left + " left"}, then ${o.then}: ` +
+      `+${pts(o.points)} → ${o.hot_dice ? "hot dice" : o.dice_left + " left"}, then ${o.then}${o.bank_wins ? " (wins the game)" : ""}: ` +
       `<b>${val(a, chancy(a) ? o.chance : o.expected)}</b></li>`).join("");
     return `<ol class="coach-keeps">${rows}</ol>`;
   }
