@@ -234,9 +234,10 @@ def advise_turn(
     for keep in turn.options():
         after = turn.keep(keep.dice)
         left = 0 if after.hot_dice else after.dice_left
+        wins = need is None and after.can_bank and rules.bank_wins_at_once(turn.score + after.total)
         if after.phase is Phase.WON:
             value, then = (1.0 if need else float(after.total)), "win"
-        elif need is None and after.can_bank and rules.bank_wins_at_once(turn.score + after.total):
+        elif wins:
             value, then = float(after.total), "bank"  # (a bank that wins the game: ranked first)
         else:
             key = (left, held_key(rules, after.sets, after.kept, False))
@@ -252,7 +253,7 @@ def advise_turn(
             "then": then,
             word: value,
         }
-        if then == "bank" and need is None and rules.bank_wins_at_once(turn.score + after.total):
+        if wins:
             option["bank_wins"] = rules.bank_ends_game(turn.score + after.total)
         options.append(option)
     options.sort(key=lambda o: ("bank_wins" not in o, -o[word], len(o["keep"]), o["keep"]))

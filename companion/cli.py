@@ -558,6 +558,11 @@ def _common() -> _Parser:
     return common
 
 
+def _command_asked(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first word that is not an option."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
 def _register_plugins(
     sub: argparse._SubParsersAction, argv: Sequence[str], core: set[str]
 ) -> dict[str, str]:
@@ -567,7 +572,7 @@ def _register_plugins(
     Entry points are named after their commands, so a core command loads none: the vision
     and web layers bring OpenCV and Flask, a third of a second of start-up.
     """
-    wanted = next((a for a in argv if not a.startswith("-")), None)
+    wanted = _command_asked(argv)
     if wanted in core:
         return {}
     points = list(entry_points(group="hotdice.commands"))
@@ -648,7 +653,7 @@ def _main(argv: Sequence[str] | None) -> int:
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
-    wanted = next((a for a in argv if not a.startswith("-")), None)
+    wanted = _command_asked(argv)
     if wanted in parser.unavailable:  # (not "invalid choice": the command is known, but broken)
         _say_error(f"hotdice {wanted} is unavailable: {parser.unavailable[wanted]}")
         return EXIT_ERROR
