@@ -445,7 +445,7 @@ def game(game_id: str) -> WResponse | str:
     return render_template(
         "game.html",
         target=view["target"],  # (the game's, or its rule set's own when left blank)
-        check_url=check_link(snap.game.rules),
+        check_url=check_link(snap.game.rules, snap.game.id),
         snap=snap,
         token=token,
         editor=token is not None,
@@ -521,17 +521,36 @@ def check() -> str:
     """Rule check without a game: pick rules, enter or photograph a roll."""
     # (a game's "Rule check" link names its preset and house rules: the picker starts there)
     return render_template(
-        "check.html", presets=preset_choices(), toggles=toggle_choices(), form=request.args
+        "check.html",
+        presets=preset_choices(),
+        toggles=toggle_choices(),
+        form=request.args,
+        back=game_back_link(request.args.get("game", "")),
     )
 
 
-def check_link(rules: str) -> str:
+def game_back_link(game_id: str) -> str | None:
+    """The game a "Rule check" link came from, to go back to: a phone playing from the home
+    screen (standalone, no Back button) had only the home page's list of games. None for a
+    game that does not exist (the link is only followed, never trusted)."""
+    if not game_id:
+        return None
+    try:
+        game = store.get_game(game_id)
+    except store.NotFound:
+        return None
+    return url_for("pages.game", game_id=game.id, watch=1 if watching() else None)
+
+
+def check_link(rules: str, game_id: str | None = None) -> str:
     """The rule check with a game's preset and house rules chosen (`preset+toggle+...`);
-    for rules given as an object, the plain rule check."""
+    for rules given as an object, the plain rule check. With ``game_id`` (and ``?watch=1``
+    as the sheet was opened), it links back to that game."""
+    query: dict[str, Any] = {"game": game_id, "watch": 1 if game_id and watching() else None}
     spec = crules.preset_spec(rules)
-    if spec is None:
-        return url_for("pages.check")
-    return url_for("pages.check", preset=spec[0], toggle=spec[1])
+    if spec is not None:
+        query = {"preset": spec[0], "toggle": spec[1], **query}
+    return url_for("pages.check", **query)
 
 
 @bp.get("/manifest.webmanifest")

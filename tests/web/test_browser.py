@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS_ENV = "HOTDICE_SCREENSHOTS"
+SIX_DICE_PHOTO = ROOT / "sample_images" / "IMG_20191208_112143.jpg"  # (1 3 5 6 6 6)
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium"
@@ -1239,6 +1240,72 @@ def test_photo_of_a_roll(browser: Browser, server: Server, shots: Path) -> None:
         page.click('[data-pad="go"]')
         page.locator("#result h2").wait_for()
         assert page.locator("#result-roll .die").count() == found
+
+
+def test_a_photo_refused_for_the_rules_keeps_the_last_photos_dice(
+    browser: Browser, server: Server
+) -> None:
+    """House rules that clash refuse a photo before it is looked at (422): the last photo's
+    dice stay, picked up from the table since. Clear takes that photo's picture away too,
+    whose boxes had stood over a roll tapped in after."""
+    photo = _sample_photo()
+    with phone(browser) as ctx:
+        page = check_page(ctx, server)
+        page.select_option("#preset", "farkle")
+        _read_photo(page, "#check", photo)
+        read = _tray(page, "#check")
+        assert read
+        page.click("details.toggles-fold summary")
+        page.check('input[value="greed"]')
+        page.check('input[value="threshold"]')
+        page.set_input_files("#check input.photo", str(photo))
+        status = page.locator("#check .photo-status", has_text="The photo was not read")
+        status.wait_for()
+        assert "greed" in status.inner_text() and "The dice above are as they were." in (
+            status.inner_text()
+        )
+        assert _tray(page, "#check") == read
+        assert page.locator("#check .photo-preview img").is_visible()  # (still theirs)
+        page.click('#check [data-pad="clear"]')
+        assert page.locator("#check .photo-preview").is_hidden()
+
+
+def test_a_roll_scored_answers_what_it_can(browser: Browser, server: Server) -> None:
+    """A bust is said in plain red, not struck through (which reads "not a bust"); an
+    answer that is not the app's (a Wi-Fi login page, 200 in HTML) is said, not left at
+    "Scoring…"; and rules changed to five dice while a photo of six is read put no error
+    under "The score is below"."""
+    with phone(browser) as ctx:
+        page = check_page(ctx, server)
+        page.select_option("#preset", "farkle")
+        for v in (2, 2, 3, 4, 6, 6):
+            page.locator(f'#check .face[data-face="{v}"]').click()
+        page.click('#check [data-pad="go"]')
+        bust = page.locator("#result .verdict-bust", has_text="Bust: nothing scores.")
+        bust.wait_for()
+        assert bust.evaluate("e => getComputedStyle(e).textDecorationLine") == "none"
+        page.route(
+            "**/api/score",
+            lambda route: route.fulfill(status=200, content_type="text/html", body="<h1>Wi-Fi"),
+        )
+        page.select_option("#preset", "zilch")  # (asked again, under the new rules)
+        wait_text(page, "#result .error", "The answer was not the scoresheet's")
+        assert page.locator("#check-status").inner_text().startswith("The answer was not")
+        page.unroute("**/api/score")
+        page.click('#check [data-pad="clear"]')
+        page.select_option("#preset", "farkle")
+        held: dict[str, Route] = {}
+        page.route("**/api/read*", lambda route: held.update(read=route))
+        page.set_input_files("#check input.photo", str(SIX_DICE_PHOTO))
+        wait_held(page, held, "read")
+        page.select_option("#preset", "minnesota")  # five dice, while six are read
+        with page.expect_response("**/api/read*"):
+            held["read"].continue_()
+        status = page.locator("#check .photo-status", has_text="Found")
+        status.wait_for()
+        page.wait_for_timeout(300)  # (time to score, were it to)
+        assert "below" not in status.inner_text()
+        assert page.locator("#result").is_hidden()
 
 
 @pytest.mark.parametrize(

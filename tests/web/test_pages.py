@@ -730,19 +730,27 @@ def test_the_rule_check_link_starts_from_the_games_rules(
     page = client.get(f"/g/{game.id}").get_data(as_text=True)
     link = re.search(r'id="check-link" href="([^"]+)"', page)
     assert link and link.group(1) == (
-        "/check?preset=zilch&amp;toggle=threshold&amp;toggle=strike-out"
+        f"/check?preset=zilch&amp;toggle=threshold&amp;toggle=strike-out&amp;game={game.id}"
     )
     check = client.get(link.group(1).replace("&amp;", "&")).get_data(as_text=True)
     chosen = re.findall(r'<option value="([^"]+)"[^>]*\bselected>', check)
     ticked = re.findall(r'value="([^"]+)"\s+checked>', check)
     assert chosen == ["zilch"] and ticked == ["threshold", "strike-out"]
     assert '<details class="toggles-fold" open>' in check  # the chosen house rules in view
+    # and a way back to the sheet (a home-screen app has no Back button)
+    assert f'id="back-to-game" href="/g/{game.id}"' in check
     game.create("farkle", ["Ann", "Bob"])
-    page = client.get(f"/g/{game.id}").get_data(as_text=True)
-    assert 'id="check-link" href="/check?preset=farkle"' in page
+    page = client.get(f"/g/{game.id}?watch=1").get_data(as_text=True)
+    assert f'id="check-link" href="/check?preset=farkle&amp;game={game.id}&amp;watch=1"' in page
+    check = client.get(f"/check?preset=farkle&game={game.id}&watch=1").get_data(as_text=True)
+    assert f'id="back-to-game" href="/g/{game.id}?watch=1"' in check  # (read-only, as it was)
     game.create("farkle + greed", ["Ann", "Bob"])  # (spaces, as the rules engine reads them)
     page = client.get(f"/g/{game.id}").get_data(as_text=True)
-    assert 'id="check-link" href="/check?preset=farkle&amp;toggle=greed"' in page
+    href = f"/check?preset=farkle&amp;toggle=greed&amp;game={game.id}"
+    assert f'id="check-link" href="{href}"' in page
+    for unknown in ("NOSUCH", "", "x" * 500):  # (no game there: no link, and no error)
+        answer = client.get("/check", query_string={"game": unknown})
+        assert answer.status_code == 200 and b"back-to-game" not in answer.data
 
 
 def test_the_chart_axis_reads_in_round_steps() -> None:

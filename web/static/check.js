@@ -66,7 +66,7 @@
     if (scroll) requestAnimationFrame(reveal);
     const roll = HotDice.diceRow(report.roll);
     if (report.bust || !report.options.length) {
-      result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="bust big">Bust: nothing scores.</p>`;
+      result.innerHTML = `<h2>${esc(report.rules)}</h2><p class="dice" id="result-roll">${roll}</p><p class="verdict-bust big">Bust: nothing scores.</p>`;
       tell(`${report.rules}: bust, nothing scores.`);
       return;
     }
@@ -108,8 +108,13 @@
       resp = await fetch("/api/score", {method: "POST", headers: {"Content-Type": "application/json"},
         body: JSON.stringify({rules: spec(), dice, coach: coach.checked}),
         ...HotNet.within(30000)});  // (a coach's first solve of new rules: seconds)
-      body = await resp.json().catch(() => ({  // (a proxy's page, not the app's JSON)
-        error: `The server had a problem (error ${resp.status}): press Score it again.`}));
+      body = await resp.json().catch(() => null);
+      if (!body || (resp.ok ? !Array.isArray(body.roll) : typeof body.error !== "string")) {  // (not the app's JSON: a
+        // proxy's error page, or a Wi-Fi login page answering 200, had left "Scoring…")
+        body = {error: resp.ok ? "The answer was not the scoresheet's (a network's login page?): press Score it again."
+          : `The server had a problem (error ${resp.status}): press Score it again.`};
+        resp = {ok: false};
+      }
     } catch (e) {
       resp = {ok: false};
       body = {error: "No answer from the server (network?): press Score it again."};
@@ -139,7 +144,8 @@
       // changed while it was read)
       const asked = question(body.score.roll, body.rules, "advice" in body);
       if (asked === question(pad.values())) show({...body.score, advice: body.advice}, asked, false);
-      else score(pad.values(), false);
+      else if (pad.settled()) score(pad.values(), false);
+      else return;  // (more dice than the rules chosen meanwhile roll: the pad says so)
       // (the answer is below the photo and the tray, off a phone's screen: said where the
       // player is looking)
       photoSaid.textContent += BELOW;
@@ -167,6 +173,10 @@
   function remember() {
     const query = new URLSearchParams({preset: form.querySelector("#preset").value});
     form.querySelectorAll("input[name=toggle]:checked").forEach((t) => query.append("toggle", t.value));
+    for (const kept of ["game", "watch"]) {  // (the game it came from: its link back stays)
+      const value = new URLSearchParams(location.search).get(kept);
+      if (value) query.set(kept, value);
+    }
     history.replaceState(history.state, "", `${location.pathname}?${query}`);
   }
   form.addEventListener("change", remember);

@@ -61,7 +61,7 @@
   }
 
   function keeps(a) {
-    if (a.bust || !a.options.length) return `<p class="bust">Bust: nothing to keep.</p>`;
+    if (a.bust || !a.options.length) return `<p class="verdict-bust">Bust: nothing to keep.</p>`;
     const rows = a.options.map((o, i) =>
       `<li class="${i === 0 ? "best" : ""}"><span class="dice">${HotDice.diceRow(o.keep)}</span> ` +
       `+${pts(o.points)} → ${o.hot_dice ? "hot dice" : o.dice_left + " left"}, then ${o.then}${o.bank_wins ? " (wins the game)" : ""}: ` +

@@ -89,6 +89,9 @@
         dice = [];
         selected = -1;
         photoDice = false;
+        // (the last photo goes with its dice: its boxes and values had stood above a roll
+        // tapped in after, as if they were the roll scored; one being read says its own)
+        if (!pad.dataset.reading) preview.hidden = true;
       } else if (act && act.dataset.pad === "confirm") {
         dice.forEach((d) => { d.unsure = false; });
         render();
@@ -126,9 +129,16 @@
         const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
         if (mine !== photos) return;  // (a newer photo was sent meanwhile: its dice count)
         const img = preview.querySelector("img");
-        if (resp.status === 503) {  // busy reading others' photos: nothing of this one
-          status.textContent = `${(body.error || "The server is busy").replace(/[.:;]$/, "")}. ` +
-            "The dice above are as they were.";
+        // nothing of this photo to show, and nothing wrong with it: the dice stay. Busy
+        // reading others' photos (503); the rules refused before it was looked at (422: a
+        // rule check's clashing house rules had emptied the tray of the last photo's dice);
+        // or an answer that is not the app's (a Wi-Fi login page, 200 in HTML)
+        const refused = resp.status === 503 ? body.error || "The server is busy"
+          : resp.status === 422 ? `The photo was not read: ${body.error}`
+          : resp.ok && !Array.isArray(body.detections)
+            ? `The photo was not read: ${tooLargeOr(resp.status)}` : null;
+        if (refused) {
+          status.textContent = `${refused.replace(/[.:;]$/, "")}. The dice above are as they were.`;
           status.classList.add("error");
           return;
         }
@@ -205,6 +215,7 @@
   // the limit is refused by the server itself (`hotdice serve`), in plain text.
   function tooLargeOr(status) {
     return status === 413 ? "the photo is too large to send (at most 20 MB)"
+      : status === 200 ? "the answer was not the scoresheet's (a network's login page?): try again"
       : `the server had a problem (error ${status}): try again`;
   }
 

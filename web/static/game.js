@@ -813,7 +813,10 @@
       // (not JSON: the server's own refusal of a body far over the limit, or a proxy's page)
       const body = await resp.json().catch(() => ({}));
       if (firstPhotos.get(name) !== mine) return;  // (a newer photo of the die was sent)
-      if (!resp.ok) { say(body.error || HotDice.tooLargeOr(resp.status), true); return; }
+      if (!resp.ok || !Array.isArray(body.detections)) {  // (200 in HTML: a login page)
+        say(body.error || HotDice.tooLargeOr(resp.status), true);
+        return;
+      }
       if (body.detections.length !== 1) {
         say(`Found ${body.detections.length} dice: photograph ${name}'s one die.`, true);
         return;
