@@ -1270,6 +1270,23 @@ def test_a_photo_refused_for_the_rules_keeps_the_last_photos_dice(
         assert page.locator("#check .photo-preview").is_hidden()
 
 
+def test_the_rule_check_from_a_game_goes_back_to_it(browser: Browser, server: Server) -> None:
+    """A phone playing from the home screen has no Back button: the rule check it opened
+    from a game links back to that game, through other rules chosen and a reload."""
+    with phone(browser) as ctx:
+        page, _ = farkle_game(ctx, server, "Ann\nBob")
+        game_url = page.url.split("?")[0]
+        page.click("#check-link")
+        page.wait_for_selector("body[data-ready=check]")
+        page.select_option("#preset", "zilch")  # (the rules written into the address)
+        page.reload()
+        page.wait_for_selector("body[data-ready=check]")
+        assert page.locator("#preset").input_value() == "zilch"
+        page.click("#back-to-game")
+        page.wait_for_selector("body[data-ready]")
+        assert page.url.split("?")[0] == game_url
+
+
 def test_a_roll_scored_answers_what_it_can(browser: Browser, server: Server) -> None:
     """A bust is said in plain red, not struck through (which reads "not a bust"); an
     answer that is not the app's (a Wi-Fi login page, 200 in HTML) is said, not left at
