@@ -278,11 +278,24 @@ def get(game_id: str) -> Response:
     game = store.get_game(game_id)
     version = store.current_version(game.id)
     return versioned(
-        etag_for(game.id, version),
+        etag_for(game.id, version, store.epoch()),
         ("json", game.id, version),
-        lambda: current_app.json.dumps(store.snapshot_at(game, version).public()),
+        # (the file's epoch: a page loaded from another file, the one before a backup was
+        # put back, reloads, whatever the version)
+        lambda: current_app.json.dumps(
+            {**store.snapshot_at(game, version).public(), "epoch": store.epoch()}
+        ),
         mimetype="application/json",
     )
+
+
+def same_file(game_id: str, body: dict[str, Any]) -> None:
+    """A write's ``epoch`` (the page's, optional) is the database file's: one sent from a
+    page of the file before a backup was put back is stale, as at another version, even
+    where the version numbers agree (409)."""
+    sent = body.get("epoch")
+    if sent is not None and sent != store.epoch():
+        raise store.Conflict(store.load(game_id))
 
 
 def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:
@@ -291,6 +304,7 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:
     body = json_body()
     version = _int(body, "version")
     assert version is not None
+    same_file(game.id, body)
     payload: dict[str, Any] = {}
     if payload_key == "event":
         payload = body.get("event")  # type: ignore[assignment]
@@ -313,7 +327,7 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:
 def _state(snap: store.Snapshot, **extra: Any) -> Response:
     """The answer to a write: the game's version and state, with its ETag."""
     resp = jsonify({**snap.public(), **extra})
-    resp.set_etag(etag_for(snap.game.id, snap.version))
+    resp.set_etag(etag_for(snap.game.id, snap.version, store.epoch()))
     return resp
 
 
@@ -347,6 +361,7 @@ def first_player(game_id: str) -> Response:
     body = json_body()
     version = _int(body, "version")
     assert version is not None
+    same_file(game.id, body)
     rolls = body.get("rolls")
     rounds = rolls if isinstance(rolls, list) else [rolls]
     if not rounds or not all(
@@ -368,7 +383,7 @@ def advice(game_id: str) -> Response:
     """The coach: the strategy advisor's advice for the game as it stands (null when over)."""
     game = store.get_game(game_id)
     version = store.current_version(game.id)
-    tag = etag_for(game.id, version) + "-advice"
+    tag = etag_for(game.id, version, store.epoch()) + "-advice"
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
     else:

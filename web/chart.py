@@ -66,6 +66,10 @@ FONT_PX = 15
 card, where 13 came out under 10 px; 15 comes out about 12-13."""
 
 
+DIGIT_PX = 8.7
+"""About the width of a digit (or less, a comma) at `FONT_PX`, as of a Latin letter."""
+
+
 def score_chart(
     state: dict[str, Any] | None, players: list[str], *, width: int = 360, height: int = 220
 ) -> str:
@@ -77,7 +81,7 @@ def score_chart(
     step = axis_step(highest)
     top = -(-highest // step) * step  # (up to the next step)
     turns = max([len(s) - 1 for s in series.values()] + [1])
-    # the legend two to a row where every entry fits half the width (about 8.7 px a letter
+    # the legend two to a row where every entry fits half the width (`DIGIT_PX` a letter
     # at 15 px, twice that for a wide CJK one, 28 for the line), else one to a row
     longest = max(  # (no one seated yet: the axes alone)
         (
@@ -86,10 +90,12 @@ def score_chart(
         ),
         default=0,
     )
-    per_row = 2 if 28 + 8.7 * longest <= (width - 16) / 2 else 1
+    per_row = 2 if 28 + DIGIT_PX * longest <= (width - 16) / 2 else 1
     legend_rows = -(-len(series) // per_row)
     height += 18 * max(legend_rows - 1, 0)
-    left, right, upper, lower = 58, 8, 10, 28 + 18 * legend_rows  # (room for "10,000")
+    # room for the widest label, "10,000" in 58 (a game to 100,000 had cut its "1" off)
+    left = max(58, round(DIGIT_PX * len(f"{top:,}")) + 6)
+    right, upper, lower = 8, 10, 28 + 18 * legend_rows
     pw, ph = width - left - right, height - upper - lower
 
     def xy(i: int, v: int) -> str:

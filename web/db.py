@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 import threading
@@ -80,6 +81,17 @@ def _file_at(path: str) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+def file_epoch(path: str) -> str:
+    """Which file ``path`` names now, as a short tag ("" for no plain file). A game's
+    version counts its rows in one file: a backup put back under the server counts them
+    again from fewer, so the same version can be other rows. Caches (`store.Cache`), ETags
+    and the phones' pages (`data-epoch`) go by the version and this tag together."""
+    found = _file_at(path)
+    if found is None:
+        return ""
+    return hashlib.blake2b(repr(found).encode(), digest_size=4).hexdigest()
+
+
 def pooled(path: str, synchronous: str) -> sqlite3.Connection:
     """This thread's long-lived connection to ``path`` (server threads are reused), opened
     again when another file has taken the path's place (a backup put back)."""
@@ -123,7 +135,14 @@ def get_db() -> sqlite3.Connection:
         path, sync = current_app.config["DATABASE"], current_app.config["DB_SYNCHRONOUS"]
         g.db_reused = bool(current_app.config.get("DB_REUSE"))
         g.db = connection(path, sync, reuse=g.db_reused)
+        g.db_epoch = file_epoch(path)
     return g.db
+
+
+def db_epoch() -> str:
+    """`file_epoch` of the file the request's connection is open on."""
+    get_db()
+    return str(g.db_epoch)
 
 
 def close_db(_exc: BaseException | None = None) -> None:

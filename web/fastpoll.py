@@ -21,9 +21,10 @@ PATH = re.compile(r"/api/games/([A-Za-z0-9]{1,16})")
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-def etag_for(game_id: str, version: int) -> str:
-    """The ETag of a game at a version (without quotes); shared with the Flask views."""
-    return f"g{game_id}-{version}"
+def etag_for(game_id: str, version: int, epoch: str) -> str:
+    """The ETag of a game at a version of the database file ``epoch`` (`db.file_epoch`;
+    without quotes); shared with the Flask views."""
+    return f"g{game_id}-{version}" + (f"-{epoch}" if epoch else "")
 
 
 def versioned(
@@ -62,11 +63,13 @@ class FastPoll:
         self.wsgi_app = wsgi_app
         self.config = config
 
-    def version(self, game_id: str) -> int:
+    def version(self, game_id: str) -> tuple[int, str]:
+        """The game's version, and the database file's epoch it counts in."""
         reuse = bool(self.config.get("DB_REUSE"))
-        conn = db.connection(self.config["DATABASE"], self.config["DB_SYNCHRONOUS"], reuse=reuse)
+        path = self.config["DATABASE"]
+        conn = db.connection(path, self.config["DB_SYNCHRONOUS"], reuse=reuse)
         try:
-            return db.game_version(conn, game_id)
+            return db.game_version(conn, game_id), db.file_epoch(path)
         finally:
             if not reuse:
                 conn.close()
@@ -80,10 +83,10 @@ class FastPoll:
             if match:
                 game_id = match.group(1).upper()
                 try:
-                    version = self.version(game_id)
+                    version, epoch = self.version(game_id)
                 except sqlite3.Error:  # (a damaged or locked file: Flask says so, a 503)
                     return self.wsgi_app(environ, start_response)
-                tag = etag_for(game_id, version)
+                tag = etag_for(game_id, version, epoch)
                 if version and matches(header, tag):
                     start_response(
                         "304 Not Modified", [("ETag", f'"{tag}"'), ("Cache-Control", "no-cache")]

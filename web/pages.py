@@ -50,6 +50,7 @@ def inject() -> dict[str, Any]:
         "poll_ms": current_app.config["POLL_MS"],
         "score_step": crules.SCORE_STEP,
         "max_points": crules.MAX_TARGET,  # (what a turn may score: the engine's cap)
+        "file_epoch": store.epoch,  # (a sheet's: called only where one is drawn)
     }
 
 
@@ -466,7 +467,7 @@ def sheet(game_id: str) -> Response:
     game = store.get_game(game_id)
     version = store.current_version(game.id)
     editor = session_token(game) is not None and not watching()
-    tag = etag_for(game.id, version) + ("e" if editor else "v")
+    tag = etag_for(game.id, version, store.epoch()) + ("e" if editor else "v")
 
     def render() -> str:
         snap = store.snapshot_at(game, version)
@@ -510,7 +511,7 @@ def score_chart(game_id: str) -> Response:
     resp = Response(
         chart.score_chart(snap.state_json, list(snap.players)), mimetype="image/svg+xml"
     )
-    resp.set_etag(etag_for(snap.game.id, snap.version))
+    resp.set_etag(etag_for(snap.game.id, snap.version, store.epoch()))
     resp.headers["Cache-Control"] = "no-cache"
     resp.make_conditional(request)
     return resp

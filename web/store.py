@@ -35,7 +35,7 @@ from companion import game as cgame
 from companion import rules as crules
 from companion import table as ctable
 
-from .db import game_version, get_db
+from .db import db_epoch, game_version, get_db
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ID_LEN = 6
@@ -225,6 +225,18 @@ class Cache:
         self.snapshots: OrderedDict[str, Snapshot] = OrderedDict()
         self.games: OrderedDict[str, Game] = OrderedDict()
         self.rendered: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self.epoch: str | None = None
+
+    def follow(self, epoch: str) -> None:
+        """Forget everything once another database file has taken the path's place (a
+        backup put back while the server runs): its versions count other rows, and a game
+        made since is not in it. The old snapshots had been served at the same versions."""
+        with self.lock:
+            if epoch != self.epoch:
+                self.snapshots.clear()
+                self.games.clear()
+                self.rendered.clear()
+                self.epoch = epoch
 
     def get(self, game_id: str) -> Snapshot | None:
         with self.lock:
@@ -279,7 +291,14 @@ def memo(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
 
 
 def _cache() -> Cache:
-    return current_app.extensions["hotdice_cache"]
+    cache: Cache = current_app.extensions["hotdice_cache"]
+    cache.follow(epoch())
+    return cache
+
+
+def epoch() -> str:
+    """The database file's epoch (`db.file_epoch`) for this request."""
+    return db_epoch()
 
 
 def _code(n: int) -> str:

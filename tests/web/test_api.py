@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from companion import table as ctable
 from tests.web.conftest import heavy_work_full, past_the_client
-from web import store
+from web import db, store
 
 if TYPE_CHECKING:
     from tests.web.conftest import GameActions
@@ -285,10 +285,12 @@ def test_a_json_body_past_its_limit_is_refused_before_it_is_parsed(
     assert game.get()["version"] == 1
 
 
-def test_get_and_etag(client: FlaskClient, game: GameActions) -> None:
+def test_get_and_etag(app: Flask, client: FlaskClient, game: GameActions) -> None:
     game.create()
     resp = client.get(f"/api/games/{game.id}")
-    assert resp.get_json() == {"version": 0, "state": game.state, "roll_again": []}  # (no tie)
+    epoch = db.file_epoch(app.config["DATABASE"])  # (the database file's: a short tag)
+    assert re.fullmatch(r"[0-9a-f]{8}", epoch)
+    assert resp.get_json() == {"version": 0, "state": game.state, "roll_again": [], "epoch": epoch}
     assert resp.status_code == 200
     tag = resp.headers["ETag"]
     assert client.get(f"/api/games/{game.id}", headers={"If-None-Match": tag}).status_code == 304

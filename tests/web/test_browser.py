@@ -224,6 +224,32 @@ def farkle_game(ctx: BrowserContext, server: Server, players: str) -> tuple[Page
     return page, errors
 
 
+def test_a_sheet_from_the_database_file_before_a_backup_put_back_reloads(
+    browser: Browser, server: Server
+) -> None:
+    """A backup put back under the server counts versions again: a poll from another
+    database file (its epoch) reloads the page, whatever the version, where the newer
+    sheet on screen had stood and its writes been sent at a version of the other rows."""
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        game_id = page.get_attribute("#game", "data-id")
+        epoch = page.get_attribute("#sheet", "data-epoch")
+        assert epoch  # (the server's file: a tag of it)
+
+        def other_file(route: Route) -> None:
+            answer = route.fetch()
+            body = {**answer.json(), "epoch": "0ther000"}
+            route.fulfill(response=answer, body=json.dumps(body), headers={})
+
+        page.route(f"**/api/games/{game_id}", other_file)
+        with page.expect_navigation(timeout=10_000):
+            pass
+        page.unroute(f"**/api/games/{game_id}")
+        page.wait_for_selector("body[data-ready]")
+        assert page.get_attribute("#sheet", "data-epoch") == epoch
+        assert errors == []
+
+
 def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: Path) -> None:
     host_ctx = new_phone(browser)
     guest_ctx = new_phone(browser)

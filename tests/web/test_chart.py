@@ -42,3 +42,16 @@ def test_the_chart_escapes_names() -> None:
     """A name is text in the SVG, never markup."""
     svg = chart.score_chart(None, ["<b>Ann</b> & Co"])
     assert "&lt;b&gt;Ann&lt;/b&gt; &amp; Co 0" in svg and "<b>" not in svg
+
+
+def test_the_axis_labels_fit_left_of_the_plot_for_any_target() -> None:
+    """The labels end 4 px left of the plot, drawn right-aligned: a game to 100,000 had its
+    top label cut to "00,000" at the card's edge, the margin made for "10,000"."""
+    for target, widest in ((10_000, "10,000"), (100_000, "100,000"), (1_000_000, "1,000,000")):
+        svg = chart.score_chart({"history": [], "target": target}, ["Ann"])
+        labels = re.findall(r'<text x="([\d.]+)"[^>]*text-anchor="end">([\d,]+)</text>', svg)
+        assert labels[-1][1] == widest
+        ends = {float(x) for x, _ in labels}
+        assert len(ends) == 1 and ends.pop() >= chart.DIGIT_PX * len(widest)
+        plot_left = _lines(svg)[0][0][0]
+        assert plot_left > chart.DIGIT_PX * len(widest)  # (the line starts past them)

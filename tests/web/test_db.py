@@ -436,6 +436,61 @@ def test_a_file_deleted_under_the_server_takes_no_write_and_one_put_back_is_serv
     assert _app(db).test_client().get(f"/api/games/{game_id}").get_json()["version"] == 1
 
 
+def test_a_backup_put_back_under_the_server_is_served_as_it_is(tmp_path: Path) -> None:
+    """A review of history: a backup put back while the server ran was served from the
+    server's caches, by version: Bob's 300, recorded on it at version 2, was shown as the
+    2,000 of the file before, and a game made after the backup took a write as a 500
+    (FOREIGN KEY). Now another file at the path is another epoch: nothing is taken from
+    before it, its ETags differ, and a page of the file before is refused a write (409)."""
+    db = tmp_path / "games.sqlite"
+    app = create_app({"TESTING": True, "DATABASE": str(db), "SECRET_KEY": "t", "DB_REUSE": True})
+    client = app.test_client()
+
+    def made() -> tuple[str, dict[str, str]]:
+        body = client.post("/api/games", json={"rules": "ten-thousand", "players": ["Ann", "Bob"]})
+        return body.get_json()["id"], {"Authorization": f"Bearer {body.get_json()['token']}"}
+
+    def score(player: str, points: int, version: int, **more: str) -> Any:
+        event = {"type": "score", "player": player, "points": points}
+        return client.post(
+            f"/api/games/{game_id}/events",
+            json={"version": version, "event": event, **more},
+            headers=auth,
+        )
+
+    game_id, auth = made()
+    assert score("Ann", 500, 0).status_code == 200
+    backup = tmp_path / "backup.sqlite"
+    with sqlite3.connect(db) as conn, sqlite3.connect(backup) as copy:
+        conn.backup(copy)
+    assert score("Bob", 2000, 1).status_code == 200
+    before = client.get(f"/api/games/{game_id}")
+    epoch = before.get_json()["epoch"]
+    assert f'data-epoch="{epoch}"' in client.get(f"/g/{game_id}/sheet").get_data(as_text=True)
+    later, later_auth = made()  # (not in the backup)
+    for path in tmp_path.glob("games.sqlite*"):
+        path.unlink()
+    backup.rename(db)
+    now = client.get(f"/api/games/{game_id}", headers={"If-None-Match": before.headers["ETag"]})
+    assert now.status_code == 200 and now.get_json()["version"] == 1
+    assert now.get_json()["epoch"] != epoch
+    # a page of the file before, at a version the backup has too, is stale all the same
+    stale = score("Bob", 300, 1, epoch=epoch)
+    assert stale.status_code == 409 and stale.get_json()["version"] == 1
+    assert score("Bob", 300, 1, epoch=now.get_json()["epoch"]).status_code == 200
+    answer = client.get(f"/api/games/{game_id}")
+    totals = {p["name"]: p["score"] for p in answer.get_json()["state"]["players"]}
+    assert totals == {"Ann": 500, "Bob": 300}
+    assert answer.headers["ETag"] != before.headers["ETag"]  # (both at version 2)
+    assert "2,000" not in client.get(f"/g/{game_id}/sheet").get_data(as_text=True)
+    lost = client.post(
+        f"/api/games/{later}/events",
+        json={"version": 0, "event": {"type": "score", "player": "Ann", "points": 500}},
+        headers=later_auth,
+    )
+    assert lost.status_code == 404 and "no game" in lost.get_json()["error"]
+
+
 def test_a_write_held_by_another_program_s_lock_is_a_503_the_phone_waits_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -79,6 +79,8 @@
   const WITHIN_MS = 10000;
   const within = (ms = WITHIN_MS) => HotNet.within(ms);
 
+  // the database file the sheet is from (a backup put back: versions counted again)
+  function epoch() { return document.getElementById("sheet").dataset.epoch || ""; }
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);
   }
@@ -276,6 +278,10 @@
     const incoming = made.content.firstElementChild;
     // a sheet fetched slowly can come after a newer one this phone shows (its own action's):
     // it would roll the screen back a version, and a tap on it be refused as another phone's
+    if ((incoming.dataset.epoch || "") !== epoch()) {  // (a backup put back: see `poll`)
+      location.reload();
+      return null;
+    }
     if (parseInt(incoming.dataset.version, 10) < version()) return {lost: false};
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
@@ -422,6 +428,10 @@
           // that the sheet on screen is the server's
           const tag = resp.headers.get("ETag");
           const body = await resp.json();
+          if ((body.epoch || "") !== epoch()) {  // a backup put back: its versions are other
+            location.reload();  // rows, the sheet on screen perhaps newer than any of them
+            return;
+          }
           moved = body.version !== version();
           if (!moved) etag = tag;
           if (moved && !busy) {  // (this phone's own action refreshes itself)
@@ -499,7 +509,7 @@
         resp = await fetch(`/api/games/${gameId}/${path}`, {
           method: "POST", cache: "no-store",
           headers: {"Content-Type": "application/json", "Authorization": "Bearer " + token},
-          body: JSON.stringify({version: version(), ...body}), ...within(),
+          body: JSON.stringify({version: version(), epoch: epoch(), ...body}), ...within(),
         });
       } catch (e) {
         answered();
