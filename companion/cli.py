@@ -582,6 +582,9 @@ def _register_plugins(
         try:
             next(p for p in chosen if p.value == value).load()(sub, CONTEXT)
         except Exception as error:  # noqa: BLE001 - a broken plug-in must not break `score`
+            # (a Ctrl-C as it loads, which an import may wrap in its own error: heard)
+            if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
             names = sorted({p.name for p in points if p.value == value})
             unavailable |= dict.fromkeys(names, brief(str(error)))
             if wanted not in names:  # (the one asked for is an error: `_main`)

@@ -1063,3 +1063,25 @@ def test_output_the_console_cannot_encode_is_shown_not_an_error(tmp_path: Path) 
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("1 under Zoë’s table ?: best keep 1 for 100".encode("cp1252"))
+
+
+def test_ctrl_c_as_a_plug_in_loads_ends_quietly_even_wrapped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Python wraps a Ctrl-C raised in a class body's ``__set_name__`` in a RuntimeError, an
+    import that loads a plug-in in its own error: it had been said as "hotdice read is
+    unavailable: Error calling __set_name__ ..." (exit 2). It is a Ctrl-C: exit 130."""
+    import companion.cli as cli
+
+    class Loading:
+        name, value = "read", "vision.cli:register"
+
+        def load(self) -> Any:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as interrupt:
+                raise RuntimeError("Error calling __set_name__") from interrupt
+
+    monkeypatch.setattr(cli, "entry_points", lambda group: [Loading()])
+    assert main(["read", "photo.jpg"]) == 130
+    assert capsys.readouterr() == ("", "")

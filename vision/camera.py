@@ -255,9 +255,11 @@ def settled_rolls(
     by the frame's `light`, so dice still rolling in a dark room are not read). Comparing
     with the first frame of the run, not the frame before, catches a die sliding slowly.
     A still scene is read only if it differs so from the scene last read, and taken only
-    if its dice are not the `same_dice` as those last read: a hand passing over the dice,
-    or one that rested in view and went, or the camera's exposure drifting, does not read
-    one roll twice, while dice thrown in (or moved) without a hand in view are a new roll.
+    if its dice do not all lie where dice of theirs were last read (`_all_lay_before`): a
+    hand passing over the dice, or one that rested in view and went, or the camera's
+    exposure drifting, does not read one roll twice, nor do the dice a player leaves on
+    the table after taking the scoring ones aside (or the kept ones, the others picked up
+    to throw), while dice thrown in (or moved) without a hand in view are a new roll.
 
     A hand or arm come into view at its edge since the last reading does not hold the
     reading while it moves there (one in the scene read still does): where all that
@@ -304,7 +306,10 @@ def settled_rolls(
             since = new()
             if since is None or _share(since) > min_change:
                 dets = reader(frame)
-                if len(dets) and same_dice(last_dice, dets):
+                # (dice that all lie where they were read are none thrown: the same roll
+                # after a hand passed, or the dice left once a player set the scoring ones
+                # aside, which had been printed as a new roll, a bust)
+                if len(dets) and _all_lay_before(last_dice, dets):
                     dets = None
         elif calm < still_frames and calm_inside % still_frames == 0 and edge is not None:
             dets = _read_past_a_hand(
@@ -427,9 +432,26 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
     with quiet:
         worker = threading.Thread(target=open_it, name="open-video", daemon=True)
         worker.start()
-        while worker.is_alive():
-            worker.join(0.1)
+        try:
+            while worker.is_alive():
+                worker.join(0.1)
+        except KeyboardInterrupt:
+            _GIVEN_UP.append(worker)
+            raise
     return opened[0] if opened else None
+
+
+_GIVEN_UP: list[threading.Thread] = []
+"""Opens a Ctrl-C gave up on (`_capture`)."""
+
+
+def open_given_up() -> bool:
+    """Whether a Ctrl-C gave up on opening a video source. Python's shutdown after it
+    aborted the process ("terminate called without an active exception", exit 134) where
+    the open finished in OpenCV's C code just before or during it, even with the capture
+    released (a camera takes a second or more to open, a named pipe until its writer
+    comes): the process must then end without it."""
+    return bool(_GIVEN_UP)
 
 
 def _why_not_opened(source: str | int) -> str:

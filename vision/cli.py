@@ -28,7 +28,7 @@ import numpy as np
 
 from . import model
 from .annotate import annotate
-from .camera import settled_rolls, still_frames_at, video_frames
+from .camera import open_given_up, settled_rolls, still_frames_at, video_frames
 from .detections import ASK_BELOW, Detections
 from .evaluate import close_ups, evaluate, failure_lines, summarize
 from .io import load_image, native_stderr_kept, read_bytes, stat_path, write_image
@@ -361,6 +361,10 @@ def run_camera(args: argparse.Namespace, context: RulesContext) -> int:
             # the networks load, that ended it and left the video to close later, unguarded)
             with _on_ctrl_c(signal.SIG_IGN):
                 video.close()
+                if open_given_up():  # (Python's shutdown would abort: see there)
+                    with contextlib.suppress(OSError, ValueError):
+                        sys.stdout.flush()
+                    os._exit(0)
             return 0
     if not frames[0]:
         if _a_pipe(source):  # (`cat roll.mp4 | hotdice read --camera /dev/stdin`)

@@ -78,7 +78,11 @@ def onnxruntime() -> Any | None:
     OpenCV's DNN alone needs it not)."""
     try:
         import onnxruntime as module
-    except ImportError:
+    except ImportError as error:
+        # (a Ctrl-C in the import, which its C module's start-up turns into "initialization
+        # failed": heard, not cached as "no onnxruntime", the networks then run slower)
+        if isinstance(error.__cause__ or error.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
         return None
     return module
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -246,6 +248,27 @@ def test_dice_kept_while_the_others_are_shaken_at_the_edge_are_no_roll() -> None
     assert _rolls([first] * 8 + shaking + landing + [second] * 10) == [(4, 3), (47, 3)]
 
 
+def test_dice_left_after_a_hand_took_some_away_are_no_roll() -> None:
+    """A Farkle player's hand passes over the table and takes the scoring dice aside: the
+    dice left where they lay are no new roll (they had been printed as one, a bust), nor
+    are the kept ones once the hand picked up the rest; dice thrown again are."""
+    first = _table([(300, 300), (500, 300), (700, 400), (900, 200)])
+    left = _table([(700, 400), (900, 200)])
+
+    def hand_over(frame: np.ndarray, k: int) -> np.ndarray:
+        frame = frame.copy()
+        frame[100 + 20 * k : 600, 200 : 1000 - 30 * k] = 60
+        return frame
+
+    passing = [hand_over(first if k < 3 else left, k) for k in range(6)]
+    thrown = _table([(350, 250), (600, 500)])
+    frames = [first] * 8 + passing + [left] * 10 + [thrown] * 10
+    assert _rolls(frames) == [(4, 4), (28, 2)]
+    kept = _table([(300, 300), (500, 300)])  # (the other way: the kept dice stay)
+    passing = [hand_over(first if k < 3 else kept, k) for k in range(6)]
+    assert _rolls([first] * 8 + passing + [kept] * 10 + [thrown] * 10) == [(4, 4), (28, 2)]
+
+
 def test_a_die_rocking_at_the_edge_unread_is_no_hand() -> None:
     """A die too blurred to read, rocking against the edge, is a change the size of a die
     that reaches in: not a hand, so the dice read away from it wait for it."""
@@ -449,6 +472,47 @@ def test_ctrl_c_ends_the_wait_on_a_named_pipe_with_no_writer(tmp_path: Path) -> 
             assert reading.poll() is None
             reading.send_signal(signal.SIGINT)
             assert reading.wait(timeout=20) in (0, 130)
+        finally:
+            reading.kill()
+
+
+def test_ctrl_c_as_the_source_opens_ends_without_an_abort(
+    tmp_path: Path, samples_dir: Path
+) -> None:
+    """An open given up on by Ctrl-C that finishes as Python winds down (the pipe's writer
+    come just then) had aborted the process ("terminate called without an active
+    exception", killed by SIGABRT), where Ctrl-C ends a reading quietly."""
+    from vision import load_image
+
+    video = tmp_path / "roll.avi"
+    still = cv2.resize(load_image(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (640, 360))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for _ in range(40):
+        writer.write(still)
+    writer.release()
+    pipe = tmp_path / "live.avi"
+    os.mkfifo(pipe)
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    command = [sys.executable, "-m", "companion.cli", "read", "--camera", str(pipe)]
+
+    def write() -> None:  # (as the reader gives up: it may be gone before it opens)
+        with contextlib.suppress(OSError):
+            fd = os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)
+            os.set_blocking(fd, True)
+            with open(fd, "wb") as live:
+                live.write(video.read_bytes())
+
+    with subprocess.Popen(
+        command, env=env, stderr=subprocess.PIPE, preexec_fn=_ctrl_c_heard
+    ) as reading:
+        try:
+            time.sleep(1.5)  # (started, and waiting on the pipe)
+            reading.send_signal(signal.SIGINT)
+            threading.Thread(target=write, daemon=True).start()
+            _, said = reading.communicate(timeout=20)
+            assert (reading.returncode, said) in ((0, b""), (130, b""))
         finally:
             reading.kill()
 

@@ -649,3 +649,32 @@ def test_warm_up_loads_every_network_a_photo_needs(
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == ""
+
+
+def test_ctrl_c_while_onnxruntime_imports_is_heard_not_taken_for_no_onnxruntime(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ONNX Runtime's C module turns a Ctrl-C in its start-up into "ImportError:
+    initialization failed": it had been cached as no ONNX Runtime for good (the networks
+    then on OpenCV's DNN, slower) and the Ctrl-C lost. It is a Ctrl-C, and nothing is kept."""
+    import builtins
+
+    real = builtins.__import__
+
+    def interrupted(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "onnxruntime":
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as interrupt:
+                raise ImportError("initialization failed") from interrupt
+        return real(name, *args, **kwargs)
+
+    model.onnxruntime.cache_clear()
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            model.onnxruntime()
+        monkeypatch.setattr(builtins, "__import__", real)
+        assert (model.onnxruntime() is not None) == HAVE_ONNXRUNTIME  # (asked again: as is)
+    finally:
+        model.onnxruntime.cache_clear()
