@@ -351,10 +351,12 @@ def too_many_pixels(width: int, height: int, max_pixels: int) -> str:
 JPEG_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")
 # ... but for bytes outside the picture's data, between the file's parts (before a table,
 # 0xdb, or after the last scan, before the end mark, 0xd9): padding some cameras and
-# editors write, the picture decoded whole. Lost or overwritten bytes in the data end a
-# scan early ("premature end of data segment") or come before a restart marker (0xd0-0xd7)
+# editors write, the picture decoded whole, if they are one byte over and over
+# (`_padding`). Lost or overwritten bytes in the data end a scan early ("premature end
+# of data segment"), or leave the rest of its data skipped before the next marker, or
+# come before a restart marker (0xd0-0xd7)
 JPEG_PADDING = re.compile(
-    r"Corrupt JPEG data: \d+ extraneous bytes before marker 0x(?!d[0-7])[0-9a-f]{2}"
+    r"Corrupt JPEG data: (\d+) extraneous bytes before marker 0x((?!d[0-7])[0-9a-f]{2})"
 )
 # Descriptor 2 is the process's: one thread swaps it at a time (`native_stderr_kept`)
 _STDERR_SWAP = threading.RLock()
@@ -368,13 +370,31 @@ def decode_heard(data: bytes, **options: Any) -> tuple[np.ndarray, str | None]:
     be held back, and its decodes taken one at a time (the web does not hear the decoder)."""
     with native_stderr_kept() as said:  # (a decode that fails: its one-line error says it)
         image = decode_image(data, **options)
-    said = [line for line in said if not JPEG_PADDING.fullmatch(line)]
+    said = [line for line in said if not _padding(line, data)]
     damage = [line for line in said if line.startswith(JPEG_DAMAGE)]
     for line in said:
         if line not in damage:  # (as it was said)
             with contextlib.suppress(OSError, ValueError):
                 print(line, file=sys.stderr, flush=True)
     return image, (damage[0] if damage else None)
+
+
+def _padding(line: str, data: bytes) -> bool:
+    """Whether the decoder's line is of bytes skipped between a JPEG's parts that are one
+    byte over and over before their marker: a camera's or an editor's padding. A damaged
+    scan whose data the decoder left early is skipped as "extraneous bytes" too, but
+    those are the rest of its data (195 such bytes before the end mark had been taken
+    for padding, and the photo, garbled from there, read with no warning)."""
+    found = JPEG_PADDING.fullmatch(line)
+    if found is None:
+        return False
+    count, marker = int(found[1]), bytes((0xFF, int(found[2], 16)))
+    at = data.find(marker)
+    while at != -1:
+        if at >= count and len(set(data[at - count : at])) == 1:
+            return True
+        at = data.find(marker, at + 1)
+    return False
 
 
 @contextlib.contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -342,3 +343,18 @@ def test_a_camera_s_padding_before_the_end_mark_is_no_damage(samples_dir: Path) 
         assert np.array_equal(image, decode_heard(sound)[0])
     cut_short = sound[: len(sound) * 3 // 4] + b"\xff\xd9"  # (the end mark given back)
     assert decode_heard(cut_short)[1] == "Corrupt JPEG data: premature end of data segment"
+    padded = sound[:-2] + b"\xff" * 5 + b"\xff\xd9"  # (0xff fills between parts too)
+    assert decode_heard(padded)[1] is None
+
+
+def test_a_scan_left_early_for_damage_is_damage_not_padding(samples_dir: Path) -> None:
+    """Eight bytes overwritten in a photo's data can make the decoder leave its scan early
+    and skip the rest as "extraneous bytes before marker 0xd9": not padding (one byte over
+    and over), but the picture garbled from there (a review: a roll read wrong, no word)."""
+    sound = (samples_dir / "WIN_20221210_14_48_22.jpg").read_bytes()
+    damaged = sound[:7218] + bytes.fromhex("b46afc5baee261f5") + sound[7226:]
+    image, damage = decode_heard(damaged)
+    assert damage is not None and re.fullmatch(
+        r"Corrupt JPEG data: \d+ extraneous bytes before marker 0xd9", damage
+    )
+    assert not np.array_equal(image, decode_heard(sound)[0])
