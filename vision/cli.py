@@ -446,7 +446,7 @@ def _print_close_ups(directory: Path, as_json: bool) -> int:
         directory,
         load_image,
         read,
-        not_read=lambda path, why: _warn(f"{path}: not read, no close-ups made of it: {why}"),
+        not_read=lambda path, why: _warn(f"{path}: no close-ups made of it: {why}"),
     )
     if as_json:
         print(json.dumps({"close_ups": {str(f): fig for f, fig in figures.items()}}))

@@ -515,8 +515,10 @@ def close_ups(
     of the first `images` photos of a labelled folder, at each fraction of the frame's
     height. A close-up is read right when exactly one die is found on the labelled one
     and its value is the label; `other_finds` counts dice found elsewhere (neighbours that
-    show at the edges, and mistakes). A photo that does not decode gives no close-ups,
-    said to `not_read(path, why)`: the run goes on, as `evaluate`'s does."""
+    show at the edges, and mistakes). A photo that does not decode, or whose labels do not
+    fit it, gives no close-ups, said to `not_read(path, why)` ("not read: ..." or "labels
+    do not fit the photo: ..."): the run goes on, as
+    `evaluate`'s does."""
     _, entries = iter_dataset(directory)
     entries = entries[:images]
     _all_there(directory, entries)
@@ -529,7 +531,16 @@ def close_ups(
             photo = load(path)
         except (OSError, ValueError) as exc:  # (as in `evaluate`)
             if not_read:
-                not_read(path, str(exc).removeprefix(f"{path}: "))
+                not_read(path, "not read: " + str(exc).removeprefix(f"{path}: "))
+            continue
+        # (labels of the stored pixels turned with the photo, and labels that do not fit
+        # it said, as `evaluate` does: a phone photo's close-ups had been cut elsewhere)
+        size_wh = (photo.shape[1], photo.shape[0])
+        entry = labels_upright(entry, path, size_wh)
+        problem = _size_problem(entry, size_wh)
+        if problem:
+            if not_read:
+                not_read(path, f"labels do not fit the photo: {problem}")
             continue
         dice = [d for d in entry.get("dice", []) if "box" in d and d.get("face") != "symbol"]
         for die in dice[:dice_per_image]:

@@ -136,9 +136,10 @@ def _tiff_orientation(tiff: bytes) -> int:
         if len(entry) < 12:
             break
         tag, kind = struct.unpack(order + "HH", entry[:4])
-        if tag == 0x0112 and kind == 3:  # (a SHORT)
-            value = struct.unpack(order + "H", entry[8:10])[0]
-            return value if 1 <= value <= 8 else 1
+        if tag == 0x0112 and kind in (3, 4):  # (a SHORT, or a LONG, which OpenCV reads too)
+            short = kind == 3
+            value = struct.unpack(order + ("H" if short else "I"), entry[8 : 10 if short else 12])
+            return value[0] if 1 <= value[0] <= 8 else 1
     return 1
 
 
@@ -332,6 +333,9 @@ def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) 
             raise ImageTooLarge("image is over 1048576 pixels on a side") from None
         image = None
     if image is None or image.size == 0:
+        if data[:2] == b"\xff\xd8" and not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+            # (the commonest broken photo: a copy or an upload not finished)
+            raise ValueError("the JPEG is cut off before its end: copy or send it again")
         raise ValueError("data is not a readable image")
     if image.shape[0] * image.shape[1] > max_pixels:
         raise ImageTooLarge(too_many_pixels(image.shape[1], image.shape[0], max_pixels))

@@ -789,7 +789,7 @@ def test_eval_close_ups_warn_of_a_photo_that_does_not_decode(
     counted = min(3, len([d for d in first["dice"] if d.get("face") != "symbol"]))
     assert json.loads(captured.out)["close_ups"]["0.5"]["dice"] == counted
     assert captured.err.startswith(
-        f"hotdice: warning: {tmp_path / 'bad.jpg'}: not read, no close-ups made of it: "
+        f"hotdice: warning: {tmp_path / 'bad.jpg'}: no close-ups made of it: not read: "
     )
     assert len(captured.err.splitlines()) == 1
 

@@ -500,7 +500,7 @@ def test_close_ups_go_on_past_a_photo_that_does_not_decode(tmp_path: Path) -> No
         not_read=lambda path, why: said.append((path.name, why)),
     )
     assert figures[0.5] == {"dice": 1, "read_right": 1, "other_finds": 0, "share": 1.0}
-    assert said == [("bad.jpg", "data is not a readable image")]
+    assert said == [("bad.jpg", "not read: data is not a readable image")]
 
 
 def test_evaluate_reads_each_labelled_photo_once_and_counts_progress(tmp_path: Path) -> None:
@@ -680,10 +680,38 @@ def test_labels_made_on_a_phone_photos_stored_pixels_are_turned_with_it(
     # (the upright photo turned a quarter back, as orientation 8 turns: the stored pixels)
     dice = [{**d, "box": box_upright(d["box"], 8, (w, h))} for d in entry["dice"]]
     stored = {"file": "side.jpg", "width": h, "height": w, "dice": dice}
+    said: list[tuple[str, str]] = []
+    cut = []
     for labels in (stored, {**entry, "file": "side.jpg"}):  # stored pixels, and upright
         (tmp_path / "labels.json").write_text(json.dumps({"images": [labels]}))
         results = evaluate(tmp_path, lambda p: (read(load_image(p)), 0.0))
         assert results[0].problems == [] and results[0].matched == len(entry["dice"])
+        # and the close-ups are cut round the same dice (they had been cut elsewhere)
+        cut.append(
+            close_ups(
+                tmp_path,
+                load_image,
+                read,
+                fractions=[0.5],
+                not_read=lambda path, why: said.append((path.name, why)),
+            )
+        )
+    assert said == [] and cut[0] == cut[1] and cut[0][0.5]["read_right"] >= 2
+    # labels that do not fit: said, and no close-ups cut from them
+    (tmp_path / "labels.json").write_text(
+        json.dumps({"images": [{**stored, "width": 100, "height": 50}]})
+    )
+    with pytest.raises(ValueError, match="no labelled dice with boxes"):
+        close_ups(
+            tmp_path,
+            load_image,
+            read,
+            fractions=[0.5],
+            not_read=lambda path, why: said.append((path.name, why)),
+        )
+    assert said == [
+        ("side.jpg", f"labels do not fit the photo: labelled as 100x50, but the image is {w}x{h}")
+    ]
     # an ignore box is turned with the dice; labels of neither size are left as they are
     ignored = {**stored, "ignore": [dice[0]["box"]]}
     turned = labels_upright(ignored, tmp_path / "side.jpg", (w, h))

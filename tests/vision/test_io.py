@@ -21,6 +21,7 @@ from vision.io import (
     PNG_MOST_SIDE,
     ImageTooLarge,
     decode_image,
+    exif_orientation,
     image_size_wh,
     jpeg_scans,
     load_image,
@@ -169,6 +170,17 @@ def test_a_heic_photo_and_a_png_cut_off_are_said_to_be_so_before_decoding(
         decode_image(heic_generic)
     after_end = png + bytes(10_000)  # (bytes after the end: read, not called cut off)
     assert decode_image(after_end).shape == (60, 80, 3)
+
+
+def test_a_jpeg_cut_off_is_said_to_be_so(samples_dir: Path) -> None:
+    """A copy or an upload not finished, the commonest broken photo, had been "data is not
+    a readable image", where a PNG so cut is said to be cut off (a review)."""
+    whole = (samples_dir / "IMG_20191208_112014.jpg").read_bytes()
+    for cut in (whole[:16_000], whole[:-108]):
+        with pytest.raises(ValueError, match="^the JPEG is cut off before its end"):
+            decode_image(cut)
+    with pytest.raises(ValueError, match="^data is not a readable image"):  # (its end is there)
+        decode_image(b"\xff\xd8" + bytes(100) + b"\xff\xd9")
 
 
 def test_not_an_image(tmp_path: Path) -> None:
@@ -431,3 +443,19 @@ def test_an_opencv_error_says_its_own_description_not_the_last_errors() -> None:
         cv2.resize(np.zeros((0, 0), np.uint8), (1, 1))
     assert opencv_message(real.value) == "!ssize.empty()"
     assert opencv_message(cv2.error("videoio: read failed\nmore")) == "videoio: read failed\nmore"
+
+
+def test_an_orientation_stored_as_a_long_is_read(samples_dir: Path) -> None:
+    """EXIF's orientation is a SHORT, but some writers store it as a LONG, which OpenCV
+    honours: `eval` turned no labels for such a photo (a review)."""
+    import struct
+
+    for order, pack in ((b"MM", ">"), (b"II", "<")):
+        tiff = order + struct.pack(pack + "HI", 42, 8) + struct.pack(pack + "H", 1)
+        tiff += struct.pack(pack + "HHII", 0x0112, 4, 1, 6) + struct.pack(pack + "I", 0)
+        app1 = b"Exif\x00\x00" + tiff
+        photo = (samples_dir / "IMG_20191208_112014.jpg").read_bytes()
+        data = photo[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + photo[2:]
+        assert exif_orientation(data) == 6
+        stored = decode_image(photo, reduce=8)
+        assert decode_image(data, reduce=8).shape == (stored.shape[1], stored.shape[0], 3)
