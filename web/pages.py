@@ -264,12 +264,19 @@ WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 """A target as typed (commas and spaces taken out): digits of any script, as a phone's
 keyboard gives them and int() reads them; not int()'s "1_0000"."""
 
+GROUPED = re.compile(r"[+-]?(\d+|\d{1,3}([, ]\d{3})+)")
+"""A target as typed with separators: a comma or a space only between groups of three
+digits, as the quick entry takes points ("10,0000" had made a game to 100,000)."""
+
 
 def _form_target(text: str) -> int | None:
     """The create form's target (None: the rule set's own); ValueError saying what is
     wrong with it, in the words the form shows."""
     if not text:
         return None
+    if not GROUPED.fullmatch(text):
+        raise ValueError("the target must be a whole number, such as 10000 or 10,000")
+    text = text.replace(",", "").replace(" ", "")
     if not WHOLE_NUMBER.fullmatch(text):
         raise ValueError("the target must be a whole number")
     try:
@@ -302,7 +309,8 @@ def new() -> WResponse | tuple[str, int]:
     typed = request.form.get("players", "")
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
-    target_text = "".join(request.form.get("target", "").replace(",", " ").split())  # 10,000
+    typed_target = request.form.get("target", "").strip()  # 10,000 as on paper
+    target_text = "".join(typed_target.replace(",", " ").split())
     form_id = request.form.get("form_id", "")[:32]
     key = form_key(form_id, spec, target_text, players, request.form.get("again", ""))
     before = store.made_before(key) if form_id else None
@@ -321,7 +329,7 @@ def new() -> WResponse | tuple[str, int]:
         return _no_rematch(finished.game.id, not_a_player=True)
     rematch = (finished, held) if finished and held else None
     try:
-        target = _form_target(target_text)
+        target = _form_target(typed_target)
         snap, token, how = _create(key if form_id else None, spec, target, players, rematch)
     except store.NotFinished as exc:  # (taken back meanwhile: its phones still play it)
         return _no_rematch(exc.game_id)
@@ -428,10 +436,12 @@ def game(game_id: str) -> WResponse | str:
             # player's sheet contradicted it)
             flash(NOT_A_JOIN_CODE_HELD if session_token(snap.game) else NOT_A_JOIN_CODE)
             return redirect(url_for("pages.game", game_id=snap.game.id))
-        remember_token(snap.game.id, token)
         # (a phone that came by the invite has been invited: the sheet first, not the QR;
-        # one that came after the first turn is told why it cannot add a player, once)
-        joined = "late" if snap.started else 1
+        # one that came after the first turn is told why it cannot add a player, once; not
+        # one that played already, its tab closed, nor one come to a game that is over)
+        late = snap.started and not snap.over and session_token(snap.game) is None
+        remember_token(snap.game.id, token)
+        joined = "late" if late else 1
         return redirect(url_for("pages.game", game_id=snap.game.id, joined=joined))
     if game_id != snap.game.id:
         # (watch=1 as typed: True would be written "watch=True", which is no ?watch=1)

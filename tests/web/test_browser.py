@@ -1427,6 +1427,45 @@ def test_a_game_stored_with_rules_now_refused_reads_photos(
         assert status.startswith("Found"), status
 
 
+def test_a_long_games_turn_numbers_fit_inside_the_history_card(
+    browser: Browser, server: Server
+) -> None:
+    """A hundred turns and more: "100." had run over the card's left edge, the list's
+    margin made for two digits."""
+    import urllib.request
+
+    def post(path: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        sent = urllib.request.Request(
+            server.url + path, data=json.dumps(body).encode(), headers=headers
+        )
+        with urllib.request.urlopen(sent) as resp:
+            return dict(json.load(resp))
+
+    made = post("/api/games", {"rules": "farkle", "players": ["Ann", "Bob"], "target": 100000})
+    for version in range(104):
+        event = {"type": "score", "player": ("Ann", "Bob")[version % 2], "points": 50}
+        post(f"/api/games/{made['id']}/events", {"version": version, "event": event}, made["token"])
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(made["join_url"])
+        page.wait_for_selector("body[data-ready]")
+        page.click("#history summary")
+        room, needed = page.locator("#history ol").evaluate(
+            """ol => {
+              const probe = document.createElement("span");
+              probe.textContent = `${ol.children.length}. `;
+              ol.lastElementChild.appendChild(probe);
+              const width = probe.getBoundingClientRect().width;
+              probe.remove();
+              return [parseFloat(getComputedStyle(ol).paddingLeft), width];
+            }"""
+        )
+        assert page.locator("#history li").count() == 104 and room >= needed
+
+
 def synthetic_photo(path: Path, dice: list[int], boxes: bool = False) -> bytes:
     """A drawn 'photo' of dice (white squares with pips) and its PNG bytes; ``boxes`` draws
     detection boxes like ``vision.annotate`` would (the fifth die orange: unsure)."""

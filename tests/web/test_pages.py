@@ -233,6 +233,9 @@ def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: 
         ("9" * 5000, b"the target is at most 1,000,000"),  # (past what int() reads)
         ("-" + "9" * 5000, b"the target must be a positive multiple of 50"),
         ("--5", b"whole number"),
+        ("10,0000", b"such as 10000 or 10,000"),  # (a slip: had made a game to 100,000)
+        ("1,00", b"such as 10000 or 10,000"),
+        ("10 00", b"such as 10000 or 10,000"),
     ):
         data = {"csrf_token": token, "preset": "minnesota", "target": target, "players": "Ann"}
         resp = client.post("/new", data=data)
@@ -300,8 +303,11 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     page = late.get(out["join_url"], follow_redirects=True).get_data(as_text=True)
     assert 'id="late-join"' in page and "the players are fixed" in page
     assert 'id="add-player"' not in page
-    # a phone that joined before it is not told so on every reload
+    # a phone that joined before it is not told so on every reload, nor when it opens the
+    # invite again (its tab closed: it had been told it joined too late)
     assert 'id="late-join"' not in player.get(resp.location).get_data(as_text=True)
+    again = player.get(out["join_url"], follow_redirects=True).get_data(as_text=True)
+    assert 'id="quick"' in again and 'id="late-join"' not in again
     # nor is a spectator sent the late player's address (it cannot enter turns)
     pasted = spectator.get(f"/g/{game.id}?joined=late").get_data(as_text=True)
     assert "watching" in pasted and 'id="late-join"' not in pasted
@@ -362,6 +368,12 @@ def test_join_link_spectator_link_and_typed_codes(app: Flask, game: GameActions)
     # a wrong code in a link, opened by a phone that plays already: it still plays
     page = typed.get(f"/g/{game.id}?t=NOTVALID", follow_redirects=True).get_data(as_text=True)
     assert "this phone plays with the one it already had" in page and 'id="quick"' in page
+    # nor is a phone that comes to a game already won ("enter everyone's turns": none left)
+    won = game.create("ten-thousand", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 1000)
+    game.score("Bob", 0)
+    page = app.test_client().get(won["join_url"], follow_redirects=True).get_data(as_text=True)
+    assert "Ann wins" in page and 'id="late-join"' not in page
 
 
 def test_sheet_fragment_etag_and_content(
