@@ -88,7 +88,8 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
     wherever it is; the camera's exposure or the room's light changing scales every pixel a
     little, or shifts them all alike (taken out as the ratio of the two frames' medians, or
     not at all, then the median difference of what is left), or bends them along a curve,
-    white clipped (taken out by `_matched`, both ways), whichever leaves fewest changed;
+    white clipped (taken out by `_matched`, both ways), or shifts the whole view by a
+    pixel or so (a camera held in a hand: `_steadied`), whichever leaves fewest changed;
     and a mean change over the frame would miss two small dice moving in a wide view."""
     if before is None or before.shape != after.shape:
         return None
@@ -99,7 +100,32 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
         then_as_now, now_as_then = _matched(before, after)
         both_ways = [_changed(now - then_as_now, level), _changed(then - now_as_then, level)]
         masks.append(max(both_ways, key=np.count_nonzero))
+    if all(m.any() for m in masks):
+        steadied = _steadied(then, now)
+        if steadied is not None:
+            masks.append(_changed(now - steadied * _gain(before, after), level))
     return min(masks, key=np.count_nonzero)
+
+
+SHAKE_PX = 3.0
+"""The most a thumbnail may shift as a whole, in its pixels (12 in a 1280-wide frame), and be
+taken for the camera's shake: a phone or a webcam held in a hand trembles by a pixel or
+three of a 1280-wide frame, which at a die's edges changes the thumbnail past the level,
+and the view never lay still (a review's tremor of 3 px: no roll read in 170 frames)."""
+
+
+def _steadied(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
+    """`before` moved as the whole view moved to `after` (phase correlation, to a fraction
+    of a pixel), or None where it moved by more than `SHAKE_PX` or not at all. Dice that
+    move leave the table where it was: the view's shift is the table's."""
+    (dx, dy), _ = cv2.phaseCorrelate(before, after)
+    if not 0.05 < np.hypot(dx, dy) <= SHAKE_PX:
+        return None
+    shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
+    h, w = before.shape
+    return cv2.warpAffine(
+        before, shift, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def _changed(change: np.ndarray, level: float) -> np.ndarray:
