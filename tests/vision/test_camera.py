@@ -329,6 +329,23 @@ def test_a_camera_held_in_a_trembling_hand_still_reads_the_roll() -> None:
     assert [count for _, count in rolls] == [0, 3]
 
 
+def test_a_lamps_flicker_rolling_down_the_frame_in_bands_does_not_hold_the_reading() -> None:
+    """A lamp on mains power flickers, and a rolling shutter sees it as bands of light that
+    roll down the frame: at 5% and more the view never lay still (a review). Each row's
+    change of light is taken out; dice thrown anew in the bands are still a new roll."""
+    rows = np.arange(720, dtype=np.float32)[:, None, None]
+
+    def banded(frame: np.ndarray, k: int) -> np.ndarray:
+        gain = 1 + 0.08 * np.sin(2 * np.pi * (rows / 240.0 + k * 0.33))
+        return np.clip(frame * gain, 0, 255).astype(np.uint8)
+
+    first = _table([(500, 300), (700, 400), (900, 250)])
+    second = _table([(300, 500), (800, 150)])
+    frames = [_table([])] * 6 + [first] * 30 + [second] * 30
+    rolls = _rolls([banded(frame, k) for k, frame in enumerate(frames)])
+    assert [count for _, count in rolls] == [0, 3, 2]
+
+
 def test_the_camera_nudged_does_not_read_the_same_dice_again() -> None:
     """A still scene that differs from the one read, with the same dice where they lay
     (the camera nudged 8 pixels, an arm come to rest at the edge), is not a roll."""
