@@ -296,7 +296,10 @@ def settled_rolls(
     hand passing over the dice, or one that rested in view and went, or the camera's
     exposure drifting, does not read one roll twice, nor do the dice a player leaves on
     the table after taking the scoring ones aside (or the kept ones, the others picked up
-    to throw), while dice thrown in (or moved) without a hand in view are a new roll.
+    to throw), while dice thrown in (or moved) without a hand in view are a new roll. (The
+    price: a die thrown alone that lands in the box of a die of its value last read, the
+    others gone, is taken for one left there; the still empty table read between two
+    throws, as where the player picks up every die, makes it a roll again.)
 
     A hand or arm come into view at its edge since the last reading does not hold the
     reading while it moves there (one in the scene read still does): where all that

@@ -385,7 +385,8 @@ def decode_heard(data: bytes, **options: Any) -> tuple[np.ndarray, str | None]:
 
 def _padding(line: str, data: bytes) -> bool:
     """Whether the decoder's line is of bytes skipped between a JPEG's parts that are one
-    byte over and over before their marker: a camera's or an editor's padding. A damaged
+    byte over and over before their marker, or any before the first scan (its header's
+    parts: no picture data there): a camera's or an editor's padding. A damaged
     scan whose data the decoder left early is skipped as "extraneous bytes" too, but
     those are the rest of its data (195 such bytes before the end mark had been taken
     for padding, and the photo, garbled from there, read with no warning)."""
@@ -393,10 +394,11 @@ def _padding(line: str, data: bytes) -> bool:
     if found is None:
         return False
     count, marker = int(found[1]), bytes((0xFF, int(found[2], 16)))
+    first_scan = data.find(b"\xff\xda")
     at = data.find(marker)
     while at != -1:
-        if at >= count and len(set(data[at - count : at])) == 1:
-            return True
+        if at >= count and (at < first_scan or len(set(data[at - count : at])) == 1):
+            return True  # (before the first scan, between the header's parts: no data)
         at = data.find(marker, at + 1)
     return False
 

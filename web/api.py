@@ -265,7 +265,12 @@ def create() -> tuple[Response, int]:
         snap, token = store.create_game(rules.strip(), target, players)
     else:
         snap, token, how = store.create_keyed(key, rules.strip(), target, players)
-    out = {"id": snap.game.id, "token": token, **snap.public(), **game_urls(snap.game.id, token)}
+    out = {
+        "id": snap.game.id,
+        "token": token,
+        **store.public(snap),
+        **game_urls(snap.game.id, token),
+    }
     resp = jsonify(out)
     if how == store.Made.BEFORE:  # (as other APIs say a replayed answer)
         resp.headers["Idempotent-Replayed"] = "true"
@@ -282,9 +287,7 @@ def get(game_id: str) -> Response:
         ("json", game.id, version),
         # (the file's epoch: a page loaded from another file, the one before a backup was
         # put back, reloads, whatever the version)
-        lambda: current_app.json.dumps(
-            {**store.snapshot_at(game, version).public(), "epoch": store.epoch()}
-        ),
+        lambda: current_app.json.dumps(store.public(store.snapshot_at(game, version))),
         mimetype="application/json",
     )
 
@@ -295,7 +298,11 @@ def same_file(game_id: str, body: dict[str, Any]) -> None:
     where the version numbers agree (409)."""
     sent = body.get("epoch")
     if sent is not None and sent != store.epoch():
-        raise store.Conflict(store.load(game_id))
+        raise store.Conflict(
+            store.load(game_id),
+            "the scoresheet's database was put back from a backup since this page loaded: "
+            "reload it",
+        )
 
 
 def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:
@@ -326,7 +333,7 @@ def _write(game_id: str, kind: str, payload_key: str | None) -> store.Snapshot:
 
 def _state(snap: store.Snapshot, **extra: Any) -> Response:
     """The answer to a write: the game's version and state, with its ETag."""
-    resp = jsonify({**snap.public(), **extra})
+    resp = jsonify({**store.public(snap), **extra})
     resp.set_etag(etag_for(snap.game.id, snap.version, store.epoch()))
     return resp
 
@@ -375,7 +382,7 @@ def first_player(game_id: str) -> Response:
     winner, again, snap = store.record_roll_off(
         game, version, rounds_checked, isinstance(rolls, list)
     )
-    return jsonify({"winner": winner, "roll_again": again, **snap.public()})
+    return jsonify({"winner": winner, "roll_again": again, **store.public(snap)})
 
 
 @bp.get("/games/<game_id>/advice")

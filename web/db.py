@@ -89,7 +89,9 @@ def file_epoch(path: str) -> str:
     found = _file_at(path)
     if found is None:
         return ""
-    return hashlib.blake2b(repr(found).encode(), digest_size=4).hexdigest()
+    # (the inode alone: a disk mounted again, a container restarted, may give the same
+    # file another device number, and every phone would reload for nothing)
+    return hashlib.blake2b(str(found[1]).encode(), digest_size=4).hexdigest()
 
 
 def pooled(path: str, synchronous: str) -> sqlite3.Connection:
@@ -134,8 +136,11 @@ def get_db() -> sqlite3.Connection:
     if "db" not in g:
         path, sync = current_app.config["DATABASE"], current_app.config["DB_SYNCHRONOUS"]
         g.db_reused = bool(current_app.config.get("DB_REUSE"))
-        g.db = connection(path, sync, reuse=g.db_reused)
+        # (the epoch first: a file put back between the two is then read under the
+        # epoch before, which only makes the next request's answers new again; the other
+        # way round, the old file's rows would be kept as the new one's)
         g.db_epoch = file_epoch(path)
+        g.db = connection(path, sync, reuse=g.db_reused)
     return g.db
 
 

@@ -100,7 +100,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(store.Conflict)
     def conflict(exc: store.Conflict) -> Any:
-        return error_response(409, str(exc), **exc.snapshot.public())
+        return error_response(409, str(exc), **store.public(exc.snapshot))
 
     @app.errorhandler(store.Rejected)
     def rejected(exc: store.Rejected) -> Any:

@@ -6,6 +6,7 @@ import hashlib
 import json
 import re
 import secrets
+import sqlite3
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -264,9 +265,10 @@ WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 """A target as typed (commas and spaces taken out): digits of any script, as a phone's
 keyboard gives them and int() reads them; not int()'s "1_0000"."""
 
-GROUPED = re.compile(r"[+-]?(\d+|\d{1,3}([, ]\d{3})+)")
-"""A target as typed with separators: a comma or a space only between groups of three
-digits, as the quick entry takes points ("10,0000" had made a game to 100,000)."""
+GROUPED = re.compile(r"[+-]?(\d+|\d{1,3}((,|\s+)\d{3})+)")
+"""A target as typed with separators: a comma or spaces (a French keyboard's no-break
+ones too) only between groups of three digits, as the quick entry takes points
+("10,0000" had made a game to 100,000)."""
 
 
 def _form_target(text: str) -> int | None:
@@ -276,7 +278,7 @@ def _form_target(text: str) -> int | None:
         return None
     if not GROUPED.fullmatch(text):
         raise ValueError("the target must be a whole number, such as 10000 or 10,000")
-    text = text.replace(",", "").replace(" ", "")
+    text = "".join(text.replace(",", " ").split())
     if not WHOLE_NUMBER.fullmatch(text):
         raise ValueError("the target must be a whole number")
     try:
@@ -548,7 +550,7 @@ def game_back_link(game_id: str) -> str | None:
         return None
     try:
         game = store.get_game(game_id)
-    except store.NotFound:
+    except (store.NotFound, sqlite3.Error):  # (the rule check needs no database: it works)
         return None
     return url_for("pages.game", game_id=game.id, watch=1 if watching() else None)
 

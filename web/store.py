@@ -53,10 +53,11 @@ class NotFound(LookupError):
 
 
 class Conflict(Exception):
-    """The write was made on an old version; carries the current snapshot."""
+    """The write was made on an old version (or another database file's: `why`); carries
+    the current snapshot."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
-        super().__init__(f"the game has changed (now at version {snapshot.version}); reload")
+    def __init__(self, snapshot: Snapshot, why: str | None = None) -> None:
+        super().__init__(why or f"the game has changed (now at version {snapshot.version}); reload")
         self.snapshot = snapshot
 
 
@@ -217,7 +218,13 @@ def fold(game: Game, rows: list[tuple[int, str, dict[str, Any]]]) -> Snapshot:
 
 
 class Cache:
-    """Latest snapshot per game and the immutable game rows, shared by all threads."""
+    """Latest snapshot per game and the immutable game rows, shared by all threads, for one
+    database file at a time: each call names the request's `epoch` (`db.file_epoch`), and
+    one naming another file than the last forgets everything first (a backup put back
+    while the server runs: its versions count other rows, and a game made since is not in
+    it; the old snapshots had been served at the same versions). Checked under the lock
+    with what the call reads or stores, so a request still on the file before, finishing
+    late, stores nothing a request on the new one then reads."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
@@ -227,23 +234,22 @@ class Cache:
         self.rendered: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self.epoch: str | None = None
 
-    def follow(self, epoch: str) -> None:
-        """Forget everything once another database file has taken the path's place (a
-        backup put back while the server runs): its versions count other rows, and a game
-        made since is not in it. The old snapshots had been served at the same versions."""
-        with self.lock:
-            if epoch != self.epoch:
-                self.snapshots.clear()
-                self.games.clear()
-                self.rendered.clear()
-                self.epoch = epoch
+    def _at(self, epoch: str) -> None:
+        """(With the lock held.) Everything of another file forgotten."""
+        if epoch != self.epoch:
+            self.snapshots.clear()
+            self.games.clear()
+            self.rendered.clear()
+            self.epoch = epoch
 
-    def get(self, game_id: str) -> Snapshot | None:
+    def get(self, epoch: str, game_id: str) -> Snapshot | None:
         with self.lock:
+            self._at(epoch)
             return self.snapshots.get(game_id)
 
-    def put(self, snap: Snapshot) -> None:
+    def put(self, epoch: str, snap: Snapshot) -> None:
         with self.lock:
+            self._at(epoch)
             old = self.snapshots.get(snap.game.id)
             if old is None or old.version <= snap.version:
                 self.snapshots[snap.game.id] = snap
@@ -251,21 +257,24 @@ class Cache:
                 while len(self.snapshots) > self.size:
                     self.snapshots.popitem(last=False)
 
-    def memo(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    def memo(self, epoch: str, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
         """A rendering of one snapshot (sheet HTML, JSON body), made once per key."""
         with self.lock:
+            self._at(epoch)
             if key in self.rendered:
                 self.rendered.move_to_end(key)
                 return self.rendered[key]
         value = make()
         with self.lock:
-            self.rendered[key] = value
-            while len(self.rendered) > RENDERED_SIZE:
-                self.rendered.popitem(last=False)
+            if epoch == self.epoch:  # (made of a file since replaced: not kept)
+                self.rendered[key] = value
+                while len(self.rendered) > RENDERED_SIZE:
+                    self.rendered.popitem(last=False)
         return value
 
-    def game(self, game_id: str) -> Game | None:
+    def game(self, epoch: str, game_id: str) -> Game | None:
         with self.lock:
+            self._at(epoch)
             return self.games.get(game_id)
 
     def forget(self, game_id: str) -> None:
@@ -273,8 +282,9 @@ class Cache:
             self.snapshots.pop(game_id, None)
             self.games.pop(game_id, None)
 
-    def put_game(self, game: Game) -> None:
+    def put_game(self, epoch: str, game: Game) -> None:
         with self.lock:
+            self._at(epoch)
             self.games[game.id] = game
             while len(self.games) > self.size:
                 self.games.popitem(last=False)
@@ -287,18 +297,23 @@ def init_app(app: Flask) -> None:
 
 def memo(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     """Render something derived from a snapshot once (keys include the game id and version)."""
-    return _cache().memo(key, make)
+    return _cache().memo(epoch(), key, make)
 
 
 def _cache() -> Cache:
     cache: Cache = current_app.extensions["hotdice_cache"]
-    cache.follow(epoch())
     return cache
 
 
 def epoch() -> str:
     """The database file's epoch (`db.file_epoch`) for this request."""
     return db_epoch()
+
+
+def public(snap: Snapshot) -> dict[str, Any]:
+    """What the API answers for a game (`Snapshot.public`), with the database file's
+    `epoch`, which the version counts in."""
+    return {**snap.public(), "epoch": epoch()}
 
 
 def _code(n: int) -> str:
@@ -561,7 +576,7 @@ def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
 def get_game(game_id: str) -> Game:
     """The game row, from the cache when possible; NotFound if unknown."""
     game_id = normalise_code(game_id)
-    game = _cache().game(game_id)
+    game = _cache().game(epoch(), game_id)
     if game is not None:
         return game
     row = get_db().execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -575,7 +590,7 @@ def get_game(game_id: str) -> Game:
         tuple(json.loads(row["players"])),
         row["created"],
     )
-    _cache().put_game(game)
+    _cache().put_game(epoch(), game)
     return game
 
 
@@ -600,7 +615,7 @@ def _rows(game_id: str, after: int, upto: int) -> list[tuple[int, str, dict[str,
 
 def snapshot_at(game: Game, version: int) -> Snapshot:
     """The snapshot at ``version``: cached, advanced by applying new events, or refolded."""
-    cached = _cache().get(game.id)
+    cached = _cache().get(epoch(), game.id)
     if cached is not None and cached.version == version:
         return cached
     if cached is not None and cached.version < version and cached.state is not None:
@@ -612,10 +627,10 @@ def snapshot_at(game: Game, version: int) -> Snapshot:
             rows_now = cached.table.rows + tuple(("game", p) for _s, _k, p in rows)
             table = ctable.Table(game.players, rows_now)
             snap = _make(game, version, table, state, cached.rematch)
-            _cache().put(snap)
+            _cache().put(epoch(), snap)
             return snap
     snap = fold(game, _rows(game.id, 0, version))
-    _cache().put(snap)
+    _cache().put(epoch(), snap)
     return snap
 
 
@@ -678,7 +693,7 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
         if kind == "join":  # (the name as cleaned: a restart or another server folds the same)
             payload = dict(new.table.rows[-1][1])
         _insert(conn, new, kind, payload)
-    _cache().put(new)
+    _cache().put(epoch(), new)
     return new
 
 
@@ -793,5 +808,5 @@ def create_rematch(
         snap, token = creating.game(form_key, rules, target, players, follows=held)
         linked = _next(now, "rematch", {"game": snap.game.id})
         _insert(creating.conn, linked, "rematch", {"game": snap.game.id})
-    _cache().put(linked)
+    _cache().put(epoch(), linked)
     return snap, token, Made.NOW

@@ -345,6 +345,8 @@ def test_a_camera_s_padding_before_the_end_mark_is_no_damage(samples_dir: Path) 
     assert decode_heard(cut_short)[1] == "Corrupt JPEG data: premature end of data segment"
     padded = sound[:-2] + b"\xff" * 5 + b"\xff\xd9"  # (0xff fills between parts too)
     assert decode_heard(padded)[1] is None
+    crlf = sound[:tables] + b"\r\n" + sound[tables:]  # (any bytes before the picture's data)
+    assert decode_heard(crlf)[1] is None
 
 
 def test_a_scan_left_early_for_damage_is_damage_not_padding(samples_dir: Path) -> None:

@@ -247,7 +247,31 @@ def test_a_sheet_from_the_database_file_before_a_backup_put_back_reloads(
         page.unroute(f"**/api/games/{game_id}")
         page.wait_for_selector("body[data-ready]")
         assert page.get_attribute("#sheet", "data-epoch") == epoch
+        wait_text(page, "#toast", "put back from a backup")  # (why the sheet jumped)
+        page.reload()  # (said once)
+        page.wait_for_selector("body[data-ready]")
+        assert page.locator("#toast").is_hidden()
         assert errors == []
+
+
+def test_the_target_field_takes_a_number_as_typed_on_paper(
+    browser: Browser, server: Server
+) -> None:
+    """The field's own check (a phone's keyboard): thousands apart by a comma or a space,
+    spaces around; a separator out of place is refused there, before it is sent."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        field = page.locator("#target")
+        for typed, valid in (
+            ("10000", True),
+            ("10,000 ", True),
+            ("10 000", True),
+            ("10,0000", False),
+            ("1,00", False),
+        ):
+            field.fill(typed)
+            assert field.evaluate("f => f.checkValidity()") == valid, typed
 
 
 def test_two_phones_play_a_whole_game(browser: Browser, server: Server, shots: Path) -> None:

@@ -334,7 +334,9 @@ def test_an_older_version_asked_late_is_folded_and_never_replaces_the_newest(
         old = store.snapshot_at(row, first)
         assert old.version == first and old.state_json is not None
         assert [p["score"] for p in old.state_json["players"]] == [0, 0]
-        assert store._cache().get(game.id) is newest and newest.state_json is not None
+        assert (
+            store._cache().get(store.epoch(), game.id) is newest and newest.state_json is not None
+        )
         assert [p["score"] for p in newest.state_json["players"]] == [500, 300]
 
 
@@ -431,6 +433,9 @@ def test_a_file_deleted_under_the_server_takes_no_write_and_one_put_back_is_serv
             as_text=True
         )
     assert not db.exists()  # (no empty file made in its place)
+    # the rule check needs no database: from a game's link too, only no way back is shown
+    check = client.get(f"/check?preset=farkle&game={game_id}")
+    assert check.status_code == 200 and b"back-to-game" not in check.data
     backup.rename(db)
     assert client.post(f"/api/games/{game_id}/events", json=write, headers=auth).status_code == 200
     assert _app(db).test_client().get(f"/api/games/{game_id}").get_json()["version"] == 1
@@ -477,7 +482,10 @@ def test_a_backup_put_back_under_the_server_is_served_as_it_is(tmp_path: Path) -
     # a page of the file before, at a version the backup has too, is stale all the same
     stale = score("Bob", 300, 1, epoch=epoch)
     assert stale.status_code == 409 and stale.get_json()["version"] == 1
-    assert score("Bob", 300, 1, epoch=now.get_json()["epoch"]).status_code == 200
+    assert "put back from a backup" in stale.get_json()["error"]
+    assert stale.get_json()["epoch"] == now.get_json()["epoch"]  # (what to send it on)
+    made_now = score("Bob", 300, 1, epoch=now.get_json()["epoch"])
+    assert made_now.status_code == 200 and made_now.get_json()["epoch"] == now.get_json()["epoch"]
     answer = client.get(f"/api/games/{game_id}")
     totals = {p["name"]: p["score"] for p in answer.get_json()["state"]["players"]}
     assert totals == {"Ann": 500, "Bob": 300}

@@ -222,6 +222,18 @@ def test_a_rematch_form_answered_with_its_mistake_names_the_rematch_page(
     assert f'id="new-game" data-page="/?again={game.id}"' in wrong.get_data(as_text=True)
 
 
+def test_a_target_is_typed_as_on_paper(client: FlaskClient) -> None:
+    """Thousands apart by a comma or spaces (a French keyboard's no-break ones), spaces
+    around, as the create form's field lets them through."""
+    token = csrf(client)
+    for typed in ("10000", "10,000 ", " 10 000", "10\u00a0000", "10\u202f000", "+10000"):
+        data = {"csrf_token": token, "preset": "farkle", "target": typed, "players": "Ann"}
+        resp = client.post("/new", data=data)
+        assert resp.status_code == 302, typed
+        game_id = resp.location.rsplit("/", 1)[-1]
+        assert client.get(f"/api/games/{game_id}").get_json()["state"]["target"] == 10_000
+
+
 def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: Flask) -> None:
     token = csrf(client)
     resp = client.post(
@@ -236,6 +248,7 @@ def test_form_errors_are_shown_and_nothing_is_created(client: FlaskClient, app: 
         ("10,0000", b"such as 10000 or 10,000"),  # (a slip: had made a game to 100,000)
         ("1,00", b"such as 10000 or 10,000"),
         ("10 00", b"such as 10000 or 10,000"),
+        ("10,,000", b"such as 10000 or 10,000"),
     ):
         data = {"csrf_token": token, "preset": "minnesota", "target": target, "players": "Ann"}
         resp = client.post("/new", data=data)

@@ -58,11 +58,26 @@ def test_the_cache_drops_the_game_put_least_recently() -> None:
     just put (which every phone of that table is about to poll)."""
     cache = store.Cache(size=2)
     for game_id, version in (("AAAAAA", 1), ("BBBBBB", 1), ("AAAAAA", 2), ("CCCCCC", 1)):
-        cache.put(_snapshot(game_id, version))
-    assert cache.get("BBBBBB") is None
-    newest = cache.get("AAAAAA")
+        cache.put("f1", _snapshot(game_id, version))
+    assert cache.get("f1", "BBBBBB") is None
+    newest = cache.get("f1", "AAAAAA")
     assert newest is not None and newest.version == 2
-    assert cache.get("CCCCCC") is not None
+    assert cache.get("f1", "CCCCCC") is not None
+
+
+def test_the_cache_keeps_nothing_of_a_database_file_replaced_meanwhile() -> None:
+    """A request still on the file before a backup was put back, finishing late (a sheet
+    rendered slowly, the coach's advice), had stored the old file's rendering where the
+    requests on the new file then read it (a review: "2,000" served at version 2 where
+    the file holds 300)."""
+    cache = store.Cache()
+    cache.put("old", _snapshot("AAAAAA", 2))
+    made = cache.memo("old", ("sheet", "AAAAAA", 2), lambda: cache.get("new", "AAAAAA"))
+    assert made is None  # (the new file's request, meanwhile, found nothing of the old)
+    assert cache.memo("new", ("sheet", "AAAAAA", 2), lambda: "the new file's") == ("the new file's")
+    cache.put("old", _snapshot("AAAAAA", 3))  # (late, and forgets the new file's renderings)
+    assert cache.get("new", "AAAAAA") is None
+    assert cache.memo("new", ("sheet", "AAAAAA", 2), lambda: "made again") == "made again"
 
 
 def test_only_joins_may_be_sent_on_an_older_version(game: GameActions) -> None:

@@ -81,6 +81,13 @@
 
   // the database file the sheet is from (a backup put back: versions counted again)
   function epoch() { return document.getElementById("sheet").dataset.epoch || ""; }
+  // the page loaded again from the file put back, and told why once it has (the scores
+  // had jumped back and an entry under way gone, without a word)
+  const RESTORED = "hotdice-restored";
+  function restored() {
+    try { sessionStorage.setItem(RESTORED, "1"); } catch (e) { /* (private mode: unsaid) */ }
+    location.reload();
+  }
   function version() {
     return parseInt(document.getElementById("sheet").dataset.version, 10);
   }
@@ -279,7 +286,7 @@
     // a sheet fetched slowly can come after a newer one this phone shows (its own action's):
     // it would roll the screen back a version, and a tap on it be refused as another phone's
     if ((incoming.dataset.epoch || "") !== epoch()) {  // (a backup put back: see `poll`)
-      location.reload();
+      restored();
       return null;
     }
     if (parseInt(incoming.dataset.version, 10) < version()) return {lost: false};
@@ -423,13 +430,17 @@
           reached(Boolean(resp) && (resp.status === 200 || resp.status === 304), {unanswered: !resp});
         }
         let moved = false;
+        if (resp.status === 404) {  // (a backup put back from before the game was made:
+          restored();  // the page says it is gone, where the sheet had waited, "not answered")
+          return;
+        }
         if (resp.status === 200) {
           // the ETag is kept only once this phone shows that version: a 304 then means
           // that the sheet on screen is the server's
           const tag = resp.headers.get("ETag");
           const body = await resp.json();
           if ((body.epoch || "") !== epoch()) {  // a backup put back: its versions are other
-            location.reload();  // rows, the sheet on screen perhaps newer than any of them
+            restored();  // rows, the sheet on screen perhaps newer than any of them
             return;
           }
           moved = body.version !== version();
@@ -959,5 +970,11 @@
     else if (wrap) { showStandings(wrap); fitWall(wrap); }  // (a phone turned: totals too)
   });
   setTimeout(pollLoop, pollMs);
+  try {
+    if (sessionStorage.getItem(RESTORED)) {
+      sessionStorage.removeItem(RESTORED);
+      say("The scoresheet was put back from a backup: this is the game as it now stands.", true, true);
+    }
+  } catch (e) { /* (private mode) */ }
   document.body.dataset.ready = "game";
 })();
