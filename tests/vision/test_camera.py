@@ -510,22 +510,27 @@ def test_ctrl_c_ends_the_wait_on_a_named_pipe_with_no_writer(tmp_path: Path) -> 
             reading.kill()
 
 
+def _still_video(video: Path, samples_dir: Path, size: tuple[int, int]) -> Path:
+    """An MJPG video at 15 frames a second of a sample roll lying still, 40 frames."""
+    from vision import load_image
+
+    still = cv2.resize(load_image(samples_dir / "WIN_20221210_14_48_22.jpg"), size)
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, size)
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build cannot write MJPG video")
+    for _ in range(40):
+        writer.write(still)
+    writer.release()
+    return video
+
+
 def test_ctrl_c_as_the_source_opens_ends_without_an_abort(
     tmp_path: Path, samples_dir: Path
 ) -> None:
     """An open given up on by Ctrl-C that finishes as Python winds down (the pipe's writer
     come just then) had aborted the process ("terminate called without an active
     exception", killed by SIGABRT), where Ctrl-C ends a reading quietly."""
-    from vision import load_image
-
-    video = tmp_path / "roll.avi"
-    still = cv2.resize(load_image(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (640, 360))
-    if not writer.isOpened():
-        pytest.skip("this OpenCV build cannot write MJPG video")
-    for _ in range(40):
-        writer.write(still)
-    writer.release()
+    video = _still_video(tmp_path / "roll.avi", samples_dir, (640, 360))
     pipe = tmp_path / "live.avi"
     os.mkfifo(pipe)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
@@ -557,19 +562,7 @@ def test_ctrl_c_ends_the_wait_on_a_pipe_whose_writer_stalls(
     """A pipe whose writer sends a roll and then nothing holds OpenCV's read in C: Ctrl-C
     went unheard until the writer let go (found by a review: 57 s). The frames are read on
     a thread of their own now, and Ctrl-C ends the wait at once."""
-    import cv2
-
-    video = tmp_path / "roll.avi"
-    from vision import load_image
-
-    still = cv2.resize(load_image(samples_dir / "WIN_20221210_14_48_22.jpg"), (320, 180))
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (320, 180))
-    if not writer.isOpened():
-        pytest.skip("this OpenCV build cannot write MJPG video")
-    for _ in range(40):
-        writer.write(still)
-    writer.release()
-    data = video.read_bytes()
+    data = _still_video(tmp_path / "roll.avi", samples_dir, (320, 180)).read_bytes()
     pipe = tmp_path / "live.avi"
     os.mkfifo(pipe)
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))

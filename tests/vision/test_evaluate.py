@@ -681,34 +681,30 @@ def test_labels_made_on_a_phone_photos_stored_pixels_are_turned_with_it(
     dice = [{**d, "box": box_upright(d["box"], 8, (w, h))} for d in entry["dice"]]
     stored = {"file": "side.jpg", "width": h, "height": w, "dice": dice}
     said: list[tuple[str, str]] = []
-    cut = []
-    for labels in (stored, {**entry, "file": "side.jpg"}):  # stored pixels, and upright
-        (tmp_path / "labels.json").write_text(json.dumps({"images": [labels]}))
-        results = evaluate(tmp_path, lambda p: (read(load_image(p)), 0.0))
-        assert results[0].problems == [] and results[0].matched == len(entry["dice"])
-        # and the close-ups are cut round the same dice (they had been cut elsewhere)
-        cut.append(
-            close_ups(
-                tmp_path,
-                load_image,
-                read,
-                fractions=[0.5],
-                not_read=lambda path, why: said.append((path.name, why)),
-            )
-        )
-    assert said == [] and cut[0] == cut[1] and cut[0][0.5]["read_right"] >= 2
-    # labels that do not fit: said, and no close-ups cut from them
-    (tmp_path / "labels.json").write_text(
-        json.dumps({"images": [{**stored, "width": 100, "height": 50}]})
-    )
-    with pytest.raises(ValueError, match="no labelled dice with boxes"):
-        close_ups(
+
+    def halves() -> dict[float, dict]:  # (close-ups at half the frame, what is said kept)
+        return close_ups(
             tmp_path,
             load_image,
             read,
             fractions=[0.5],
             not_read=lambda path, why: said.append((path.name, why)),
         )
+
+    cut = []
+    for labels in (stored, {**entry, "file": "side.jpg"}):  # stored pixels, and upright
+        (tmp_path / "labels.json").write_text(json.dumps({"images": [labels]}))
+        results = evaluate(tmp_path, lambda p: (read(load_image(p)), 0.0))
+        assert results[0].problems == [] and results[0].matched == len(entry["dice"])
+        # and the close-ups are cut round the same dice (they had been cut elsewhere)
+        cut.append(halves())
+    assert said == [] and cut[0] == cut[1] and cut[0][0.5]["read_right"] >= 2
+    # labels that do not fit: said, and no close-ups cut from them
+    (tmp_path / "labels.json").write_text(
+        json.dumps({"images": [{**stored, "width": 100, "height": 50}]})
+    )
+    with pytest.raises(ValueError, match="no labelled dice with boxes"):
+        halves()
     assert said == [
         ("side.jpg", f"labels do not fit the photo: labelled as 100x50, but the image is {w}x{h}")
     ]
