@@ -46,6 +46,24 @@ def _check_situation(rules: Rules, turn_total: int, score: int, on_board: bool) 
         raise ParseError(f"a player with {score:,} banked is on the board, not off it")
 
 
+def _held_faces(
+    rules: Rules, sets: Iterable[int], kept: Iterable[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Held sets and kept dice as faces (one-line errors: None or 1.5 had been TypeErrors;
+    whether a turn can hold them is the model's to say, `state_at`)."""
+    out = []
+    for faces in (sets, kept):
+        try:
+            out.append(tuple(faces))
+        except TypeError:
+            raise ParseError(f"held sets and kept dice are lists of faces, not {faces!r}") from None
+    held, kept_dice = out
+    bad = [f for f in held if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6]
+    if bad:
+        raise ParseError(f"a held set is a face from 1 to 6, not {sorted(set(bad), key=repr)!r}")
+    return held, parse_dice(kept_dice, max_dice=rules.dice) if kept_dice else ()
+
+
 def advise_state(
     rules: Rules,
     *,
@@ -78,7 +96,10 @@ def advise_state(
     ('bank', 652.77)
     """
     _check_situation(rules, turn_total, score, on_board)
+    sets, kept = _held_faces(rules, sets, kept)
     check_dice(rules, dice)  # (before `fresh` below compares it)
+    if isinstance(tie, bool) or not isinstance(tie, int | float) or not 0 <= tie <= 1:
+        raise ParseError(f"tie must be a chance from 0 to 1, not {tie!r}")  # (NaN too)
     bust = bust_value(rules, busts_in_row) if need is None else 0.0
     word = "expected" if need is None else "chance"
     out: dict[str, Any] = {
@@ -163,6 +184,7 @@ def advise_roll(
     """
     roll = parse_dice(dice, max_dice=rules.dice)
     _check_situation(rules, turn_total, score, on_board)
+    sets, kept = _held_faces(rules, sets, kept)
     first = turn_total == 0 and len(roll) == rules.dice
     if not first:
         state_at(rules, len(roll), sets, kept)

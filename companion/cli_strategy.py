@@ -143,7 +143,20 @@ def run_strategy(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json(), indent=2))
         return 0
     print(format_summary(summary.to_json()))
+    if counts_kept_dice(rules):
+        print(NOTHING_KEPT)
     return 0
+
+
+NOTHING_KEPT = (
+    "  (progressive: these bank thresholds are for dice with nothing kept since they were\n"
+    "   picked up, a taker's; a player who kept dice this turn banks later: give them to\n"
+    "   `hotdice advise --kept`)"
+)
+"""Under ``progressive`` every player with fewer dice than the rules roll has kept some
+since the last pick-up, but a taker: the summary's thresholds (nothing held) are the
+taker's, and a player's own lie higher (a review: 3,050 with 5 dice, where a kept 5 rolls
+on at 3,500)."""
 
 
 WIN_MAX_TARGET = 20_000
@@ -433,6 +446,13 @@ def run_advise(args: argparse.Namespace) -> int:
         on_board = args.score is None or args.score > 0
     kept = parse_dice(" ".join(args.kept), max_dice=rules.dice) if args.kept else ()
     _check_held(rules, args.held_sets, kept, args.turn_total)
+    rolled = len(parse_dice(" ".join(args.roll), max_dice=rules.dice)) if args.roll else None
+    in_hand = args.dice if rolled is None else rolled
+    if counts_kept_dice(rules) and not kept and 1 <= in_hand < rules.dice:  # (NOTHING_KEPT)
+        sys.stderr.write(
+            f"hotdice: warning: no --kept: advised as a taker's {dice_word(in_hand)}, with "
+            "nothing kept since they were picked up (give the dice kept this turn)\n"
+        )
     _check_busts(rules, args.busts_in_row)
     common: dict[str, Any] = dict(
         turn_total=args.turn_total,

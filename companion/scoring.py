@@ -52,7 +52,12 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
                 raise ParseError(f"a die must be a number from 1 to 6, not {tokens[0]!r}")
             tokens = list(tokens[0])
     else:
-        tokens = list(text)
+        try:
+            tokens = list(text)
+        except TypeError:  # (None, a number: said in one line, not a TypeError)
+            raise ParseError(
+                f"dice must be a list of faces or text such as '1 5', not {text!r}"
+            ) from None
     values: list[int] = []
     for token in tokens:
         if isinstance(token, bool):

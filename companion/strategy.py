@@ -373,6 +373,8 @@ def _long_run(rules: Rules) -> LongRun:
 
 def bust_value(rules: Rules, busts_in_row: int = 0) -> float:
     """What a bust is worth to a player with ``busts_in_row``: 0 unless a strike penalty."""
+    if isinstance(busts_in_row, bool) or not isinstance(busts_in_row, int):
+        raise ParseError(f"busts in a row must be a whole number, not {busts_in_row!r}")
     if busts_in_row < 0:
         raise ParseError(f"busts in a row must be 0 or more, not {busts_in_row}")
     run = long_run(rules)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from math import nan
+from typing import Any
 
 import pytest
 
@@ -15,6 +17,7 @@ from companion.turn import Turn
 
 FARKLE = load_rules("farkle")
 ZILCH = load_rules("zilch")
+PROGRESSIVE = load_rules("ten-thousand+progressive")
 
 
 def test_need_plays_for_the_chance_to_make_a_total() -> None:
@@ -216,3 +219,26 @@ def test_a_bank_that_wins_a_first_to_target_game_is_advised(preset: str) -> None
     # with 5150 bonus rolls still to come, points past the target may yet count
     bonus = advise_state(load_rules(f"{preset}+the-5150"), turn_total=150, dice=3, score=9900)
     assert "bank_wins" not in bonus
+
+
+ODD: Any = 1.5  # (typed as anything: bad input on purpose)
+NONE: Any = None
+
+
+@pytest.mark.parametrize(
+    ("call", "said"),
+    [
+        (lambda: advise_state(ZILCH, turn_total=300, dice=2, busts_in_row=ODD), "whole number"),
+        (lambda: advise_state(FARKLE, turn_total=300, dice=2, sets=NONE), "lists of faces"),
+        (lambda: advise_state(FARKLE, turn_total=300, dice=2, sets=[ODD]), "a held set is a"),
+        (lambda: advise_state(PROGRESSIVE, turn_total=300, dice=2, kept=[ODD]), "not 1.5"),
+        (lambda: advise_roll(FARKLE, NONE), "not None"),
+        (lambda: advise_state(FARKLE, turn_total=450, dice=2, need=500, tie=2.0), "0 to 1"),
+        (lambda: advise_state(FARKLE, turn_total=450, dice=2, need=500, tie=nan), "0 to 1"),
+    ],
+)
+def test_bad_input_from_python_is_a_one_line_value_error(call: Any, said: str) -> None:
+    """As docs/strategy.md promises: these had been TypeErrors, or (a tie's chance of 2)
+    advice given on them (a review)."""
+    with pytest.raises(ValueError, match=said):
+        call()

@@ -654,6 +654,33 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
     assert code == 2 and "not with a turn total of 0" in err
 
 
+def test_progressive_thresholds_with_nothing_kept_are_said_to_be_a_takers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Under progressive, every player with fewer dice than the rules roll has kept some
+    since the pick-up, but a taker: the summary's thresholds (nothing kept) said so not,
+    and `advise --dice 5 --turn-total 3500` banked where a kept 5 rolls on (a review)."""
+    text = _run(capsys, "strategy", "--rules", "ten-thousand+progressive")
+    assert "for dice with nothing kept since they were\n   picked up, a taker's" in text
+    assert "a taker's" not in _run(capsys, "strategy", "--rules", "ten-thousand")
+    argv = "advise --rules ten-thousand+progressive --turn-total 3500 --dice 5"
+    code, out, err = run(capsys, *argv.split())
+    assert code == 0 and ": BANK" in out.splitlines()[0]
+    assert err == (
+        "hotdice: warning: no --kept: advised as a taker's 5 dice, with nothing kept since "
+        "they were picked up (give the dice kept this turn)\n"
+    )
+    code, out, err = run(capsys, *argv.split(), "--kept", "5")
+    assert code == 0 and ": ROLL" in out.splitlines()[0] and err == ""
+    for fresh in ("--dice 6", "--roll 1 2 3 4 6 6"):  # (six dice: nothing kept is no taker's)
+        code, _, err = run(
+            capsys,
+            *"advise --rules ten-thousand+progressive --turn-total 300".split(),
+            *fresh.split(),
+        )
+        assert code == 0 and err == ""
+
+
 @pytest.mark.parametrize(
     ("held", "error"),
     [
