@@ -125,11 +125,42 @@ three of a 1280-wide frame, which at a die's edges changes the thumbnail past th
 and the view never lay still (a review's tremor of 3 px: no roll read in 170 frames)."""
 
 
+def _view_shift(
+    before: np.ndarray | None, after: np.ndarray, frame: np.ndarray
+) -> tuple[float, float]:
+    """How far the whole view has moved from thumbnail `before` to `after`, in `frame`'s
+    pixels (phase correlation: the table's shift, where dice are a small part of the
+    view); none without a thumbnail before, or of another size. A camera drifting or
+    panning slowly lets the view lie still as `_steadied` takes it, and its dice, read
+    where they lay, had then been taken for a new roll once they were half a die off
+    (a review: one roll printed two and three times)."""
+    if before is None or before.shape != after.shape:
+        return (0.0, 0.0)
+    dx, dy = _shift(before.astype(np.float32), after.astype(np.float32))
+    if abs(dx) > EDGE_BAND * after.shape[1] or abs(dy) > EDGE_BAND * after.shape[0]:
+        return (0.0, 0.0)  # (no camera moved so far: two scenes unlike, a shift of nothing)
+    scale = frame.shape[1] / after.shape[1]
+    return (dx * scale, dy * scale)
+
+
+def _shift(before: np.ndarray, after: np.ndarray) -> tuple[float, float]:
+    """How far float thumbnail `after` lies shifted from `before` as a whole (phase
+    correlation, to a fraction of a pixel), tapered to its edges: the frame's own edges,
+    which do not move with the view, had outweighed a shift of ten pixels."""
+    (dx, dy), _ = cv2.phaseCorrelate(before, after, window=_taper(after.shape[:2]))
+    return float(dx), float(dy)
+
+
+@functools.lru_cache(maxsize=8)
+def _taper(shape: tuple[int, ...]) -> np.ndarray:
+    return cv2.createHanningWindow((shape[1], shape[0]), cv2.CV_32F)
+
+
 def _steadied(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
     """`before` moved as the whole view moved to `after` (phase correlation, to a fraction
     of a pixel), or None where it moved by more than `SHAKE_PX` or not at all. Dice that
     move leave the table where it was: the view's shift is the table's."""
-    (dx, dy), _ = cv2.phaseCorrelate(before, after)
+    dx, dy = _shift(before, after)
     if not 0.05 < np.hypot(dx, dy) <= SHAKE_PX:
         return None
     shift = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
@@ -260,12 +291,15 @@ def same_dice(before: Detections, after: Detections) -> bool:
     return len(before) == len(after) and _all_lay_before(before, after)
 
 
-def _all_lay_before(before: Detections, after: Detections) -> bool:
+def _all_lay_before(
+    before: Detections, after: Detections, shift: tuple[float, float] = (0.0, 0.0)
+) -> bool:
     """Whether each die of `after` is one of `before` where it lay (of its value, its
-    centre in that one's box, one to one): dice kept from a roll, the others picked up."""
+    centre in that one's box, one to one): dice kept from a roll, the others picked up.
+    `shift`: how far the whole view has moved since `before` (`_view_shift`), in pixels."""
     left = list(before)
     for die in after:
-        cx, cy = die.center_xy
+        cx, cy = die.center_xy[0] - shift[0], die.center_xy[1] - shift[1]
         for old in left:
             x, y, w, h = old.box_xywh
             if old.value == die.value and x <= cx <= x + w and y <= cy <= y + h:
@@ -348,8 +382,10 @@ def settled_rolls(
                 dets = reader(frame)
                 # (dice that all lie where they were read are none thrown: the same roll
                 # after a hand passed, or the dice left once a player set the scoring ones
-                # aside, which had been printed as a new roll, a bust)
-                if len(dets) and _all_lay_before(last_dice, dets):
+                # aside, which had been printed as a new roll, a bust; where the camera
+                # has moved since, where they were is where it shows them now)
+                shift = _view_shift(last_read, thumb, frame)
+                if len(dets) and _all_lay_before(last_dice, dets, shift):
                     dets = None
         elif calm < still_frames and calm_inside % still_frames == 0 and edge is not None:
             dets = _read_past_a_hand(
