@@ -384,8 +384,9 @@ def settled_rolls(
                 # after a hand passed, or the dice left once a player set the scoring ones
                 # aside, which had been printed as a new roll, a bust; where the camera
                 # has moved since, where they were is where it shows them now)
-                shift = _view_shift(last_read, thumb, frame)
-                if len(dets) and _all_lay_before(last_dice, dets, shift):
+                if len(dets) and _all_lay_before(
+                    last_dice, dets, _view_shift(last_read, thumb, frame)
+                ):
                     dets = None
         elif calm < still_frames and calm_inside % still_frames == 0 and edge is not None:
             dets = _read_past_a_hand(
