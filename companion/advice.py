@@ -51,13 +51,12 @@ def _held_faces(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Held sets and kept dice as faces (one-line errors: None or 1.5 had been TypeErrors;
     whether a turn can hold them is the model's to say, `state_at`)."""
-    out = []
-    for faces in (sets, kept):
-        try:
-            out.append(tuple(faces))
-        except TypeError:
-            raise ParseError(f"held sets and kept dice are lists of faces, not {faces!r}") from None
-    held, kept_dice = out
+    try:
+        held, kept_dice = tuple(sets), tuple(kept)
+    except TypeError:
+        raise ParseError(
+            f"held sets and kept dice are lists of faces, not {sets!r} and {kept!r}"
+        ) from None
     bad = [f for f in held if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6]
     if bad:
         raise ParseError(f"a held set is a face from 1 to 6, not {sorted(set(bad), key=repr)!r}")

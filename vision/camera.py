@@ -513,13 +513,13 @@ def _capture(source: str | int) -> cv2.VideoCapture | None:
             while worker.is_alive():
                 worker.join(0.1)
         except KeyboardInterrupt:
-            _GIVEN_UP.append(worker)
+            _GIVEN_UP.set()
             raise
     return opened[0] if opened else None
 
 
-_GIVEN_UP: list[threading.Thread] = []
-"""Opens a Ctrl-C gave up on (`_capture`)."""
+_GIVEN_UP = threading.Event()
+"""Set once a Ctrl-C gave up on an open (`_capture`)."""
 
 
 def open_given_up() -> bool:
@@ -528,7 +528,7 @@ def open_given_up() -> bool:
     the open finished in OpenCV's C code just before or during it, even with the capture
     released (a camera takes a second or more to open, a named pipe until its writer
     comes): the process must then end without it."""
-    return bool(_GIVEN_UP)
+    return _GIVEN_UP.is_set()
 
 
 def _why_not_opened(source: str | int) -> str:

@@ -67,9 +67,10 @@ class FastPoll:
         """The game's version, and the database file's epoch it counts in."""
         reuse = bool(self.config.get("DB_REUSE"))
         path = self.config["DATABASE"]
+        epoch = db.file_epoch(path)  # (first, as `db.get_db` takes it)
         conn = db.connection(path, self.config["DB_SYNCHRONOUS"], reuse=reuse)
         try:
-            return db.game_version(conn, game_id), db.file_epoch(path)
+            return db.game_version(conn, game_id), epoch
         finally:
             if not reuse:
                 conn.close()

@@ -271,6 +271,11 @@ ones too) only between groups of three digits, as the quick entry takes points
 ("10,0000" had made a game to 100,000)."""
 
 
+def _digits(text: str) -> str:
+    """A number as typed with its separators (commas, spaces) taken out."""
+    return "".join(text.replace(",", " ").split())
+
+
 def _form_target(text: str) -> int | None:
     """The create form's target (None: the rule set's own); ValueError saying what is
     wrong with it, in the words the form shows."""
@@ -278,7 +283,7 @@ def _form_target(text: str) -> int | None:
         return None
     if not GROUPED.fullmatch(text):
         raise ValueError("the target must be a whole number, such as 10000 or 10,000")
-    text = "".join(text.replace(",", " ").split())
+    text = _digits(text)
     if not WHOLE_NUMBER.fullmatch(text):
         raise ValueError("the target must be a whole number")
     try:
@@ -312,7 +317,7 @@ def new() -> WResponse | tuple[str, int]:
     players = [p for p in (typed if "\n" in typed else typed.replace(",", "\n")).splitlines()]
     players = [p for p in players if p.strip()]
     typed_target = request.form.get("target", "").strip()  # 10,000 as on paper
-    target_text = "".join(typed_target.replace(",", " ").split())
+    target_text = _digits(typed_target)
     form_id = request.form.get("form_id", "")[:32]
     key = form_key(form_id, spec, target_text, players, request.form.get("again", ""))
     before = store.made_before(key) if form_id else None

@@ -35,7 +35,8 @@ from companion import game as cgame
 from companion import rules as crules
 from companion import table as ctable
 
-from .db import db_epoch, game_version, get_db
+from .db import db_epoch as epoch
+from .db import game_version, get_db
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ID_LEN = 6
@@ -303,11 +304,6 @@ def memo(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
 def _cache() -> Cache:
     cache: Cache = current_app.extensions["hotdice_cache"]
     return cache
-
-
-def epoch() -> str:
-    """The database file's epoch (`db.file_epoch`) for this request."""
-    return db_epoch()
 
 
 def public(snap: Snapshot) -> dict[str, Any]:

@@ -837,6 +837,21 @@ def test_a_free_reroll_recorded_takes_the_die_tapped_for_it(
         assert _tray(guest, "#controls") == []
 
 
+def _kept_on_the_guest(
+    host_ctx: BrowserContext,
+    guest_ctx: BrowserContext,
+    server: Server,
+    roll: list[int],
+    keep: list[int],
+) -> tuple[Page, Page]:
+    """`host_and_guest`, with Ann's roll and keep recorded by the host and the guest's pad
+    showing the dice left to roll."""
+    host, guest = host_and_guest(host_ctx, guest_ctx, server)
+    _play(host, server, {"type": "roll", "dice": roll}, {"type": "keep", "dice": keep})
+    guest.locator(f'#controls .pad[data-count="{len(roll) - len(keep)}"]').wait_for(timeout=6000)
+    return host, guest
+
+
 def test_a_kept_pad_is_not_greyed_by_another_phones_change(
     browser: Browser, server: Server
 ) -> None:
@@ -845,14 +860,7 @@ def test_a_kept_pad_is_not_greyed_by_another_phones_change(
     read one of them unsure, and recorded the guess; and the face the keyboard was on lost
     the focus for good (session 80's review)."""
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
-        host, guest = host_and_guest(host_ctx, guest_ctx, server)
-        _play(
-            host,
-            server,
-            {"type": "roll", "dice": [1, 2, 3, 4, 6, 6]},
-            {"type": "keep", "dice": [1]},
-        )
-        guest.locator('#controls .pad[data-count="5"]').wait_for(timeout=6000)
+        host, guest = _kept_on_the_guest(host_ctx, guest_ctx, server, [1, 2, 3, 4, 6, 6], [1])
         for face in "23466":
             guest.click(f'#controls .pad [data-face="{face}"]')
         assert guest.locator('#controls [data-pad="go"]').is_enabled()
@@ -891,14 +899,7 @@ def test_a_kept_pads_bank_waits_out_the_settling_too(browser: Browser, server: S
     and a tap on it then sent nothing and said nothing (a review): it is greyed meanwhile,
     as every button that records is, and given back after."""
     with phone(browser) as host_ctx, phone(browser) as guest_ctx:
-        host, guest = host_and_guest(host_ctx, guest_ctx, server)
-        _play(
-            host,
-            server,
-            {"type": "roll", "dice": [1, 1, 1, 2, 3, 4]},
-            {"type": "keep", "dice": [1, 1, 1]},
-        )
-        guest.locator('#controls .pad[data-count="3"]').wait_for(timeout=6000)
+        host, guest = _kept_on_the_guest(host_ctx, guest_ctx, server, [1, 1, 1, 2, 3, 4], [1, 1, 1])
         guest.click('#controls .pad [data-face="2"]')
         bank = guest.locator("#controls .pad .bank")
         assert bank.is_enabled()

@@ -109,8 +109,9 @@
         body: JSON.stringify({rules: spec(), dice, coach: coach.checked}),
         ...HotNet.within(30000)});  // (a coach's first solve of new rules: seconds)
       body = await resp.json().catch(() => null);
-      if (!body || (resp.ok ? !Array.isArray(body.roll) : typeof body.error !== "string")) {  // (not the app's JSON: a
-        // proxy's error page, or a Wi-Fi login page answering 200, had left "Scoring…")
+      // not the app's JSON: a proxy's error page, or a Wi-Fi login page answering 200, had
+      // left "Scoring…"
+      if (!body || (resp.ok ? !Array.isArray(body.roll) : typeof body.error !== "string")) {
         body = {error: resp.ok ? "The answer was not the scoresheet's (a network's login page?): press Score it again."
           : `The server had a problem (error ${resp.status}): press Score it again.`};
         resp = {ok: false};

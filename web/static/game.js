@@ -283,12 +283,12 @@
     const made = document.createElement("template");
     made.innerHTML = (await resp.text()).trim();
     const incoming = made.content.firstElementChild;
-    // a sheet fetched slowly can come after a newer one this phone shows (its own action's):
-    // it would roll the screen back a version, and a tap on it be refused as another phone's
     if ((incoming.dataset.epoch || "") !== epoch()) {  // (a backup put back: see `poll`)
       restored();
       return null;
     }
+    // a sheet fetched slowly can come after a newer one this phone shows (its own action's):
+    // it would roll the screen back a version, and a tap on it be refused as another phone's
     if (parseInt(incoming.dataset.version, 10) < version()) return {lost: false};
     const sheet = document.getElementById("sheet");
     const wasOpen = sheet.querySelector("#history") && sheet.querySelector("#history").open;
