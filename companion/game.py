@@ -479,6 +479,9 @@ def _event_dice(event: Mapping[str, Any]) -> tuple[int, ...]:
     dice = event.get("dice")
     if not isinstance(dice, list):
         raise ParseError(f"a {event.get('type')} event needs 'dice', a list of values 1-6")
+    for die in dice:  # (a log is JSON: "5" in it is a slip the API refuses too, not a 5)
+        if isinstance(die, str):
+            raise ParseError(f"a die must be a number from 1 to 6, not {die!r}")
     if not dice and event.get("type") == "keep":
         raise IllegalMove("a keep needs at least one scoring die")
     return parse_dice(dice)

@@ -753,6 +753,13 @@ def test_absurd_dice_values_are_rejected_not_crashing() -> None:
         play("zilch", ["A"], [bad])
 
 
+def test_dice_written_as_text_in_a_log_are_refused_as_the_api_refuses_them() -> None:
+    log = new_log("farkle", ["A", "B"])
+    log["events"] = [{"type": "roll", "dice": ["1", 5, 2, 3, 4, 6]}]
+    with pytest.raises(IllegalEvent, match="not '1'"):
+        replay(log)
+
+
 def test_tie_break_starts_after_the_last_player_and_has_no_takeovers() -> None:
     state = play(
         "minnesota",

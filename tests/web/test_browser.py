@@ -661,6 +661,9 @@ def test_add_players_and_roll_for_first(browser: Browser, server: Server, shots:
         page.press(name_field, "Enter")  # Enter again, the field emptied: nothing is sent
         page.wait_for_timeout(500)
         assert page.locator("#toast").is_hidden(), page.locator("#toast").inner_text()
+        page.fill(name_field, "   ")
+        page.click("#add-player button")  # spaces alone: said, not silently dropped
+        wait_text(page, "#toast", "spaces alone are no name")
         with phone(browser) as other:  # the table joins at once
             bob = other.new_page()
             bob.goto(str(page.get_attribute("#join-link", "href")))

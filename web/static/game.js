@@ -813,7 +813,11 @@
 
   async function addPlayer(add) {
     const field = add.querySelector("input[name=name]");
-    if (!field.value.trim()) { field.focus(); return; }  // (Enter again after an Add: nothing to send)
+    if (!field.value.trim()) {  // (Enter again after an Add, the field emptied: nothing to send)
+      if (field.value) say("Type the player's name: spaces alone are no name.", true);
+      field.focus();
+      return;
+    }
     await send("players", {name: field.value}, sent(field));
   }
 
