@@ -90,7 +90,8 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
     not at all, then the median difference of what is left), or bends them along a curve,
     white clipped (taken out by `_matched`, both ways), or shifts the whole view by a
     pixel or so (a camera held in a hand: `_steadied`), or changes row by row (a lamp's
-    flicker through a rolling shutter: `_row_gains`), whichever leaves fewest changed;
+    flicker through a rolling shutter: `_row_gains`), or both at once, whichever leaves
+    fewest changed;
     and a mean change over the frame would miss two small dice moving in a wide view."""
     if before is None or before.shape != after.shape:
         return None
@@ -101,12 +102,13 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
         then_as_now, now_as_then = _matched(before, after)
         both_ways = [_changed(now - then_as_now, level), _changed(then - now_as_then, level)]
         masks.append(max(both_ways, key=np.count_nonzero))
-    if all(m.any() for m in masks):
-        steadied = _steadied(then, now)
-        if steadied is not None:
-            masks.append(_changed(now - steadied * _gain(before, after), level))
+    steadied = _steadied(then, now) if all(m.any() for m in masks) else None
+    if steadied is not None:
+        masks.append(_changed(now - steadied * _gain(before, after), level))
     if all(m.any() for m in masks):
         masks.append(_changed(now - then * _row_gains(then, now), level))
+    if steadied is not None and all(m.any() for m in masks):  # (a trembling hand, banded)
+        masks.append(_changed(now - steadied * _row_gains(steadied, now), level))
     return min(masks, key=np.count_nonzero)
 
 

@@ -317,14 +317,7 @@ def test_a_camera_held_in_a_trembling_hand_still_reads_the_roll() -> None:
     edges changed the thumbnail past the level: the view never lay still and no roll was
     read (a review's video: none in 170 frames). The view's shift as a whole is taken out;
     dice thrown in are read once, and not again as the hand trembles on."""
-    rng = np.random.default_rng(3)
-    dice = _table([(500, 300), (700, 400), (900, 250)])
-    x = y = 0.0
-    held = []
-    for _ in range(60):
-        x, y = 0.8 * x + rng.normal(0, 1.8), 0.8 * y + rng.normal(0, 1.8)
-        shift = np.array([[1, 0, x], [0, 1, y]], np.float32)
-        held.append(cv2.warpAffine(dice, shift, (1280, 720), borderMode=cv2.BORDER_REPLICATE))
+    held = _trembling([_table([(500, 300), (700, 400), (900, 250)])] * 60)
     rolls = _rolls([_table([])] * 6 + held)
     assert [count for _, count in rolls] == [0, 3]
 
@@ -344,21 +337,39 @@ def test_a_camera_panning_slowly_reads_its_still_dice_once() -> None:
     assert [count for _, count in _rolls([table[:, 100:1380]] * 6 + panning)] == [0, 3]
 
 
+def _trembling(frames: list[np.ndarray], seed: int = 3) -> list[np.ndarray]:
+    """`frames` as a camera held in a hand sees them: shifted by a pixel or three, wandering."""
+    rng = np.random.default_rng(seed)
+    x = y = 0.0
+    held = []
+    for frame in frames:
+        x, y = 0.8 * x + rng.normal(0, 1.8), 0.8 * y + rng.normal(0, 1.8)
+        shift = np.array([[1, 0, x], [0, 1, y]], np.float32)
+        held.append(cv2.warpAffine(frame, shift, (1280, 720), borderMode=cv2.BORDER_REPLICATE))
+    return held
+
+
+def _banded(frames: list[np.ndarray]) -> list[np.ndarray]:
+    """`frames` under a lamp's flicker through a rolling shutter: bands of 8% rolling down."""
+    rows = np.arange(720, dtype=np.float32)[:, None, None]
+    return [
+        np.clip(frame * (1 + 0.08 * np.sin(2 * np.pi * (rows / 240.0 + k * 0.33))), 0, 255).astype(
+            np.uint8
+        )
+        for k, frame in enumerate(frames)
+    ]
+
+
 def test_a_lamps_flicker_rolling_down_the_frame_in_bands_does_not_hold_the_reading() -> None:
     """A lamp on mains power flickers, and a rolling shutter sees it as bands of light that
     roll down the frame: at 5% and more the view never lay still (a review). Each row's
-    change of light is taken out; dice thrown anew in the bands are still a new roll."""
-    rows = np.arange(720, dtype=np.float32)[:, None, None]
-
-    def banded(frame: np.ndarray, k: int) -> np.ndarray:
-        gain = 1 + 0.08 * np.sin(2 * np.pi * (rows / 240.0 + k * 0.33))
-        return np.clip(frame * gain, 0, 255).astype(np.uint8)
-
+    change of light is taken out; dice thrown anew in the bands are still a new roll. So
+    is the view's shift with it: a camera in a trembling hand under that lamp read none."""
     first = _table([(500, 300), (700, 400), (900, 250)])
     second = _table([(300, 500), (800, 150)])
     frames = [_table([])] * 6 + [first] * 30 + [second] * 30
-    rolls = _rolls([banded(frame, k) for k, frame in enumerate(frames)])
-    assert [count for _, count in rolls] == [0, 3, 2]
+    assert [count for _, count in _rolls(_banded(frames))] == [0, 3, 2]
+    assert [count for _, count in _rolls(_trembling(_banded(frames)))] == [0, 3, 2]
 
 
 def test_the_camera_nudged_does_not_read_the_same_dice_again() -> None:
