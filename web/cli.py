@@ -123,6 +123,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import waitress
 
     from . import SecretKeyError, create_app, photos
+    from .db import fold_log_in
 
     if not args.host.strip():
         raise ValueError("--host: the address is empty (0.0.0.0 listens on every network)")
@@ -178,6 +179,7 @@ def run_serve(args: argparse.Namespace) -> int:
     finally:
         try:
             server.close()
+            fold_log_in(app.config["DATABASE"])  # (the file whole: a copy is a backup)
         finally:
             if warm_up is not None:
                 finish(warm_up, status=0 if served else 2)

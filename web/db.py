@@ -119,6 +119,25 @@ def connection(path: str, synchronous: str, *, reuse: bool) -> sqlite3.Connectio
     return connect(path, synchronous)
 
 
+def fold_log_in(path: str) -> None:
+    """Copy the write-ahead log into the database file and empty it, as a server stops.
+    Its threads' connections (`pooled`) are never closed, so SQLite had left every game
+    since the log's last checkpoint in ``-wal`` alone: a copy of the file was a backup
+    without them, and a backup put back beside that log was mended with it, or damaged
+    ("database disk image is malformed"). Best effort: a file gone or held by another
+    program is left as it is (SQLite replays its log when it is next opened)."""
+    if not _a_file(path) or not os.path.exists(path):
+        return
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_SECONDS)
+        try:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        pass
+
+
 def game_version(conn: sqlite3.Connection, game_id: str) -> int:
     """A game's version: the number of rows in its log (one indexed query)."""
     row = conn.execute(

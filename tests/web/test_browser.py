@@ -224,21 +224,29 @@ def farkle_game(ctx: BrowserContext, server: Server, players: str) -> tuple[Page
     return page, errors
 
 
+@pytest.mark.parametrize("put_back", ["as another file", "over the file, the server stopped"])
 def test_a_sheet_from_the_database_file_before_a_backup_put_back_reloads(
-    browser: Browser, server: Server
+    browser: Browser, server: Server, put_back: str
 ) -> None:
     """A backup put back under the server counts versions again: a poll from another
     database file (its epoch) reloads the page, whatever the version, where the newer
-    sheet on screen had stood and its writes been sent at a version of the other rows."""
+    sheet on screen had stood and its writes been sent at a version of the other rows.
+    A backup copied over the file while the server was stopped keeps its epoch (the same
+    inode), but its game has fewer rows than the sheet on screen: it reloads too."""
     with phone(browser) as ctx:
         page, errors = farkle_game(ctx, server, "Ann\nBob")
         game_id = page.get_attribute("#game", "data-id")
         epoch = page.get_attribute("#sheet", "data-epoch")
         assert epoch  # (the server's file: a tag of it)
+        page.click('#quick [data-quick="bust"]')
+        page.wait_for_function("() => document.getElementById('sheet').dataset.version > 0")
 
         def other_file(route: Route) -> None:
             answer = route.fetch()
-            body = {**answer.json(), "epoch": "0ther000"}
+            if put_back == "as another file":
+                body = {**answer.json(), "epoch": "0ther000"}
+            else:
+                body = {**answer.json(), "version": answer.json()["version"] - 1}
             route.fulfill(response=answer, body=json.dumps(body), headers={})
 
         page.route(f"**/api/games/{game_id}", other_file)

@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -156,6 +157,44 @@ def test_ctrl_c_as_the_server_warms_up_stops_it_quietly(tmp_path: Path, wait: fl
     proc, _ = _serve(tmp_path)
     time.sleep(wait)
     assert _stopped(proc, ctrl_c=True) == (0, b"")
+
+
+def test_a_stopped_server_leaves_its_games_in_the_database_file_alone(tmp_path: Path) -> None:
+    """A phone keeps its connection open between polls, and a server stopped so had left
+    every game in the write-ahead log beside the file: a copy of the file alone held no
+    games, and a backup put back beside that log was damaged by it. The log is folded into
+    the file as the server stops. (Held open here by a connection of the test's own, idle,
+    which keeps SQLite from folding the log in as the server's last connection closes.)"""
+    proc, port = _serve(tmp_path)
+    phone = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    held = sqlite3.connect(tmp_path / "x.sqlite")
+    held.execute("SELECT COUNT(*) FROM games").fetchone()  # (its log opened: SQLite's lazy)
+    try:
+        made = []
+        for k in range(8):  # (each from a connection of its own, as several phones)
+            body = json.dumps({"rules": "farkle", "players": ["Ann", f"Bob{k}"]}).encode()
+            ask = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/games",
+                data=body,
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(ask, timeout=30) as answer:
+                made.append(json.loads(answer.read())["id"])
+        phone.request("GET", f"/api/games/{made[0]}")  # (and left open, as a phone's is)
+        assert phone.getresponse().read()
+    finally:
+        status = _stopped(proc, ctrl_c=True)
+        phone.close()
+        alone = tmp_path / "copy" / "x.sqlite"
+        alone.parent.mkdir()
+        alone.write_bytes((tmp_path / "x.sqlite").read_bytes())  # (no -wal copied beside it)
+        held.close()
+    assert status == (0, b"")
+    conn = sqlite3.connect(alone)
+    try:
+        assert sorted(row[0] for row in conn.execute("SELECT id FROM games")) == sorted(made)
+    finally:
+        conn.close()
 
 
 def test_a_server_whose_output_is_closed_serves_on(tmp_path: Path) -> None:

@@ -422,6 +422,7 @@
     if (!document.hidden && !busy) {
       try {
         const asked = Date.now();
+        const had = version();  // (the server had that many rows before this was asked)
         const headers = etag ? {"If-None-Match": etag} : {};
         let resp;
         try {
@@ -439,8 +440,11 @@
           // that the sheet on screen is the server's
           const tag = resp.headers.get("ETag");
           const body = await resp.json();
-          if ((body.epoch || "") !== epoch()) {  // a backup put back: its versions are other
-            restored();  // rows, the sheet on screen perhaps newer than any of them
+          // a backup put back: its versions are other rows, the sheet on screen perhaps
+          // newer than any of them; so is one copied over the file while the server was
+          // stopped, which keeps the epoch, but a game's rows are never taken away
+          if ((body.epoch || "") !== epoch() || body.version < had) {
+            restored();
             return;
           }
           moved = body.version !== version();
