@@ -648,6 +648,59 @@ def test_the_late_join_banner_greets_an_arrival_once(browser: Browser, server: S
         assert late.locator("#quick").is_visible()  # (still a player's sheet)
 
 
+def test_another_phones_action_is_said_to_a_screen_reader_and_ones_own_focuses_the_turn(
+    browser: Browser, server: Server
+) -> None:
+    """Another phone's bank or bust changed the sheet without a word for a screen reader (a
+    review): the turns it ended and whose turn it is now are said politely (`#heard`). This
+    phone's own action had dropped the focus to the page's top: it goes to the turn line,
+    which a screen reader then reads."""
+    with phone(browser) as ctx, phone(browser) as other:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        wall = other.new_page()
+        wall.goto(str(page.get_attribute("#view-link", "href")))
+        wall.wait_for_selector("body[data-ready]")
+        page.fill("#quick-points", "500")
+        page.press("#quick-points", "Enter")
+        wait_text(page, "#turn-line", "Bob's turn")
+        wait_text(wall, "#heard", "Ann: +500 → 500. Bob's turn")
+        assert "▶" not in wall.locator("#heard").inner_text()
+        page.wait_for_timeout(1000)  # (past the settle)
+        page.focus('#quick [data-quick="bust"]')
+        page.keyboard.press("Enter")  # (Busted, pressed from the keyboard)
+        wait_text(page, "#turn-line", "Ann's turn")
+        _wait_for(page, lambda: page.evaluate("document.activeElement.id") == "turn-line")
+        wait_text(wall, "#heard", "Bob: bust")
+        assert errors == []
+
+
+def test_dice_marked_unsure_or_picked_show_the_focus_and_a_zoomed_page_fits(
+    browser: Browser, server: Server
+) -> None:
+    """A die marked unsure or picked is outlined for that, which had hidden the focus ring
+    a keyboard needs on it; at 200% zoom (a 195-px page) the invite's join code and the
+    coach's switch had pushed the page sideways."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        page.goto(server.url + "/check")
+        for v in [1, 5]:
+            page.locator(f'.face[data-face="{v}"]').click()
+        picked = page.locator("#check .tray-die").nth(0)
+        picked.click()
+        page.keyboard.press("Tab")
+        page.keyboard.press("Shift+Tab")  # (back to it, from the keyboard: focus-visible)
+        assert "selected" in str(picked.get_attribute("class"))
+        assert picked.evaluate("e => e === document.activeElement")
+        assert picked.evaluate("e => getComputedStyle(e).boxShadow") != "none"
+    with phone(browser) as ctx:
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        page.set_viewport_size({"width": 195, "height": 422})
+        page.locator("details.share").evaluate("d => { d.open = true; }")
+        page.locator("#join-code").wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 195
+        assert errors == []
+
+
 def test_add_players_and_roll_for_first(browser: Browser, server: Server, shots: Path) -> None:
     with phone(browser) as ctx:
         page = ctx.new_page()
@@ -3168,7 +3221,7 @@ def test_a_joined_phone_jumps_to_the_first_turn(browser: Browser, server: Server
             guest.evaluate("document.querySelector('#controls').getBoundingClientRect().top")
             > (guest.viewport_size or {"height": 0})["height"]
         )
-        assert guest.locator("#to-turn").inner_text() == "Enter Ann's turn ↓"
+        assert " ".join(guest.locator("#to-turn").inner_text().split()) == "Enter Ann's turn ↓"
         guest.click("#to-turn")
         guest.wait_for_function(  # (at the top, to a fraction of a pixel)
             "() => Math.abs(document.querySelector('#controls').getBoundingClientRect().top) < 2"

@@ -947,7 +947,7 @@ def test_the_sheet_says_what_the_rules_did_where_no_button_would(
         return client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
 
     def undo_label() -> str:  # (as the phone shows it: the page escapes the apostrophe)
-        label = re.search(r"↶ Undo ([^<]*)</button>", sheet())
+        label = re.search(r"↶</span> Undo ([^<]*)</button>", sheet())
         return unescape(label.group(1)) if label else ""
 
     assert 'id="undo"' not in sheet()
@@ -1057,10 +1057,10 @@ def test_a_roll_for_first_player_is_finished_first_and_then_shows_its_seating(
     game.undo()
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)
     assert 'id="quick"' in html and "<b>Uma</b>'s turn" in html and 'id="first"' in html
-    assert "Enter Uma's turn ↓" in html
+    assert 'Enter Uma\'s turn <span aria-hidden="true">↓</span>' in html
     _, html = roll_first({"Uma": 2, "Vic": 6, "Wes": 3})
     assert 'id="first"' not in html and "<b>Vic</b> rolled highest and starts" in html
-    assert "Enter Vic's turn ↓" in html
+    assert 'Enter Vic\'s turn <span aria-hidden="true">↓</span>' in html
     assert "Vic → Wes → Uma" in html and "<b>Vic</b>'s turn" in html
     game.undo()  # taken back: the form again
     html = client.get(f"/g/{game.id}/sheet").get_data(as_text=True)

@@ -111,6 +111,26 @@
   }
   toast.addEventListener("click", () => { toast.hidden = true; });  // (it covers buttons)
 
+  // Another phone's action, for a screen reader (politely, unseen): the sheet changed
+  // under it without a word, a blind player never told "Bob banked 650: Ann's turn". The
+  // turns ended since (`turns` before) as the history says them, then the turn line (or
+  // the winner).
+  const heard = document.getElementById("heard");
+  function hear(turns) {
+    const sheet = document.getElementById("sheet");
+    const ended = [...sheet.querySelectorAll("#history ol > li")].slice(turns);
+    const words = [...ended, sheet.querySelector("#winner h2, #turn-line")].filter(Boolean)
+      .map((el) => {  // (as a screen reader says it: no "▶", hidden from it)
+        const said = el.cloneNode(true);
+        said.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+        return said.textContent;
+      });
+    heard.textContent = "";
+    setTimeout(() => {
+      heard.textContent = words.map((w) => w.replace(/\s+/g, " ").trim()).filter(Boolean).join(". ");
+    }, 50);
+  }
+
   // a phone that cannot reach the scoresheet says so, and since when: its sheet, left as
   // it was, had looked current while the other phones played on (20 s
   // offline, or the server stopped, without a word); two polls in a row failed: about 2 s offline
@@ -348,6 +368,14 @@
     const twin = hold === null && document.activeElement === document.body ? twinIn(fresh, focused) : null;
     if (twin && twin.disabled) refocus = twin;
     else if (twin) twin.focus({preventScroll: true});
+    // after this phone's own action, the control pressed gone with the old sheet: focus on
+    // the turn line (or the winner), which a screen reader then reads, where it had been
+    // dropped to the page's top, the action's outcome unsaid (an accessibility review)
+    if (hold !== null && document.activeElement === document.body && focused instanceof Element
+        && !focused.isConnected) {
+      const place = fresh.querySelector("#winner h2, #turn-line");
+      if (place) place.focus({preventScroll: true});
+    }
     return {lost};
   }
 
@@ -477,6 +505,7 @@
                 : now.started === "1" ? " Check whose turn it is." : "";
               say(`${change}: your entry was cleared.${next}`, true);
             } else if (undone && !own) say(`${change}.`);
+            if (say.count === said && !own) hear(turns);
           }
         }
         if (unanswered && unanswered < asked && !busy && !moved && (resp.status === 304 || resp.status === 200)) {
