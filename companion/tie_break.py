@@ -10,6 +10,8 @@ hence a module of its own, beside the game's.
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 
 from companion.rules import MAX_TARGET, Finish, Rules
@@ -91,12 +93,33 @@ def tie_break_first_turn(rules: Rules) -> TurnValues:
 FIRST_TURNS_KEPT = 16
 """Solved first turns of tie-breaks kept (a few MB each under ``hot-dice``)."""
 
+_first_turns: OrderedDict[Rules, TurnValues] = OrderedDict()  # (least recently used first)
+_first_turns_lock = threading.Lock()
 
-@functools.lru_cache(maxsize=FIRST_TURNS_KEPT)
+
 def _first_turn(race: Rules) -> TurnValues:
+    """The race's first turn, solved once and kept while among the `FIRST_TURNS_KEPT` used
+    last; a cache of its own, not ``lru_cache``, so that `first_turn_solved` can look in it
+    without solving (the web's coach asks before it takes a slot of heavy work)."""
+    with _first_turns_lock:
+        values = _first_turns.get(race)
+        if values is not None:
+            _first_turns.move_to_end(race)
+            return values
     _, values = _first_of_the_race(race, _tie_break_chance(race), keep=True)
     assert values is not None
+    with _first_turns_lock:
+        _first_turns[race] = values
+        _first_turns.move_to_end(race)
+        while len(_first_turns) > FIRST_TURNS_KEPT:
+            _first_turns.popitem(last=False)
     return values
+
+
+def first_turn_solved(rules: Rules) -> bool:
+    """Whether `tie_break_first_turn` of ``rules`` is kept solved: answered at once."""
+    with _first_turns_lock:
+        return tie_break_race(rules) in _first_turns
 
 
 @functools.lru_cache(maxsize=256)  # (a float each)

@@ -514,9 +514,20 @@ def score() -> Response:
     target = _int(body, "target", required=False)
     out = photos.score_report(rules.strip(), dice, target)
     if coach_on(body):
-        with heavy_work("ranking keeps"):
-            with_advice(out, rules.strip(), dice, target)
+        out["advice"] = coach_pending(rules.strip(), target)
+        if out["advice"] is None:
+            with heavy_work("ranking keeps"):
+                with_advice(out, rules.strip(), dice, target)
     return jsonify(out)
+
+
+def coach_pending(rules: str, target: int | None = None) -> dict[str, Any] | None:
+    """`coach.roll_pending`, taken before a slot of heavy work; rules it cannot load are
+    left to `with_advice`, which says why."""
+    try:
+        return coach.roll_pending(rules, target)
+    except ValueError:
+        return None
 
 
 def _multipart_problem() -> str:
@@ -567,8 +578,11 @@ def read() -> Response:
     ranked = coach_on()  # (a bad flag refused before the photo is read)
     if ranked and not rules:  # (as `hotdice read --coach` without --rules is refused)
         raise Unreadable("coach=1 needs rules=NAME: the keeps are ranked under a table's rules")
+    waiting = coach_pending(rules) if rules and ranked else None
     with heavy_work("reading photos"):
         out = photos.read_photo(data, rules, max_pixels=current_app.config["MAX_PIXELS"])
-        if rules and ranked:
+        if rules and ranked and waiting:
+            out["advice"] = waiting
+        elif rules and ranked:
             with_advice(out, rules, out["dice"])
     return jsonify(out)

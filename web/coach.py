@@ -18,7 +18,12 @@ from companion.coach import needs_the_race
 from companion.game import GameState
 from companion.rules import Finish, Rules
 from companion.strategy import bust_value, expected_turn_score, turn_rules
-from companion.tie_break import FIRST_TURNS_KEPT, tie_break_first_turn, tie_break_race
+from companion.tie_break import (
+    FIRST_TURNS_KEPT,
+    first_turn_solved,
+    tie_break_first_turn,
+    tie_break_race,
+)
 
 RACES_QUEUED = 8
 """Tie-break races waiting for the background solver at the most: past that a game's
@@ -28,7 +33,8 @@ is room)."""
 RACES_KEPT = FIRST_TURNS_KEPT
 """Races remembered as solved or queued: as many as ``tie_break`` keeps solved first turns,
 so that one remembered as solved is (but for a rare other order of forgetting) still
-solved: advice never solves a race inside a request."""
+solved (one forgotten meanwhile, `first_turn_solved`, is solved again in the background):
+advice never solves a race inside a request."""
 
 TURNS_KEPT = 32
 """Rule sets whose turn is remembered as solved or queued: as many as ``strategy`` keeps
@@ -51,7 +57,7 @@ class Pending(Exception):
         self.advice = advice
 
 
-RACE_PENDING = "Working out the tie-break odds for these rules (once, up to a minute)…"
+RACE_PENDING = "Working out the tie-break odds for these rules (once: it can take a few minutes)…"
 """What the coach says while the race is solved: under `hot-dice`'s doublings about 30 s,
 which had looked stuck."""
 
@@ -72,6 +78,7 @@ class BackgroundSolver:
         self.kept = kept  # (rule sets remembered as solved or queued)
         self.queued = queued  # (waiting at the most: past that, none is queued)
         self.done: dict[Rules, threading.Event] = {}
+        self.failed: set[Rules] = set()  # (solves that raised: left to the request)
         self.queue: queue.SimpleQueue[tuple[Rules, threading.Event]] = queue.SimpleQueue()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
@@ -89,6 +96,7 @@ class BackgroundSolver:
                     if oldest is None:
                         return None
                     del self.done[oldest]
+                    self.failed.discard(oldest)
                 done = self.done[rules] = threading.Event()
                 self.queue.put((rules, done))
             if self.thread is None or not self.thread.is_alive():
@@ -96,13 +104,21 @@ class BackgroundSolver:
                 self.thread.start()
         return done
 
+    def again(self, rules: Rules) -> threading.Event | None:
+        """`solved` once more, for ``rules`` whose solution was since forgotten."""
+        with self.lock:
+            self.done.pop(rules, None)
+            self.failed.discard(rules)
+        return self.solved(rules)
+
     def _run(self) -> None:
         while True:
             rules, done = self.queue.get()
             try:
                 self.work(rules)
             except Exception:  # (the solver must outlive any one solve)
-                pass
+                with self.lock:
+                    self.failed.add(rules)
             finally:
                 done.set()
 
@@ -134,11 +150,19 @@ def ready(state: GameState) -> None:
     takes a slot of heavy work: one waiting here had held a slot for that second."""
     turn = TURNS.solved(turn_rules(state.rules))
     if state.rules.finish in (Finish.FINAL_ROUND, Finish.TIE_OR_BEAT):
-        race = RACES.solved(tie_break_race(state.rules))
-        if needs_the_race(state) and (race is None or not race.is_set()):
+        the_race = tie_break_race(state.rules)
+        race = RACES.solved(the_race)
+        needed = needs_the_race(state)
+        # (remembered as solved, but forgotten by `tie_break` since, whose reads reorder
+        # what it keeps: solved again in the background, not in a request, where a review
+        # saw one hold a slot of heavy work for 30-85 s)
+        if needed and race is not None and race.is_set() and the_race not in RACES.failed:
+            if not first_turn_solved(state.rules):
+                race = RACES.again(the_race)
+        if needed and (race is None or not race.is_set()):
             raise pending(state, RACE_PENDING)
     if turn is None or not turn.wait(TURN_WAIT_S):
-        raise pending(state, "Working out the odds of a turn under these rules…")
+        raise pending(state, TURN_PENDING)
 
 
 def pending(state: GameState, reason: str) -> Pending:
@@ -151,6 +175,20 @@ def pending(state: GameState, reason: str) -> Pending:
             "retry_ms": RETRY_MS,
         }
     )
+
+
+TURN_PENDING = "Working out the odds of a turn under these rules…"
+
+
+def roll_pending(rules_spec: str, target: int | None = None) -> dict[str, Any] | None:
+    """The rule check's answer for now while the turn its ranking rests on is solved in
+    the background (queued, and waited on up to `TURN_WAIT_S`), or None once it is: asked
+    before the request takes a slot of heavy work, which a review's two requests under
+    new rules held 7-8 s, every table's advice and photos "busy" meanwhile."""
+    turn = TURNS.solved(turn_rules(crules.load_rules(rules_spec, target=target)))
+    if turn is not None and turn.wait(TURN_WAIT_S):
+        return None
+    return {"situation": "pending", "reason": TURN_PENDING, "retry_ms": RETRY_MS}
 
 
 def advice_for_roll(

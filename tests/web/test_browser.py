@@ -674,6 +674,62 @@ def test_another_phones_action_is_said_to_a_screen_reader_and_ones_own_focuses_t
         assert errors == []
 
 
+def test_the_rule_checks_coach_pending_is_asked_again(browser: Browser, server: Server) -> None:
+    """Rules whose turn the server is still solving answer the ranking pending: the page
+    says why and asks again shortly, then shows the keeps ranked."""
+    with phone(browser) as ctx:
+        page = ctx.new_page()
+        answers: list[int] = []
+
+        def first_pending(route: Route) -> None:
+            answer = route.fetch()
+            body = answer.json()
+            if not answers:
+                body["advice"] = {"situation": "pending", "reason": "Working out…", "retry_ms": 300}
+            answers.append(answer.status)
+            route.fulfill(response=answer, body=json.dumps(body))
+
+        page.route("**/api/score", first_pending)
+        page.goto(server.url + "/check")
+        page.wait_for_selector("body[data-ready]")
+        page.select_option("#preset", "farkle")
+        page.check("#coach-on")
+        for v in [1, 1, 2, 3, 4, 6]:
+            page.locator(f'.face[data-face="{v}"]').click()
+        page.click('[data-pad="go"]')
+        wait_text(page, "#coach-pending", "Working out…")
+        page.locator("#result .coach-keeps li.best").filter(has_text="expect 370").wait_for()
+        assert answers == [200, 200]
+
+
+def test_the_coach_says_a_5150_bonus_roll_is_not_counted_with_others_still_to_play(
+    browser: Browser, server: Server
+) -> None:
+    """A player with others still to play after them in a final round was not told that
+    the figures leave out a 5150 bonus roll still owed (the advice said it; the panel
+    dropped it in that case)."""
+    with phone(browser) as ctx:
+        page = _new_game(ctx, server, "ten-thousand", "Ann\nBob\nCid", toggle="the-5150")
+        game_id = page.locator("#game").get_attribute("data-id")
+        auth = {"Authorization": f"Bearer {page.locator('#game').get_attribute('data-token')}"}
+        for version, (player, points) in enumerate(
+            [("Ann", 5150), ("Bob", 2000), ("Cid", 3000), ("Ann", 5000)]
+        ):
+            answer = page.request.post(
+                f"{server.url}/api/games/{game_id}/events",
+                data={
+                    "version": version,
+                    "event": {"type": "score", "player": player, "points": points},
+                },
+                headers=auth,
+            )
+            assert answer.status == 200, answer.text()
+        page.wait_for_selector('#sheet[data-version="4"]')
+        page.click("#coach-on")
+        wait_text(page, "#coach", "Cid still to play after you")
+        wait_text(page, "#coach", "Not counted: the 5150 bonus roll still to come (Ann)")
+
+
 def test_dice_marked_unsure_or_picked_show_the_focus_and_a_zoomed_page_fits(
     browser: Browser, server: Server
 ) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from companion import tie_break
 from companion.advice import advise_roll, advise_state
 from companion.rules import Rules, load_rules
 from companion.strategy import turn_rules
@@ -149,11 +151,12 @@ def test_a_turn_slow_to_solve_is_solved_in_the_background_and_said_pending(
         # another game to another target rests on the same solve
         game.create("zilch", ["Cid", "Dee"], target=8000)
         assert advice(game, wait=0)["situation"] == "pending"
-        assert len(solves) == 1
+        zilch = turn_rules(load_rules("zilch", target=5000))
+        assert solves.count(zilch) == 1  # (and farkle's, for the rule check's ranking)
     finally:
         release.set()
     assert advice(game)["situation"] == "fresh"
-    assert len(solves) == 1
+    assert solves.count(zilch) == 1
 
 
 def test_advice_with_nothing_to_decide_takes_no_slot_of_heavy_work(game: GameActions) -> None:
@@ -399,6 +402,70 @@ def test_a_tie_or_beat_games_first_advice_starts_solving_its_tie_break(
     game.create("minnesota", ["Ann", "Bob"])
     advice(game)
     assert tie_break_race(load_rules("minnesota")) in coach.RACES.done
+
+
+def test_the_rule_checks_ranking_under_rules_not_yet_solved_is_pending(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule check's coach solved new rules' turn inside the request, holding a slot of
+    heavy work: a review's two such requests held both for 7-8 s, every table's advice and
+    photos "busy". The turn is solved in the background, the ranking pending meanwhile,
+    with no slot taken; asked again once it is solved, the keeps are ranked."""
+    release = threading.Event()
+    real = coach._solve_turn
+
+    def slow(rules: Rules) -> None:
+        release.wait(30)
+        real(rules)
+
+    monkeypatch.setattr(coach, "_solve_turn", slow)
+    monkeypatch.setattr(coach.TURNS, "done", {})
+    monkeypatch.setattr(coach, "TURN_WAIT_S", 0.05)
+    score = {"rules": "zilch+progressive", "dice": [1, 5, 2, 3, 3, 4], "coach": True}
+    try:
+        with heavy_work_full(game.client.application):  # (none free: not needed)
+            resp = game.client.post("/api/score", json=score)
+        assert resp.status_code == 200
+        body = resp.get_json()
+        assert body["advice"] == {
+            "situation": "pending",
+            "reason": coach.TURN_PENDING,
+            "retry_ms": coach.RETRY_MS,
+        }
+        assert body["best"]["points"] == 150  # (the score itself is answered)
+    finally:
+        release.set()
+    deadline = time.monotonic() + 60
+    while "options" not in (game.client.post("/api/score", json=score).get_json()["advice"]):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_a_race_forgotten_by_tie_break_is_solved_again_in_the_background(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race remembered as solved that `tie_break` has since forgotten (its reads reorder
+    what it keeps, the coach's list did not: a review) is queued again, the advice pending,
+    where the request had solved it itself, holding a slot of heavy work for 30-85 s."""
+    release = threading.Event()
+
+    def slow(rules: Any) -> None:
+        release.wait(30)
+
+    game.create("farkle", ["Ann", "Bob"], target=1000)
+    game.score("Ann", 1000)
+    the_race = tie_break_race(load_rules("farkle", target=1000))
+    solved = threading.Event()
+    solved.set()
+    monkeypatch.setattr(coach.RACES, "done", {the_race: solved})  # (remembered as solved)
+    monkeypatch.setattr(tie_break, "_first_turns", OrderedDict())  # (and forgotten there)
+    monkeypatch.setattr(coach, "tie_break_first_turn", slow)
+    try:
+        a = advice(game, wait=0)
+        assert (a["situation"], a["player"]) == ("pending", "Bob")
+        assert coach.RACES.done[the_race] is not solved  # (queued again)
+    finally:
+        release.set()
 
 
 def test_advice_waits_for_no_race_still_being_solved(

@@ -74,6 +74,14 @@
     // 1 1 1 5 under hot-dice, 1,050 now, where the coach keeps 1 1 1; so the headline says
     // "most points now" and only the coach's list marks a keep green)
     const coached = Boolean(report.advice && report.advice.options && report.advice.options.length);
+    // (the rules' turn still being solved on the server: asked again shortly, as a game's
+    // coach is, where the request had held a slot of the server's heavy work for seconds)
+    const pending = Boolean(report.advice && report.advice.situation === "pending");
+    if (pending) {
+      setTimeout(() => {
+        if (shownFor === asked && !waiting && pad.settled()) score(pad.values(), false);
+      }, report.advice.retry_ms || 2000);
+    }
     const best = report.best.points.toLocaleString("en");
     // (a keep that wins the game on the spot says so: six 1s under farke had been
     // shown as "Best: 8,000" alone, where the game sheet and the CLI say it wins)
@@ -89,7 +97,9 @@
       `${report.best.wins_game ? `<span id="best-wins">${WINS}</span>` : ""}</p>` +
       `<p class="hint" id="first-roll">Scored as a turn's first roll: later in a turn, some rules score a roll otherwise (held sets, combinations paid on the first roll only).</p>` +
       (report.advice ? `<section class="coach" id="coach"><h3>Coach: keeps ranked by what the turn is then worth</h3>` +
-        `<p class="hint">At a turn total of 0, for a player on the board, then playing on optimally.</p>${HotCoach.keeps(report.advice)}</section>` : "") +
+        (pending ? `<p class="hint" id="coach-pending">${esc(report.advice.reason)}</p>` :
+          `<p class="hint">At a turn total of 0, for a player on the board, then playing on optimally.</p>${HotCoach.keeps(report.advice)}`) +
+        `</section>` : "") +
       `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
     tell(`${report.rules}: ${coached ? "most points now" : "best"} ${best}` +
       `${report.best.wins_game ? ", which wins the game" : ""}.`);

@@ -20,9 +20,11 @@
   function fig(a, name) { return a[(chancy(a) ? "chance_" : "expected_") + name]; }
 
   function goal(a) {
+    // (a 5150 bonus roll still owed, whichever the goal: the figures leave it out)
+    const left = a.not_counted ? ` Not counted: ${esc(a.not_counted)}.` : "";
     if (a.playing_to_win) {
       return `<p class="hint">${esc(a.still_to_play.join(", "))} plays after you, knowing your mark: ` +
-        `the figures are your chances to win the tie-break (a tie starts it again).</p>`;
+        `the figures are your chances to win the tie-break (a tie starts it again).${left}</p>`;
     }
     if (a.still_to_play && a.still_to_play.length) {
       const from = a.bank_from > STEP ? `, banking only from ${pts(a.bank_from)} (${esc(a.bank_from_why)})` : "";
@@ -33,7 +35,7 @@
         ? `${esc(again.join(", "))} ${again.length === 1 ? "plays" : "play"} again if you tie or beat the lead`
         : `${esc(owed.join(", "))} still to play after you` +
           (again.length ? ` (and ${esc(again.join(", "))}, if you tie or beat the lead)` : "");
-      return `<p class="hint">${who}: passing the lead does not win yet, so playing for points${from}.</p>`;
+      return `<p class="hint">${who}: passing the lead does not win yet, so playing for points${from}.${left}</p>`;
     }
     const worth = `counted as a ${pct(a.tie_value)} chance (${esc(a.tie_value_why)})`;
     // (the rules' least bank over the need: zilch's 300 where 150 passes the lead; a bank
@@ -43,7 +45,6 @@
       ? ` You are level: a bust leaves the tie, and tie-break turns again, ${worth}.`
       : a.need - STEP < (a.least_bank || 0) ? ""
       : ` A bank of ${pts(a.need - STEP)} ties: tie-break turns, ${worth}.`;
-    const left = a.not_counted ? ` Not counted: ${esc(a.not_counted)}.` : "";
     const aim = least ? `${pts(least)} this turn (the rules' least bank: ${pts(a.need)} would pass the lead)`
       : `${pts(a.need)} this turn (the lead + ${STEP})`;
     return a.need ? `<p class="hint">Playing to make ${aim}.${tie}${left}</p>` : "";
