@@ -76,10 +76,33 @@ def too_big(limit: int, what: str) -> OSError:
     return OSError(errno.EFBIG, f"over {limit // (1024 * 1024):,} MB, too big for a {what}")
 
 
+def is_rule_file(spec: str) -> bool:
+    """Whether ``--rules`` names a rule file: a name ending in ``.toml`` (OUR.TOML too), or
+    an existing file or pipe that names no rule set (`<(printf ...)` is /dev/fd/63, which
+    was "unknown rule set '/dev/fd/63'"). A rule set's name comes first, so a file called
+    ``farkle`` beside the command never stands for farkle."""
+    if spec.lower().endswith(".toml"):
+        return True
+    try:
+        mode = os.stat(spec).st_mode
+    except (OSError, ValueError):  # (no such path; a NUL in the name)
+        return False
+    # (a folder named "hot" is a typo of hot-dice; "/tmp", or a terminal's /dev/stdin, a
+    # path: "not a file")
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or os.sep in spec or "/" in spec):
+        return False
+    try:
+        load_rules(spec)
+    except ParseError:
+        return True
+    return False
+
+
 def rules_spec(spec: str) -> str | dict[str, Any]:
-    """What ``--rules`` names: a preset spec as it is, or a ``.toml`` file's table (a base
-    preset and overrides, named after the file unless it says otherwise)."""
-    if not spec.lower().endswith(".toml"):  # (OUR.TOML too: a file, not a preset)
+    """What ``--rules`` names: a preset spec as it is, or a rule file's table (a base
+    preset and overrides, named after the file unless it says otherwise), read once: a
+    pipe has nothing left for a second read."""
+    if not is_rule_file(spec):
         return spec
     try:
         data = read_plain_file(spec, limit=RULE_FILE_MAX_BYTES, what="rule file")
@@ -104,13 +127,20 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
             'text, not blank: rename the file, or give it a name = "..." line'
         )
     # (a file named after a preset is not that preset: "zilch.toml" may hold farkle's rules)
-    table.setdefault("name", f"{stem}.toml" if named_preset(stem.lower()) else stem)
+    if named_preset(stem.lower()):
+        toml = spec.lower().endswith(".toml")
+        stem = f"{stem}.toml" if toml else Path(spec).name if Path(spec).suffix else f"{stem} file"
+    table.setdefault("name", stem)
     return table
 
 
 def read_rules(spec: str, target: int | None = None) -> Rules:
     """Rules from a preset spec or a ``.toml`` file naming a base preset and overrides."""
-    table = rules_spec(spec)
+    return rules_from(spec, rules_spec(spec), target)
+
+
+def rules_from(spec: str, table: str | dict[str, Any], target: int | None = None) -> Rules:
+    """Rules from what ``--rules spec`` named (`rules_spec`), a bad file's options named."""
     try:
         return load_rules(table, target=target)
     except ParseError as error:
@@ -133,8 +163,20 @@ class CommandContext:
     """An `advice_report` as `hotdice advise --roll` prints it."""
 
 
+_READ: dict[tuple[str, int | None], Rules] = {}
+
+
+def _rules_once(spec: str, target: int | None) -> Rules:
+    """`read_rules`, for the plug-ins' reports: a command that scores many photos asks for
+    the rules of each, and a rule file given as a pipe (`read --rules <(...)`) is read
+    once, the rules kept for the rest of the run."""
+    if (spec, target) not in _READ:
+        _READ[(spec, target)] = read_rules(spec, target)
+    return _READ[(spec, target)]
+
+
 def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = None) -> dict:
-    rules = read_rules(rules_spec, target)
+    rules = _rules_once(rules_spec, target)
     roll = parse_dice(dice, max_dice=rules.dice)
     return roll_report(rules, roll)
 
@@ -142,7 +184,7 @@ def _score_report(rules_spec: str, dice: Sequence[int], target: int | None = Non
 def _advice_report(
     rules_spec: str, dice: Sequence[int], target: int | None = None
 ) -> dict[str, Any]:
-    rules = read_rules(rules_spec, target)
+    rules = _rules_once(rules_spec, target)
     return advice.advise_roll(rules, parse_dice(dice, max_dice=rules.dice))
 
 
@@ -370,8 +412,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if isinstance(log, dict) and (args.rules is not None or args.target is not None):
         log = dict(log)
         if args.rules is not None:  # (an empty --rules is said to be so, not ignored)
-            chosen = read_rules(args.rules, args.target)  # a bad rule file is named
-            log["rules"] = rules_spec(args.rules)
+            log["rules"] = rules_spec(args.rules)  # (read once: a pipe has no second read)
+            chosen = rules_from(args.rules, log["rules"], args.target)  # a bad file is named
             if isinstance(log["rules"], dict) and "target" in log["rules"]:
                 log["target"] = chosen.target  # the table's own target beats the log's
         if args.target is not None:
@@ -655,6 +697,7 @@ def _main(argv: Sequence[str] | None) -> int:
     with contextlib.suppress(AttributeError, ValueError):  # (a stream of the caller's)
         sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     argv = sys.argv[1:] if argv is None else list(argv)
+    _READ.clear()  # (each run reads its rule file afresh: `_rules_once`)
     parser = build_parser(argv)
     wanted = _command_asked(argv)
     if wanted in parser.unavailable:  # (not "invalid choice": the command is known, but broken)

@@ -981,6 +981,67 @@ def test_a_game_log_comes_through_a_pipe(capsys: pytest.CaptureFixture[str]) -> 
     assert [p["score"] for p in json.loads(out)["players"]] == [500, 0]
 
 
+def test_a_rule_file_through_a_pipe_is_read_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`replay --rules` read its rule file twice, and a pipe has nothing left for a second
+    read (a named pipe `r.toml` hung there); the plug-ins' reports (`read`, photo by
+    photo) ask for the rules each time, and get the ones read first."""
+    from companion import cli
+
+    log = tmp_path / "g.json"
+    log.write_text(json.dumps({"rules": "farkle", "players": ["Ann", "Bob"], "events": []}))
+    for command in (["replay", "--json", str(log)], ["score", "--json", "15"], "report"):
+        reading, writing = os.pipe()
+        try:
+            os.write(writing, b'base = "zilch"\nentry = 350\n')
+            os.close(writing)
+            pipe = tmp_path / "r.toml"  # (a name as a named pipe's: read as a file)
+            pipe.unlink(missing_ok=True)
+            pipe.symlink_to(f"/dev/fd/{reading}")
+            if command == "report":
+                monkeypatch.setattr(cli, "_READ", {})
+                reports = [cli.CONTEXT.score_report(str(pipe), [1, 5]) for _ in range(2)]
+                assert [r["rules"] for r in reports] == ["r", "r"]
+                continue
+            code, out, err = run(capsys, command[0], "--rules", str(pipe), *command[1:])
+        finally:
+            os.close(reading)
+        assert code == 0 and json.loads(out)["rules"] == "r", err
+
+
+def test_an_existing_file_or_pipe_not_named_toml_is_a_rule_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--rules my-rules.txt` and `--rules <(printf ...)` (/dev/fd/63) were "unknown rule
+    set": an existing file or pipe that names no rule set is read as a rule file. A rule
+    set's name comes first (a file `farkle` beside the command is not read), a folder
+    named like a typo is still a typo, and a path to a folder is "not a file"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my-rules.txt").write_text('base = "zilch"\nentry = 350\n')
+    code, out, err = run(capsys, "rules", "--json", "--rules", "my-rules.txt")
+    assert code == 0 and json.loads(out)["entry"] == 350 and json.loads(out)["name"] == "my-rules"
+    (tmp_path / "farkle.txt").write_text('base = "zilch"\n')  # (a preset's name: not it)
+    code, out, err = run(capsys, "score", "--json", "--rules", "farkle.txt", "15")
+    assert code == 0 and json.loads(out)["rules"] == "farkle.txt", err
+    (tmp_path / "farkle").write_text('base = "zilch"\n')
+    code, out, _ = run(capsys, "score", "--json", "--rules", "farkle", "15")
+    assert code == 0 and json.loads(out)["rules"] == "farkle"
+    (tmp_path / "hot").mkdir()
+    code, _, err = run(capsys, "rules", "hot")
+    assert code == 2 and "unknown rule set 'hot'" in err
+    code, _, err = run(capsys, "rules", str(tmp_path / "hot"))
+    assert code == 2 and err.strip().endswith("not a file (a rule file is a plain file)")
+    reading, writing = os.pipe()
+    try:
+        os.write(writing, b'base = "farkle"\nentry = 500\n')
+        os.close(writing)
+        code, out, err = run(capsys, "turn", "--rules", f"/dev/fd/{reading}", "--json", "155234>5")
+    finally:
+        os.close(reading)
+    assert code == 0 and json.loads(out)["bank_refusal"].startswith("not on the board"), err
+
+
 def test_a_game_log_or_rule_file_past_its_size_is_refused_unread(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
