@@ -102,6 +102,13 @@ def banked_score_problem(rules: Rules, score: int) -> str | None:
         return f"{score:,} has already hit the exact target {rules.target:,}: the game is won"
     if rules.finish is Finish.EXACT and score > rules.target:
         return f"{score:,} is past the exact target {rules.target:,}, which no score passes"
+    # (first to the target: the bank that reached it won; where the target starts a final
+    # round, tie-break turns and the 5150's bonus roll are played from past it)
+    if rules.bank_wins_at_once(score):
+        return (
+            f"{score:,} has already reached the target {rules.target:,}, and the first to "
+            "reach it wins at once: the game is won"
+        )
     return None
 
 

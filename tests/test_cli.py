@@ -233,6 +233,14 @@ def test_scores_past_an_exact_target_or_not_in_50s_are_refused(
     ):
         code, _, err = run(capsys, "turn", "--rules", "exact-10000", "--score", score, "123456>1")
         assert code == 2 and said in err
+    # first to the target: a player at it has won too (a review: "banking reaches 10,000
+    # and wins the game", exit 0)
+    won = "10,000 has already reached the target 10,000, and the first to reach it wins at once"
+    code, out, err = run(capsys, "turn", "--rules", "dice-10000", "--score", "10000", "15234>1")
+    assert code == 2 and out == "" and f"--score {won}" in err
+    advise = ["advise", "--rules", "dice-10000", "--score", "10000", "--turn-total", "100"]
+    code, out, err = run(capsys, *advise, "--dice", "4")
+    assert code == 2 and out == "" and f"score {won}" in err
     code, _, err = run(capsys, "turn", "--rules", "farkle", "--score", "2000000", "111111>111111")
     assert code == 2 and err == "hotdice: error: --score must be at most 1,000,000, not 2,000,000\n"
     for bad in ("-50", "25"):

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalMove, ParseError
 from companion.rules import Rules, load_rules
-from companion.turn import MAX_TURN_TOTAL, Phase, Turn
+from companion.turn import MAX_TURN_TOTAL, Phase, Turn, banked_score_problem
 from tests.strategies import rule_sets
 
 
@@ -275,6 +275,33 @@ def test_a_turn_starts_from_a_score_the_game_ran_past_the_target() -> None:
     `hotdice turn --score` takes, so `Turn.start` leaves those bounds to its callers."""
     turn = Turn.start(load_rules("farkle", target=1_000_000), score=1_050_000)
     assert turn.on_board and turn.roll((1, 2, 3, 4, 6, 6)).keep((1,)).total == 100
+
+
+@pytest.mark.parametrize(
+    ("rules", "score", "refused"),
+    [
+        ("dice-10000", 10_000, True),  # (first to the target: that bank won the game)
+        ("farke", 10_500, True),
+        ("dice-10000", 9_950, False),
+        ("dice-10000+the-5150", 10_000, False),  # (the bonus rolls come after)
+        ("farkle", 10_000, False),  # (a final round's tie-break is played from past it)
+        ("minnesota", 12_000, False),  # (a tie or beat gives the leader another turn)
+    ],
+)
+def test_a_score_that_reached_a_first_to_target_goal_is_no_score_to_play_from(
+    rules: str, score: int, refused: bool
+) -> None:
+    """`hotdice turn --rules dice-10000 --score 10000` played on, "banking reaches 10,000
+    and wins the game", and `advise` advised; under RULES.md that player already won, as
+    at an exact target. Where the target starts a final round instead, players at or past
+    it still roll (tie-break turns, minnesota's turn after a tie or beat, a 5150's bonus)."""
+    problem = banked_score_problem(load_rules(rules), score)
+    assert (problem is not None) == refused
+    if refused:
+        assert problem == (
+            f"{score:,} has already reached the target 10,000, and the first to reach it "
+            "wins at once: the game is won"
+        )
 
 
 def test_keep_without_roll_and_bank_before_roll() -> None:
