@@ -228,6 +228,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
         raise ParseError("--target needs a rule set: hotdice rules NAME --target N")
     if name is not None:
         rules = read_rules(name, args.target)
+        cli_strategy.warn_if_unwinnable(rules)
         if args.json:
             print(json.dumps(rules_to_json(rules)))
         else:

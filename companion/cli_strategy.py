@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from companion.advice import advise_roll, advise_state
 from companion.errors import ParseError
-from companion.rules import Finish, Rules
+from companion.rules import Finish, Rules, check_winnable
 from companion.scoring import dice_word, keep_options, parse_dice
 from companion.strategy import bust_value, counts_kept_dice, holds_sets, strategy_summary
 
@@ -129,6 +129,17 @@ def read_rules(spec: str, target: int | None = None) -> Rules:
     return cli_read_rules(spec, target)
 
 
+def warn_if_unwinnable(rules: Rules) -> None:
+    """Say on stderr that no one could win a game under ``rules`` (an exact target under
+    the least first bank: `exact-10000 --target 500`), which had been described and
+    advised on without a word: a warning, not an error, since a roll still scores and a
+    game recorded so still replays."""
+    try:
+        check_winnable(rules)
+    except ParseError as error:
+        say_on_stderr(f"hotdice: warning: {error}\n")
+
+
 def _points(value: float) -> str:
     return f"{value:,.2f}"
 
@@ -136,6 +147,7 @@ def _points(value: float) -> str:
 def run_strategy(args: argparse.Namespace) -> int:
     """Print the optimal policy of a rule set in brief."""
     rules = read_rules(args.rules, args.target)
+    warn_if_unwinnable(rules)
     if getattr(args, "win_probability", False):
         return run_win_probability(rules, args.json)
     summary = strategy_summary(rules)
@@ -440,6 +452,7 @@ def _kept_points(rules: Rules, kept: Sequence[int]) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     """Bank or roll for a state, or every keep of a roll ranked."""
     rules = read_rules(args.rules, args.target)
+    warn_if_unwinnable(rules)
     score = args.score or 0
     on_board = args.on_board
     if on_board is None:

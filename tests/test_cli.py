@@ -274,6 +274,18 @@ def test_rules_listing_and_explanation(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 2 and out == "" and "--target needs a rule set" in err
 
 
+def test_rules_of_an_unwinnable_game_warn_of_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """`hotdice rules exact-10000 --target 500` described a game no one could win without a
+    word (a new game so is refused, `rules.check_winnable`): a warning on stderr, and the
+    rules still described, since a roll still scores and a recorded game still replays."""
+    for json_flag in ([], ["--json"]):
+        code, out, err = run(capsys, "rules", "exact-10000", "--target", "500", *json_flag)
+        assert code == 0 and out and err.count("\n") == 1
+        assert err.startswith("hotdice: warning: no one could win: the target 500 must be hit")
+    code, out, err = run(capsys, "rules", "exact-10000", "--target", "1000")
+    assert code == 0 and err == ""
+
+
 def test_rules_from_a_toml_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     table = tmp_path / "our-table.toml"
     table.write_text('base = "ten-thousand"\ntoggles = ["extra-combos"]\nentry = 350\n')

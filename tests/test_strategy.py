@@ -740,3 +740,25 @@ def test_cli_advise_roll_text(capsys: pytest.CaptureFixture[str]) -> None:
         "minnesota+the-420: roll 2 at turn total 400: the 420: roll the 2 again\n"
         "minnesota+the-420: turn total 400 with 1 die in hand: BANK\n"
     )
+
+
+def test_strategy_and_advice_for_an_unwinnable_game_warn_of_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An exact target under the least first bank (`exact-10000 --target 500`, or a rule
+    file saying so) was solved and advised on without a word: a warning on stderr says no
+    one could win, and the answer still comes (a recorded game must still replay)."""
+    table = tmp_path / "short.toml"
+    table.write_text('base = "exact-10000"\ntarget = 500\n')
+    warning = (
+        "hotdice: warning: no one could win: the target 500 must be hit exactly, but a "
+        "first bank needs at least 1,000 (the entry threshold); raise the target or lower "
+        "the entry threshold\n"
+    )
+    for rules in (["--rules", "exact-10000", "--target", "500"], ["--rules", str(table)]):
+        code, out, err = run(capsys, "strategy", *rules)
+        assert code == 0 and "optimal play of a turn" in out and err == warning
+        code, out, err = run(capsys, "advise", *rules, "--dice", "6")
+        assert code == 0 and ": ROLL" in out and err == warning
+    code, _, err = run(capsys, "advise", "--rules", "exact-10000", "--dice", "6")
+    assert code == 0 and err == ""
