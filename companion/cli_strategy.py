@@ -369,15 +369,18 @@ def format_summary(data: dict[str, Any]) -> str:
             f"  long-run average per turn, streak-aware: {_points(data['long_run_average'])}"
         )
     lines.append("  bank at or above (on the board, no busts in a row):")
+    # (None: rolling is best at every total looked at, not at any total: say how far)
+    up_to = f"{data['bank_thresholds_up_to']:,}"
     for n, threshold in data["bank_thresholds"].items():
-        shown = f"{threshold:,}" if threshold is not None else "always roll"
+        shown = f"{threshold:,}" if threshold is not None else f"roll at every total to {up_to}"
         lines.append(f"    {dice_word(int(n)):>7} in hand: {shown}")
     if "streak_bank_thresholds" in data:
         for streak, table in data["streak_bank_thresholds"].items():
             if streak == "0":
                 continue
             row = ", ".join(
-                f"{n}: {v:,}" if v is not None else f"{n}: roll" for n, v in table.items()
+                f"{n}: {v:,}" if v is not None else f"{n}: roll to {up_to}"
+                for n, v in table.items()
             )
             lines.append(f"    after {streak} bust{'s' if streak != '1' else ''} in a row: {row}")
     lines.append("  chance that a roll busts:")

@@ -441,6 +441,19 @@ def _horizon(rules: Rules, score: int) -> int:
     return rules.target - score if rules.finish is Finish.EXACT else rules.target
 
 
+def summary_horizon(rules: Rules) -> int:
+    """How far `strategy_summary` looks for bank thresholds: past an exact target a total
+    busts, but elsewhere a turn runs on past the target (a final round's last turns), and
+    `hotdice strategy --target 1000` said "always roll" with five dice where `advise` banks
+    at 2,800: to the target or the end of the tables (``CAP``), the further. Where the
+    first to the target wins, short of it: a bank there wins, whatever rolling is worth."""
+    if rules.finish is Finish.EXACT:
+        return _horizon(rules, 0)
+    if rules.bank_wins_at_once(rules.target):
+        return max(rules.target - UNIT, UNIT)
+    return max(rules.target, CAP)
+
+
 def _from_which_on(
     totals: range, good: Callable[[int], bool], past: int | None = None
 ) -> int | None:
@@ -480,14 +493,19 @@ def _first_of_the_run(totals: range, good: Callable[[int], bool]) -> int | None:
 
 
 def bank_thresholds(
-    rules: Rules, *, busts_in_row: int = 0, score: int = 0, on_board: bool = True
+    rules: Rules,
+    *,
+    busts_in_row: int = 0,
+    score: int = 0,
+    on_board: bool = True,
+    up_to: int | None = None,
 ) -> dict[int, int | None]:
     """For each number of dice in hand, the smallest turn total from which banking is best.
 
     Banking must be at least as good as rolling at that total and at every total above it
-    up to the target (totals past the target are beyond what a table needs: ``farkle``'s six
-    dice only bank from about 16,800). None means roll at every total up to there (always,
-    for hot dice that must be rolled).
+    up to ``up_to``: by default the target, which the win chances read them to
+    (``farkle``'s six dice only bank from 16,800; `summary_horizon` looks that far). None
+    means roll at every total up to there (always, for hot dice that must be rolled).
 
     >>> from companion.rules import load_rules
     >>> bank_thresholds(load_rules("farkle"))
@@ -496,7 +514,7 @@ def bank_thresholds(
     solution = solve(
         rules, score=score, on_board=on_board, bust_value=bust_value(rules, busts_in_row)
     )
-    totals = range(UNIT, _horizon(rules, score) + 1, UNIT)
+    totals = range(UNIT, (_horizon(rules, score) if up_to is None else up_to) + 1, UNIT)
     out: dict[int, int | None] = {}
     for dice in range(1, rules.dice + 1):
         key = state_at(rules, dice)
@@ -596,6 +614,9 @@ class StrategySummary:
     takeover_ranges: dict[int, list[tuple[int, int]]] | None
     long_run_average: float | None
     streak_bank_thresholds: dict[int, dict[int, int | None]] | None
+    thresholds_up_to: int = CAP
+    """The turn total up to which the bank thresholds were looked for (`summary_horizon`):
+    None in them means roll at every total up to it."""
     exact_target: int | None = None
     """Under an exact finish every figure is for a banked score of 0: a total past the
     target busts, so nearer it each threshold falls (``advise --score`` plays from one)."""
@@ -606,6 +627,7 @@ class StrategySummary:
             "dice": self.dice,
             "expected_turn_score": round(self.expected_turn_score, 4),
             "bank_thresholds": {str(k): v for k, v in self.bank_thresholds.items()},
+            "bank_thresholds_up_to": self.thresholds_up_to,
             "bust_probability": {str(k): float(v) for k, v in self.bust_probability.items()},
             "bust_odds": {str(k): v for k, v in self.bust_odds.items()},
         }
@@ -638,16 +660,21 @@ def strategy_summary(rules: Rules) -> StrategySummary:
     (620.855, '0/46656')
     """
     run = long_run(rules)
+    up_to = summary_horizon(rules)
     streaks = None
     if run is not None:
-        streaks = {k: bank_thresholds(rules, busts_in_row=k) for k in range(rules.strike_after)}
+        streaks = {
+            k: bank_thresholds(rules, busts_in_row=k, up_to=up_to)
+            for k in range(rules.strike_after)
+        }
     bust = {n: bust_fraction(rules, n) for n in range(1, rules.dice + 1)}
     return StrategySummary(
         rules=rules.name,
         dice=rules.dice,
         expected_turn_score=expected_turn_score(rules),
         entry_turn_score=expected_turn_score(rules, on_board=False) if rules.entry else None,
-        bank_thresholds=bank_thresholds(rules),
+        bank_thresholds=bank_thresholds(rules, up_to=up_to),
+        thresholds_up_to=up_to,
         bust_probability=bust,
         bust_odds={n: _odds(n, p) for n, p in bust.items()},
         takeover_thresholds=takeover_thresholds(rules),

@@ -87,7 +87,16 @@ def test_three_pairs_lower_the_six_dice_bust_odds() -> None:
 def test_strategy_json_has_the_documented_keys() -> None:
     data = strategy_summary(FARKLE).to_json()
     assert data["expected_turn_score"] == pytest.approx(542.0632, abs=1e-4)
-    assert data["bank_thresholds"] == {"1": 300, "2": 250, "3": 400, "4": 950, "5": 2800, "6": None}
+    # (six dice bank past the target, as a final round's last turns may run: `summary_horizon`)
+    assert data["bank_thresholds"] == {
+        "1": 300,
+        "2": 250,
+        "3": 400,
+        "4": 950,
+        "5": 2800,
+        "6": 16800,
+    }
+    assert data["bank_thresholds_up_to"] == 20_000
     assert data["bust_odds"]["6"] == "1080/46656"
     assert "takeover_thresholds" not in data and "long_run_average" not in data
     zilch = strategy_summary(ZILCH).to_json()
@@ -365,7 +374,33 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def test_cli_strategy_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(_run(capsys, "strategy", "--rules", "farkle", "--json"))
     assert data["bank_thresholds"]["5"] == 2800
-    assert "always roll" in _run(capsys, "strategy", "--rules", "farkle")
+    assert "6 dice in hand: 16,800" in _run(capsys, "strategy", "--rules", "farkle")
+
+
+def test_a_summary_says_how_far_it_looked_and_agrees_with_the_advice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`strategy --rules farkle --target 1000` said "5 dice in hand: always roll" (`null`),
+    looking no further than the target, while `advise` at 5,000 with five dice banks: a
+    turn runs on past the target. The thresholds are looked for to 20,000 (the target if
+    further), and where rolling is best all the way there the summary says so, not
+    "always"; under an exact finish no further than the target, past which a total busts,
+    and where the first to the target wins, short of it (a bank there wins the game)."""
+    data = json.loads(_run(capsys, "strategy", "--rules", "farkle", "--target", "1000", "--json"))
+    assert data["bank_thresholds"]["5"] == 2800 and data["bank_thresholds_up_to"] == 20_000
+    for total, said in ((2800, "bank"), (2750, "roll"), (5000, "bank")):
+        advice = advise_state(load_rules("farkle", target=1000), turn_total=total, dice=5)
+        assert advice["advice"] == said, total
+    text = _run(capsys, "strategy", "--rules", "zilch")
+    assert "6 dice in hand: roll at every total to 20,000" in text
+    assert "after 1 bust in a row: 1: 300," in text and "6: roll to 20,000" in text
+    assert "always" not in text
+    far = json.loads(_run(capsys, "strategy", "--rules", "farkle", "--target", "50000", "--json"))
+    assert far["bank_thresholds_up_to"] == 50_000
+    exact = json.loads(_run(capsys, "strategy", "--rules", "exact-10000", "--json"))
+    assert exact["bank_thresholds_up_to"] == 10_000
+    first = _run(capsys, "strategy", "--rules", "farke")  # (at 10,000 a bank wins the game)
+    assert "6 dice in hand: roll at every total to 9,950" in first
 
 
 def test_cli_strategy_under_an_exact_finish_says_the_score_it_plays_from(
