@@ -240,6 +240,7 @@ def advise_turn(
         "roll": list(roll),
         "turn_total": turn.total,
         "score": turn.score,
+        "on_board": turn.on_board,  # (as `advise_state` says: --score 0 is off the board)
         "bust": turn.phase is Phase.BUST,
         "options": [],
     }

@@ -535,8 +535,8 @@ def _column(text: str, width: int) -> str:
 
 
 def _require_rules(args: argparse.Namespace) -> Rules:
-    if not args.rules:
-        raise ParseError("choose the table's rules with --rules NAME (see: hotdice rules)")
+    if not args.rules:  # (an empty one: argparse has seen that it was given)
+        raise ParseError(NO_RULES)
     return read_rules(args.rules, args.target)
 
 
@@ -576,7 +576,10 @@ class _Parser(argparse.ArgumentParser):
         self.register("action", "store", _StoreOnce)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        _say_error(f"{brief(message)} (see: {self.prog} --help)")
+        if message == "the following arguments are required: --rules":  # (the hint for it)
+            _say_error(NO_RULES)
+        else:
+            _say_error(f"{brief(message)} (see: {self.prog} --help)")
         raise SystemExit(EXIT_ERROR)
 
     def _print_message(self, message: str, file: Any = None) -> None:
@@ -588,13 +591,15 @@ class _Parser(argparse.ArgumentParser):
             out.flush()
 
 
-def _common() -> _Parser:
-    """--rules, --target and --json, accepted by every command."""
+NO_RULES = "choose the table's rules with --rules NAME (see: hotdice rules)"
+
+
+def _common(*, rules_required: bool = False) -> _Parser:
+    """--rules, --target and --json, accepted by every command; --rules required where the
+    command cannot go without it, so its help does not show it as optional."""
     common = _Parser(add_help=False)
     common.add_argument(
-        "--rules",
-        metavar="NAME",
-        help="preset with +house-rules (e.g. minnesota+the-420) or a .toml file",
+        "--rules", required=rules_required, metavar="NAME", help=cli_strategy.RULES_HELP
     )
     common.add_argument("--target", type=int, metavar="N", help="game score to play to")
     common.add_argument("--json", action="store_true", help="print JSON")
@@ -639,7 +644,7 @@ def _register_plugins(
 def build_parser(argv: Sequence[str] = ()) -> _Parser:
     """Every `hotdice` command; the camera and web ones are loaded only when named in
     `argv`, so the core commands never import OpenCV or Flask."""
-    common = _common()
+    common, ruled = _common(), _common(rules_required=True)
     parser = _Parser(prog="hotdice", description="Dice-table companion for the Farkle family.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     parser.commands = sub.choices  # (filled in below, the plug-ins' commands too)
@@ -648,11 +653,11 @@ def build_parser(argv: Sequence[str] = ()) -> _Parser:
     p.add_argument("name", nargs="?", help="preset+toggles or a .toml rule file")
     p.set_defaults(handler=cmd_rules)
 
-    p = sub.add_parser("score", parents=[common], help="what a roll scores, every legal keep")
+    p = sub.add_parser("score", parents=[ruled], help="what a roll scores, every legal keep")
     p.add_argument("dice", nargs="*", help="the roll (1 4 2 4 4 5 or 142445); - reads stdin")
     p.set_defaults(handler=cmd_score)
 
-    p = sub.add_parser("turn", parents=[common], help="play out a turn: roll>keep ...")
+    p = sub.add_parser("turn", parents=[ruled], help="play out a turn: roll>keep ...")
     p.add_argument("steps", nargs="*", metavar="ROLL>KEEP", help='e.g. "142445>14445" "4>4"')
     p.add_argument(
         "--score",

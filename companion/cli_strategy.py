@@ -115,10 +115,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_advise)
 
 
+RULES_HELP = "preset with +house-rules (e.g. minnesota+the-420) or a rule file (.toml)"
+
+
 def _rules_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--rules", required=True, metavar="NAME", help="preset+toggle+... or a TOML rule file"
-    )
+    p.add_argument("--rules", required=True, metavar="NAME", help=RULES_HELP)
     p.add_argument("--target", type=int, default=None, metavar="N", help="game target score")
 
 
@@ -152,7 +153,7 @@ def run_strategy(args: argparse.Namespace) -> int:
         return run_win_probability(rules, args.json)
     summary = strategy_summary(rules)
     if args.json:
-        print(json.dumps(summary.to_json(), indent=2))
+        print(json.dumps(summary.to_json()))
         return 0
     print(format_summary(summary.to_json()))
     if counts_kept_dice(rules):
@@ -219,7 +220,7 @@ def run_win_probability(rules: Rules, as_json: bool) -> int:
         progress.close()
     if as_json:
         summary = strategy_summary(rules).to_json()
-        print(json.dumps({**summary, **report, "rules": rules.name}, indent=2))
+        print(json.dumps({**summary, **report, "rules": rules.name}))
         return 0
     print(format_win_report(report))
     return 0
@@ -485,7 +486,7 @@ def run_advise(args: argparse.Namespace) -> int:
     else:
         advice = advise_state(rules, dice=args.dice, **common)
         text = format_state_advice(advice)
-    print(json.dumps(advice, indent=2) if args.json else text)
+    print(json.dumps(advice) if args.json else text)  # (one line, as every --json)
     return 0
 
 

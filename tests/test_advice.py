@@ -242,3 +242,11 @@ def test_bad_input_from_python_is_a_one_line_value_error(call: Any, said: str) -
     advice given on them (a review)."""
     with pytest.raises(ValueError, match=said):
         call()
+
+
+def test_a_roll_advised_says_whether_the_player_is_on_the_board() -> None:
+    """As `advise_state` says it: a roll's advice had no `on_board`, so a player off the
+    board (whose keeps are valued under the entry threshold) could not be told apart."""
+    rules = load_rules("hot-dice")
+    assert advise_roll(rules, [1, 5], turn_total=500, on_board=False)["on_board"] is False
+    assert advise_roll(rules, [2, 3], turn_total=500)["on_board"] is True  # (a bust too)

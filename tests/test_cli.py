@@ -249,8 +249,9 @@ def test_scores_past_an_exact_target_or_not_in_50s_are_refused(
 
 
 def test_missing_rules_and_unknown_rules(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "score", "1", "5")
-    assert code == 2 and "--rules NAME" in err
+    with pytest.raises(SystemExit) as exited:  # (argparse's: --rules is required)
+        main(["score", "1", "5"])
+    assert exited.value.code == 2 and "--rules NAME" in capsys.readouterr().err
     code, _, err = run(capsys, "score", "--rules", "yahtzee", "1", "5")
     assert code == 2 and "unknown rule set 'yahtzee'" in err
     code, _, err = run(capsys, "score", "--rules", "y" * 100_000, "1", "5")
@@ -272,6 +273,26 @@ def test_rules_listing_and_explanation(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0 and "game to 5,000" in out and "at least 300" in out
     code, out, err = run(capsys, "rules", "--target", "75")  # (dropped without a word)
     assert code == 2 and out == "" and "--target needs a rule set" in err
+
+
+def test_commands_that_need_rules_say_so_in_their_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`score --help` and `turn --help` showed `[--rules NAME]`, optional, though both
+    refuse to go without it; `strategy` and `advise`, which required it, answered its
+    absence with argparse's words, not the hint `score` gives."""
+    for command, required in (("score", True), ("turn", True), ("replay", False)):
+        with pytest.raises(SystemExit) as exited:  # (the log's own rules serve `replay`)
+            main([command, "--help"])
+        usage = capsys.readouterr().out.split("\n\n")[0]
+        assert exited.value.code == 0 and ("[--rules NAME]" in usage) is not required
+        assert "--rules NAME" in usage
+    hint = "hotdice: error: choose the table's rules with --rules NAME (see: hotdice rules)\n"
+    for argv in (["score", "15"], ["turn", "15"], ["strategy"], ["advise", "--dice", "2"]):
+        with pytest.raises(SystemExit) as exited:  # (a usage error, as argparse's own)
+            main(argv)
+        out, err = capsys.readouterr()
+        assert exited.value.code == 2 and out == "" and err == hint, argv
 
 
 def test_rules_of_an_unwinnable_game_warn_of_it(capsys: pytest.CaptureFixture[str]) -> None:

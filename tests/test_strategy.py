@@ -797,3 +797,17 @@ def test_strategy_and_advice_for_an_unwinnable_game_warn_of_it(
         assert code == 0 and ": ROLL" in out and err == warning
     code, _, err = run(capsys, "advise", "--rules", "exact-10000", "--dice", "6")
     assert code == 0 and err == ""
+
+
+def test_advice_and_strategy_json_is_one_line_and_says_whether_on_the_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`advise --json` (and `strategy --json`) were printed over many lines, where every
+    other --json is one; and `advise --roll --json` had no `on_board`, so `--score 0` (off
+    the board) and no `--score` could not be told apart, as `--dice` lets them be."""
+    for argv, board in (([], True), (["--score", "0"], False), (["--score", "500"], True)):
+        for what in (["--roll", "1", "5"], ["--dice", "2", "--turn-total", "150"]):
+            code, out, _ = run(capsys, "advise", "--rules", "farkle", "--json", *what, *argv)
+            assert code == 0 and out.count("\n") == 1 and json.loads(out)["on_board"] is board
+    code, out, _ = run(capsys, "strategy", "--rules", "farkle", "--json")
+    assert code == 0 and out.count("\n") == 1 and json.loads(out)["rules"] == "farkle"
