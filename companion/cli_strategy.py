@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from companion.advice import advise_roll, advise_state
 from companion.errors import ParseError
-from companion.rules import Finish, Rules, check_winnable
+from companion.rules import SCORE_STEP, Finish, Rules, check_winnable
 from companion.scoring import dice_word, keep_options, parse_dice
 from companion.strategy import bust_value, counts_kept_dice, holds_sets, strategy_summary
 
@@ -409,12 +409,16 @@ def _check_busts(rules: Rules, busts_in_row: int) -> None:
         )
 
 
-def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_total: int) -> None:
+def _check_held(
+    rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_total: int, in_hand: int
+) -> None:
     """What a player typed about held dice must fit the rules: no held sets or kept dice
     where the rules have none (they would be ignored without a word), and none with a
     turn total of 0 (dice are held only for points). A face is held once (its later dice
-    double the turn instead), and the turn total holds at least its sets' triples: such
-    a state cannot happen, and was advised on as if it could."""
+    double the turn instead), and the turn total holds at least its sets' triples and 50
+    for each other die kept since the pick-up (a single 5 at least, or a doubling): such
+    a state cannot happen, and was advised on as if it could (`--roll 2 --turn-total 200
+    --held-sets 2` under hot-dice, whose two other kept dice scored nothing)."""
     if sets and not holds_sets(rules):
         raise ParseError(f"{rules.name} has no held sets (a triple is scored, not held)")
     if kept and not counts_kept_dice(rules):
@@ -433,6 +437,14 @@ def _check_held(rules: Rules, sets: Sequence[int], kept: Sequence[int], turn_tot
         raise ParseError(
             f"a turn total of {turn_total:,} is less than the {triples:,} its held sets' "
             "triples scored"
+        )
+    others = rules.dice - in_hand - 3 * len(faces)  # (below 0: `strategy.state_at` says)
+    least = triples + SCORE_STEP * others
+    if faces and others > 0 and 1 <= in_hand <= rules.dice and 0 <= turn_total < least:
+        raise ParseError(
+            f"a turn total of {turn_total:,} is less than the {least:,} scored at least by "
+            f"its held sets' triples and the {others} other {'die' if others == 1 else 'dice'} "
+            f"kept since the pick-up ({SCORE_STEP} or more a die)"
         )
     scored = _kept_points(rules, kept)
     if 0 <= turn_total < scored:
@@ -462,9 +474,9 @@ def run_advise(args: argparse.Namespace) -> int:
     if on_board is None:
         on_board = args.score is None or args.score > 0
     kept = parse_dice(" ".join(args.kept), max_dice=rules.dice) if args.kept else ()
-    _check_held(rules, args.held_sets, kept, args.turn_total)
     rolled = len(parse_dice(" ".join(args.roll), max_dice=rules.dice)) if args.roll else None
     in_hand = args.dice if rolled is None else rolled
+    _check_held(rules, args.held_sets, kept, args.turn_total, in_hand)
     if counts_kept_dice(rules) and not kept and 1 <= in_hand < rules.dice:  # (NOTHING_KEPT)
         sys.stderr.write(
             f"hotdice: warning: no --kept: advised as a taker's {dice_word(in_hand)}, with "

@@ -736,6 +736,27 @@ def test_cli_advise_refuses_held_sets_no_turn_can_have(
     assert run(capsys, *fine)[0] == 0
 
 
+@pytest.mark.parametrize("what", ["--roll 2", "--dice 1", "--roll 2 2", "--dice 2"])
+def test_cli_advise_refuses_held_sets_without_points_for_the_dice_kept_beside_them(
+    capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    """`--roll 2 --turn-total 200 --held-sets 2` under hot-dice was advised on (a review),
+    and so was `--dice 1`: with one die left the triple's three dice had two more kept
+    beside them since the pick-up, each worth 50 at least, so 200 is no such turn's total.
+    The roll's and the dice's ways are checked alike."""
+    in_hand = len(what.split()) - 1 if what.startswith("--roll") else int(what.split()[1])
+    others = 6 - in_hand - 3
+    least = 200 + 50 * others
+    argv = f"advise --rules hot-dice --held-sets 2 {what}".split()
+    code, out, err = run(capsys, *argv, "--turn-total", "200")
+    assert (code, out) == (2, "") and err.startswith(
+        f"hotdice: error: a turn total of 200 is less than the {least} scored at least by its "
+        f"held sets' triples and the {others} other di"
+    )
+    code, _, err = run(capsys, *argv, "--turn-total", str(least))
+    assert code == 0 and err == ""
+
+
 @pytest.mark.parametrize(
     ("kept", "points"), [("2 2 2", 200), ("1 1", 200), ("1 1 1 1", 2000), ("1 5 5 5", 600)]
 )
