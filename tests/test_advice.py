@@ -221,6 +221,20 @@ def test_a_bank_that_wins_a_first_to_target_game_is_advised(preset: str) -> None
     assert "bank_wins" not in bonus
 
 
+def test_a_bank_hitting_an_exact_target_is_said_to_win() -> None:
+    """Under an exact finish, a keep to exactly 10,000 read "then bank: expect 300" and the
+    call to bank no word that it wins, where first-to-target games say so (a review)."""
+    rules = load_rules("exact-10000")
+    state = advise_state(rules, turn_total=300, dice=2, score=9700)
+    assert state["advice"] == "bank"
+    assert state["bank_wins"] == (
+        "banking hits exactly 10,000 and wins the game, and a roll can only bust"
+    )
+    assert "bank_wins" not in advise_state(rules, turn_total=250, dice=2, score=9700)
+    options = advise_roll(rules, [1, 2, 3], turn_total=200, score=9700)["options"]
+    assert [o["keep"] for o in options if "bank_wins" in o] == [[1]]
+
+
 ODD: Any = 1.5  # (typed as anything: bad input on purpose)
 NONE: Any = None
 
