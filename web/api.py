@@ -19,6 +19,7 @@ from companion import rules as crules
 from companion.coach import advise_game, nothing_to_decide
 
 from . import coach, photos, store
+from .cli import everywhere
 from .errors import HOST_UNUSABLE, error_response
 from .fastpoll import etag_for, versioned
 
@@ -132,7 +133,7 @@ def forbidden(_exc: NotAuthorised) -> Any:
 LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "[::]")
 """Hosts that name the server itself, not where phones reach it: a page opened on it
 (localhost), or at the address it listens on everywhere (``hotdice serve``'s default
-0.0.0.0), whose link no phone can open either."""
+0.0.0.0, or 0, ::0: `cli.everywhere`), whose link no phone can open either."""
 
 
 def base_url() -> str:
@@ -144,7 +145,7 @@ def base_url() -> str:
         abort(400, description=HOST_UNUSABLE)
     public = current_app.config.get("PUBLIC_URL")
     host = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
-    if public and (host in LOOPBACK or host.startswith("127.")):
+    if public and (host in LOOPBACK or host.startswith("127.") or everywhere(host)):
         return str(public).rstrip("/")
     try:
         port = urlsplit(f"//{request.host}").port

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
+import ipaddress
 import os
 import socket
 import sqlite3
@@ -29,9 +31,24 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def everywhere(host: str) -> bool:
+    """Whether ``host`` means every interface: an unspecified address however written
+    ("0.0.0.0", "::", "::0", "0", "0.0"), or "*" (as waitress reads it): no phone opens
+    a link to it."""
+    bare = host.strip()
+    bare = bare[1:-1] if bare.startswith("[") and bare.endswith("]") else bare
+    if bare in ("", "*"):
+        return True
+    try:
+        infos = socket.getaddrinfo(bare, None, flags=socket.AI_NUMERICHOST)
+    except (OSError, UnicodeError):  # (a name, not an address)
+        return False
+    return any(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_unspecified for info in infos)
+
+
 def public_url(host: str, port: int) -> str:
     """The URL to print: the LAN address when listening on all interfaces."""
-    shown = lan_address() if host in ("0.0.0.0", "", "::") else host
+    shown = lan_address() if everywhere(host) else host
     if ":" in shown and not shown.startswith("["):  # (an IPv6 address goes in brackets)
         shown = f"[{shown}]"
     return f"http://{shown}:{port}/"
@@ -63,10 +80,15 @@ def print_banner(url: str, out: TextIO) -> None:
 
     qr = qrcode.QRCode(border=2)
     qr.add_data(url)
+    drawn = io.StringIO()
+    qr.print_ascii(out=drawn, invert=True)
     out.write(f"hotdice scoresheet: {url}\nScan to open it on a phone:\n")
     try:
-        qr.print_ascii(out=out, invert=True)
-    except UnicodeEncodeError:
+        # (checked strictly: `hotdice` writes "?" for what its output cannot encode, a QR
+        # of question marks, which no phone can scan)
+        drawn.getvalue().encode(getattr(out, "encoding", None) or "utf-8")
+        out.write(drawn.getvalue())
+    except (UnicodeEncodeError, LookupError):
         out.write("(this terminal cannot draw the QR code)\n")
     out.write("Press Ctrl+C to stop.\n")
     out.flush()
@@ -220,12 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hotdice")
     sub = parser.add_subparsers(dest="command", required=True)
     register(sub)
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         return int(args.handler(args))
     except (OSError, ValueError) as exc:
         print(f"hotdice: error: {brief(str(exc))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # (a Ctrl+C as it starts: quiet, as `hotdice serve`'s)
+        return 130
 
 
 if __name__ == "__main__":

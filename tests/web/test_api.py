@@ -803,7 +803,12 @@ def test_links_made_on_the_server_itself_point_to_the_lan_address(
     ).get_json()
     assert lan["view_url"] == f"http://10.0.0.5:8000/g/{lan['id']}"
     # (the address it listens on everywhere names no machine a phone can reach either)
-    for everywhere in ("http://0.0.0.0:8000", "http://[::]:8000"):
+    for everywhere in (
+        "http://0.0.0.0:8000",
+        "http://[::]:8000",
+        "http://0:8000",
+        "http://[::0]:8000",
+    ):
         body = client.post(
             "/api/games", json={"rules": "farkle", "players": ["Ann"]}, base_url=everywhere
         ).get_json()

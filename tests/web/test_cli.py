@@ -337,6 +337,43 @@ def test_public_url_and_lan_address(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cli.lan_address() == "127.0.0.1"
 
 
+@pytest.mark.parametrize("host", ["0", "*", "::0", "[::0]", "0:0:0:0:0:0:0:0", "0.0", " 0.0.0.0 "])
+def test_every_spelling_of_all_interfaces_prints_the_lan_address(
+    host: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--host 0` (and "*", "::0") printed http://0:8000/ and a QR of it: no phone opens it."""
+    monkeypatch.setattr(cli, "lan_address", lambda: "192.0.2.7")
+    assert cli.public_url(host, 8000) == "http://192.0.2.7:8000/"
+    for named in ("127.0.0.1", "10.0.0.5", "localhost", "::1"):
+        assert not cli.everywhere(named)
+
+
+def test_banner_to_an_output_that_replaces_what_it_cannot_encode_says_so() -> None:
+    """`hotdice` sets its output to write "?" for a character it cannot encode
+    (`PYTHONIOENCODING=ascii`): the QR came out as blocks of question marks."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", errors="replace")
+    cli.print_banner("http://10.0.0.2:8000/", out)
+    text = raw.getvalue().decode("ascii")
+    assert "(this terminal cannot draw the QR code)\n" in text and "?" not in text
+    assert text.startswith("hotdice scoresheet: http://10.0.0.2:8000/\n")
+    assert text.endswith("Press Ctrl+C to stop.\n")
+
+
+def test_ctrl_c_as_python_m_web_serve_starts_is_quiet(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m web serve` printed a KeyboardInterrupt traceback for a Ctrl+C during its
+    start-up, where `hotdice serve` ends with status 130 and nothing said."""
+
+    def interrupted(host: str, port: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "check_port_free", interrupted)
+    assert cli.main(["serve", "--host", "127.0.0.1"]) == 130
+    assert capsys.readouterr() == ("", "")
+
+
 def test_banner_without_unicode_says_so() -> None:
     """A terminal that cannot encode the QR's blocks gets a line saying so, then the rest."""
 
