@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+import traceback
 from pathlib import Path
 from typing import IO, Any
 
-from flask import Flask, Request
+from flask import Config, Flask, Request
 
 from .db import owner_only
 
@@ -45,6 +46,71 @@ class UploadsClosingRequest(Request):
 class SecretKeyError(OSError):
     """The instance folder's secret key cannot be read or made (said so, not as the
     database's fault, by ``hotdice serve``)."""
+
+
+class ConfigError(ValueError):
+    """A mistake in the instance folder's ``config.py``, which the README has its users
+    edit: one line naming the file, the setting and what is wrong (``hotdice serve``:
+    exit 2), where a traceback had been, or a setting taken that did nothing."""
+
+
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+"""SQLite's ``synchronous`` levels (it ignores any other word, and stays at NORMAL)."""
+
+WHOLE_NUMBERS = {
+    "HEAVY_AT_ONCE": "such as 2",
+    "POLL_MS": "of milliseconds, such as 1000",
+    "MAX_PIXELS": "such as 50_000_000",
+    "MAX_CONTENT_LENGTH": "of bytes, such as 20 * 1024 * 1024, or None for no limit",
+    "MAX_JSON_SIZE": "of bytes, such as 64 * 1024, or None for no limit",
+    "MAX_FORM_MEMORY_SIZE": "of bytes, such as 500_000, or None for no limit",
+    "MAX_FORM_PARTS": "such as 1000, or None for no limit",
+}
+"""Settings that are a whole number of 1 or more (or None, where it says so), and an
+example of each for the error (the app's default)."""
+
+
+def _config_file(path: str) -> dict[str, Any]:
+    """The settings of ``config.py`` at ``path`` (none where there is no such file),
+    checked: a mistake is a ConfigError saying where and what."""
+    loaded = Config(os.path.dirname(path))
+    try:
+        loaded.from_pyfile(path, silent=True)
+    except SyntaxError as exc:
+        raise ConfigError(f"{path} line {exc.lineno}: {exc.msg}") from None
+    except Exception as exc:  # (its code ran: a NameError, a file it opened)
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+        where = f"{path} line {lines[-1]}" if lines else path
+        said = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"{where}: {type(exc).__name__}: {said}") from None
+    settings = dict(loaded)
+    for key, value in settings.items():
+        problem = _wrong_setting(key, value)
+        if problem:
+            raise ConfigError(f"{path}: {key} = {value!r}: {problem}")
+    if "DB_SYNCHRONOUS" in settings:
+        settings["DB_SYNCHRONOUS"] = settings["DB_SYNCHRONOUS"].upper()
+    return settings
+
+
+def _wrong_setting(key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` for the setting ``key`` (None: nothing, or a setting
+    this app does not read)."""
+    if key == "DB_SYNCHRONOUS":
+        if not isinstance(value, str) or value.upper() not in SYNCHRONOUS:
+            return "must be one of " + ", ".join(f'"{x}"' for x in SYNCHRONOUS)
+    elif key in WHOLE_NUMBERS:
+        if value is None and "None" in WHOLE_NUMBERS[key]:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            return f"must be a whole number {WHOLE_NUMBERS[key]}"
+    elif key == "DATABASE":
+        if not isinstance(value, str) or not value.strip():
+            return "must be the SQLite file's path, as text"
+    elif key == "SECRET_KEY":
+        if value is not None and not isinstance(value, (str, bytes)):
+            return "must be text (or left out: the instance folder's secret_key is made)"
+    return None
 
 
 def _secret_key(instance: Path) -> str:
@@ -111,7 +177,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
     )
-    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_mapping(_config_file(os.path.join(app.instance_path, "config.py")))
     if config is not None:
         app.config.from_mapping(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]

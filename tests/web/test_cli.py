@@ -489,3 +489,55 @@ def _request(server: Server, method: str, path: str, body: bytes | None = None) 
     data = conn.getresponse().read()
     conn.close()
     return data
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ('DB_SYNCHRONOUS = "FULL', "config.py line 1: unterminated string literal"),
+        ("DB_SYNCHRONOUS = FULL", "config.py line 1: NameError: name 'FULL' is not defined"),
+        ('HEAVY_AT_ONCE = "2"', "config.py: HEAVY_AT_ONCE = '2': must be a whole number"),
+        ("HEAVY_AT_ONCE = 0", "config.py: HEAVY_AT_ONCE = 0: must be a whole number"),
+        ('MAX_CONTENT_LENGTH = "20MB"', "config.py: MAX_CONTENT_LENGTH = '20MB': must be a whole"),
+        ("POLL_MS = 0.5", "config.py: POLL_MS = 0.5: must be a whole number of milliseconds"),
+        ('DB_SYNCHRONOUS = "FUL"', "config.py: DB_SYNCHRONOUS = 'FUL': must be one of \"OFF\""),
+        ("DB_SYNCHRONOUS = 2", "config.py: DB_SYNCHRONOUS = 2: must be one of"),
+    ],
+)
+def test_a_mistake_in_config_py_is_one_line_naming_it(
+    line: str,
+    said: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README has users edit instance/config.py: a syntax error there was a 26-line
+    traceback (exit 1), a setting of the wrong type a TypeError's, "20MB" a message that
+    named neither the file nor the setting, and "FUL" was taken, SQLite staying NORMAL."""
+    import waitress
+
+    def create_server(app: object, **options: object) -> object:
+        raise AssertionError("served despite config.py")
+
+    monkeypatch.setattr(waitress, "create_server", create_server)
+    (tmp_path / "config.py").write_text(line + "\n", encoding="utf-8")
+    monkeypatch.setenv("HOTDICE_INSTANCE", str(tmp_path))
+    port = str(free_port())
+    assert cli.main(["serve", "--host", "127.0.0.1", "--port", port]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"hotdice: error: {tmp_path / said}") and err.count("\n") == 1
+    assert not (tmp_path / "hotdice.sqlite").exists()  # (refused before the database)
+
+
+def test_config_py_synchronous_is_read_in_any_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from web import create_app
+    from web.db import get_db
+
+    (tmp_path / "config.py").write_text('DB_SYNCHRONOUS = "full"\nMAX_JSON_SIZE = None\n')
+    monkeypatch.setenv("HOTDICE_INSTANCE", str(tmp_path))
+    app = create_app({"TESTING": True, "SECRET_KEY": "test"})
+    assert app.config["DB_SYNCHRONOUS"] == "FULL" and app.config["MAX_JSON_SIZE"] is None
+    with app.app_context():
+        assert get_db().execute("PRAGMA synchronous").fetchone()[0] == 2  # (FULL)
