@@ -288,10 +288,32 @@ def init_db() -> None:
             owner_only(real + part, keep_group=True)
     conn = get_db()
     conn.executescript(SCHEMA)
+    check_writable(conn)
     if conn.execute("PRAGMA user_version").fetchone()[0] == 0:
         conn.executescript(
             f"BEGIN IMMEDIATE; DELETE FROM forms; PRAGMA user_version = {FORMS_DIGESTED}; COMMIT;"
         )
+
+
+READ_ONLY = (
+    "the file cannot be written ({}): give the server's user write access to it and its folder"
+)
+
+
+def check_writable(conn: sqlite3.Connection) -> None:
+    """Refuse a file SQLite opened read-only (its mode 0444, a read-only mount): the
+    server started, then answered every write with a 503 "try again" for good. A write
+    that changes nothing, rolled back; a lock another program holds is let be (it is
+    released: a write then waits for it)."""
+    try:
+        conn.execute("BEGIN")
+        conn.execute("DELETE FROM forms WHERE 0")  # (a statement that writes: refused)
+    except sqlite3.OperationalError as exc:
+        if str(getattr(exc, "sqlite_errorname", "")).startswith("SQLITE_READONLY"):
+            raise sqlite3.OperationalError(READ_ONLY.format(exc)) from exc
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
 
 
 @click.command("init-db")

@@ -3,6 +3,7 @@ before anything is written to it."""
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import sqlite3
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from flask import Flask
 
+from tests.web.conftest import free_port
 from web import create_app, store
 from web import db as web_db
 
@@ -522,6 +524,69 @@ def test_a_write_held_by_another_program_s_lock_is_a_503_the_phone_waits_for(
         )
         assert resp.status_code == 503 and "(database is locked)" in resp.get_json()["error"]
         assert client.get(f"/api/games/{game_id}").status_code == 200  # (reads go on)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def _read_only(path: str, synchronous: str = "NORMAL") -> sqlite3.Connection:
+    """`db.connect` as SQLite opens a file it may not write (mode 0444 to a user who is not
+    root, a read-only mount): read-only, without a word. Root writes any file whatever
+    its mode, so the tests open it so themselves."""
+    conn = sqlite3.connect(
+        f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+    )
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def test_a_database_file_that_cannot_be_written_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A read-only file (chmod 444, in a folder the server may write) started, then every
+    write was a 503 "attempt to write a readonly database; try again", for good."""
+    from web.cli import main
+
+    path = tmp_path / "games.sqlite"
+    _app(path).test_client().post("/api/games", json={"rules": "farkle", "players": ["Ann"]})
+    monkeypatch.setattr(web_db, "connect", _read_only)
+    with pytest.raises(sqlite3.OperationalError, match="the file cannot be written"):
+        _app(path)
+    monkeypatch.setenv("HOTDICE_INSTANCE", str(tmp_path / "instance"))
+    port = str(free_port())
+    assert main(["serve", "--host", "127.0.0.1", "--db", str(path), "--port", port]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"hotdice: error: cannot open the database {path}: the file cannot be written "
+        "(attempt to write a readonly database): give the server's user write access to "
+        "it and its folder\n"
+    )
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0,
+    reason="root writes a file whatever its mode (the test above opens it read-only)",
+)
+def test_a_database_file_of_mode_0444_is_refused_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    _app(path)
+    path.chmod(0o444)
+    with pytest.raises(sqlite3.OperationalError, match="the file cannot be written"):
+        _app(path)
+
+
+def test_a_database_another_program_holds_locked_still_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start's check that the file can be written does not refuse a file another
+    program has locked for a moment (its write waits for the lock, as any write does)."""
+    monkeypatch.setattr(web_db, "BUSY_SECONDS", 0.2)
+    path = tmp_path / "games.sqlite"
+    _app(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        assert _app(path).test_client().get("/api/rules").status_code == 200
     finally:
         other.execute("ROLLBACK")
         other.close()
