@@ -298,6 +298,8 @@ def same_file(game_id: str, body: dict[str, Any]) -> None:
     page of the file before a backup was put back is stale, as at another version, even
     where the version numbers agree (409)."""
     sent = body.get("epoch")
+    if sent is not None and not isinstance(sent, str):  # (not another file's: malformed)
+        raise Unreadable("'epoch' must be the text the game's GET gave, such as \"1a2b3c4d\"")
     if sent is not None and sent != store.epoch():
         raise store.Conflict(
             store.load(game_id),
@@ -392,7 +394,7 @@ def advice(game_id: str) -> Response:
     game = store.get_game(game_id)
     version = store.current_version(game.id)
     tag = etag_for(game.id, version, store.epoch()) + "-advice"
-    if request.if_none_match.contains(tag):
+    if request.if_none_match.contains_weak(tag):  # (weak, as RFC 9110 has it: `versioned`)
         resp = Response(status=304)
     else:
         try:

@@ -38,7 +38,9 @@ def versioned(
     """A poll's answer in Flask for one version of a game, `tag` its ETag: a 304 where the
     phone shows that version already, else the body `render` makes, once per `key` for
     every phone (`store.memo`); revalidated on every poll (`cache_control`)."""
-    if request.if_none_match.contains(tag):
+    # (If-None-Match compares weakly, RFC 9110: a proxy that gzips makes the ETag weak,
+    # W/"...", and `matches` takes it so; Werkzeug's `contains` compares strongly)
+    if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
     else:
         resp = Response(store.memo(key, render), mimetype=mimetype)

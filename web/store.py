@@ -191,7 +191,11 @@ def _make(
         except ValueError as exc:
             # A log the engine no longer accepts (kept, and shown, so that it can still be
             # exported or repaired by undo), or players it does not take.
-            setup_error = f"this game's log does not replay: {exc}" if table.events else str(exc)
+            said = str(exc)
+            for n, event in enumerate(table.events, 1):  # (the engine's "unknown event type")
+                if isinstance(event, UnreadableRow) and said.startswith(f"event {n}:"):
+                    said = f"event {n}: {event['error']}"
+            setup_error = f"this game's log does not replay: {said}" if table.events else said
     js = state.to_json() if state is not None else None
     return Snapshot(game, version, table, state, setup_error, js, rematch)
 
@@ -540,7 +544,8 @@ def create_keyed(
         game = made_from(form_key)
         token = "" if game is None else form_token(form_key, game.id)
         if game is not None and check_token(game, token):
-            if (spec, target, names) != (game.rules, game.target, game.players):
+            asked = (spec, target_as_read(spec, target), names)
+            if asked != (game.rules, target_as_read(game.rules, game.target), game.players):
                 raise KeyReused(
                     "this Idempotency-Key was used for another game (other rules, target "
                     "or players): send a new key for a new game"
@@ -553,6 +558,15 @@ def create_keyed(
             return snap, token, Made.BEFORE
         snap, token = creating.game(form_key, rules, target, players)
     return snap, token, Made.NOW
+
+
+def target_as_read(rules: str, target: int | None) -> int | None:
+    """A game's target as the engine reads it: the rules' own where none was given, so a
+    retry that writes out the default asks for the same game (as docs/web.md says)."""
+    try:
+        return crules.load_rules(rules, target=target).target
+    except ValueError:  # (rules stored before, now refused: the target as stored)
+        return target
 
 
 def made_before(form_key: str) -> tuple[Snapshot, str | None] | None:
@@ -606,7 +620,30 @@ def _rows(game_id: str, after: int, upto: int) -> list[tuple[int, str, dict[str,
         "ORDER BY seq",
         (game_id, after, upto),
     )
-    return [(r[0], r[1], json.loads(r[2])) for r in cur]
+    return [_row(r[0], r[1], r[2]) for r in cur]
+
+
+class UnreadableRow(dict[str, Any]):
+    """A row of the ``events`` table that is no JSON object (the file edited by hand),
+    kept as a game event the engine refuses: the game's log then does not replay, shown
+    and mended by undo as a row the engine no longer accepts is, where it was a 500 with
+    a traceback on every route of the game. No request stores one: it is a class of its
+    own, not a payload a client could send."""
+
+
+def _row(seq: int, kind: str, text: str) -> tuple[int, str, dict[str, Any]]:
+    """One stored row: its number, kind and payload (an `UnreadableRow` for one that is
+    no JSON object; an undo's payload is never read)."""
+    try:
+        payload = json.loads(text)
+        why = "is not a JSON object"
+    except (ValueError, RecursionError) as exc:
+        payload, why = None, f"is not JSON ({exc})"
+    if isinstance(payload, dict):
+        return seq, kind, payload
+    if kind == "undo":
+        return seq, kind, {}
+    return seq, "game", UnreadableRow(type="unreadable", row=seq, error=f"its {kind} row {why}")
 
 
 def snapshot_at(game: Game, version: int) -> Snapshot:
@@ -618,13 +655,17 @@ def snapshot_at(game: Game, version: int) -> Snapshot:
         rows = _rows(game.id, cached.version, version)
         if rows and all(kind == "game" for _s, kind, _p in rows):
             state = cached.state
-            for _seq, _kind, payload in rows:
-                state = cgame.apply(state, payload)
-            rows_now = cached.table.rows + tuple(("game", p) for _s, _k, p in rows)
-            table = ctable.Table(game.players, rows_now)
-            snap = _make(game, version, table, state, cached.rematch)
-            _cache().put(epoch(), snap)
-            return snap
+            try:
+                for _seq, _kind, payload in rows:
+                    state = cgame.apply(state, payload)
+            except ValueError:  # (a row the engine refuses: folded below, and said so)
+                state = None
+            if state is not None:
+                rows_now = cached.table.rows + tuple(("game", p) for _s, _k, p in rows)
+                table = ctable.Table(game.players, rows_now)
+                snap = _make(game, version, table, state, cached.rematch)
+                _cache().put(epoch(), snap)
+                return snap
     snap = fold(game, _rows(game.id, 0, version))
     _cache().put(epoch(), snap)
     return snap

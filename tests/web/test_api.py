@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask
@@ -120,6 +120,23 @@ def test_an_idempotency_key_sent_for_another_game_is_refused(
         == 201
     )
     assert _games(app) == 2
+
+
+def test_an_idempotency_key_sent_again_with_the_default_target_written_out_is_the_same_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The same game is its rules, target and players as the server reads them: a retry
+    that writes out the rules' own target (or leaves out the one the first wrote) was a
+    422 "used for another game"."""
+    body = {"rules": "farkle", "players": ["Ann", "Bob"]}
+    for first, again in ((body, {**body, "target": 10000}), ({**body, "target": 10000}, body)):
+        key = {"Idempotency-Key": f"default target {len(first)} written out"}
+        made = client.post("/api/games", json=first, headers=key)
+        resp = client.post("/api/games", json=again, headers=key)
+        assert resp.status_code == 201 and resp.headers["Idempotent-Replayed"] == "true"
+        assert resp.get_json()["id"] == made.get_json()["id"]
+    resp = client.post("/api/games", json={**body, "target": 5000}, headers=key)
+    assert resp.status_code == 422 and _games(app) == 2
 
 
 def test_the_load_benchmark_creates_games_the_server_takes(client: FlaskClient) -> None:
@@ -1086,3 +1103,99 @@ def test_a_game_without_players_has_no_log_to_export(client: FlaskClient) -> Non
     page = client.get(f"/g/{made['id']}")
     assert page.status_code == 200 and 'data-players="0"' in page.get_data(as_text=True)
     assert re.search(r'id="export-log"[^>]* hidden>', page.get_data(as_text=True))
+
+
+def test_a_write_whose_epoch_is_not_text_is_malformed_not_a_backup(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """An `epoch` of another type was a 409 "put back from a backup": no file is tagged
+    5, [] or {}; it is a body the server cannot read (400), on every write."""
+    game.create("farkle")
+    score = {"type": "score", "player": "Ann", "points": 500}
+    writes: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("events", {"event": score}),
+        ("undo", {}),
+        ("players", {"name": "Cid"}),
+        ("first", {"rolls": {"Ann": 5, "Bob": 3}}),
+    )
+    for path, body in writes:
+        epochs: tuple[Any, ...] = (5, [], {}, True)
+        for epoch in epochs:
+            resp = client.post(
+                f"/api/games/{game.id}/{path}",
+                headers=game.auth,
+                json={"version": 0, "epoch": epoch, **body},
+            )
+            assert resp.status_code == 400, (path, epoch, resp.get_json())
+            assert resp.get_json() == {
+                "error": "'epoch' must be the text the game's GET gave, such as \"1a2b3c4d\""
+            }
+    assert game.get()["version"] == 0
+
+
+def test_a_weak_etag_revalidates_the_state_at_every_version_and_the_advice(
+    client: FlaskClient, game: GameActions
+) -> None:
+    """A proxy that gzips makes the ETag weak, W/"...", and If-None-Match compares weakly
+    (RFC 9110): only the fast poll, at version 1 and on, answered it 304; Flask's own
+    answers (version 0, and the advice always) were a 200 with the whole body again."""
+    game.create("farkle")
+    for player in ("Ann", "Bob"):
+        for path in (f"/api/games/{game.id}", f"/api/games/{game.id}/advice"):
+            tag = client.get(path).headers["ETag"]
+            assert not tag.startswith("W/")
+            for header in (tag, f"W/{tag}", f'"x", W/{tag}'):
+                resp = client.get(path, headers={"If-None-Match": header})
+                assert resp.status_code == 304, (game.version, path, header)
+            assert client.get(path, headers={"If-None-Match": 'W/"x"'}).status_code == 200
+        game.score(player, 500)
+
+
+def test_a_row_that_is_not_json_is_shown_as_a_log_that_does_not_replay_and_undo_mends_it(
+    app: Flask, client: FlaskClient, game: GameActions
+) -> None:
+    """A row of the file edited by hand into no JSON was a 500 with a traceback on every
+    route of its game; it is said as a row the engine refuses is, and Undo takes it back."""
+    game.create("farkle")
+    game.score("Ann", 500)
+    with app.app_context():
+        from web.db import get_db
+
+        get_db().execute(
+            "INSERT INTO events (game_id, seq, kind, event) VALUES (?, 2, 'game', '{\"type\": ')",
+            (game.id,),
+        )
+    body = game.get()  # (the cached state at version 1 is advanced by the row: refused too)
+    assert body["version"] == 2 and body["state"] is None
+    assert body["setup"]["error"].startswith(
+        "this game's log does not replay: event 2: its game row is not JSON (Expecting value"
+    )
+    app.extensions["hotdice_cache"].snapshots.clear()
+    assert game.get()["setup"] == body["setup"]
+    for path in (f"/g/{game.id}", f"/g/{game.id}/sheet", f"/api/games/{game.id}/log"):
+        assert client.get(path).status_code == 200, path
+    assert client.get(f"/api/games/{game.id}/advice").get_json()["advice"] is None
+    game.version = 2
+    game.score("Bob", 100, expect=422)
+    game.undo()
+    assert game.state["players"][0]["score"] == 500
+
+
+def test_a_join_row_that_is_no_json_object_is_said_so_and_undo_mends_it(
+    app: Flask, game: GameActions
+) -> None:
+    game.create("farkle", ["Ann"])
+    with app.app_context():
+        from web.db import get_db
+
+        get_db().execute(
+            "INSERT INTO events (game_id, seq, kind, event) VALUES (?, 1, 'join', '5')",
+            (game.id,),
+        )
+    body = game.get()
+    assert body["setup"]["error"] == (
+        "this game's log does not replay: event 1: its join row is not a JSON object"
+    )
+    game.version = 1
+    game.undo()
+    assert game.get()["state"]["players"][0]["name"] == "Ann"
