@@ -728,6 +728,24 @@ def test_openapi_documents_every_api_route(client: FlaskClient) -> None:
         assert f"  {route}:" in text, route
 
 
+def test_openapi_lists_the_405_the_503s_and_the_first_players_answer(client: FlaskClient) -> None:
+    """A review of the document: no path listed the 405 every path answers to a method it
+    does not take; the reads of a game did not list the 503 of a database that cannot be
+    used; /first's 200 had no schema; and its description said every error is a 4xx."""
+    text = client.get("/api/openapi.yaml").get_data(as_text=True)
+    head, _, paths = text.partition("\npaths:\n")
+    blocks = {b.split(":", 1)[0]: b for b in ("\n" + paths).split("\n  /api")[1:]}
+    assert len(blocks) == 12
+    for route, block in blocks.items():
+        assert "'405': {$ref: '#/components/responses/MethodNotAllowed'}" in block, route
+    for route in ("/games/{id}", "/games/{id}/advice", "/games/{id}/log"):
+        assert "'503': {$ref: '#/components/responses/Unavailable'}" in blocks[route], route
+    assert 'winner: {type: [string, "null"]' in blocks["/games/{id}/first"]
+    assert "or 503 while the database cannot be used" in head
+    resp = client.delete("/api/games/ABCDEF/first")
+    assert resp.status_code == 405 and "POST" in resp.headers["Allow"]
+
+
 def test_two_servers_on_one_database_never_serve_a_stale_state(app: Flask) -> None:
     from web import create_app
 
