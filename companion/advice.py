@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.errors import ParseError
-from companion.rules import MAX_TARGET, Finish, Rules
+from companion.rules import MAX_TARGET, Rules
 from companion.scoring import parse_dice
 from companion.strategy import (
     bust_value,
@@ -139,7 +139,7 @@ def advise_state(
     elif not solution.can_bank(turn_total):
         refusal = bank_short_of(rules, turn_total, on_board=on_board)
     bank_value = None if refusal else solution.bank_value(turn_total)
-    wins = bank_value is not None and need is None and _bank_wins(rules, score + turn_total)
+    wins = bank_value is not None and need is None and rules.bank_wins(score + turn_total)
     if wins:  # (points past the target count for nothing: the bank wins the game)
         out["bank_wins"] = rules.bank_ends_game(score + turn_total)
     out.update(
@@ -156,15 +156,6 @@ def advise_state(
     if refusal:
         out["bank_refusal"] = refusal
     return out
-
-
-def _bank_wins(rules: Rules, banked: int) -> bool:
-    """Whether a bank to ``banked`` wins the game there and then, as the advice says it
-    (``bank_wins``): first to the target, or exactly on an exact one (no 5150 bonus rolls
-    to come after), where a bank hitting 10,000 under ``exact-10000`` had read "then bank:
-    expect 300" with no word that it wins (a review)."""
-    exact = rules.finish is Finish.EXACT and banked == rules.target and not rules.the_5150
-    return exact or rules.bank_wins_at_once(banked)
 
 
 def advise_roll(
@@ -265,7 +256,7 @@ def advise_turn(
     for keep in turn.options():
         after = turn.keep(keep.dice)
         left = 0 if after.hot_dice else after.dice_left
-        wins = need is None and after.can_bank and _bank_wins(rules, turn.score + after.total)
+        wins = need is None and after.can_bank and rules.bank_wins(turn.score + after.total)
         if after.phase is Phase.WON:
             value, then = (1.0 if need else float(after.total)), "win"
         elif wins:

@@ -98,6 +98,16 @@ def is_rule_file(spec: str) -> bool:
     return False
 
 
+def _a_pipe(path: str) -> bool:
+    """Whether ``path`` is a shell's ``<(...)`` (a pipe in a folder of file descriptors,
+    ``/dev/fd/63``), whose name names nothing of what comes through it; a named pipe's
+    name was chosen."""
+    try:
+        return Path(path).parent.name == "fd" and stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def rules_spec(spec: str) -> str | dict[str, Any]:
     """What ``--rules`` names: a preset spec as it is, or a rule file's table (a base
     preset and overrides, named after the file unless it says otherwise), read once: a
@@ -121,6 +131,9 @@ def rules_spec(spec: str) -> str | dict[str, Any]:
     if _has_huge_int(table):  # (0x and 0o numbers pass tomllib, then fail when printed)
         raise ParseError(f"{spec}: not a rule file: a number in it is too long")
     stem = Path(spec).stem
+    if _a_pipe(spec):  # ("/dev/fd/63" had named them "63", another number each run)
+        base = table.get("base")
+        stem = f"{base if isinstance(base, str) else 'piped'} rule file"
     if "name" not in table and (not is_plain_line(stem) or not has_visible(stem)):
         raise ParseError(
             f"{spec!r}: a rule file's name names its rules, so it must be one line of plain "

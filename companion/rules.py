@@ -187,6 +187,14 @@ class Rules:
         on past a winning bank (a review)."""
         return self.finish is Finish.FIRST_TO_TARGET and banked >= self.target and not self.the_5150
 
+    def bank_wins(self, banked: int) -> bool:
+        """Whether a bank to ``banked`` wins the game there and then, as advice says it
+        (`bank_ends_game`'s words): first to the target (`bank_wins_at_once`), or exactly
+        on an exact one, with no 5150 bonus rolls to come after (a keep to exactly 10,000
+        under ``exact-10000`` had read "then bank: expect 300", no word that it wins)."""
+        exact = self.finish is Finish.EXACT and banked == self.target and not self.the_5150
+        return exact or self.bank_wins_at_once(banked)
+
     def past_exact_target(self, total: int) -> bool:
         """Whether a score plus turn total is past an exact target: such a turn can never be
         banked, and every roll busts (a takeover can hand one over)."""

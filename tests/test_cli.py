@@ -1051,6 +1051,21 @@ def test_a_rule_file_through_a_pipe_is_read_once(
         assert code == 0 and json.loads(out)["rules"] == "r", err
 
 
+def test_rules_through_a_shells_pipe_are_named_after_their_base(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--rules <(printf ...)` is /dev/fd/63: its rules had been named "63", another
+    number each run, and so recorded in a replayed log."""
+    reading, writing = os.pipe()
+    try:
+        os.write(writing, b'base = "zilch"\ntarget = 5000\n')
+        os.close(writing)
+        code, out, err = run(capsys, "score", "--json", "--rules", f"/dev/fd/{reading}", "111")
+    finally:
+        os.close(reading)
+    assert code == 0 and json.loads(out)["rules"] == "zilch rule file", err
+
+
 def test_an_existing_file_or_pipe_not_named_toml_is_a_rule_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

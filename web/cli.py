@@ -7,6 +7,7 @@ import contextlib
 import io
 import ipaddress
 import os
+import signal
 import socket
 import sqlite3
 import sys
@@ -194,6 +195,8 @@ def run_serve(args: argparse.Namespace) -> int:
         except BrokenPipeError:  # (`hotdice serve | head -1`: the URL was taken; serve on)
             sys.stdout = open(os.devnull, "w")  # (for the process's life)
         warm_up = photos.warm_up_in_background()
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _stop_as_ctrl_c)
         server.run()  # (waitress catches a Ctrl+C itself, and returns)
         served = True
     except KeyboardInterrupt:
@@ -206,6 +209,13 @@ def run_serve(args: argparse.Namespace) -> int:
             if warm_up is not None:
                 finish(warm_up, status=0 if served else 2)
     return 0  # (Ctrl+C is how a server is stopped, as `read --camera` is: as meant)
+
+
+def _stop_as_ctrl_c(_signum: int, _frame: object) -> None:
+    """A service manager's stop (systemd, ``docker stop``, ``kill``: SIGTERM) taken as a
+    Ctrl+C: the server closes and folds its log into the file, where it had ended at once,
+    the games since the log's last checkpoint in ``-wal`` alone (a review)."""
+    raise KeyboardInterrupt
 
 
 WARM_UP_WAIT = 30.0

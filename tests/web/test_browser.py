@@ -660,17 +660,37 @@ def test_another_phones_action_is_said_to_a_screen_reader_and_ones_own_focuses_t
         wall = other.new_page()
         wall.goto(str(page.get_attribute("#view-link", "href")))
         wall.wait_for_selector("body[data-ready]")
+        page.fill('#add-player input[name="name"]', "Cid")  # (before play: the seating)
+        page.click("#add-player button")
+        wait_text(wall, "#heard", "Players: Ann, Bob, Cid")
+        page.wait_for_timeout(1000)  # (past the settle)
         page.fill("#quick-points", "500")
         page.press("#quick-points", "Enter")
         wait_text(page, "#turn-line", "Bob's turn")
         wait_text(wall, "#heard", "Ann: +500 → 500. Bob's turn")
         assert "▶" not in wall.locator("#heard").inner_text()
+        # back after a while (its polls unanswered): a round's turns at the most
+        game_id = page.locator("#game").get_attribute("data-id")
+        auth = {"Authorization": f"Bearer {page.locator('#game').get_attribute('data-token')}"}
+        wall.route(f"**/api/games/{game_id}", lambda route: route.abort())
+        for version, player in enumerate(["Bob", "Cid", "Ann", "Bob", "Cid"], start=2):
+            event = {"type": "score", "player": player, "points": 0}
+            answer = page.request.post(
+                f"{server.url}/api/games/{game_id}/events",
+                data={"version": version, "event": event},
+                headers=auth,
+            )
+            assert answer.status == 200, answer.text()
+        wall.unroute(f"**/api/games/{game_id}")
+        wait_text(wall, "#heard", "5 turns since; the last 3. Ann: bust")
+        assert wall.locator("#heard").inner_text().endswith("Cid: bust → 0. Ann's turn")
+        page.wait_for_selector('#sheet[data-version="7"]')
         page.wait_for_timeout(1000)  # (past the settle)
         page.focus('#quick [data-quick="bust"]')
         page.keyboard.press("Enter")  # (Busted, pressed from the keyboard)
-        wait_text(page, "#turn-line", "Ann's turn")
+        wait_text(page, "#turn-line", "Bob's turn")
         _wait_for(page, lambda: page.evaluate("document.activeElement.id") == "turn-line")
-        wait_text(wall, "#heard", "Bob: bust")
+        wait_text(wall, "#heard", "Ann: bust")
         assert errors == []
 
 
@@ -684,7 +704,7 @@ def test_the_rule_checks_coach_pending_is_asked_again(browser: Browser, server: 
         def first_pending(route: Route) -> None:
             answer = route.fetch()
             body = answer.json()
-            if not answers:
+            if len(answers) < 2:
                 body["advice"] = {"situation": "pending", "reason": "Working out…", "retry_ms": 300}
             answers.append(answer.status)
             route.fulfill(response=answer, body=json.dumps(body))
@@ -696,10 +716,21 @@ def test_the_rule_checks_coach_pending_is_asked_again(browser: Browser, server: 
         page.check("#coach-on")
         for v in [1, 1, 2, 3, 4, 6]:
             page.locator(f'.face[data-face="{v}"]').click()
+        said = """() => { window.said = []; new MutationObserver(() => window.said.push(
+            document.getElementById("check-status").textContent)).observe(
+            document.getElementById("check-status"), {childList: true, characterData: true,
+            subtree: true}); }"""
+        page.evaluate(said)
         page.click('[data-pad="go"]')
         wait_text(page, "#coach-pending", "Working out…")
         page.locator("#result .coach-keeps li.best").filter(has_text="expect 370").wait_for()
-        assert answers == [200, 200]
+        assert answers == [200, 200, 200]
+        # said once each way, not again at each ask (the status is read out at each change)
+        assert page.evaluate("window.said") == [
+            "Scoring under farkle…",
+            "farkle: best 200.",
+            "farkle: most points now 200.",
+        ]
 
 
 def test_the_coach_says_a_5150_bonus_roll_is_not_counted_with_others_still_to_play(
@@ -817,6 +848,16 @@ def test_add_players_and_roll_for_first(browser: Browser, server: Server, shots:
             assert bob.locator("#first-again").inner_text() == "Tie: Ann and Bob roll again."
             assert bob.locator('#first select[name="Cid"]').is_disabled()
         page.select_option('#first select[name="Ann"]', "2")
+        # a die the camera is unsure of is not chosen for Bob (Decide had sent it unchecked)
+        unsure = {**ONE_DIE_READ, "detections": [{**ONE_DIE_READ["detections"][0], "unsure": True}]}
+        answer_reads(page, unsure)
+        page.set_input_files(
+            '#first input.first-photo[data-player="Bob"]',
+            files=upload("bob.png", b"stub"),
+        )
+        wait_text(page, "#toast", "Bob's die looks like a 6, but the camera is unsure: choose it")
+        assert page.locator('#first select[name="Bob"]').input_value() == ""
+        page.unroute("**/api/read*")
         answer_reads(page, ONE_DIE_READ)
         page.set_input_files(
             '#first input.first-photo[data-player="Bob"]',
@@ -1411,6 +1452,24 @@ def test_photo_of_a_roll(browser: Browser, server: Server, shots: Path) -> None:
         page.click('[data-pad="go"]')
         page.locator("#result h2").wait_for()
         assert page.locator("#result-roll .die").count() == found
+
+
+def test_a_first_photo_shows_no_picture_until_one_comes_back(
+    browser: Browser, server: Server
+) -> None:
+    """A pad's first photo had shown a broken picture, said to be "the photo with the dice
+    found", while it was read, and for good where the server was busy; a busy server's
+    message spoke of dice above where there were none."""
+    with phone(browser) as ctx:
+        page = check_page(ctx, server)
+        assert page.locator("#check .photo-preview img").get_attribute("alt") == ""
+        answer_reads(page, {"error": "the server is busy reading photos for others"}, status=503)
+        page.set_input_files("#check input.photo", files=upload("t.png", b"stub"))
+        wait_text(page, "#check .photo-status", "trying again")
+        assert page.locator("#check .photo-preview img").is_hidden()
+        wait_text(page, "#check .photo-status", "the server is busy reading photos for others.")
+        assert page.locator("#check .photo-preview img").is_hidden()
+        assert "dice above" not in page.locator("#check .photo-status").inner_text()
 
 
 def test_a_photo_refused_for_the_rules_keeps_the_last_photos_dice(
@@ -2040,6 +2099,8 @@ def test_the_sheet_keeps_the_player_to_act_in_view(browser: Browser, server: Ser
         busy = "the server is busy reading photos for others; try again in a moment"
         answer_reads(page, {"error": busy}, status=503)
         page.set_input_files("#controls input.photo", files=not_a_photo)
+        # (sent again once, after the server's wait: the photo had been dropped)
+        wait_text(page, "#controls .photo-status", "busy reading other photos: trying again")
         wait_text(page, "#controls .photo-status", "the dice above are as they were")
         assert page.locator("#controls .tray .tray-die").count() == found
         assert page.locator("#controls .photo-preview img").is_visible()

@@ -159,11 +159,15 @@ def test_ctrl_c_as_the_server_warms_up_stops_it_quietly(tmp_path: Path, wait: fl
     assert _stopped(proc, ctrl_c=True) == (0, b"")
 
 
-def test_a_stopped_server_leaves_its_games_in_the_database_file_alone(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_server_leaves_its_games_in_the_database_file_alone(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
     """A phone keeps its connection open between polls, and a server stopped so had left
     every game in the write-ahead log beside the file: a copy of the file alone held no
     games, and a backup put back beside that log was damaged by it. The log is folded into
-    the file as the server stops. (Held open here by a connection of the test's own, idle,
+    the file as the server stops, by a Ctrl+C or a service manager's SIGTERM (which had
+    ended it at once). (Held open here by a connection of the test's own, idle,
     which keeps SQLite from folding the log in as the server's last connection closes.)"""
     proc, port = _serve(tmp_path)
     phone = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -183,7 +187,8 @@ def test_a_stopped_server_leaves_its_games_in_the_database_file_alone(tmp_path: 
         phone.request("GET", f"/api/games/{made[0]}")  # (and left open, as a phone's is)
         assert phone.getresponse().read()
     finally:
-        status = _stopped(proc, ctrl_c=True)
+        proc.send_signal(stop)
+        status = _stopped(proc)
         phone.close()
         alone = tmp_path / "copy" / "x.sqlite"
         alone.parent.mkdir()

@@ -59,7 +59,8 @@
   }
 
   // `scroll`: not for a photo's dice, whose picture and tray above are to be checked first
-  function show(report, asked, scroll = true) {
+  // `quiet`: a ranking asked again while pending, not said again until it has come
+  function show(report, asked, scroll = true, quiet = false) {
     shownFor = asked;
     result.hidden = false;
     busy(false);
@@ -79,7 +80,7 @@
     const pending = Boolean(report.advice && report.advice.situation === "pending");
     if (pending) {
       setTimeout(() => {
-        if (shownFor === asked && !waiting && pad.settled()) score(pad.values(), false);
+        if (shownFor === asked && !waiting && pad.settled()) score(pad.values(), false, true);
       }, report.advice.retry_ms || 2000);
     }
     const best = report.best.points.toLocaleString("en");
@@ -101,17 +102,20 @@
           `<p class="hint">At a turn total of 0, for a player on the board, then playing on optimally.</p>${HotCoach.keeps(report.advice)}`) +
         `</section>` : "") +
       `<h3>Every legal keep</h3><ol class="keeps">${rows}</ol>`;
+    if (quiet && pending) return;  // (said once: the status is read out at each change)
     tell(`${report.rules}: ${coached ? "most points now" : "best"} ${best}` +
       `${report.best.wins_game ? ", which wins the game" : ""}.`);
   }
 
-  async function score(dice, scroll = true) {
+  async function score(dice, scroll = true, quiet = false) {
     const asked = question(dice);
     if (asked === waiting) return;  // (its answer is on its way: a tap again had sent a third
     // request to a server reading two, whose "busy" then stood in place of both answers)
     waiting = asked;
-    busy(true);
-    tell(`Scoring under ${spec()}…`);
+    if (!quiet) {  // (a pending ranking asked again: the answer on screen stays as it is)
+      busy(true);
+      tell(`Scoring under ${spec()}…`);
+    }
     let resp;
     let body;
     try {
@@ -141,7 +145,7 @@
       if (scroll) requestAnimationFrame(reveal);
       return;
     }
-    show(body, asked, scroll);
+    show(body, asked, scroll, quiet);
   }
 
   const pad = HotDice.attach(document.querySelector("#check .pad"), {

@@ -124,8 +124,18 @@
       const rules = opts.rules ? opts.rules() : "";
       try {
         const extra = opts.readQuery ? opts.readQuery() : "";
-        const resp = await fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
+        const send = () => fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
           {method: "POST", body: form, ...HotNet.within(PHOTO_WITHIN_MS)});
+        let resp = await send();
+        if (resp.status === 503 && mine === photos) {  // busy reading others' photos: sent
+          // again once, after the wait the server asks for (the photo had been dropped, and
+          // a phone's camera made the player take it again)
+          const wait = Math.min(10, parseFloat(resp.headers.get("Retry-After")) || 2);
+          status.textContent = "The server is busy reading other photos: trying again…";
+          await new Promise((done) => setTimeout(done, wait * 1000));
+          if (mine !== photos) return;
+          resp = await send();
+        }
         const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
         if (mine !== photos) return;  // (a newer photo was sent meanwhile: its dice count)
         const img = preview.querySelector("img");
@@ -138,7 +148,8 @@
           : resp.ok && !Array.isArray(body.detections)
             ? `The photo was not read: ${tooLargeOr(resp.status)}` : null;
         if (refused) {
-          status.textContent = `${refused.replace(/[.:;]$/, "")}. The dice above are as they were.`;
+          const kept = dice.length ? " The dice above are as they were." : "";
+          status.textContent = `${refused.replace(/[.:;]$/, "")}.${kept}`;
           status.classList.add("error");
           return;
         }

@@ -113,22 +113,31 @@
 
   // Another phone's action, for a screen reader (politely, unseen): the sheet changed
   // under it without a word, a blind player never told "Bob banked 650: Ann's turn". The
-  // turns ended since (`turns` before) as the history says them, then the turn line (or
-  // the winner).
+  // turns ended since (`turns` before) as the history says them, a round's at the most
+  // (back after a while, every turn since had been read out in one breath), then the turn
+  // line (or the winner); before the first turn, the players as seated (a join had been
+  // said as "Ann's turn", with play not begun).
   const heard = document.getElementById("heard");
+  function spoken(el) {  // (as a screen reader says it: no "▶", hidden from it)
+    const said = el.cloneNode(true);
+    said.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+    return said.textContent.replace(/\s+/g, " ").trim();
+  }
   function hear(turns) {
     const sheet = document.getElementById("sheet");
-    const ended = [...sheet.querySelectorAll("#history ol > li")].slice(turns);
-    const words = [...ended, sheet.querySelector("#winner h2, #turn-line")].filter(Boolean)
-      .map((el) => {  // (as a screen reader says it: no "▶", hidden from it)
-        const said = el.cloneNode(true);
-        said.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
-        return said.textContent;
-      });
+    let words;
+    if (sheet.dataset.started !== "1") {
+      const seating = sheet.querySelector("#seating");
+      words = seating ? [`Players: ${spoken(seating).replace(/ → /g, ", ")}`] : [];
+    } else {
+      const ended = [...sheet.querySelectorAll("#history ol > li")].slice(turns);
+      const round = Math.max(1, parseInt(sheet.dataset.players || "1", 10));
+      const more = ended.length - round;
+      words = [...(more > 0 ? [`${ended.length} turns since; the last ${round}`] : []),
+        ...ended.slice(-round).map(spoken), spoken(sheet.querySelector("#winner h2, #turn-line") || document.createElement("p"))];
+    }
     heard.textContent = "";
-    setTimeout(() => {
-      heard.textContent = words.map((w) => w.replace(/\s+/g, " ").trim()).filter(Boolean).join(". ");
-    }, 50);
+    setTimeout(() => { heard.textContent = words.filter(Boolean).join(". "); }, 50);
   }
 
   // a phone that cannot reach the scoresheet says so, and since when: its sheet, left as
@@ -876,7 +885,8 @@
         return;
       }
       if (body.detections.length !== 1) {
-        say(`Found ${body.detections.length} dice: photograph ${name}'s one die.`, true);
+        say(body.detections.length ? `Found ${body.detections.length} dice: photograph ${name}'s one die.`
+          : `No die found in the photo: photograph ${name}'s die again, or choose it.`, true);
         return;
       }
       const d = body.detections[0];
@@ -886,8 +896,16 @@
         say(`${name}'s die read ${d.value}, but the roll for first player has changed meanwhile: check the sheet and choose again.`, true);
         return;
       }
+      // (a die the camera is unsure of is not chosen for the player: *Decide* had sent it
+      // unchecked, where a roll's pad waits for the player to confirm such a die)
+      if (d.unsure) {
+        select.value = "";
+        select.focus();
+        say(`${name}'s die looks like a ${d.value}, but the camera is unsure: choose it.`, true);
+        return;
+      }
       select.value = String(d.value);
-      say(`${name} rolled a ${d.value}` + (d.unsure ? " (the camera is unsure: check it)" : "."), d.unsure);
+      say(`${name} rolled a ${d.value}.`);
     } catch (e) {
       if (firstPhotos.get(name) === mine) say(HotDice.failedWords(e), true);
     }
