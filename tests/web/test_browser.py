@@ -1470,6 +1470,15 @@ def test_a_first_photo_shows_no_picture_until_one_comes_back(
         wait_text(page, "#check .photo-status", "the server is busy reading photos for others.")
         assert page.locator("#check .photo-preview img").is_hidden()
         assert "dice above" not in page.locator("#check .photo-status").inner_text()
+    with phone(browser) as ctx:  # (a first player's die too)
+        page, errors = farkle_game(ctx, server, "Ann\nBob")
+        answer_reads(page, {"error": "the server is busy reading photos for others"}, status=503)
+        page.set_input_files(
+            '#first input.first-photo[data-player="Ann"]', files=upload("a.png", b"x")
+        )
+        wait_text(page, "#toast", "busy reading other photos: trying again")
+        wait_text(page, "#toast", "the server is busy reading photos for others")
+        assert errors == []
 
 
 def test_a_photo_refused_for_the_rules_keeps_the_last_photos_dice(

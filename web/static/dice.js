@@ -124,18 +124,10 @@
       const rules = opts.rules ? opts.rules() : "";
       try {
         const extra = opts.readQuery ? opts.readQuery() : "";
-        const send = () => fetch("/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""),
-          {method: "POST", body: form, ...HotNet.within(PHOTO_WITHIN_MS)});
-        let resp = await send();
-        if (resp.status === 503 && mine === photos) {  // busy reading others' photos: sent
-          // again once, after the wait the server asks for (the photo had been dropped, and
-          // a phone's camera made the player take it again)
-          const wait = Math.min(10, parseFloat(resp.headers.get("Retry-After")) || 2);
-          status.textContent = "The server is busy reading other photos: trying again…";
-          await new Promise((done) => setTimeout(done, wait * 1000));
-          if (mine !== photos) return;
-          resp = await send();
-        }
+        const resp = await readPhoto(
+          "/api/read" + (rules ? "?rules=" + encodeURIComponent(rules) + extra : ""), form,
+          () => { status.textContent = BUSY_AGAIN; }, () => mine === photos);
+        if (!resp) return;  // (a newer photo was sent while it waited)
         const body = await resp.json().catch(() => ({}));  // (a proxy's HTML error page)
         if (mine !== photos) return;  // (a newer photo was sent meanwhile: its dice count)
         const img = preview.querySelector("img");
@@ -237,5 +229,20 @@
     return small === 1 ? "one is small" : `${small} are small`;
   }
 
-  window.HotDice = {attach, diceRow, tooLargeOr, failedWords, PHOTO_WITHIN_MS};
+  // A photo sent to be read (`url`, the multipart `form`); where the server is busy reading
+  // others' photos (503), sent again once, after the wait it asks for (the photo had been
+  // dropped, and a phone's camera made the player take it again), `busy()` said first;
+  // null where `current()` says it is no longer wanted by then.
+  const BUSY_AGAIN = "The server is busy reading other photos: trying again…";
+  async function readPhoto(url, form, busy, current) {
+    const send = () => fetch(url, {method: "POST", body: form, ...HotNet.within(PHOTO_WITHIN_MS)});
+    const resp = await send();
+    if (resp.status !== 503 || !current()) return resp;
+    const wait = Math.min(10, parseFloat(resp.headers.get("Retry-After")) || 2);
+    busy();
+    await new Promise((done) => setTimeout(done, wait * 1000));
+    return current() ? send() : null;
+  }
+
+  window.HotDice = {attach, diceRow, tooLargeOr, failedWords, readPhoto, BUSY_AGAIN, PHOTO_WITHIN_MS};
 })();

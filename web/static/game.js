@@ -876,10 +876,12 @@
     input.value = "";
     say(`Reading ${name}'s die…`);
     try {
-      const resp = await fetch("/api/read", {method: "POST", body: form, ...within(HotDice.PHOTO_WITHIN_MS)});
+      const current = () => firstPhotos.get(name) === mine;  // (no newer photo of the die)
+      const resp = await HotDice.readPhoto("/api/read", form, () => say(HotDice.BUSY_AGAIN, false, true), current);
+      if (!resp) return;
       // (not JSON: the server's own refusal of a body far over the limit, or a proxy's page)
       const body = await resp.json().catch(() => ({}));
-      if (firstPhotos.get(name) !== mine) return;  // (a newer photo of the die was sent)
+      if (!current()) return;
       if (!resp.ok || !Array.isArray(body.detections)) {  // (200 in HTML: a login page)
         say(body.error || HotDice.tooLargeOr(resp.status), true);
         return;
