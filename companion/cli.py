@@ -663,7 +663,7 @@ def build_parser(argv: Sequence[str] = ()) -> _Parser:
     parser.commands = sub.choices  # (filled in below, the plug-ins' commands too)
 
     p = sub.add_parser("rules", parents=[common], help="list the rule sets, or explain one")
-    p.add_argument("name", nargs="?", help="preset+toggles or a .toml rule file")
+    p.add_argument("name", nargs="?", help="preset+toggles or a rule file (TOML)")
     p.set_defaults(handler=cmd_rules)
 
     p = sub.add_parser("score", parents=[ruled], help="what a roll scores, every legal keep")
