@@ -19,7 +19,11 @@ from companion.errors import brief
 
 DEFAULT_PORT = 8000
 THREADS = 8
-CONNECTION_LIMIT = 1000
+CONNECTION_LIMIT = 200
+"""Connections the server holds open at once (a phone keeps one or two): past it, waitress
+stops accepting until some close. It was 1,000, which with the file descriptors the
+process holds of its own had let a stranger's 1,000 idle connections crash the server (a
+security review: "filedescriptor out of range in select()"); waitress now polls too."""
 
 
 def lan_address() -> str:
@@ -181,6 +185,7 @@ def run_serve(args: argparse.Namespace) -> int:
             port=args.port,
             threads=args.threads,
             connection_limit=CONNECTION_LIMIT,
+            asyncore_use_poll=True,  # (select() cannot take a socket numbered past 1,023)
             channel_timeout=60,
             ident="hotdice",
             max_request_body_size=body_limit(app.config.get("MAX_CONTENT_LENGTH")),

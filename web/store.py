@@ -709,6 +709,13 @@ whatever names were added since (a table joins at once). A tie or a seating sinc
 for first player the phone has not seen), or an undo, still makes it stale."""
 
 
+MAX_ROWS = 5000
+"""The most rows a game's log holds: a real game, roll by roll, six players to a high
+target, takes a few hundred to a thousand or two. Without a cap a client could grow one
+game for good (a security review: 10,000 busts made a 1.9 MB state, a 2.7 s sheet, and
+every other table's sync stalled while its page was asked for)."""
+
+
 def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Snapshot:
     """Record one row if ``version`` is current (or only STALE_OK rows like it came since),
     in one IMMEDIATE transaction.
@@ -726,6 +733,11 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
             and {k for _, k, _ in _rows(game.id, version, current)} <= STALE_OK
         ):
             raise Conflict(snap)
+        if current >= MAX_ROWS:
+            raise Rejected(
+                f"this game has recorded {MAX_ROWS:,} actions, the most a game holds: "
+                "start a new game (its scores are kept here)"
+            )
         new = _next(snap, kind, payload)
         if kind == "join":  # (the name as cleaned: a restart or another server folds the same)
             payload = dict(new.table.rows[-1][1])

@@ -1217,3 +1217,22 @@ def test_a_join_row_that_is_no_json_object_is_said_so_and_undo_mends_it(
     game.version = 1
     game.undo()
     assert game.get()["state"]["players"][0]["name"] == "Ann"
+
+
+def test_a_game_holds_at_most_so_many_rows(
+    game: GameActions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client could grow one game for good (a security review: 10,000 busts, a 2.7 s
+    sheet, every other table's sync stalled while its page was asked for): past
+    `store.MAX_ROWS` a write is refused with why, and the game still reads."""
+    monkeypatch.setattr(store, "MAX_ROWS", 4)
+    game.create("farkle", ["Ann", "Bob"])
+    for player in ("Ann", "Bob", "Ann", "Bob"):
+        game.score(player, 0)
+    refused = game.score("Ann", 0, expect=422).get_json()
+    assert refused == {
+        "error": "this game has recorded 4 actions, the most a game holds: start a new game "
+        "(its scores are kept here)"
+    }
+    game.undo(expect=422)
+    assert game.get()["version"] == 4

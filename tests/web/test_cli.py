@@ -202,6 +202,48 @@ def test_a_stopped_server_leaves_its_games_in_the_database_file_alone(
         conn.close()
 
 
+def test_a_thousand_idle_connections_do_not_bring_the_server_down(tmp_path: Path) -> None:
+    """A stranger on the Wi-Fi opening 1,000 connections and sending nothing had crashed
+    the server ("filedescriptor out of range in select()": a security review); it holds at
+    most `CONNECTION_LIMIT` and polls, and answers again once they close."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"this machine lets a process open only {hard} files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    proc, port = _serve(tmp_path)
+    idle: list[socket.socket] = []
+    try:
+        for _ in range(1100):
+            conn = socket.socket()
+            conn.setblocking(False)
+            conn.connect_ex(("127.0.0.1", port))
+            idle.append(conn)
+        time.sleep(2)
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else b""
+        for conn in idle:
+            conn.close()
+        idle.clear()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/api/rules"
+                with urllib.request.urlopen(url, timeout=2) as answer:
+                    assert answer.status == 200
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.2)
+    finally:
+        for conn in idle:
+            conn.close()
+        code, err = _stopped(proc, ctrl_c=True)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    # (waitress's own line, "total open connections reached the connection limit", said)
+    assert code == 0 and b"Traceback" not in err and b"select()" not in err, err
+
+
 def test_a_server_whose_output_is_closed_serves_on(tmp_path: Path) -> None:
     """`hotdice serve | head -1` takes the URL and closes the pipe: the rest of the banner
     (the QR code) meets a broken pipe, which quietly ended the server with status 0."""
@@ -432,6 +474,9 @@ def test_serve_passes_its_options_to_waitress(
     assert cli.main([*argv, "--db", "new/x.sqlite"]) == 0
     out, err = capsys.readouterr()
     assert seen["options"]["threads"] == 3 and seen["ran"] and seen["closed"] and seen["warmed"]
+    # (select() cannot take a socket numbered past 1,023: idle connections had crashed it)
+    assert seen["options"]["asyncore_use_poll"] is True
+    assert seen["options"]["connection_limit"] <= 200
     assert seen["app"].config["DATABASE"] == str(tmp_path / "new" / "x.sqlite")
     assert (tmp_path / "new").is_dir() and err == ""
     assert out.startswith(f"hotdice scoresheet: http://127.0.0.1:{port}/\n")
