@@ -202,6 +202,19 @@ def test_a_stopped_server_leaves_its_games_in_the_database_file_alone(
         conn.close()
 
 
+def _wait_for_an_answer(proc: subprocess.Popen[bytes], port: int, *, within: float) -> None:
+    """Wait until the server at `port` answers a request, `proc` still running."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/rules", timeout=2) as answer:
+                assert answer.status == 200
+            return
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+
+
 def test_a_thousand_idle_connections_do_not_bring_the_server_down(tmp_path: Path) -> None:
     """A stranger on the Wi-Fi opening 1,000 connections and sending nothing had crashed
     the server ("filedescriptor out of range in select()": a security review); it holds at
@@ -225,16 +238,7 @@ def test_a_thousand_idle_connections_do_not_bring_the_server_down(tmp_path: Path
         for conn in idle:
             conn.close()
         idle.clear()
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                url = f"http://127.0.0.1:{port}/api/rules"
-                with urllib.request.urlopen(url, timeout=2) as answer:
-                    assert answer.status == 200
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline
-                time.sleep(0.2)
+        _wait_for_an_answer(proc, port, within=30)
     finally:
         for conn in idle:
             conn.close()
@@ -251,16 +255,7 @@ def test_a_server_whose_output_is_closed_serves_on(tmp_path: Path) -> None:
     try:
         assert proc.stdout is not None
         proc.stdout.close()
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                url = f"http://127.0.0.1:{port}/api/rules"
-                with urllib.request.urlopen(url, timeout=2) as answer:
-                    assert answer.status == 200
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline
-                time.sleep(0.1)
+        _wait_for_an_answer(proc, port, within=20)
     finally:
         status = _stopped(proc, ctrl_c=True)
     assert status == (0, b"")
