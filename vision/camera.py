@@ -96,7 +96,8 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
     if before is None or before.shape != after.shape:
         return None
     now, then = after.astype(np.float32), before.astype(np.float32)
-    masks = [_changed(now - then * _gain(before, after), level), _changed(now - then, level)]
+    gain = _gain(before, after)
+    masks = [_changed(now - then * gain, level), _changed(now - then, level)]
     # (not needed where nothing changed, most frames of a still scene)
     if all(m.any() for m in masks) and before.dtype == np.uint8 and after.dtype == np.uint8:
         then_as_now, now_as_then = _matched(before, after)
@@ -104,7 +105,7 @@ def changed_mask(before: np.ndarray | None, after: np.ndarray, level: float) -> 
         masks.append(max(both_ways, key=np.count_nonzero))
     steadied = _steadied(then, now) if all(m.any() for m in masks) else None
     if steadied is not None:
-        masks.append(_changed(now - steadied * _gain(before, after), level))
+        masks.append(_changed(now - steadied * gain, level))
     if all(m.any() for m in masks):
         masks.append(_changed(now - then * _row_gains(then, now), level))
     if steadied is not None and all(m.any() for m in masks):  # (a trembling hand, banded)

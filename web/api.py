@@ -130,10 +130,10 @@ def forbidden(_exc: NotAuthorised) -> Any:
     )
 
 
-LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "[::]")
+LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
 """Hosts that name the server itself, not where phones reach it: a page opened on it
-(localhost), or at the address it listens on everywhere (``hotdice serve``'s default
-0.0.0.0, or 0, ::0: `cli.everywhere`), whose link no phone can open either."""
+(localhost); and so does the address it listens on everywhere (``hotdice serve``'s
+default 0.0.0.0, or 0, [::]: `cli.everywhere`), whose link no phone can open either."""
 
 
 def base_url() -> str:

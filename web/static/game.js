@@ -95,15 +95,19 @@
   // the toast, and the same words for a screen reader: a live region shown already filled
   // is not read out, so they go to one that is always there (#announce)
   const announce = document.getElementById("announce");
+  // a live region given `words` to read out (emptied first: the same words twice in a row
+  // are otherwise not read out again); the timer, for a caller to cancel
+  function fill(region, words) {
+    region.textContent = "";
+    return setTimeout(() => { region.textContent = words; }, 50);
+  }
   // (`sticky`: shown until something else is said or it is hidden, not 4 s: "Sending…")
   function say(message, bad, sticky = false) {
     say.count = (say.count || 0) + 1;
     delete toast.dataset.undoes;
     toast.textContent = message;
-    // (emptied first: the same words twice in a row are otherwise not read out again)
-    announce.textContent = "";
     clearTimeout(say.spoken);
-    say.spoken = setTimeout(() => { announce.textContent = message; }, 50);
+    say.spoken = fill(announce, message);
     toast.className = bad ? "toast bad" : "toast";
     toast.hidden = false;
     clearTimeout(say.timer);
@@ -132,12 +136,11 @@
     } else {
       const ended = [...sheet.querySelectorAll("#history ol > li")].slice(turns);
       const round = Math.max(1, parseInt(sheet.dataset.players || "1", 10));
-      const more = ended.length - round;
-      words = [...(more > 0 ? [`${ended.length} turns since; the last ${round}`] : []),
-        ...ended.slice(-round).map(spoken), spoken(sheet.querySelector("#winner h2, #turn-line") || document.createElement("p"))];
+      const now = sheet.querySelector("#winner h2, #turn-line");
+      words = [...(ended.length > round ? [`${ended.length} turns since; the last ${round}`] : []),
+        ...ended.slice(-round).map(spoken), now ? spoken(now) : ""];
     }
-    heard.textContent = "";
-    setTimeout(() => { heard.textContent = words.filter(Boolean).join(". "); }, 50);
+    fill(heard, words.filter(Boolean).join(". "));
   }
 
   // a phone that cannot reach the scoresheet says so, and since when: its sheet, left as
