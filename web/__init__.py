@@ -59,6 +59,7 @@ SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 WHOLE_NUMBERS = {
     "HEAVY_AT_ONCE": "such as 2",
+    "GAMES_PER_MINUTE": "such as 30, or None for no limit",
     "POLL_MS": "of milliseconds, such as 1000",
     "MAX_PIXELS": "such as 50_000_000",
     "MAX_CONTENT_LENGTH": "of bytes, such as 20 * 1024 * 1024, or None for no limit",
@@ -173,6 +174,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         DB_REUSE=False,
         POLL_MS=1000,
         HEAVY_AT_ONCE=2,  # photo reads and coach solves at once (`api.heavy_work`)
+        GAMES_PER_MINUTE=30,  # games one address may create a minute (`ratelimit`)
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
@@ -182,7 +184,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    from . import api, db, errors, pages, store
+    from . import api, db, errors, pages, ratelimit, store
     from .fastpoll import FastPoll
 
     db.init_app(app)
@@ -192,6 +194,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     store.init_app(app)
     errors.init_app(app)
     api.init_app(app)
+    ratelimit.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.wsgi_app = FastPoll(app.wsgi_app, app.config)  # type: ignore[method-assign]

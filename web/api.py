@@ -22,6 +22,7 @@ from . import coach, photos, store
 from .cli import everywhere
 from .errors import HOST_UNUSABLE, error_response
 from .fastpoll import etag_for, versioned
+from .ratelimit import count_a_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -261,6 +262,7 @@ def create() -> tuple[Response, int]:
     target = _int(body, "target", required=False)
     players = body.get("players", [])
     base_url()  # (a Host header no phone can open is refused before a game is made)
+    count_a_new_game()
     how = store.Made.NOW
     if key is None:
         snap, token = store.create_game(rules.strip(), target, players)

@@ -125,12 +125,37 @@ def score_chart(
         out.append(
             f'<polyline fill="none" stroke="{colour}" stroke-width="3"{dash} points="{path}"/>'
         )
-        lx = 8 + (n % per_row) * (width - 16) / 2
-        ly = height - 6 - 18 * (legend_rows - 1 - n // per_row)
         out.append(
-            f'<line x1="{lx:.0f}" x2="{lx + 22:.0f}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" '
-            f'stroke-width="3"{dash}/><text x="{lx + 28:.0f}" y="{ly}">'
-            f"{escape(name)} {points[-1]:,}</text>"
+            _legend_entry(n, name, points[-1], colour, dash, per_row, width, height, legend_rows)
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def _legend_entry(
+    n: int,
+    name: str,
+    total: int,
+    colour: str,
+    dash: str,
+    per_row: int,
+    width: int,
+    height: int,
+    rows: int,
+) -> str:
+    """The ``n``th player's line, name and total in the legend. The total is set
+    right-aligned at the end of its cell and the name is clipped short of it: a name
+    wider than its letters were taken for (20 W's, 20 CJK letters) had pushed the total
+    past the chart's edge ("WWWW…W 14,")."""
+    cell = (width - 16) / per_row
+    lx = 8 + (n % per_row) * cell
+    ly = height - 6 - 18 * (rows - 1 - n // per_row)
+    end = lx + cell - (8 if n % per_row < per_row - 1 else 0)
+    room = end - DIGIT_PX * len(f"{total:,}") - 6 - (lx + 28)
+    return (
+        f'<line x1="{lx:.0f}" x2="{lx + 22:.0f}" y1="{ly - 4}" y2="{ly - 4}" stroke="{colour}" '
+        f'stroke-width="3"{dash}/><clipPath id="legend-{n}"><rect x="{lx + 28:.0f}" '
+        f'y="{ly - 16}" width="{max(room, 0):.0f}" height="20"/></clipPath>'
+        f'<text x="{lx + 28:.0f}" y="{ly}" clip-path="url(#legend-{n})">{escape(name)}</text>'
+        f'<text x="{end:.0f}" y="{ly}" text-anchor="end" font-weight="bold">{total:,}</text>'
+    )

@@ -32,6 +32,7 @@ from companion.errors import brief
 from . import chart, store
 from .api import base_url, game_urls, preset_choices, toggle_choices
 from .fastpoll import etag_for, versioned
+from .ratelimit import count_a_new_game
 
 bp = Blueprint("pages", __name__)
 
@@ -335,6 +336,7 @@ def new() -> WResponse | tuple[str, int]:
     if finished is not None and held is None:  # (as `_finished_here` found: never so)
         return _no_rematch(finished.game.id, not_a_player=True)
     rematch = (finished, held) if finished and held else None
+    count_a_new_game()
     try:
         target = _form_target(typed_target)
         snap, token, how = _create(key if form_id else None, spec, target, players, rematch)

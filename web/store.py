@@ -631,18 +631,44 @@ class UnreadableRow(dict[str, Any]):
     own, not a payload a client could send."""
 
 
+def _is_names(value: Any) -> bool:
+    return bool(value) and isinstance(value, list) and all(isinstance(n, str) for n in value)
+
+
+def _is_rounds(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(r, dict) and all(isinstance(d, int) for d in r.values()) for r in value
+    )
+
+
+ROW_SHAPES: dict[str, tuple[tuple[str, Any], ...]] = {
+    "game": (),  # (the engine judges a game event)
+    "join": (("player", lambda v: isinstance(v, str)),),
+    "tie": (("rolls", _is_rounds),),
+    "seat": (("players", _is_names), ("rolls", lambda v: v is None or _is_rounds(v))),
+    "rematch": (("game", lambda v: isinstance(v, str)),),
+}
+"""What each kind of row the server writes holds, checked as a row is read: a row edited
+by hand into another shape (a join with no ``player``) had been a 500 on its game."""
+
+
 def _row(seq: int, kind: str, text: str) -> tuple[int, str, dict[str, Any]]:
     """One stored row: its number, kind and payload (an `UnreadableRow` for one that is
-    no JSON object; an undo's payload is never read)."""
+    no JSON object, or not of its kind's shape; an undo's payload is never read)."""
+    if kind == "undo":
+        return seq, kind, {}
     try:
         payload = json.loads(text)
         why = "is not a JSON object"
     except (ValueError, RecursionError) as exc:
         payload, why = None, f"is not JSON ({exc})"
-    if isinstance(payload, dict):
-        return seq, kind, payload
-    if kind == "undo":
-        return seq, kind, {}
+    if kind not in ROW_SHAPES:
+        why = "is of no kind the server records"
+    elif isinstance(payload, dict):
+        wrong = [key for key, fits in ROW_SHAPES[kind] if not fits(payload.get(key))]
+        if not wrong:
+            return seq, kind, payload
+        why = f"has no proper {wrong[0]!r}"
     return seq, "game", UnreadableRow(type="unreadable", row=seq, error=f"its {kind} row {why}")
 
 
@@ -733,10 +759,11 @@ def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Sn
             and {k for _, k, _ in _rows(game.id, version, current)} <= STALE_OK
         ):
             raise Conflict(snap)
-        if current >= MAX_ROWS:
+        if current >= MAX_ROWS and kind != "undo":  # (the slip that filled it can still be
+            # taken back: an undo needs a row that counts, so they stay fewer than MAX_ROWS)
             raise Rejected(
                 f"this game has recorded {MAX_ROWS:,} actions, the most a game holds: "
-                "start a new game (its scores are kept here)"
+                "start a new game (its scores are kept here; Undo still takes one back)"
             )
         new = _next(snap, kind, payload)
         if kind == "join":  # (the name as cleaned: a restart or another server folds the same)

@@ -1219,6 +1219,44 @@ def test_a_join_row_that_is_no_json_object_is_said_so_and_undo_mends_it(
     assert game.get()["state"]["players"][0]["name"] == "Ann"
 
 
+@pytest.mark.parametrize(
+    ("kind", "text", "said"),
+    [
+        ("join", "{}", "its join row has no proper 'player'"),
+        ("join", '{"player": 5}', "its join row has no proper 'player'"),
+        ("seat", '{"players": []}', "its seat row has no proper 'players'"),
+        (
+            "seat",
+            '{"players": ["Ann"], "rolls": [{"Ann": "6"}]}',
+            "its seat row has no proper 'rolls'",
+        ),
+        ("tie", '{"rolls": 3}', "its tie row has no proper 'rolls'"),
+        ("rematch", '{"game": null}', "its rematch row has no proper 'game'"),
+        ("jion", '{"player": "Bob"}', "its jion row is of no kind the server records"),
+    ],
+)
+def test_a_row_of_another_shape_is_said_so_and_undo_mends_it(
+    app: Flask, client: FlaskClient, game: GameActions, kind: str, text: str, said: str
+) -> None:
+    """A row edited by hand into valid JSON of another shape (a join with no player) had
+    been a 500 on every route of its game, where a row that is no JSON was said."""
+    game.create("farkle", ["Ann"])
+    with app.app_context():
+        from web.db import get_db
+
+        get_db().execute(
+            "INSERT INTO events (game_id, seq, kind, event) VALUES (?, 1, ?, ?)",
+            (game.id, kind, text),
+        )
+    body = game.get()
+    assert body["setup"]["error"] == f"this game's log does not replay: event 1: {said}"
+    for path in (f"/g/{game.id}", f"/g/{game.id}/sheet", f"/api/games/{game.id}/log"):
+        assert client.get(path).status_code == 200, path
+    game.version = 1
+    game.undo()
+    assert game.get()["state"]["players"][0]["name"] == "Ann"
+
+
 def test_a_game_holds_at_most_so_many_rows(
     game: GameActions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1227,12 +1265,16 @@ def test_a_game_holds_at_most_so_many_rows(
     `store.MAX_ROWS` a write is refused with why, and the game still reads."""
     monkeypatch.setattr(store, "MAX_ROWS", 4)
     game.create("farkle", ["Ann", "Bob"])
-    for player in ("Ann", "Bob", "Ann", "Bob"):
-        game.score(player, 0)
+    for player, points in (("Ann", 500), ("Bob", 600), ("Ann", 700), ("Bob", 800)):
+        game.score(player, points)
     refused = game.score("Ann", 0, expect=422).get_json()
     assert refused == {
         "error": "this game has recorded 4 actions, the most a game holds: start a new game "
-        "(its scores are kept here)"
+        "(its scores are kept here; Undo still takes one back)"
     }
-    game.undo(expect=422)
-    assert game.get()["version"] == 4
+    # the slip that filled it can be taken back (a review: Undo was offered and refused)
+    game.undo()
+    game.undo()
+    assert game.get()["version"] == 6
+    assert [p["score"] for p in game.state["players"]] == [500, 600]
+    game.score("Ann", 0, expect=422)

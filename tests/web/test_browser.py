@@ -786,6 +786,20 @@ def test_dice_marked_unsure_or_picked_show_the_focus_and_a_zoomed_page_fits(
         page.locator("#join-code").wait_for()
         assert page.evaluate("document.documentElement.scrollWidth") <= 195
         assert errors == []
+    with phone(browser) as ctx:  # (the totals above a wide table: a long name beside its
+        # score had been one unbreakable box 15 px too wide, a review found)
+        names = "Maximiliana\nBartholomew Dicer\nBartholomew Dicer2\nKim\nSam\nZoë Ångström"
+        page, errors = farkle_game(ctx, server, names)
+        for name in ("Bartholomew Dicer", "Bartholomew Dicer2"):
+            page.click('#quick [data-quick="bust"]')
+            wait_text(page, "#turn-line", f"{name}'s turn")
+        page.fill("#quick-points", "9,350")
+        page.click('#quick [data-quick="bank"]')
+        wait_text(page, "#turn-line", "Kim's turn")
+        page.set_viewport_size({"width": 195, "height": 422})
+        page.locator("#standings").wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 195
+        assert errors == []
 
 
 def test_add_players_and_roll_for_first(browser: Browser, server: Server, shots: Path) -> None:

@@ -20,6 +20,11 @@ def _lines(svg: str) -> list[list[tuple[float, float]]]:
     ]
 
 
+def legend(svg: str) -> list[tuple[str, str]]:
+    """Each player's name and total as the legend writes them."""
+    return re.findall(r'clip-path="url\(#legend-\d+\)">([^<]*)</text><text [^>]*>([\d,]+)<', svg)
+
+
 def test_the_chart_rises_with_the_score_up_to_the_target_and_the_last_turn() -> None:
     """Higher scores are drawn higher, the axis reaches the target even while every score is
     far below it, and the last turn is at the right edge."""
@@ -41,7 +46,7 @@ def test_the_chart_rises_with_the_score_up_to_the_target_and_the_last_turn() -> 
 def test_the_chart_escapes_names() -> None:
     """A name is text in the SVG, never markup."""
     svg = chart.score_chart(None, ["<b>Ann</b> & Co"])
-    assert "&lt;b&gt;Ann&lt;/b&gt; &amp; Co 0" in svg and "<b>" not in svg
+    assert legend(svg) == [("&lt;b&gt;Ann&lt;/b&gt; &amp; Co", "0")] and "<b>" not in svg
 
 
 def test_the_axis_labels_fit_left_of_the_plot_for_any_target() -> None:
@@ -55,3 +60,29 @@ def test_the_axis_labels_fit_left_of_the_plot_for_any_target() -> None:
         assert len(ends) == 1 and ends.pop() >= chart.DIGIT_PX * len(widest)
         plot_left = _lines(svg)[0][0][0]
         assert plot_left > chart.DIGIT_PX * len(widest)  # (the line starts past them)
+
+
+def test_a_wide_name_never_pushes_its_total_off_the_chart() -> None:
+    """The total is set right-aligned inside its legend cell and the name clipped short of
+    it: 20 W's (each about 14 px where a letter was taken for 8.7) had cut "14,850" to
+    "14," at the chart's edge (a review at 390 px)."""
+    names = ["W" * 20, "李" * 20, "Ann", "Bob"]
+    history = [{"player": name, "score": 14_850} for name in names]
+    svg = chart.score_chart({"history": history, "target": 100_000}, names)
+    assert legend(svg) == [(name, "14,850") for name in names]
+    clips = {
+        int(n): (float(x), float(w))
+        for n, x, w in re.findall(
+            r'<clipPath id="legend-(\d+)"><rect x="([\d.]+)" y="[\d.-]+" width="([\d.]+)"', svg
+        )
+    }
+    ends = [float(x) for x in re.findall(r'<text x="([\d.]+)"[^>]*font-weight="bold">', svg)]
+    assert len(clips) == len(ends) == 4
+    for n, end in enumerate(ends):
+        assert end <= 360 - 8  # (the total ends inside the chart)
+        x, w = clips[n]
+        assert x + w <= end - chart.DIGIT_PX * len("14,850")  # (the name stops before it)
+    # two to a row where short names fit half the width, each total at its cell's end
+    svg = chart.score_chart({"history": history[2:], "target": 10_000}, names[2:])
+    ends = [float(x) for x in re.findall(r'<text x="([\d.]+)"[^>]*font-weight="bold">', svg)]
+    assert ends[0] < 180 < ends[1] <= 352

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from companion import rules as crules
 from tests.web.conftest import past_the_client
+from tests.web.test_chart import legend
 from web import chart, create_app, store
 from web.db import get_db
 
@@ -869,7 +870,8 @@ def test_qr_chart_manifest_and_check(client: FlaskClient, game: GameActions) -> 
     assert too_long.get_json() == {"error": "the game's address is too long for a QR code"}
     game.score("Ann", 500)
     chart = client.get(f"/g/{game.id}/chart.svg")
-    assert chart.status_code == 200 and b"<polyline" in chart.data and b"Ann 500" in chart.data
+    assert chart.status_code == 200 and b"<polyline" in chart.data
+    assert ("Ann", "500") in legend(chart.get_data(as_text=True))
     # a game no one has joined yet (or every join taken back): the axes alone, not a 500
     empty = client.post("/api/games", json={"rules": "farkle"}).get_json()["id"]
     bare = client.get(f"/g/{empty}/chart.svg")
@@ -1254,7 +1256,7 @@ def _won_with_rematch_form(app: Flask, game: GameActions, phones: int) -> list[F
     form = clients[0].get(f"/?again={game.id}").get_data(as_text=True)
     assert f'name="again" value="{game.id}"' in form and "Ann\nBob\n</textarea>" in form
     # (said to be the rematch, not a bare "New game"; the house rules folded, as none is set)
-    assert "<h1>Rematch</h1>" in form and f"Game {game.id}'s rules, target" in form
+    assert "<h2>Rematch</h2>" in form and f"Game {game.id}'s rules, target" in form
     assert '<details class="toggles-fold">' in form
     return clients
 
@@ -1519,7 +1521,7 @@ def test_the_chart_is_not_sent_again_while_the_game_stands(
     assert again.status_code == 304 and not again.data
     game.score("Ann", 500)
     moved = client.get(f"/g/{game.id}/chart.svg", headers={"If-None-Match": tag})
-    assert moved.status_code == 200 and b"Ann 500" in moved.data
+    assert moved.status_code == 200 and ("Ann", "500") in legend(moved.get_data(as_text=True))
 
 
 def test_a_bust_sets_no_mark_in_the_final_round(client: FlaskClient, game: GameActions) -> None:
@@ -1597,5 +1599,7 @@ def test_the_home_page_lists_this_phones_games_newest_first(
     page = html.unescape(client.get("/").get_data(as_text=True))
     listed = re.findall(r'href="/g/([^"]+)"><b>', page)
     assert listed == [first["id"], second.get_json()["id"]]
+    # the page's first heading is its one h1 ("Your games" had come before it)
+    assert re.findall(r"<h([1-6])", page)[:3] == ["1", "2", "2"]
     # a phone that only watches has no game of its own to list
     assert 'id="my-games"' not in app.test_client().get("/").get_data(as_text=True)
