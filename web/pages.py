@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response as WResponse
 
 from companion import game as cgame
@@ -32,7 +33,7 @@ from companion.errors import brief
 from . import chart, store
 from .api import base_url, game_urls, preset_choices, toggle_choices
 from .fastpoll import etag_for, versioned
-from .ratelimit import count_a_new_game
+from .ratelimit import count_a_new_game, refuse_a_new_game
 
 bp = Blueprint("pages", __name__)
 
@@ -306,7 +307,7 @@ def new_form() -> WResponse:
 
 
 @bp.post("/new")
-def new() -> WResponse | tuple[str, int]:
+def new() -> WResponse | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """The create form: preset, house rules, target, players in seating order."""
     check_form()
     base_url()  # (a Host header no phone can open is refused before a game is made)
@@ -336,15 +337,16 @@ def new() -> WResponse | tuple[str, int]:
     if finished is not None and held is None:  # (as `_finished_here` found: never so)
         return _no_rematch(finished.game.id, not_a_player=True)
     rematch = (finished, held) if finished and held else None
-    count_a_new_game()
     try:
         target = _form_target(typed_target)
         snap, token, how = _create(key if form_id else None, spec, target, players, rematch)
     except store.NotFinished as exc:  # (taken back meanwhile: its phones still play it)
         return _no_rematch(exc.game_id)
-    except ValueError as exc:  # (store.Rejected is one: the engine's reason)
-        flash(brief(str(exc)))  # (the flash rides in the session cookie)
-        return render_template(
+    except (ValueError, TooManyRequests) as exc:  # (store.Rejected is one: the engine's
+        # reason; too many games made: the form kept, as typed, for a minute on)
+        refused = exc if isinstance(exc, TooManyRequests) else None
+        flash(brief(str(refused.description if refused else exc)))  # (in the session cookie)
+        page = render_template(
             "index.html",
             presets=preset_choices(),
             toggles=toggle_choices(),
@@ -352,7 +354,12 @@ def new() -> WResponse | tuple[str, int]:
             form_id=form_id or fresh_form_id(),
             again=finished.game.id if finished else None,
             page=url_for("pages.index", again=finished.game.id if finished else None),
-        ), 422
+        )
+        if refused is not None:
+            return page, 429, {"Retry-After": str(refused.retry_after)}
+        return page, 422
+    if how == store.Made.NOW:
+        count_a_new_game()
     if how == store.Made.BEFORE:  # (sent twice at once: the other send made it)
         return _made_before(snap, token)
     if how == store.Made.TAKEN:  # (another phone's rematch came first: one game)
@@ -376,10 +383,13 @@ def _create(
     Returns the game, its join token and how it came."""
     if rematch is not None:
         finished, held = rematch
-        return store.create_rematch(finished.game, held, key, spec, target, players)
+        return store.create_rematch(
+            finished.game, held, key, spec, target, players, before_making=refuse_a_new_game
+        )
     if key is None:
+        refuse_a_new_game()
         return (*store.create_game(spec, target, players), store.Made.NOW)
-    return store.create_once(key, spec, target, players)
+    return store.create_once(key, spec, target, players, before_making=refuse_a_new_game)
 
 
 @bp.post("/join")

@@ -34,6 +34,7 @@ from flask import Flask, current_app
 from companion import game as cgame
 from companion import rules as crules
 from companion import table as ctable
+from companion.errors import brief
 
 from .db import db_epoch as epoch
 from .db import game_version, get_db
@@ -208,18 +209,50 @@ def _log(game: Game, table: ctable.Table) -> dict:
 
 def fold(game: Game, rows: list[tuple[int, str, dict[str, Any]]]) -> Snapshot:
     """Fold all rows of a game (undo cancels the last row that still counts)."""
-    stack: list[tuple[str, dict[str, Any]]] = []
+    stack: list[tuple[int, str, dict[str, Any]]] = []
     rematch = None
-    for _seq, kind, payload in rows:
+    for seq, kind, payload in rows:
         if kind == "undo":
             if stack:
                 stack.pop()
         elif kind == "rematch":  # (a link to the next game, not an action: no undo takes it)
             rematch = payload["game"]
         else:
-            stack.append((kind, payload))
+            stack.append((seq, kind, payload))
     version = rows[-1][0] if rows else 0
-    return _make(game, version, ctable.Table(game.players, tuple(stack)), rematch=rematch)
+    return _make(game, version, _readable_table(game, stack), rematch=rematch)
+
+
+TABLE_FAULTS = (ValueError, TypeError, KeyError, IndexError)
+
+
+def _probed(table: ctable.Table) -> ctable.Table:
+    """``table``, once every view of it that a page or the API shows has been worked out:
+    one of them raises on a row that has its kind's shape but not the table's sense."""
+    for view in ("players", "roll_again", "first_rolls", "seated", "tie_ended_by"):
+        getattr(table, view)
+    table.roll_off_round  # noqa: B018 (worked out for what it raises)
+    return table
+
+
+def _readable_table(game: Game, stack: list[tuple[int, str, dict[str, Any]]]) -> ctable.Table:
+    """The table of these rows that still count, each row the table cannot take (a tie of
+    players not seated, a die of 9: the file edited by hand, past `ROW_SHAPES`) kept as
+    an `UnreadableRow`, as one that is no JSON is. Such rows had been a 500 on every page
+    of their game (a review)."""
+    rows = [(kind, payload) for _seq, kind, payload in stack]
+    try:
+        return _probed(ctable.Table(game.players, tuple(rows)))
+    except TABLE_FAULTS:
+        pass
+    for n, (seq, kind, _payload) in enumerate(stack):  # (the first it cannot take; a
+        # table's rows come before play, so they are few)
+        try:
+            _probed(ctable.Table(game.players, tuple(rows[: n + 1])))
+        except TABLE_FAULTS as exc:
+            why = f"its {kind} row does not fit the table ({brief(str(exc))})"
+            rows[n] = ("game", UnreadableRow(type="unreadable", row=seq, error=why))
+    return ctable.Table(game.players, tuple(rows))
 
 
 class Cache:
@@ -442,6 +475,9 @@ def _immediate() -> Iterator[sqlite3.Connection]:
         raise
 
 
+BeforeMaking = Callable[[], None] | None
+
+
 class Made(enum.Enum):
     """How `create_once`, `create_keyed` or `create_rematch` came by the game it opens."""
 
@@ -452,10 +488,13 @@ class Made(enum.Enum):
 
 class _Creating:
     """The games one IMMEDIATE transaction makes (`_creating`), each linked to the form or
-    key that asked for it (a ``forms`` row, `made_from`)."""
+    key that asked for it (a ``forms`` row, `made_from`). ``before_making`` is called just
+    before a game is made, and may refuse it by raising (`ratelimit.refuse_a_new_game`: a
+    form or key sent again, which makes nothing, is never refused)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, before_making: BeforeMaking) -> None:
         self.conn = conn
+        self.before_making = before_making
         self.made: list[str] = []
 
     def game(
@@ -476,6 +515,8 @@ class _Creating:
             token_of = functools.partial(form_token, form_key)
         else:
             token_of = None
+        if self.before_making is not None:
+            self.before_making()
         snap, token = create_game(rules, target, players, token_of=token_of)
         self.made.append(snap.game.id)
         if form_key:
@@ -487,7 +528,7 @@ class _Creating:
 
 
 @contextmanager
-def _creating() -> Iterator[_Creating]:
+def _creating(before_making: BeforeMaking = None) -> Iterator[_Creating]:
     """One IMMEDIATE transaction that makes games: the check that the form or key made none
     yet and the game it makes go together, so two sends at once make one game. If it
     fails, the games it made are forgotten too: `create_game` caches a game it loads, which
@@ -495,7 +536,7 @@ def _creating() -> Iterator[_Creating]:
     creating: _Creating | None = None
     try:
         with _immediate() as conn:
-            creating = _Creating(conn)
+            creating = _Creating(conn, before_making)
             yield creating
     except BaseException:
         for game_id in creating.made if creating else ():
@@ -504,12 +545,16 @@ def _creating() -> Iterator[_Creating]:
 
 
 def create_once(
-    form_key: str, rules: str, target: int | None, players: list[str]
+    form_key: str,
+    rules: str,
+    target: int | None,
+    players: list[str],
+    before_making: BeforeMaking = None,
 ) -> tuple[Snapshot, str | None, Made]:
     """`create_game` for the create form ``form_key``, once: the form sent again (a double
     tap, Back to the filled form, a retry after an answer lost on the way) gets the game it
     made. Returns the game, its join token (`made_before`) and how it came by it."""
-    with _creating() as creating:
+    with _creating(before_making) as creating:
         before = made_before(form_key)
         if before is not None:
             return (*before, Made.BEFORE)
@@ -530,7 +575,7 @@ def api_form_key(key: str) -> str:
 
 
 def create_keyed(
-    key: str, rules: str, target: int | None, players: Any
+    key: str, rules: str, target: int | None, players: Any, before_making: BeforeMaking = None
 ) -> tuple[Snapshot, str, Made]:
     """`create_game` for an API client's ``Idempotency-Key``, once: the request sent again
     (its answer lost on the way) gets the game it made, and its join token again, while
@@ -540,7 +585,7 @@ def create_keyed(
     token is no longer handed to whoever sends the key."""
     spec, names = checked(rules, target, players)
     form_key = api_form_key(key)
-    with _creating() as creating:
+    with _creating(before_making) as creating:
         game = made_from(form_key)
         token = "" if game is None else form_token(form_key, game.id)
         if game is not None and check_token(game, token):
@@ -631,6 +676,10 @@ class UnreadableRow(dict[str, Any]):
     own, not a payload a client could send."""
 
 
+_ABSENT = object()
+"""A key a row does not hold (`ROW_SHAPES`: an optional one may be absent, not null)."""
+
+
 def _is_names(value: Any) -> bool:
     return bool(value) and isinstance(value, list) and all(isinstance(n, str) for n in value)
 
@@ -645,7 +694,7 @@ ROW_SHAPES: dict[str, tuple[tuple[str, Any], ...]] = {
     "game": (),  # (the engine judges a game event)
     "join": (("player", lambda v: isinstance(v, str)),),
     "tie": (("rolls", _is_rounds),),
-    "seat": (("players", _is_names), ("rolls", lambda v: v is None or _is_rounds(v))),
+    "seat": (("players", _is_names), ("rolls", lambda v: v is _ABSENT or _is_rounds(v))),
     "rematch": (("game", lambda v: isinstance(v, str)),),
 }
 """What each kind of row the server writes holds, checked as a row is read: a row edited
@@ -665,7 +714,7 @@ def _row(seq: int, kind: str, text: str) -> tuple[int, str, dict[str, Any]]:
     if kind not in ROW_SHAPES:
         why = "is of no kind the server records"
     elif isinstance(payload, dict):
-        wrong = [key for key, fits in ROW_SHAPES[kind] if not fits(payload.get(key))]
+        wrong = [key for key, fits in ROW_SHAPES[kind] if not fits(payload.get(key, _ABSENT))]
         if not wrong:
             return seq, kind, payload
         why = f"has no proper {wrong[0]!r}"
@@ -736,10 +785,10 @@ for first player the phone has not seen), or an undo, still makes it stale."""
 
 
 MAX_ROWS = 5000
-"""The most rows a game's log holds: a real game, roll by roll, six players to a high
-target, takes a few hundred to a thousand or two. Without a cap a client could grow one
-game for good (a security review: 10,000 busts made a 1.9 MB state, a 2.7 s sheet, and
-every other table's sync stalled while its page was asked for)."""
+"""The most rows a game's log holds but for undos (which stay fewer): a real game, roll
+by roll, six players to a high target, takes a few hundred to a thousand or two. Without a
+cap a client could grow one game for good (a security review: 10,000 busts made a 1.9 MB
+state, a 2.7 s sheet, and every other table's sync stalled while its page was asked for)."""
 
 
 def append(game_id: str, version: int, kind: str, payload: dict[str, Any]) -> Snapshot:
@@ -863,6 +912,7 @@ def create_rematch(
     rules: str,
     target: int | None,
     players: list[str],
+    before_making: BeforeMaking = None,
 ) -> tuple[Snapshot, str | None, Made]:
     """The table's next game after ``finished`` (`create_game`, its join token derived from
     ``held``, the finished game's) and the finished game's link to it, in one IMMEDIATE
@@ -872,7 +922,7 @@ def create_rematch(
     `Made.NOW`; `Made.BEFORE` (by the form ``form_key``, sent again); `Made.TAKEN` (another
     phone's, linked first: nothing is made). NotFinished when the game is no longer finished (taken
     back meanwhile: nothing is made)."""
-    with _creating() as creating:
+    with _creating(before_making) as creating:
         before = made_before(form_key) if form_key else None
         if before is not None:  # (a rematch's too, before it would be called another phone's)
             return (*before, Made.BEFORE)
