@@ -245,8 +245,10 @@ def _readable_table(game: Game, stack: list[tuple[int, str, dict[str, Any]]]) ->
         return _probed(ctable.Table(game.players, tuple(rows)))
     except TABLE_FAULTS:
         pass
-    for n, (seq, kind, _payload) in enumerate(stack):  # (the first it cannot take; a
-        # table's rows come before play, so they are few)
+    for n, (seq, kind, _payload) in enumerate(stack):  # (each it cannot take, in order;
+        # a game event changes no view of the table)
+        if kind == "game":
+            continue
         try:
             _probed(ctable.Table(game.players, tuple(rows[: n + 1])))
         except TABLE_FAULTS as exc:
