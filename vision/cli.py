@@ -30,7 +30,7 @@ from . import model
 from .annotate import annotate
 from .camera import open_given_up, settled_rolls, still_frames_at, video_frames
 from .detections import ASK_BELOW, Detections
-from .evaluate import close_ups, evaluate, failure_lines, summarize
+from .evaluate import ImageResult, close_ups, evaluate, failure_lines, summarize
 from .io import load_image, native_stderr_kept, read_bytes, stat_path, write_image
 from .model import warm_up
 from .photo import PhotoReading, read_photo_data
@@ -138,6 +138,8 @@ def _annotate_paths(out: str, photos: list[str]) -> list[Path]:
     OUT-<photo name> (and -2, -3... for photos of the same name in different folders).
     Checked before any photo is read: a folder that exists and may be written in, a
     format OpenCV can write a colour image in, and no folder where an image would go."""
+    if out.endswith(("/", os.sep)):  # (Path drops it: "out.png/" had written out.png)
+        raise ValueError(f"{out}: --annotate needs an image file name, not a folder")
     p = Path(out)
     if not stat.S_ISDIR(stat_path(p.parent, what="folder").st_mode):
         raise OSError(f"{p.parent}: no such folder for --annotate")
@@ -483,16 +485,26 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
     finally:
         progress.close()
     summary = summarize(results)
-    if args.json:
-        print(json.dumps(summary))
-        return 0
-    s = summary
+    _print_eval(directory, summary, results, as_json=args.json)
+    # (the figures stand for the rest; a photo that could not be measured is a bad input,
+    # as it is to `hotdice read`: said on stderr, exit 2)
+    for r in results:
+        if r.unmeasured:
+            print(f"hotdice: error: {directory / r.file}: {r.unmeasured}", file=sys.stderr)
+    return 2 if any(r.unmeasured for r in results) else 0
+
+
+def _print_eval(directory: Path, s: dict, results: list[ImageResult], *, as_json: bool) -> None:
+    """`hotdice eval`'s figures on stdout: one JSON object, or lines for a person."""
+    if as_json:
+        print(json.dumps(s))
+        return
     print(f"{directory}: {_count(s['images'], 'image')}")
     print(
         f"  dice labelled {s['dice_labelled']}, detected {s['dice_detected']}, "
         f"matched {s['dice_matched']}"
     )
-    # (the JSON keeps 1.0 for a share of none; said so here, not as a perfect score)
+    # (a share of none, null in the JSON: said so, not as a perfect score)
     precision = f"{s['precision']:.2%}" if s["dice_detected"] else "n/a (no die found)"
     recall = f"{s['recall']:.2%}" if s["dice_labelled"] else "n/a (no die labelled)"
     print(f"  precision {precision}  recall {recall}")
@@ -523,7 +535,6 @@ def run_eval(args: argparse.Namespace, context: RulesContext) -> int:
         print(f"  failures ({_count(len(lines), 'image')}):")
         for line in lines:
             print("    " + line)
-    return 0
 
 
 def _count(n: int, noun: str) -> str:

@@ -56,6 +56,9 @@ class ImageResult:
     right_once_asked: bool = False
     """Whether the roll is right once the player has checked the dice asked about: every
     die found, none read wrong without asking (as is a roll read exactly right)."""
+    unmeasured: str | None = None
+    """Why the image could not be measured (it did not decode, or its labels do not fit
+    it), if so: a bad input, which `hotdice eval` says on stderr and exits 2 for."""
 
 
 def _inside(pt: tuple[float, float], box: list[float]) -> bool:
@@ -106,7 +109,15 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         # as the other is a roll right, its faces wrong)
         roll_ok = _multiset_matched(labels, dets) == len(labels) == len(dets)
         wrong_unasked, right_once_asked = _once_asked(labels, dets)
-        right_once_asked = right_once_asked or roll_ok
+        # (a roll right as a multiset, its dice read in each other's places, is right; but
+        # not one whose printed symbol was read surely as a value, which no one is asked)
+        symbol_read = any(
+            lab.get("face") == "symbol" and _inside(d.center_xy, lab["box"])
+            for lab in labels
+            for d in dets
+            if d.confidence >= ASK_BELOW
+        )
+        right_once_asked = right_once_asked or (roll_ok and not symbol_read)
     else:
         # no boxes: the multisets of values. A misread die is then a miss and an extra, so
         # no face is scored.
@@ -165,8 +176,10 @@ def _once_asked(labels: list[dict], dets: list[DieDetection]) -> tuple[int, bool
     each alone makes one for both: Mendelsohn and Dulmage)."""
 
     def stands_for(lab: dict, d: DieDetection) -> bool:
+        # (a printed symbol has no value to read: only asked about is it right, as the
+        # issue asks it reported; read surely as any value, it is wrong unasked)
         return _inside(d.center_xy, lab["box"]) and (
-            d.confidence < ASK_BELOW or lab.get("face") == "symbol" or d.value == lab["value"]
+            d.confidence < ASK_BELOW or (lab.get("face") != "symbol" and d.value == lab["value"])
         )
 
     sure = [d for d in dets if d.confidence >= ASK_BELOW]
@@ -422,14 +435,16 @@ def evaluate(
             # pixels; over 256 MB, a read error)
             result = score_image(entry, Detections(), 0.0)
             why = str(exc).removeprefix(f"{path}: ")  # (the line names the photo already)
-            result.problems.insert(0, f"not read: {why}")
+            result.unmeasured = f"not read: {why}"
+            result.problems.insert(0, result.unmeasured)
             result.roll_ok = result.right_once_asked = result.read = False
         else:
             entry = labels_upright(entry, path, dets.size_wh)
             result = score_image(entry, dets, ms)
             problem = _size_problem(entry, dets.size_wh)
             if problem:  # (its boxes are scored in the wrong pixels: dice "missed")
-                result.problems.insert(0, f"labels do not fit the photo: {problem}")
+                result.unmeasured = f"labels do not fit the photo: {problem}"
+                result.problems.insert(0, result.unmeasured)
                 result.roll_ok = result.right_once_asked = False
         results.append(result)
         if progress:
@@ -438,8 +453,6 @@ def evaluate(
 
 
 def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
     s = sorted(values)
     k = (len(s) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(s) - 1)
@@ -447,7 +460,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def summarize(results: Iterable[ImageResult]) -> dict:
-    """The figures `hotdice eval --json` prints."""
+    """The figures `hotdice eval --json` prints: a share or a time of nothing (precision
+    with no die found, timings with no image read) is None, not a perfect 1.0 or 0 ms."""
     res = list(results)
     labelled = sum(r.labelled for r in res)
     detected = sum(r.detected for r in res)
@@ -459,13 +473,13 @@ def summarize(results: Iterable[ImageResult]) -> dict:
         "dice_labelled": labelled,
         "dice_detected": detected,
         "dice_matched": matched,
-        "precision": round(matched / detected, 4) if detected else 1.0,
-        "recall": round(matched / labelled, 4) if labelled else 1.0,
+        "precision": round(matched / detected, 4) if detected else None,
+        "recall": round(matched / labelled, 4) if labelled else None,
         # None where no die was scored for its face (labels without boxes, or none found)
         "face_accuracy": round(sum(r.face_correct for r in res) / face_n, 4) if face_n else None,
         "roll_accuracy": round(sum(r.roll_ok for r in res) / len(res), 4) if res else 1.0,
-        "ms_median": round(statistics.median(ms), 1) if ms else 0.0,
-        "ms_p95": round(_percentile(ms, 0.95), 1),
+        "ms_median": round(statistics.median(ms), 1) if ms else None,
+        "ms_p95": round(_percentile(ms, 0.95), 1) if ms else None,
         # (beyond the issue's keys: the player's side of it, `ASK_BELOW`)
         "dice_asked": sum(r.asked for r in res),
         "dice_wrong_unasked": sum(r.wrong_unasked for r in res),

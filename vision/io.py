@@ -226,6 +226,9 @@ def format_problem(data: bytes) -> str | None:
         return HEIC_REFUSED
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return _png_problem(data)
+    if data[:3] in (b"PF\n", b"Pf\n"):  # (decoded, its 0-1 values taken as 0-255: all
+        # black, no dice and no word of why; a float TIFF OpenCV refuses itself)
+        return "a PFM image holds floating-point light, not a photo: send a JPEG or PNG"
     return None
 
 

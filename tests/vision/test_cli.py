@@ -279,16 +279,31 @@ def test_a_damaged_jpeg_is_read_as_far_as_it_decodes_and_said_so(
 def test_eval_of_a_folder_with_no_readable_image_claims_no_figures(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """It printed precision 100.00% of no die found and 0.0 ms: said not to apply."""
+    """It printed precision 100.00% of no die found and 0.0 ms: said not to apply, and
+    null in the JSON (a review: 1.0 and 0.0 there). A photo that cannot be measured is a
+    bad input, as to `hotdice read`: said on stderr, exit 2 (it had been 0, and nothing
+    said beside the JSON)."""
     (tmp_path / "a.jpg").write_bytes(b"\xff\xd8 not a photo")
     labels = {"images": [{"file": "a.jpg", "dice": [{"value": 3, "box": [0, 0, 9, 9]}]}]}
     (tmp_path / "labels.json").write_text(json.dumps(labels))
-    assert main(["eval", "--no-progress", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
+    assert main(["eval", "--no-progress", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
     assert out.startswith(f"{tmp_path}: 1 image\n")
     assert "  precision n/a (no die found)  recall 0.00%\n" in out
     assert "  ms per image: n/a (no image could be read)\n" in out
     assert "  failures (1 image):\n    a.jpg: not read: " in out
+    assert err.startswith(f"hotdice: error: {tmp_path / 'a.jpg'}: not read: ")
+    assert err.count("\n") == 1
+    assert main(["eval", "--no-progress", "--json", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    figures = json.loads(out)
+    assert [figures[k] for k in ("precision", "recall", "ms_median", "ms_p95")] == [
+        None,
+        0.0,
+        None,
+        None,
+    ]
+    assert err.startswith(f"hotdice: error: {tmp_path / 'a.jpg'}: not read: ")
 
 
 def test_a_camera_number_past_a_c_int_is_no_camera(capsys: pytest.CaptureFixture[str]) -> None:
@@ -447,6 +462,8 @@ def test_annotate_target_is_checked_before_reading(samples_dir: Path, tmp_path: 
     for out, message in (
         (tmp_path / "out.xyz", "needs an image file name"),
         (tmp_path / "out", "needs an image file name"),
+        (f"{tmp_path / 'out.png'}/", "needs an image file name, not a folder"),  # (a review:
+        # Path drops the slash, and out.png had been written)
         (tmp_path / "no" / "out.png", "no such folder"),
         *(
             [(Path("/proc/out.png"), "cannot write in this folder")]
@@ -457,6 +474,7 @@ def test_annotate_target_is_checked_before_reading(samples_dir: Path, tmp_path: 
         r = _run("read", photo, "--annotate", str(out))
         assert r.returncode == 2 and message in r.stderr, r.stderr
         assert r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out.png").exists()
 
 
 def test_annotate_into_a_folder_or_a_grey_only_format_fails_before_reading(

@@ -146,6 +146,16 @@ def test_native_stderr_kept_without_a_temporary_folder_keeps_nothing_and_leaks_n
         assert len(os.listdir("/proc/self/fd")) == before
 
 
+def test_a_pfm_image_is_refused_not_read_black() -> None:
+    """OpenCV decodes a PFM's floating-point light (0-1) as 0-255: a black photo, no dice,
+    and no word of why (a review); a float TIFF it refuses itself."""
+    image = np.full((32, 48, 3), 0.5, np.float32)
+    data = cv2.imencode(".pfm", image)[1].tobytes()
+    assert data[:3] == b"PF\n"
+    with pytest.raises(ValueError, match="a PFM image holds floating-point light"):
+        decode_image(data)
+
+
 def test_a_heic_photo_and_a_png_cut_off_are_said_to_be_so_before_decoding(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
