@@ -110,14 +110,10 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         roll_ok = _multiset_matched(labels, dets) == len(labels) == len(dets)
         wrong_unasked, right_once_asked = _once_asked(labels, dets)
         # (a roll right as a multiset, its dice read in each other's places, is right; but
-        # not one whose printed symbol was read surely as a value, which no one is asked)
-        symbol_read = any(
-            lab.get("face") == "symbol" and _inside(d.center_xy, lab["box"])
-            for lab in labels
-            for d in dets
-            if d.confidence >= ASK_BELOW
-        )
-        right_once_asked = right_once_asked or (roll_ok and not symbol_read)
+        # not one whose printed symbol was read as another value than its face's, which
+        # the table would score so)
+        every_value = Counter(lab["value"] for lab in labels) == Counter(d.value for d in dets)
+        right_once_asked = right_once_asked or (roll_ok and every_value)
     else:
         # no boxes: the multisets of values. A misread die is then a miss and an extra, so
         # no face is scored.
@@ -168,7 +164,7 @@ def _multiset_matched(labels: list[dict], dets: list[DieDetection]) -> int:
 def _once_asked(labels: list[dict], dets: list[DieDetection]) -> tuple[int, bool]:
     """(dice wrong unasked, whether the roll is right once asked) of labelled dice with
     boxes: a detection may stand for a labelled die when its centre is in the box and it
-    is asked about, or read as labelled (a symbol die takes any value). Judged on the best
+    is asked about, or read as labelled (a symbol die too: its face's value). Judged on the best
     such pairing, not the nearest-first one the problems list: a sure die beside an unsure
     find in the same box is the die, the find one to drop. The wrong unasked are the sure
     detections no such pairing can give a die; the roll is right once asked when one
@@ -176,10 +172,10 @@ def _once_asked(labels: list[dict], dets: list[DieDetection]) -> tuple[int, bool
     each alone makes one for both: Mendelsohn and Dulmage)."""
 
     def stands_for(lab: dict, d: DieDetection) -> bool:
-        # (a printed symbol has no value to read: only asked about is it right, as the
-        # issue asks it reported; read surely as any value, it is wrong unasked)
+        # (a printed symbol too: the issue asks it reported unsure, so the player is asked;
+        # read surely as another value than its face's, the table scores it wrong)
         return _inside(d.center_xy, lab["box"]) and (
-            d.confidence < ASK_BELOW or (lab.get("face") != "symbol" and d.value == lab["value"])
+            d.confidence < ASK_BELOW or d.value == lab["value"]
         )
 
     sure = [d for d in dets if d.confidence >= ASK_BELOW]

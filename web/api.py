@@ -22,7 +22,7 @@ from . import coach, photos, store
 from .cli import everywhere
 from .errors import HOST_UNUSABLE, error_response
 from .fastpoll import etag_for, versioned
-from .ratelimit import count_a_new_game, refuse_a_new_game
+from .ratelimit import a_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -263,15 +263,14 @@ def create() -> tuple[Response, int]:
     players = body.get("players", [])
     base_url()  # (a Host header no phone can open is refused before a game is made)
     how = store.Made.NOW
-    if key is None:
-        refuse_a_new_game()
-        snap, token = store.create_game(rules.strip(), target, players)
-    else:  # (a retry of a game made is answered, however many this address made since)
-        snap, token, how = store.create_keyed(
-            key, rules.strip(), target, players, before_making=refuse_a_new_game
-        )
-    if how == store.Made.NOW:
-        count_a_new_game()
+    with a_new_game() as count:
+        if key is None:
+            count()
+            snap, token = store.create_game(rules.strip(), target, players)
+        else:  # (a retry of a game made is answered, however many this address made since)
+            snap, token, how = store.create_keyed(
+                key, rules.strip(), target, players, before_making=count
+            )
     out = {
         "id": snap.game.id,
         "token": token,

@@ -7,6 +7,7 @@ import json
 import re
 import secrets
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,7 +34,7 @@ from companion.errors import brief
 from . import chart, store
 from .api import base_url, game_urls, preset_choices, toggle_choices
 from .fastpoll import etag_for, versioned
-from .ratelimit import count_a_new_game, refuse_a_new_game
+from .ratelimit import a_new_game
 
 bp = Blueprint("pages", __name__)
 
@@ -339,7 +340,10 @@ def new() -> WResponse | tuple[str, int] | tuple[str, int, dict[str, str]]:
     rematch = (finished, held) if finished and held else None
     try:
         target = _form_target(typed_target)
-        snap, token, how = _create(key if form_id else None, spec, target, players, rematch)
+        with a_new_game() as count:
+            snap, token, how = _create(
+                key if form_id else None, spec, target, players, rematch, count
+            )
     except store.NotFinished as exc:  # (taken back meanwhile: its phones still play it)
         return _no_rematch(exc.game_id)
     except (ValueError, TooManyRequests) as exc:  # (store.Rejected is one: the engine's
@@ -358,8 +362,6 @@ def new() -> WResponse | tuple[str, int] | tuple[str, int, dict[str, str]]:
         if refused is not None:
             return page, 429, {"Retry-After": str(refused.retry_after)}
         return page, 422
-    if how == store.Made.NOW:
-        count_a_new_game()
     if how == store.Made.BEFORE:  # (sent twice at once: the other send made it)
         return _made_before(snap, token)
     if how == store.Made.TAKEN:  # (another phone's rematch came first: one game)
@@ -376,20 +378,22 @@ def _create(
     target: int | None,
     players: list[str],
     rematch: tuple[store.Snapshot, str] | None,
+    count: Callable[[], None],
 ) -> tuple[store.Snapshot, str | None, store.Made]:
     """The game a create form asks for, once per form (``key``; None: a form sent without
     its id), and a rematch of a finished game, with the join code this browser holds for
-    it (``rematch``), linked from it in the same transaction (`store.create_rematch`).
+    it (``rematch``), linked from it in the same transaction (`store.create_rematch`);
+    ``count`` is called just before a game is made (`ratelimit.a_new_game`).
     Returns the game, its join token and how it came."""
     if rematch is not None:
         finished, held = rematch
         return store.create_rematch(
-            finished.game, held, key, spec, target, players, before_making=refuse_a_new_game
+            finished.game, held, key, spec, target, players, before_making=count
         )
     if key is None:
-        refuse_a_new_game()
+        count()
         return (*store.create_game(spec, target, players), store.Made.NOW)
-    return store.create_once(key, spec, target, players, before_making=refuse_a_new_game)
+    return store.create_once(key, spec, target, players, before_making=count)
 
 
 @bp.post("/join")

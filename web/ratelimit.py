@@ -11,7 +11,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from flask import Flask, current_app, request
 from werkzeug.exceptions import TooManyRequests
@@ -21,8 +22,9 @@ WINDOW_SECONDS = 60.0
 
 class SlidingWindow:
     """At most ``most`` events per address in any ``seconds``; thread-safe. An event is
-    asked for (`wait`) before the work and recorded (`record`) once it is done, so that
-    work refused for another reason, or found done before, costs nothing."""
+    held (`hold`: checked and counted at once, so requests at the same moment cannot
+    pass the limit together) just before the work, and given back (`give_back`) if the
+    work then fails: work refused for another reason costs nothing."""
 
     def __init__(
         self,
@@ -37,32 +39,30 @@ class SlidingWindow:
         self.seen: dict[str, deque[float]] = {}
         self.forgotten = clock()
 
-    def _times(self, address: str, now: float) -> deque[float]:
-        """(With the lock held.) The address's events still in the window."""
-        times = self.seen.get(address)
-        if times is None:
-            times = self.seen[address] = deque()
-        while times and now - times[0] >= self.seconds:
-            times.popleft()
-        return times
-
-    def wait(self, address: str) -> float:
-        """0 if one more event is allowed for ``address`` now, else the seconds until it is."""
+    def hold(self, address: str) -> float:
+        """Count one event for ``address`` and return 0, or (its window full) count
+        nothing and return the seconds until one more is allowed."""
         now = self.clock()
         with self.lock:
-            times = self._times(address, now)
-            return times[0] + self.seconds - now if len(times) >= self.most else 0.0
-
-    def record(self, address: str) -> None:
-        """Count one event for ``address``."""
-        now = self.clock()
-        with self.lock:
-            self._times(address, now).append(now)
+            times = self.seen.setdefault(address, deque())
+            while times and now - times[0] >= self.seconds:
+                times.popleft()
+            if len(times) >= self.most:
+                return times[0] + self.seconds - now
+            times.append(now)
             # (addresses gone quiet forgotten, at most once a second: every call had
             # rebuilt the table past so many addresses, 3.8 ms a call at 20,000)
             if len(self.seen) > 4 * max(self.most, 256) and now - self.forgotten >= 1.0:
-                self.seen = {a: d for a, d in self.seen.items() if now - d[-1] < self.seconds}
+                self.seen = {a: d for a, d in self.seen.items() if d and now - d[-1] < self.seconds}
                 self.forgotten = now
+            return 0.0
+
+    def give_back(self, address: str) -> None:
+        """Uncount the latest event held for ``address`` (its work failed)."""
+        with self.lock:
+            times = self.seen.get(address)
+            if times:
+                times.pop()
 
 
 def init_app(app: Flask) -> None:
@@ -71,27 +71,32 @@ def init_app(app: Flask) -> None:
     app.extensions["hotdice_creates"] = SlidingWindow(most) if most else None
 
 
-def _window() -> SlidingWindow | None:
+@contextmanager
+def a_new_game() -> Iterator[Callable[[], None]]:
+    """For a request that may create a game: yields the call to make just before the game
+    is made (a form or key sent again makes none, and calls it not), which counts it
+    against the request's address or refuses it (429, with Retry-After) where that
+    address has made ``GAMES_PER_MINUTE`` games in the last minute. A game counted that
+    the block then fails to make is given back."""
     window: SlidingWindow | None = current_app.extensions["hotdice_creates"]
-    return window
+    address = request.remote_addr or ""
+    held = False
 
+    def count() -> None:
+        nonlocal held
+        wait = window.hold(address) if window else 0.0
+        if window and wait:
+            refused = TooManyRequests(
+                f"this phone has created {window.most} game{'s' * (window.most != 1)} in the "
+                "last minute, the most it may: try again in a minute"
+            )
+            refused.retry_after = max(1, round(wait))
+            raise refused
+        held = window is not None
 
-def refuse_a_new_game() -> None:
-    """Refuse (429, with Retry-After) the game this request asks for, where its address
-    has created ``GAMES_PER_MINUTE`` games in the last minute."""
-    window = _window()
-    wait = window.wait(request.remote_addr or "") if window else 0.0
-    if window and wait:
-        refused = TooManyRequests(
-            f"this phone has created {window.most} game{'s' * (window.most != 1)} in the last "
-            "minute, the most it may: try again in a minute"
-        )
-        refused.retry_after = max(1, round(wait))
-        raise refused
-
-
-def count_a_new_game() -> None:
-    """Count a game this request has made against its address."""
-    window = _window()
-    if window:
-        window.record(request.remote_addr or "")
+    try:
+        yield count
+    except BaseException:
+        if held and window:
+            window.give_back(address)
+        raise

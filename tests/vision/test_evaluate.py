@@ -173,11 +173,11 @@ def test_once_asked_figures_match_every_way_of_pairing_the_dice(
     and read at random. Against every one-to-one pairing where a find stands for a die
     (in its box, and asked about or read as labelled): the fewest sure finds left without
     a die are the wrong unasked, and the roll is right once asked when some pairing gives
-    every die a find and every sure find a die (a symbol stands for a find asked about
-    only: it has no value to read surely). The roll is right as read when its values
-    are the labelled ones, some one to one pairing of any finds to any dice giving each
-    die its value (a symbol's any); such a roll is right once asked too, unless a symbol
-    was read surely."""
+    every die a find and every sure find a die (a symbol too: read surely, its face's
+    value). The roll is right as read when its values are the labelled ones, some one to
+    one pairing of any finds to any dice giving each die its value (a symbol's any); such
+    a roll is right once asked too where its values are every labelled die's, symbols'
+    too."""
     dice: list[dict] = [
         {"value": v, "box": [40 * s, 0, 50, 20], **({"face": "symbol"} if logo else {})}
         for v, s, logo in labels
@@ -188,9 +188,7 @@ def test_once_asked_figures_match_every_way_of_pairing_the_dice(
 
     def stands_for(lab: dict, d: DieDetection) -> bool:
         x = lab["box"][0]
-        return x <= d.center_xy[0] <= x + 50 and (
-            d.confidence < 0.6 or ("face" not in lab and d.value == lab["value"])
-        )
+        return x <= d.center_xy[0] <= x + 50 and (d.confidence < 0.6 or d.value == lab["value"])
 
     sure = {j for j, d in enumerate(dets) if d.confidence >= 0.6}
     left_out, right = len(sure), False
@@ -204,16 +202,11 @@ def test_once_asked_figures_match_every_way_of_pairing_the_dice(
         all("face" in lab or dets[j].value == v for (v, lab), j in zip(values, order, strict=True))
         for order in itertools.permutations(range(len(dets)))
     )
-    symbol_read = any(
-        "face" in lab and lab["box"][0] <= d.center_xy[0] <= lab["box"][0] + 50
-        for lab in dice
-        for d in dets
-        if d.confidence >= 0.6
-    )
+    every_value = sorted(v for v, _s, _l in labels) == sorted(d.value for d in dets)
     assert result.roll_ok == as_read
     assert (result.wrong_unasked, result.right_once_asked) == (
         left_out,
-        right or (as_read and not symbol_read),
+        right or (as_read and every_value),
     )
     assert result.asked == len(dets) - len(sure)
 
@@ -280,8 +273,10 @@ def test_a_symbol_die_must_be_found_but_its_face_is_not_scored() -> None:
     assert (found.face_correct, found.face_scored) == (1, 1)
     missed = score_image(entry, Detections((_die(2, 10, 10),)), 1.0)
     assert not missed.roll_ok and missed.matched == 1 and missed.face_scored == 1
-    # but read surely, it is a value no one is asked to check (the issue: such a die is
-    # reported unsure); asked about, the roll is right once the player says its value
+    # but read surely as another value than its face's, no one is asked to check it (the
+    # issue: such a die is reported unsure); asked about, the roll is right once the
+    # player says its value; read surely as its face's value, it is right
+    assert score_image(entry, Detections((_die(2, 10, 10), _die(6, 50, 10))), 1.0).right_once_asked
     sure = _die(1, 50, 10, confidence=0.97)
     read = score_image(entry, Detections((_die(2, 10, 10), sure)), 1.0)
     assert read.roll_ok and (read.wrong_unasked, read.right_once_asked) == (1, False)
