@@ -122,11 +122,11 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         matched = _multiset_matched(labels, dets)
         face_ok = face_n = 0
         roll_ok = matched == len(labels) == len(dets)
-        # values read surely beyond the labelled ones (a symbol die takes any one) are
-        # wrong unasked; the dice asked about can be set to the values left
+        # values read surely beyond the labelled ones (a symbol die's its face's, as with
+        # boxes) are wrong unasked; the dice asked about can be set to the values left
         # (an upper bound: with no places, an unsure extra may stand in for a missed die)
         sure = Counter(d.value for d in dets if d.confidence >= ASK_BELOW)
-        wrong_unasked = max(0, sum((sure - want).values()) - symbols)
+        wrong_unasked = sum((sure - Counter(lab["value"] for lab in labels)).values())
         right_once_asked = not wrong_unasked and len(dets) >= len(labels)
         if not roll_ok:
             wanted = sorted(want.elements()) + ["symbol"] * symbols

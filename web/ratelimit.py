@@ -40,29 +40,38 @@ class SlidingWindow:
         self.forgotten = clock()
 
     def hold(self, address: str) -> float:
-        """Count one event for ``address`` and return 0, or (its window full) count
-        nothing and return the seconds until one more is allowed."""
+        """Count one event for ``address`` and return when (the clock's time, for
+        `give_back`), or raise `WindowFull` (counting nothing)."""
         now = self.clock()
         with self.lock:
             times = self.seen.setdefault(address, deque())
             while times and now - times[0] >= self.seconds:
                 times.popleft()
             if len(times) >= self.most:
-                return times[0] + self.seconds - now
+                raise WindowFull(times[0] + self.seconds - now)
             times.append(now)
             # (addresses gone quiet forgotten, at most once a second: every call had
             # rebuilt the table past so many addresses, 3.8 ms a call at 20,000)
             if len(self.seen) > 4 * max(self.most, 256) and now - self.forgotten >= 1.0:
                 self.seen = {a: d for a, d in self.seen.items() if d and now - d[-1] < self.seconds}
                 self.forgotten = now
-            return 0.0
+            return now
 
-    def give_back(self, address: str) -> None:
-        """Uncount the latest event held for ``address`` (its work failed)."""
+    def give_back(self, address: str, when: float) -> None:
+        """Uncount the event `hold` counted for ``address`` at ``when`` (its work failed;
+        not the address's latest, which may be another request's)."""
         with self.lock:
             times = self.seen.get(address)
-            if times:
-                times.pop()
+            if times and when in times:
+                times.remove(when)
+
+
+class WindowFull(Exception):
+    """An address's window is full: one more event is allowed in ``wait`` seconds."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(f"full for {wait:.1f} s")
+        self.wait = wait
 
 
 def init_app(app: Flask) -> None:
@@ -80,23 +89,25 @@ def a_new_game() -> Iterator[Callable[[], None]]:
     the block then fails to make is given back."""
     window: SlidingWindow | None = current_app.extensions["hotdice_creates"]
     address = request.remote_addr or ""
-    held = False
+    held: list[float] = []
 
     def count() -> None:
-        nonlocal held
-        wait = window.hold(address) if window else 0.0
-        if window and wait:
+        if window is None:
+            return
+        try:
+            held.append(window.hold(address))
+        except WindowFull as full:
             refused = TooManyRequests(
                 f"this phone has created {window.most} game{'s' * (window.most != 1)} in the "
                 "last minute, the most it may: try again in a minute"
             )
-            refused.retry_after = max(1, round(wait))
-            raise refused
-        held = window is not None
+            refused.retry_after = max(1, round(full.wait))
+            raise refused from None
 
     try:
         yield count
     except BaseException:
-        if held and window:
-            window.give_back(address)
+        if window:
+            for when in held:
+                window.give_back(address, when)
         raise

@@ -154,8 +154,13 @@ def test_without_boxes_a_roll_is_right_once_asked_when_its_sure_values_are_label
     assert result.wrong_unasked == wrong_unasked
     assert result.right_once_asked is right_once_asked
     logo = {"file": "x.jpg", "dice": [{"value": 2}, {"value": 6, "face": "symbol"}]}
-    # (a symbol die takes any one value: a sure 4 for it is no mistake)
-    assert score_image(logo, Detections((_die(2, 0), _die(4, 20))), 1.0).wrong_unasked == 0
+    # (a symbol die takes any one value for the roll, but a sure 4 for a logo on the 6 is
+    # one no one is asked to check, as with boxes; a sure 6, or an unsure 4, is not)
+    sure_4 = score_image(logo, Detections((_die(2, 0), _die(4, 20))), 1.0)
+    assert sure_4.roll_ok and (sure_4.wrong_unasked, sure_4.right_once_asked) == (1, False)
+    assert score_image(logo, Detections((_die(2, 0), _die(6, 20))), 1.0).wrong_unasked == 0
+    unsure_4 = score_image(logo, Detections((_die(2, 0), _die(4, 20, confidence=0.3))), 1.0)
+    assert (unsure_4.wrong_unasked, unsure_4.right_once_asked) == (0, True)
 
 
 @settings(max_examples=300, deadline=None)
