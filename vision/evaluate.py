@@ -109,11 +109,10 @@ def score_image(entry: dict, detections: Detections, ms: float) -> ImageResult:
         # as the other is a roll right, its faces wrong)
         roll_ok = _multiset_matched(labels, dets) == len(labels) == len(dets)
         wrong_unasked, right_once_asked = _once_asked(labels, dets)
-        # (a roll right as a multiset, its dice read in each other's places, is right; but
-        # not one whose printed symbol was read as another value than its face's, which
-        # the table would score so)
+        # (a roll whose values are the labelled dice's, read in each other's places, is
+        # right; a printed symbol's value is its face's here, as the table scores it)
         every_value = Counter(lab["value"] for lab in labels) == Counter(d.value for d in dets)
-        right_once_asked = right_once_asked or (roll_ok and every_value)
+        right_once_asked = right_once_asked or every_value
     else:
         # no boxes: the multisets of values. A misread die is then a miss and an extra, so
         # no face is scored.

@@ -226,13 +226,12 @@ def fold(game: Game, rows: list[tuple[int, str, dict[str, Any]]]) -> Snapshot:
 TABLE_FAULTS = (ValueError, TypeError, KeyError, IndexError)
 
 
-def _probed(table: ctable.Table) -> ctable.Table:
-    """``table``, once every view of it that a page or the API shows has been worked out:
-    one of them raises on a row that has its kind's shape but not the table's sense."""
+def _probe(table: ctable.Table) -> None:
+    """Work out every view of ``table`` that a page or the API shows: one of them raises
+    on a row that has its kind's shape but not the table's sense."""
     for view in ("players", "roll_again", "first_rolls", "seated", "tie_ended_by"):
         getattr(table, view)
     table.roll_off_round  # noqa: B018 (worked out for what it raises)
-    return table
 
 
 def _readable_table(game: Game, stack: list[tuple[int, str, dict[str, Any]]]) -> ctable.Table:
@@ -248,7 +247,7 @@ def _readable_table(game: Game, stack: list[tuple[int, str, dict[str, Any]]]) ->
         if kind == "game":
             continue
         try:
-            _probed(ctable.Table(game.players, tuple(rows[: n + 1])))
+            _probe(ctable.Table(game.players, tuple(rows[: n + 1])))
         except TABLE_FAULTS as exc:
             why = f"its {kind} row does not fit the table ({brief(str(exc))})"
             rows[n] = ("game", UnreadableRow(type="unreadable", row=seq, error=why))
