@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import faces, looks
+from . import looks
 from .closeup import crowd, explains, holds
 from .finds import (
     centre_inside,
@@ -53,16 +53,16 @@ def look_until(
     image: np.ndarray,
     scale: float,
     min_score: float,
-    min_dieness: float,
-    rotations: int,
+    classify: Callable[[np.ndarray], np.ndarray],
     accept: Callable[[np.ndarray, np.ndarray], bool],
     candidates: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Look at a half, a quarter, an eighth and a sixteenth of `scale` until
     `accept(found, probs)`: a die far too big for the finder at one scale (its pips then
     look like little dice) is the right size at a smaller one. Only the finds `candidates`
-    keeps are read. Returns the finds, their scores and the scale they were found at
-    (none: `scale`). The smallest look is `SMALLEST_LOOK` pixels on the short side."""
+    keeps are read, by `classify` (`looks.Looks.classify`). Returns the finds, their scores
+    and the scale they were found at (none: `scale`). The smallest look is `SMALLEST_LOOK`
+    pixels on the short side."""
     h, w = image.shape[:2]
     for k in (2, 4, 8, 16):
         if min(w, h) * scale / k < SMALLEST_LOOK:
@@ -70,7 +70,7 @@ def look_until(
         found = looks.centres_at(image, scale / k, min_score, COARSE_VIEWS)
         if candidates is not None:
             found = found[candidates(found)]
-        probs = faces.classify(image, found, rotations, min_dieness)
+        probs = classify(found)
         if accept(found, probs):
             return found, probs, scale / k
     return np.zeros((0, 4), np.float32), np.zeros((0, 7), np.float32), scale
@@ -81,18 +81,16 @@ def dice_behind(
     image: np.ndarray,
     scale: float,
     min_score: float,
-    min_dieness: float,
-    rotations: int,
+    classify: Callable[[np.ndarray], np.ndarray],
     confirmed: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
     """The bigger dice whose pips `pips` may be: at coarser scales, finds that hold some of
-    them are read, until some `explains` them."""
+    them are read (by `classify`), until some `explains` them."""
     found, probs, _ = look_until(
         image,
         scale,
         min_score,
-        min_dieness,
-        rotations,
+        classify,
         lambda found, probs: explains(found, probs, pips, confirmed),
         lambda found: np.asarray(holds(found, pips).any(axis=1)),
     )
@@ -262,7 +260,7 @@ class CoarserLooks(Looks):
         big = big[~holds]
         if not len(big):
             return found, probs
-        big_probs = faces.classify(self.image, big, self.rotations, self.min_dieness)
+        big_probs = self.classify(big)
         take = self.confirmed(big, big_probs)
         if surely:
             take &= surely_read(big_probs)
@@ -316,7 +314,7 @@ class CoarserLooks(Looks):
         big = big[~piles & ~whole]
         if not len(big):
             return None
-        big_probs = faces.classify(self.image, big, self.rotations, self.min_dieness)
+        big_probs = self.classify(big)
         take = self.read_clearly(big, big_probs)
         if not take.any():
             return None

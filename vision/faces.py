@@ -5,7 +5,8 @@ Every look `read` takes reads its finds here (`classify`): a crop cut from the
 full-resolution image at each find (`crops_of`), read by the readers at a glance
 (`model.glance`), the finds read surely at another scale taken as read (`glanced`), the
 windows of a cloth's repeating pattern taken for no die (`_cloth`), and a vote on the rest,
-each crop turned and cut wider (`voted`, `model.vote`). It lives apart from the looks so
+each crop turned and cut wider, and lifted where the die's face is dark (`voted`,
+`model.vote`). It lives apart from the looks so
 that what a reading is stays one place, whichever look asks for it.
 """
 
@@ -42,11 +43,13 @@ def classify(
     min_dieness: float,
     *,
     known: tuple[np.ndarray, np.ndarray] | None = None,
+    lift_dark: bool = False,
 ) -> np.ndarray:
     """The readers' scores for finds (x, y, side, score), cut from the full-resolution image:
-    a glance (`glanced`), and a vote on the finds it leaves unsure (`voted`)."""
+    a glance (`glanced`), and a vote on the finds it leaves unsure (`voted`; with
+    `lift_dark`, dark faces read lifted too)."""
     probs, owed = glanced(image, found, min_dieness, known=known)
-    return voted(image, found, probs, owed, rotations, min_dieness)
+    return voted(image, found, probs, owed, rotations, min_dieness, lift_dark=lift_dark)
 
 
 def crops_of(image: np.ndarray, found: np.ndarray, *, stretch: float = 1.0) -> list[np.ndarray]:
@@ -110,8 +113,11 @@ def voted(
     owed: np.ndarray,
     rotations: int,
     min_dieness: float,
+    *,
+    lift_dark: bool = False,
 ) -> np.ndarray:
-    """`probs` (a glance at finds) with the finds `owed` a vote read again (`model.vote`)."""
+    """`probs` (a glance at finds) with the finds `owed` a vote read again (`model.vote`;
+    with `lift_dark`, a die's dark face read lifted too)."""
     todo = np.nonzero(owed)[0]
     if not len(todo) or rotations <= 1:
         return probs
@@ -129,6 +135,7 @@ def voted(
         rotations=rotations,
         wider=wider,
         min_dieness=min_dieness,
+        lift_dark=lift_dark,
     )
     return probs
 

@@ -6,7 +6,8 @@ dice too dark for them: a very dark frame is scaled up as a whole (`brightening`
 `lifted`; `brightened` does both), the deep parts of a shadow across a lit frame are lifted
 (`shadows_lifted`), and in both the sensor noise the scaling scaled up is smoothed out
 (`lifted`). `reader.read` does this first; `roll.RollLooks.gains_at` then holds its unread finds
-to the gain of the part they lie in, since the readers take lifted noise for dice. Pure
+to the gain of the part they lie in, since the readers take lifted noise for dice. A dark die
+in a lit frame is lifted alone, for the readers' vote on it (`dark_face_lifted`). Pure
 functions on BGR uint8 arrays.
 """
 
@@ -183,3 +184,54 @@ def shadows_lifted(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     weight = np.clip(part_gains - 1.0, 0.0, 1.0)
     out[y0:y1, x0:x1] = cv2.blendLinear(smooth, part, weight, 1.0 - weight)
     return out, full
+
+
+# A die whose face is dark in a frame that is not (a black or dark translucent die, or a
+# photo whose tone curve sinks the dark levels: a phone exposing for a white table) gives
+# the readers little to tell its pips by. Where its face's level (`face_level`) is under
+# `DARK_FACE`, the vote on a die read unsure also reads its crop lifted by a tone curve
+# that brings that level to `FACE_AIM` of white (`dark_face_lifted`; `model.vote`), its
+# gamma at least 0.3 (a face under level 8 is lifted less: level 3 to 67).
+# Session 85, stress runs (`stress_vision.py`; faces / rolls read right, `byler_d6`'s first
+# 60 photos): under a tone curve of gamma 2.2, `byler_d6` 96.6 / 61.7 -> 98.8 / 78.3%
+# (`fudw_tray` and `skovy_catan` as before, 50% and 98.0%). Of the batteries' 120 runs
+# (`stress_battery.py`) five moved: under gamma 1.4 `byler_d6` 86.7 -> 88.3%, exposed 0.7
+# times as long `fudw_tray` 75 -> 80%, and at twice the size through JPEG `byler_d6` grey
+# 56.7 -> 53.3% (dice read unsure: once asked, 93.3% either way), its hue turned 90.0 ->
+# 88.3% (a die lost), under glare 68.3 -> 70.0%. The dev photos as shot read as before (a
+# few of their dice are so dark: 17 of 293 votes). In a frame scaled for the dark its noise
+# was scaled too, and lifting it further lost a roll each at a fifth of the light with
+# noise 6 (`byler_d6`, `fudw_tray`), and so did a frame with a shadow lifted (a quarter of
+# the light kept, edge 1: `byler_d6` 91.7 -> 90.0%, `fudw_tray` 45 -> 40%): the looks at
+# such a frame do not lift its dice again (`looks.Looks.lifts_dark_faces`). Before that
+# gate, a threshold of 40 did worse at an eighth of the light; an aim of 0.28 or 0.45 read
+# alike.
+DARK_FACE = 60.0
+FACE_AIM = 0.35
+# The face in a reader's crop: the crop less this share of its side each way (the crop is
+# 1.3 die sides across, so this is about the die's inner face)
+_FACE_MARGIN = 0.2
+
+
+def face_level(crop: np.ndarray) -> float:
+    """The level of a die crop's face: the median of its middle's brightest channel, so a
+    red or yellow face counts as lit."""
+    k = crop.shape[0]
+    m = int(k * _FACE_MARGIN)
+    middle = crop[m : k - m, m : k - m]
+    return float(np.median(middle.max(axis=2) if middle.ndim == 3 else middle))
+
+
+def dark_face_lifted(crop: np.ndarray) -> np.ndarray | None:
+    """A die crop (uint8) whose face is dark (`face_level` under `DARK_FACE`) with its levels
+    lifted by the tone curve that brings the face to `FACE_AIM` of white (gamma at least
+    0.3), or None where the face is not dark or the crop is not uint8. A tone curve, not a
+    gain: the pips and the face's edge keep their order, and white stays white."""
+    if crop.dtype != np.uint8:
+        return None
+    level = face_level(crop)
+    if level >= DARK_FACE:
+        return None
+    gamma = max(np.log(FACE_AIM) / np.log(max(level, 2.0) / 255.0), 0.3)
+    curve = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    return cv2.LUT(crop, curve)

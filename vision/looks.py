@@ -192,8 +192,27 @@ class Looks:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The finder's finds at `scale` (in `boxes` of the image only, if given), read."""
         found = self.finds(scale, boxes)
-        return found, faces.classify(
-            self.image, found, self.rotations, self.min_dieness, known=known
+        return found, self.classify(found, known)
+
+    @property
+    def lifts_dark_faces(self) -> bool:
+        """Whether the vote on a die also reads its face lifted where it is dark
+        (`light.dark_face_lifted`): not in a frame scaled for the dark or with a shadow
+        lifted, whose noise was scaled with it."""
+        return self.gain == 1.0 and self.lift is None
+
+    def classify(
+        self, found: np.ndarray, known: tuple[np.ndarray, np.ndarray] | None = None
+    ) -> np.ndarray:
+        """The readers' scores for finds in the image (`faces.classify`), dark faces lifted
+        for the vote where `lifts_dark_faces`."""
+        return faces.classify(
+            self.image,
+            found,
+            self.rotations,
+            self.min_dieness,
+            known=known,
+            lift_dark=self.lifts_dark_faces,
         )
 
     def fit_scale(self, found: np.ndarray, probs: np.ndarray) -> float:

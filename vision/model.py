@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from .io import opencv_message
+from .light import dark_face_lifted
 
 # HOTDICE_MODEL_DIR points the reader at networks retrained with `--out DIR`, to compare
 # them with the shipped ones by `hotdice eval` before replacing them
@@ -513,7 +514,8 @@ def first_reading(crops: list[np.ndarray]) -> np.ndarray:
 
 # The readers' first look at a die is taken as it is when their average is at least `sure`,
 # or at least AGREED when every reader picks the same class (two readers that agree at 0.7
-# were right as often as their vote; the vote costs 10 forward passes)
+# were right as often as their vote; the vote costs 10 forward passes, 18 for a die whose
+# face is dark, `_read_lifted_where_dark`)
 AGREED = 0.7
 
 
@@ -543,6 +545,7 @@ def vote(
     rotations: int = 4,
     wider: Callable[[int], np.ndarray] | None = None,
     min_dieness: float = 0.0,
+    lift_dark: bool = False,
 ) -> np.ndarray:
     """`probs` (a `glance` at `crops`) with the crops `owed` a vote read again.
 
@@ -555,6 +558,11 @@ def vote(
     see past a die whose size the finder underestimated (its edge pips at the border of the
     first crop) or whose centre is off. A crop the turned views leave below `min_dieness`
     is not cut wider: the caller drops it, so its value does not matter.
+
+    With `lift_dark`, a crop whose die's face is dark is also read lifted by a tone curve
+    (`light.dark_face_lifted`), turned each quarter, and its value taken half from those
+    views and half from the others: a dark die's pips stand out of its face lifted, where
+    the readers learnt them.
     """
     probs = probs.copy()
     redo = np.nonzero(owed)[0] if rotations > 1 else np.zeros(0, np.intp)
@@ -569,15 +577,33 @@ def vote(
     # read from all views
     not_die = (probs[redo, 0] + more[:, :, 0].sum(axis=0)) / rotations
     faces = probs[redo, 1:] + more[:, :, 1:].sum(axis=0)
-    if wider is not None:
-        live = np.nonzero(1.0 - not_die >= min_dieness)[0]
-        if len(live):
-            wide = [wider(int(redo[j])) for j in live]
-            views = [np.ascontiguousarray(np.rot90(w, k)) for k in (1, 3) for w in wide]
-            faces[live] += _scores(_blob(views))[0].reshape(2, len(live), 7)[:, :, 1:].sum(axis=0)
+    live = np.nonzero(1.0 - not_die >= min_dieness)[0]  # (the rest the caller drops)
+    if wider is not None and len(live):
+        wide = [wider(int(redo[j])) for j in live]
+        views = [np.ascontiguousarray(np.rot90(w, k)) for k in (1, 3) for w in wide]
+        faces[live] += _scores(_blob(views))[0].reshape(2, len(live), 7)[:, :, 1:].sum(axis=0)
     faces /= np.maximum(faces.sum(axis=1, keepdims=True), 1e-12)
+    if lift_dark and len(live):
+        faces[live] = _read_lifted_where_dark(faces[live], [crops[redo[j]] for j in live])
     probs[redo] = np.column_stack([not_die, faces * (1.0 - not_die)[:, None]])
     return probs
+
+
+def _read_lifted_where_dark(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+    """`faces` (each crop's value shares, summing to 1) with those of each crop whose die's
+    face is dark averaged with the readers' reading of the crop lifted
+    (`light.dark_face_lifted`) at each quarter turn. 18 more forward passes a dark die
+    (two readers, four turns, as the vote's own views): paid only where a face is dark."""
+    dark = [(i, up) for i, up in enumerate(map(dark_face_lifted, crops)) if up is not None]
+    if not dark:
+        return faces
+    views = [np.ascontiguousarray(np.rot90(up, k)) for k in range(4) for _, up in dark]
+    seen = _scores(_blob(views))[0].reshape(4, len(dark), 7).mean(axis=0)[:, 1:]
+    total = seen.sum(axis=1)
+    rows = np.array([i for i, _ in dark])[total > 0]  # (a view read as no die at all: none)
+    out = faces.copy()
+    out[rows] = (faces[rows] + seen[total > 0] / total[total > 0, None]) / 2.0
+    return out
 
 
 def classify_crops(

@@ -237,7 +237,9 @@ def read(
         found, probs, owed = whole
     waiting: np.ndarray | None = owed  # the finds whose vote the closer look takes
     if not looks.straight_to_refit(found, probs, owed, scale):
-        probs = faces.voted(image, found, probs, owed, rotations, min_dieness)
+        probs = faces.voted(
+            image, found, probs, owed, rotations, min_dieness, lift_dark=looks.lifts_dark_faces
+        )
         waiting = None
     keep = looks.confirmed(found, probs)
     unconfirmed = bool((~keep).any())  # finds not taken for dice: specks, or dice too small
@@ -251,8 +253,7 @@ def read(
             image,
             scale,
             min_score,
-            min_dieness,
-            rotations,
+            looks.classify,
             lambda f, p: bool(looks.confirmed(f, p).any()),
         )
         if nothing and scale != first_scale:  # (dice that blend into the table, or big ones)
@@ -264,7 +265,7 @@ def read(
     if look_like_pips(*readings(probs[kept])):
         pips = found[kept]
         bigger, big_probs = coarser_looks.dice_behind(
-            pips, image, scale, min_score, min_dieness, rotations, looks.confirmed
+            pips, image, scale, min_score, looks.classify, looks.confirmed
         )
         if looks.confirmed(bigger, big_probs).any():
             # a second, independent look where the bigger dice are `target_side_px` across

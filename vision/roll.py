@@ -97,7 +97,7 @@ class RollLooks(Looks):
             return found, probs, False
         found, probs = found.copy(), probs.copy()
         found[over, 2] = expected[over]
-        probs[over] = faces.classify(self.image, found[over], self.rotations, self.min_dieness)
+        probs[over] = self.classify(found[over])
         return found, probs, True
 
     def in_roll(self, found: np.ndarray, probs: np.ndarray) -> np.ndarray:

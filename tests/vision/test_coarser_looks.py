@@ -31,7 +31,7 @@ def _pieces_look(
         boxes.append(np.array(box))
         return big.astype(np.float32)
 
-    def classify(image: np.ndarray, finds: np.ndarray, *_: Any) -> np.ndarray:
+    def classify(image: np.ndarray, finds: np.ndarray, *_: Any, **__: Any) -> np.ndarray:
         return np.array([read_scores(4, 0.3 if f[2] == 70 else 0.95) for f in finds], np.float32)
 
     monkeypatch.setattr(reader._Looks, "_coarse_look", coarse_look)
@@ -183,7 +183,7 @@ def _wholes(
         assert scale == 0.5 and boxes is None  # (over the whole image)
         return big.astype(np.float32)
 
-    def classify(image: np.ndarray, finds: np.ndarray, *_: Any) -> np.ndarray:
+    def classify(image: np.ndarray, finds: np.ndarray, *_: Any, **__: Any) -> np.ndarray:
         return np.array([read_scores(3, read_as)] * len(finds), np.float32).reshape(-1, 7)
 
     monkeypatch.setattr(reader._Looks, "finds", finds)

@@ -95,6 +95,7 @@ def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(
         rotations: int,
         wider: Callable[[int], np.ndarray],
         min_dieness: float,
+        lift_dark: bool,
     ) -> np.ndarray:
         wider(0)
         return probs
@@ -106,3 +107,27 @@ def test_the_vote_reads_a_crop_cut_wider_than_the_finder_says(
     image = np.zeros((100, 100, 3), np.uint8)
     faces.voted(image, found, probs, np.array([True]), 4, 0.7)
     assert sides == [40.0, pytest.approx(46.0)]
+
+
+@pytest.mark.parametrize("lift_dark", [True, False])
+def test_the_vote_is_told_whether_to_lift_dark_faces(
+    monkeypatch: pytest.MonkeyPatch, lift_dark: bool
+) -> None:
+    """`classify`'s `lift_dark` (a look at a frame neither scaled for the dark nor with a
+    shadow lifted) reaches the vote, which lifts a die's dark face (`model.vote`)."""
+    told: list[bool] = []
+
+    def glance(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        return np.full((len(crops), 7), 1 / 7, np.float32), np.ones(len(crops), bool)
+
+    def vote(
+        crops: list[np.ndarray], probs: np.ndarray, owed: np.ndarray, **kw: object
+    ) -> np.ndarray:
+        told.append(bool(kw["lift_dark"]))
+        return probs
+
+    monkeypatch.setattr(faces, "glance", glance)
+    monkeypatch.setattr(faces, "vote", vote)
+    found = np.array([[50, 50, 40, 0.9]], np.float32)
+    faces.classify(np.zeros((100, 100, 3), np.uint8), found, 4, 0.7, lift_dark=lift_dark)
+    assert told == [lift_dark]

@@ -116,3 +116,41 @@ def test_shadows_lifted_lifts_and_smooths_the_shadow_only() -> None:
     assert far.std() < 5
     unlifted, none = light.shadows_lifted(np.full((720, 1280, 3), 200, np.uint8))
     assert none is None and (unlifted == 200).all()
+
+
+def test_a_dark_face_is_lifted_along_a_tone_curve() -> None:
+    """A face at level 20 (its middle, pips and all, as the median of the brightest
+    channel) is lifted to about `FACE_AIM` of white; the curve keeps the levels' order, black
+    black and white white. A face at `DARK_FACE` or over is not lifted, nor is a red face
+    (its red channel is lit)."""
+    crop = np.full((44, 44, 3), 20, np.uint8)
+    crop[20:24, 20:24] = 40  # a pip
+    crop[0, 0], crop[0, 1] = 0, 255  # (the table at the corner)
+    lifted = light.dark_face_lifted(crop)
+    assert lifted is not None and lifted.shape == crop.shape and lifted.dtype == np.uint8
+    assert light.face_level(lifted) == pytest.approx(light.FACE_AIM * 255, abs=2)
+    assert lifted[22, 22, 0] > lifted[10, 10, 0] > 20  # the pip still stands out, brighter
+    assert lifted[0, 0, 0] == 0 and lifted[0, 1, 0] == 255
+    assert light.dark_face_lifted(np.full((44, 44, 3), int(light.DARK_FACE), np.uint8)) is None
+    red = np.zeros((44, 44, 3), np.uint8)
+    red[..., 2] = 180
+    assert light.face_level(red) == 180 and light.dark_face_lifted(red) is None
+    grey = np.full((44, 44), 10, np.uint8)  # (one channel)
+    assert light.face_level(grey) == 10
+    deep = np.full((44, 44, 3), 3, np.uint8)  # (its gamma at the floor, 0.3: lifted less)
+    lifted_deep = light.dark_face_lifted(deep)
+    assert lifted_deep is not None and lifted_deep[22, 22, 0] == int(255 * (3 / 255) ** 0.3)
+
+
+def test_a_face_is_as_dark_as_most_of_its_middle() -> None:
+    """A dark face with six bright pips is dark (its median, not its mean: the pips lift
+    the mean over `DARK_FACE`), and the table around the face does not count."""
+    crop = np.full((44, 44, 3), 240, np.uint8)  # (the table)
+    crop[8:36, 8:36] = 20  # the face
+    for y in (13, 20, 27):
+        for x in (13, 27):
+            crop[y : y + 5, x : x + 5] = 250  # a pip
+    middle = crop[8:36, 8:36]
+    assert middle.mean() >= light.DARK_FACE > light.face_level(crop) == 20
+    assert light.dark_face_lifted(crop) is not None
+    assert light.dark_face_lifted(crop.astype(np.float32)) is None  # (uint8 crops only)

@@ -3,6 +3,7 @@ farther away loses given back."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
@@ -77,3 +78,12 @@ def test_a_farther_look_gives_dice_back_if_it_lost_one_read_clearly_and_reads_fe
     assert _lost(row, [*row[:3], (740, 340, 0.3)]) == [False] * 4
     # unless what is found there is taken for no die
     assert _lost(row, [*row[:3], (740, 340, 0.9, 0.3)]) == [False, False, False, True]
+
+
+def test_dark_faces_are_lifted_only_in_a_frame_not_lifted_itself() -> None:
+    """A frame scaled for the dark, or with a shadow lifted, had its noise scaled with it:
+    its dice are not lifted again for the vote (`light.dark_face_lifted`)."""
+    lit = grey_looks(64, 48)
+    assert lit.lifts_dark_faces
+    assert not dataclasses.replace(lit, gain=2.0).lifts_dark_faces
+    assert not dataclasses.replace(lit, lift=np.ones((48, 64), np.float32)).lifts_dark_faces

@@ -536,6 +536,33 @@ def test_the_vote_averages_not_a_die_over_its_views(monkeypatch: pytest.MonkeyPa
     np.testing.assert_allclose(probs, [[0.1, 0.0, 0.0, 0.9, 0.0, 0.0, 0.0]], atol=1e-6)
 
 
+def test_the_vote_reads_a_dark_face_lifted_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `lift_dark`, a crop of a dark face (level 20) owed a vote takes its value half
+    from its usual views (here all a 3) and half from its lifted views (all a 6): "no
+    die" as before. A lit crop (level 150) and every crop without `lift_dark` are read
+    as before."""
+
+    def reading(blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # (a stand-in reader: dark crops read as 3s, the rest, lifted ones too, as 6s)
+        value = np.where(blob.mean(axis=(1, 2, 3)) < -0.3, 3, 6)
+        probs = np.zeros((len(blob), 7), np.float32)
+        probs[:, 0] = 0.2
+        probs[np.arange(len(blob)), value] = 0.8
+        return probs, np.ones(len(blob), bool)
+
+    monkeypatch.setattr(model, "_scores", reading)
+    dark = np.full((model.CROP, model.CROP, 3), 20, np.uint8)
+    lit = np.full((model.CROP, model.CROP, 3), 150, np.uint8)
+    first = np.array([[0.2, 0, 0, 0.8, 0, 0, 0], [0.2, 0, 0, 0, 0, 0, 0.8]], np.float32)
+    owed = np.array([True, True])
+    first = first[::-1].copy()  # (the dark crop second: its own row is mixed)
+    probs = model.vote([lit, dark], first, owed, lift_dark=True)
+    np.testing.assert_allclose(probs[0], first[0], atol=1e-6)
+    np.testing.assert_allclose(probs[1], [0.2, 0, 0, 0.4, 0, 0, 0.4], atol=1e-6)
+    plain = model.vote([lit, dark], first, owed)
+    np.testing.assert_allclose(plain, first, atol=1e-6)
+
+
 def test_det_scale_upscales_small_images_up_to_twice() -> None:
     """A small image is looked at up to twice its size (its dice come closer to the
     finder's best size: a 320 px wide sample photo's reading changed without it), a big
