@@ -548,12 +548,13 @@ def format_roll_advice(data: dict[str, Any]) -> str:
     word = "chance" if chance else "expected"
     ranked = f"chance to make {data['need']:,} this turn" if chance else "expected final turn score"
     lines = [f"{head}: keeps ranked by {ranked}"]
+    width = len(str(len(data["options"])))  # (ranks 10 and on keep the keeps' column)
     for rank, option in enumerate(data["options"], 1):
         keep = " ".join(map(str, option["keep"]))
         left = "hot dice" if option["hot_dice"] else f"{dice_word(option['dice_left'])} left"
         value = f"{option[word]:.2%}" if chance else _points(option[word])
         lines.append(
-            f"  {rank}. keep {keep:<11} +{option['points']:<5,} -> "
+            f"  {rank:>{width}}. keep {keep:<11} +{option['points']:<5,} -> "
             f"{option['turn_total']:,}, {left}, then {option['then']}"
             f"{' (wins the game)' if 'bank_wins' in option else ''}: {value}"
         )

@@ -787,7 +787,13 @@ def test_cli_advise_roll_text(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "advise", "--rules", "farkle", "--roll", "1", "1", "1", "5", "5", "5"
     )
     lines = out.splitlines()
-    assert code == 0 and lines[1].startswith("  1. keep 1 1 1 5 5 5 +2,500 -> 2,500, hot dice, ")
+    assert code == 0 and lines[1].startswith("   1. keep 1 1 1 5 5 5 +2,500 -> 2,500, hot dice, ")
+    code, out, _ = run(
+        capsys, "advise", "--rules", "farkle", "--roll", "1", "4", "4", "4", "4", "5"
+    )
+    ranked = out.splitlines()[1:]  # (eleven keeps: the ranks padded, the keeps in one column)
+    assert len(ranked) == 11 and ranked[0].startswith("   1. keep ")
+    assert ranked[-1].startswith("  11. keep ") and {line.index("keep") for line in ranked} == {6}
     code, out, _ = run(capsys, "advise", "--rules", "farkle", "--roll", "2", "3")
     assert out == "farkle: roll 2 3 at turn total 0: bust (nothing to keep)\n"
     argv = "advise --rules minnesota+the-420 --turn-total 400 --roll 2 --score 2000"
