@@ -6,8 +6,8 @@ full-resolution image at each find (`crops_of`), read by the readers at a glance
 (`model.glance`), the finds read surely at another scale taken as read (`glanced`), the
 windows of a cloth's repeating pattern taken for no die (`_cloth`), and a vote on the rest,
 each crop turned and cut wider, and lifted where the die's face is dark (`voted`,
-`model.vote`). It lives apart from the looks so
-that what a reading is stays one place, whichever look asks for it.
+`model.vote`). It lives apart from the looks so that what a reading is stays one place,
+whichever look asks for it.
 """
 
 from __future__ import annotations
