@@ -592,8 +592,9 @@ def vote(
 def _read_lifted_where_dark(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
     """`faces` (each crop's value shares, summing to 1) with those of each crop whose die's
     face is dark averaged with the readers' reading of the crop lifted
-    (`light.dark_face_lifted`) at each quarter turn. 18 more forward passes a dark die
-    (two readers, four turns, as the vote's own views): paid only where a face is dark."""
+    (`light.dark_face_lifted`) at each quarter turn: 8 more forward passes for a dark die
+    (two readers, four turns; 18 in all with the vote's own), paid only where a face is
+    dark."""
     dark = [(i, up) for i, up in enumerate(map(dark_face_lifted, crops)) if up is not None]
     if not dark:
         return faces
