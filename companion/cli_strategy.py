@@ -477,6 +477,11 @@ def run_advise(args: argparse.Namespace) -> int:
     rolled = len(parse_dice(" ".join(args.roll), max_dice=rules.dice)) if args.roll else None
     in_hand = args.dice if rolled is None else rolled
     _check_held(rules, args.held_sets, kept, args.turn_total, in_hand)
+    if args.turn_total == 0 and 1 <= in_hand < rules.dice:  # (dice were kept for points)
+        sys.stderr.write(
+            f"hotdice: warning: advised at a turn total of 0, which {dice_word(in_hand)} in "
+            "hand cannot have (the dice kept this turn scored: give --turn-total)\n"
+        )
     if counts_kept_dice(rules) and not kept and 1 <= in_hand < rules.dice:  # (NOTHING_KEPT)
         sys.stderr.write(
             f"hotdice: warning: no --kept: advised as a taker's {dice_word(in_hand)}, with "

@@ -42,6 +42,7 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
     >>> parse_dice("1 4 2"), format_dice(parse_dice("142"))
     ((1, 4, 2), '142')
     """
+    split_word = ""  # (one word read a digit a die: "10" is the dice 1 and 0, said so)
     if isinstance(text, str):
         if "," in text and not all(part.strip() for part in text.split(",")):
             raise ParseError(f"a die is missing between commas in {text!r}")
@@ -50,7 +51,10 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
         if len(tokens) == 1:
             if not tokens[0].isdigit():  # (not "-1" read as a die "-")
                 raise ParseError(f"a die must be a number from 1 to 6, not {tokens[0]!r}")
-            tokens = list(tokens[0])
+            word = tokens[0]
+            if len(word) == 2 or (len(word) > 1 and "0" in word):  # (a number: "10", "100")
+                split_word = word
+            tokens = list(word)
     else:
         try:
             tokens = list(text)
@@ -70,7 +74,7 @@ def parse_dice(text: str | Iterable[int | str], *, max_dice: int = 6) -> Dice:
             raise ParseError(f"a die must be a number from 1 to 6, not {token!r}")
         if not 1 <= value <= 6:  # (said as typed: "1_1" is no 11)
             shown = token.strip() if isinstance(token, str) else value
-            hint = ""
+            hint = f" (in {split_word}: each digit is a die)" if split_word else ""
             together = "".join(map(str, tokens))  # (a roll split between words: "12 34")
             if (
                 isinstance(text, str)

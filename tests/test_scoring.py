@@ -214,6 +214,21 @@ def test_a_die_outside_1_to_6_is_refused_as_parse_dice_refuses_it(
     assert _refusal(lambda: keep_options(rules, roll)) == said
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("10", "not 0 (in 10: each digit is a die)"),
+        ("100", "not 0 (in 100: each digit is a die)"),
+        ("17", "not 7 (in 17: each digit is a die)"),
+        ("1429", "not 9"),  # (a roll typed together, one digit wrong: no number meant)
+        ("7", "not 7"),
+    ],
+)
+def test_a_number_read_as_its_digits_is_said_to_be(typed: str, said: str) -> None:
+    """`score 10` was refused as "not 0", a die the player never typed (a review)."""
+    assert _refusal(lambda: parse_dice(typed)) == f"a die must be a number from 1 to 6, {said}"
+
+
 @pytest.mark.parametrize("name", ["farkle", "minnesota"])
 @pytest.mark.parametrize("score", [score_roll, keep_options])
 def test_no_dice_or_more_than_the_rule_set_rolls_is_refused(

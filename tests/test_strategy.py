@@ -689,6 +689,25 @@ def test_cli_advise_honours_need_off_board_and_held_kept_dice(
     assert code == 2 and "not with a turn total of 0" in err
 
 
+def test_fewer_dice_than_the_rules_roll_at_a_turn_total_of_0_is_warned_of(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Dice in hand short of a full roll were kept for points, so a turn total of 0 is
+    a forgotten `--turn-total`: `advise --dice 2` had said ROLL (nothing to bank) without
+    a word (a review). A full roll at 0 is the turn's start, and is not warned of."""
+    warning = "which 2 dice in hand cannot have (the dice kept this turn scored: give --turn-total)"
+    for what in (["--dice", "2"], ["--roll", "1", "5"]):
+        code, out, err = run(capsys, "advise", "--rules", "farkle", *what)
+        assert (
+            code == 0
+            and out
+            and err == f"hotdice: warning: advised at a turn total of 0, {warning}\n"
+        )
+    for argv in ("--dice 6", "--roll 1 5 --turn-total 300", "--dice 2 --turn-total 250"):
+        code, _, err = run(capsys, "advise", "--rules", "farkle", *argv.split())
+        assert code == 0 and err == ""
+
+
 def test_progressive_thresholds_with_nothing_kept_are_said_to_be_a_takers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
