@@ -83,17 +83,23 @@ _MARKER = re.compile(b"\xff(?=[^\x00\xff\x01\xd0-\xd7])")
 
 
 def image_size_wh(data: bytes) -> tuple[int, int] | None:
-    """Width and height from a JPEG or PNG header without decoding, or None if unknown."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+    """Width and height from a JPEG or PNG header without decoding, or None if unknown
+    (as where the header is not one: damaged bytes had been sized as 1786080875 pixels a
+    side, and refused as too large where they are damaged)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        if len(data) < 24 or data[8:16] != b"\x00\x00\x00\x0dIHDR":  # (its first chunk)
+            return None
         w, h = struct.unpack(">II", data[16:24])
         return int(w), int(h)
     if data[:2] != b"\xff\xd8":
         return None
     for marker, i in _jpeg_markers(data):
-        if marker == 0xDA or i + 9 > len(data):  # (a scan before any frame header: none)
+        if marker == 0xDA or i + 10 > len(data):  # (a scan before any frame header: none)
             return None
         if marker in _SOF_MARKERS:
-            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+            length, precision, h, w, parts = struct.unpack(">HBHHB", data[i + 2 : i + 10])
+            if not 2 <= precision <= 16 or not 1 <= parts <= 10 or length != 8 + 3 * parts:
+                return None  # (as libjpeg's `get_sof` refuses it: no frame header)
             return int(w), int(h)
     return None
 

@@ -566,7 +566,10 @@ def read() -> Response:
     if request.mimetype.startswith("image/") or request.mimetype == "application/octet-stream":
         data = request.get_data(cache=False)
     elif request.mimetype == "multipart/form-data" and "photo" in request.files:
-        data = request.files["photo"].read()
+        sent = request.files.getlist("photo")
+        if len(sent) > 1:  # (as ?rules= twice: the first had been read without a word)
+            raise Unreadable(f"the multipart field 'photo' is sent {len(sent)} times: send one")
+        data = sent[0].read()
     elif request.mimetype == "multipart/form-data" and "photo" in request.form:
         raise Unreadable(  # (a part with no filename is a text field to Werkzeug)
             "the multipart field 'photo' came as text, with no filename: send it as a file "

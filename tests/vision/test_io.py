@@ -58,6 +58,24 @@ def test_header_size_and_reduction() -> None:
     assert reduction_for((8000, 300), min_long_side=1000) == 4
 
 
+def test_a_header_that_is_not_one_gives_no_size() -> None:
+    """Damaged bytes after a PNG's or JPEG's mark had been sized as they fell (1786080875
+    pixels a side) and refused as too large, where they are damaged (a review)."""
+    png = cv2.imencode(".png", np.zeros((7, 9, 3), np.uint8))[1].tobytes()
+    assert image_size_wh(png[:8] + b"junk" * 5) is None  # (no IHDR chunk first)
+    assert image_size_wh(png[:12] + b"IHDX" + png[16:]) is None
+    jpeg = cv2.imencode(".jpg", np.zeros((30, 70, 3), np.uint8))[1].tobytes()
+    sof = jpeg.index(b"\xff\xc0")
+    for at, bad in ((4, 0), (4, 17), (9, 0), (9, 11), (3, 99)):  # precision, parts, length
+        damaged = bytearray(jpeg)
+        damaged[sof + at] = bad
+        assert image_size_wh(bytes(damaged)) is None, (at, bad)
+    assert image_size_wh(jpeg) == (70, 30)
+    with pytest.raises(ValueError) as refused:
+        decode_image(png[:8] + b"junk" * 5)
+    assert not isinstance(refused.value, ImageTooLarge)
+
+
 def test_a_decoder_failure_is_a_one_line_error() -> None:
     ok, png = cv2.imencode(".png", np.zeros((3, 4000, 3), np.uint8))
     with pytest.raises(ValueError, match="not a readable image"):

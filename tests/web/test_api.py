@@ -759,6 +759,10 @@ def test_openapi_lists_the_405_the_503s_and_the_first_players_answer(client: Fla
     for route in ("/games/{id}", "/games/{id}/advice", "/games/{id}/log"):
         assert "'503': {$ref: '#/components/responses/Unavailable'}" in blocks[route], route
     assert 'winner: {type: [string, "null"]' in blocks["/games/{id}/first"]
+    # the rule check's and the photo's coach answer pending under new rules (a review)
+    for route in ("/score", "/read"):
+        assert "Pending" in blocks[route], route
+    assert "application/octet-stream" in blocks["/read"]
     assert "or 503 while the database cannot be used" in head
     resp = client.delete("/api/games/ABCDEF/first")
     assert resp.status_code == 405 and "POST" in resp.headers["Allow"]

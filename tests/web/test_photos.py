@@ -116,6 +116,19 @@ def test_not_an_image_is_400(client: FlaskClient) -> None:
     assert resp.status_code == 400
 
 
+def test_two_photo_parts_are_refused_not_one_read_without_a_word(client: FlaskClient) -> None:
+    """The first of two had been read and the second dropped, where `?rules=` twice is
+    refused (a review)."""
+    photo = (ROOT / "sample_images" / "IMG_20191208_112014.jpg").read_bytes()
+    resp = client.post(
+        "/api/read",
+        data={"photo": [(io.BytesIO(photo), "a.jpg"), (io.BytesIO(b"notes"), "b.txt")]},
+        content_type="multipart/form-data",
+    )
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == "the multipart field 'photo' is sent 2 times: send one"
+
+
 def test_a_photo_part_with_no_filename_is_told_to_be_sent_as_a_file(client: FlaskClient) -> None:
     """`curl -F 'photo=<roll.jpg'` sends the bytes as a text field: the old answer told the
     client to send the multipart field 'photo', which it had."""
@@ -212,6 +225,12 @@ def test_a_photo_not_sized_by_its_header_is_refused_before_decoding(
     # a JPEG cut off before its size (a dropped upload) is called that, not another format
     jpeg = cv2.imencode(".jpg", np.full((64, 64, 3), 200, np.uint8))[1].tobytes()
     resp = client.post("/api/read", data=jpeg[:20], content_type="image/jpeg")
+    assert resp.status_code == 400
+    assert resp.get_json()["error"] == "the photo is cut off or damaged: take or send it again"
+    # and a PNG's mark before bytes that are no header, not "too large" (a review: a 413)
+    resp = client.post(
+        "/api/read", data=b"\x89PNG\r\n\x1a\n" + b"junk" * 5, content_type="image/png"
+    )
     assert resp.status_code == 400
     assert resp.get_json()["error"] == "the photo is cut off or damaged: take or send it again"
 
