@@ -725,7 +725,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         args, extra = parser.parse_known_args(argv)
     except BrokenPipeError:  # (`hotdice --help | head -1`: what was asked for was shown)
-        return 0
+        return _pipe_closed()
     except OSError as error:  # (the help, to a full disk: `_Parser._print_message`)
         _say_error(_in_words(error))
         return EXIT_ERROR
@@ -747,11 +747,23 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         return int(handler(args) or 0)
     except BrokenPipeError:
-        return 0
+        return _pipe_closed()
     except (ValueError, OSError, ArithmeticError) as error:  # (the last: a solve that
         # did not converge, `winprob` or `tie_break`; no preset has met it)
         _say_error(brief(_in_words(error)))
         return EXIT_ERROR
+
+
+def _pipe_closed() -> int:
+    """Standard output's reader went away (`| head -1`): what it wanted was written. What
+    Python still holds for it goes to /dev/null, as Python's docs advise: flushed at exit
+    into the closed pipe it had said "Exception ignored ... BrokenPipeError", exit 120 (a
+    review)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # (no real descriptor)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 0
 
 
 def _in_words(error: Exception) -> str:

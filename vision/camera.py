@@ -336,7 +336,9 @@ def settled_rolls(
     to throw), while dice thrown in (or moved) without a hand in view are a new roll. (The
     price: a die thrown alone that lands in the box of a die of its value last read, the
     others gone, is taken for one left there; the still empty table read between two
-    throws, as where the player picks up every die, makes it a roll again.)
+    throws, as where the player picks up every die, makes it a roll again.) A hand resting
+    over every die reads as such a table: the same dice back where they lay (`_back`)
+    are no roll either.
 
     A hand or arm come into view at its edge since the last reading does not hold the
     reading while it moves there (one in the scene read still does): where all that
@@ -354,6 +356,8 @@ def settled_rolls(
     calm_inside = 0
     last_read, last_dice = None, Detections()
     pending = None  # the dice read before in this run, while a hand moved at the edge
+    hidden: tuple[np.ndarray | None, Detections] | None = None  # (read before a scene
+    # with no dice: `_back`)
     for index, frame in enumerate(frames):
         if frame is None:
             continue
@@ -398,8 +402,33 @@ def settled_rolls(
             agreed = dets is not None and pending is not None and same_dice(pending, dets)
             dets, pending = (dets if agreed else None), dets
         if dets is not None:
+            if not len(dets):
+                hidden = (last_read, last_dice) if len(last_dice) else hidden
+            elif hidden is not None:
+                back, hidden = _back(hidden, dets, thumb, frame), None
+                if back:  # (not printed again, but the scene they are read in now)
+                    last_read, last_dice, pending = thumb, dets, None
+                    continue
             last_read, last_dice, pending = thumb, dets, None
             yield Roll(index, dets)
+
+
+def _back(
+    hidden: tuple[np.ndarray | None, Detections],
+    dets: Detections,
+    thumb: np.ndarray,
+    frame: np.ndarray,
+) -> bool:
+    """Whether the dice read after a still scene with none are dice read before it, each
+    where it lay: a hand rested over the whole roll (read as a table with no dice), and
+    the roll had been printed again when it left (a review), or what it left of it once
+    it took the scoring dice aside. Two dice or more: a throw that lands so is as good as
+    never, where one die thrown alone into its old box with its old value (one throw in a
+    few hundred) would be lost."""
+    before_read, before = hidden
+    return 2 <= len(dets) <= len(before) and _all_lay_before(
+        before, dets, _view_shift(before_read, thumb, frame)
+    )
 
 
 def _read_past_a_hand(

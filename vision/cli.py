@@ -131,6 +131,7 @@ def _print_text(
         print(textwrap.indent(context.advice_text(ruled["advice"]), "  "))
     elif "advice_error" in ruled and "score_error" not in ruled:  # (else the same words)
         print(f"  no advice for this roll: {ruled['advice_error']}")
+    sys.stdout.flush()  # (a camera's roll seen as it settles, not when a pipe's buffer fills)
 
 
 def _annotate_paths(out: str, photos: list[str]) -> list[Path]:

@@ -269,6 +269,25 @@ def test_dice_left_after_a_hand_took_some_away_are_no_roll() -> None:
     assert _rolls([first] * 8 + passing + [kept] * 10 + [thrown] * 10) == [(4, 4), (28, 2)]
 
 
+def test_a_hand_resting_over_every_die_does_not_read_the_roll_again() -> None:
+    """A hand held still over the whole roll reads as a table with no dice: the roll had
+    been printed again once it left (a review), and what it left of the roll once it took
+    the scoring dice aside had been printed as a roll. Dice thrown after the hand, and a
+    die thrown alone after the empty table, are rolls."""
+    first = _table([(300, 300), (500, 300), (700, 400)])
+    covered = first.copy()
+    covered[200:600, 200:900] = 60  # (the dice under it: none read)
+    frames = [first] * 8 + [covered] * 10 + [first] * 10
+    assert _rolls(frames) == [(4, 3), (12, 0)]
+    left = _table([(500, 300), (700, 400)])  # (the 1 taken aside)
+    assert _rolls([first] * 8 + [covered] * 10 + [left] * 10) == [(4, 3), (12, 0)]
+    thrown = _table([(350, 500), (900, 250), (1000, 500)])
+    rolls = _rolls(frames + [covered] * 10 + [thrown] * 10)
+    assert rolls == [(4, 3), (12, 0), (32, 0), (42, 3)]
+    one = _table([(300, 300)])  # (one die alone: a throw, even into its old box)
+    assert _rolls([one] * 8 + [covered] * 10 + [one] * 10) == [(4, 1), (12, 0), (22, 1)]
+
+
 def test_a_die_rocking_at_the_edge_unread_is_no_hand() -> None:
     """A die too blurred to read, rocking against the edge, is a change the size of a die
     that reaches in: not a hand, so the dice read away from it wait for it."""

@@ -217,6 +217,42 @@ def test_a_reader_that_stops_early_is_no_error(
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.parametrize("json_flag", [["--json"], []], ids=["json", "text"])
+def test_a_real_pipe_closed_early_ends_quietly(samples_dir: Path, json_flag: list[str]) -> None:
+    """`read --json *.jpg | head -c 10` with Python's own buffered output: what it still
+    held failed again as it exited, "Exception ignored ... BrokenPipeError", exit 120 (a
+    review; a stand-in standard output cannot show it)."""
+    photos = [str(p) for p in sorted(samples_dir.glob("*.jpg"))] * 2
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    command = [sys.executable, "-m", "companion", "read", *json_flag, *photos]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.read(10)
+        proc.stdout.close()  # (the reader gone, photos still to read)
+        said = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == 0 and said == ""
+
+
+def test_camera_text_is_flushed_roll_by_roll(
+    samples_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Into a pipe or a file the rolls had waited in Python's buffer until the end (all at
+    once, or none where the command was killed); `--json` flushed each (a review)."""
+    video = _two_rolls_video(samples_dir, tmp_path)
+
+    class Recorded(io.StringIO):
+        flushed: list[str] = []
+
+        def flush(self) -> None:
+            self.flushed.append(self.getvalue())
+
+    out = Recorded()
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["read", "--camera", str(video)]) == 0
+    rolls_seen = [text.count("roll at frame") for text in out.flushed]
+    assert 1 in rolls_seen and rolls_seen[-1] == 2
+
+
 def test_a_broken_video_file_is_one_line(tmp_path: Path) -> None:
     """OpenCV's AVI reader prints its complaint with C's fprintf, past its log level: the
     command's own error is the one line a user sees."""
@@ -979,15 +1015,16 @@ def test_camera_prints_no_roll_for_a_still_empty_table(
 ) -> None:
     """The table lies empty while the dice are shaken: a review's video of a roll, the empty
     table and the next roll printed a roll of no dice between them. The empty table is
-    still the scene last read: the same dice thrown again are a new roll."""
+    still the scene last read: the same dice thrown again (elsewhere: back where they
+    lay, they are the roll a hand rested over, `camera._back`) are a new roll."""
     first = cv2.resize(_imread(samples_dir / "WIN_20221210_14_48_22.jpg"), (640, 360))
     table = np.full_like(first, int(np.median(first)))
     video = tmp_path / "empty_between.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 15, (640, 360))
     if not writer.isOpened():
         pytest.skip("this OpenCV build cannot write MJPG video")
-    shaken = [first[::-1].copy(), cv2.flip(first, 1)] * 3
-    for frame in [first] * 12 + shaken + [table] * 12 + shaken + [first] * 12:
+    shaken = [first[::-1].copy(), cv2.flip(first, -1)] * 3
+    for frame in [first] * 12 + shaken + [table] * 12 + shaken + [cv2.flip(first, 1)] * 12:
         writer.write(frame)
     writer.release()
     assert main(["read", "--json", "--camera", str(video)]) == 0
