@@ -487,14 +487,18 @@ def _scores(blob: np.ndarray, *, first: np.ndarray | None = None) -> tuple[np.nd
 ALONE = 0.9
 
 
-def _first_look(crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _first_look(
+    crops: list[np.ndarray], first: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """`_scores` of the crops, with the other readers asked only where the first one is
     not sure on its own (a crop it alone decides counts as not agreed on: it is at or
-    above `sure` anyway)."""
+    above `sure` anyway); `first`: the first reader's probabilities, already known
+    (`first_reader`)."""
     blob = _blob(crops)
     if len(CLS_FILES) < 2:
-        return _scores(blob)
-    first = _softmax_of(CLS_FILES[0], blob)
+        return _scores(blob, first=first)
+    if first is None:
+        first = _softmax_of(CLS_FILES[0], blob)
     probs, agree = first.astype(np.float32), np.zeros(len(crops), bool)
     ask = np.nonzero(first.max(axis=1) < ALONE)[0]
     if len(ask):
@@ -507,9 +511,15 @@ def first_reading(crops: list[np.ndarray]) -> np.ndarray:
     a clear reading would matter for (`finer_looks.FinerLooks.faint_dice`), at about half the cost
     of `_first_look`, which asks the second reader about every crop the first is unsure of
     (seven faint finds of a 1080p frame: 1.0 ms against 2.3)."""
+    return first_reader(crops).astype(np.float32)
+
+
+def first_reader(crops: list[np.ndarray]) -> np.ndarray:
+    """The first face reader's probabilities for die crops, as `glance` takes them again
+    (float64, `first=`), so crops it has read already are not read twice."""
     if not crops:
-        return np.zeros((0, 7), np.float32)
-    return _softmax_of(CLS_FILES[0], _blob(crops)).astype(np.float32)
+        return np.zeros((0, 7), np.float64)
+    return _softmax_of(CLS_FILES[0], _blob(crops))
 
 
 # The readers' first look at a die is taken as it is when their average is at least `sure`,
@@ -520,17 +530,22 @@ AGREED = 0.7
 
 
 def glance(
-    crops: list[np.ndarray], *, sure: float = 0.8, agreed: float = AGREED
+    crops: list[np.ndarray],
+    *,
+    sure: float = 0.8,
+    agreed: float = AGREED,
+    first: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The readers' first look at die crops (`_first_look`), and which crops a vote would
     read again (`vote`): those whose first reading is below `sure`, not agreed on at
     `agreed`, and not plainly "not a die" (0.8). Nor is a crop every reader takes for no
     die: the vote is there to read a face, and on the dev photos and their stress runs it
     never made such a find a die (on the six-dice benchmark frame it cost a stray find
-    eight crop passes)."""
+    eight crop passes). `first`: the first reader's probabilities for the crops, where
+    the caller has them (`first_reader`)."""
     if not crops:
         return np.zeros((0, 7), np.float32), np.zeros(0, bool)
-    probs, agree = _first_look(crops)
+    probs, agree = _first_look(crops, first)
     best = probs.max(axis=1)
     no_die = agree & (probs.argmax(axis=1) == 0)
     owed = (best < sure) & ~(agree & (best >= agreed)) & (probs[:, 0] < 0.8) & ~no_die

@@ -29,7 +29,7 @@ from .finds import (
 from .light import LIFTED
 from .looks import CLEARLY, Looks
 from .marks import plain_faces
-from .model import first_reading, glance
+from .model import first_reader, glance
 from .pattern import patterned
 from .perspective import fit_sizes
 from .same_set import (
@@ -248,11 +248,23 @@ class RollLooks(Looks):
         if len(found) < slant.ROLL_LEAST:
             return probs
         some = found[: slant.FIRST_DICE]  # (the slant is the camera's: a few dice show it)
-        first = first_reading(self._slanted(some, (slant.AS_FOUND, *slant.FIRST_SLANTS)))
-        if not slant.steeper_worth_reading(*first.reshape(-1, len(some), 7)):
+        looked = (slant.AS_FOUND, *slant.FIRST_SLANTS)
+        seen = first_reader(self._slanted(some, looked))
+        if not slant.steeper_worth_reading(*seen.astype(np.float32).reshape(-1, len(some), 7)):
             return probs
-        crops = self._slanted(found, (slant.AS_FOUND, *slant.SLANTS))
-        as_found, *at_slants = glance(crops)[0].reshape(-1, len(found), 7)
+        every = (slant.AS_FOUND, *slant.SLANTS)
+        crops = self._slanted(found, every)
+        # (the first reader's look at those few dice is not read again: a roll of two or
+        # three, all of its dice, reads two slants of five afresh)
+        at = np.full((len(every), len(found)), -1)  # (each crop's row in `seen`, or -1)
+        for k, way in enumerate(looked):
+            at[every.index(way), : len(some)] = np.arange(len(some)) + k * len(some)
+        known = at.ravel()
+        first = np.zeros((len(crops), 7), np.float64)
+        first[known >= 0] = seen[known[known >= 0]]
+        fresh = np.flatnonzero(known < 0)
+        first[fresh] = first_reader([crops[i] for i in fresh])
+        as_found, *at_slants = glance(crops, first=first)[0].reshape(-1, len(found), 7)
         which = slant.slant_taken(as_found, np.array(at_slants))
         if which < 0:
             return probs

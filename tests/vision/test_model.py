@@ -98,6 +98,14 @@ def test_first_reader_alone_reads_the_dice_it_is_sure_of(
     both, _ = model._scores(model._blob(crops))
     np.testing.assert_allclose(probs[~alone], both[~alone], atol=1e-6)
     assert int(probs[0].argmax()) == 4
+    # given the first reader's scores (`first_reader`), the glance reads them not again
+    # and comes to the same, to the bit (the slant's first look, reused)
+    known = model.first_reader(crops)
+    passes.clear()
+    given = model.glance(crops, first=known)
+    assert passes == {second: len(crops) - alone.sum()}
+    for a, b in zip(given, model.glance(crops), strict=True):
+        assert np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("table_colour", [(200, 200, 195), (45, 60, 80)])
@@ -424,7 +432,9 @@ def test_a_find_every_reader_takes_for_no_die_is_owed_no_vote(
         np.float32,
     )
     agree = np.array([True, False, True, True])
-    monkeypatch.setattr(model, "_first_look", lambda crops: (first.copy(), agree.copy()))
+    monkeypatch.setattr(
+        model, "_first_look", lambda crops, first_known: (first.copy(), agree.copy())
+    )
     crops = [np.zeros((model.CROP, model.CROP, 3), np.uint8)] * len(first)
     probs, owed = model.glance(crops)
     np.testing.assert_array_equal(probs, first)

@@ -1289,8 +1289,8 @@ def test_a_die_found_faintly_beside_dice_found_surely_takes_the_look_for_them(
     def first_reading(crops: list[np.ndarray]) -> np.ndarray:
         return np.array([read_scores(*reading)] * len(crops), np.float32).reshape(-1, 7)
 
-    for asks in (finer_looks, roll):  # (`faint_dice`, `at_slant`)
-        monkeypatch.setattr(asks, "first_reading", first_reading)
+    monkeypatch.setattr(finer_looks, "first_reading", first_reading)  # (`faint_dice`)
+    monkeypatch.setattr(roll, "first_reader", first_reading)  # (`at_slant`)
     scales, values = _filled_roll(monkeypatch, [0.8] * 4, more, first_more=faint)
     assert (0.667 in scales) == finer
     assert values == ([2, 3, 4, 5, 6] if finer else [2, 3, 4, 6])

@@ -174,11 +174,21 @@ def test_a_roll_pays_for_the_first_look_and_reads_on_only_if_it_tells_a_slant(
                 out.append(read_scores(3, 0.8))
         return np.array(out, np.float32)
 
+    firsts: list[np.ndarray] = []  # (the first reader's scores each glance was given)
+
+    def glance(crops: list[np.ndarray], *, first: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        firsts.append(first)
+        return scores(crops, False), np.zeros(len(crops), bool)
+
     monkeypatch.setattr(faces, "crop_die", crop_die)
-    monkeypatch.setattr(roll, "first_reading", lambda crops: scores(crops, True))
-    monkeypatch.setattr(
-        roll, "glance", lambda crops: (scores(crops, False), np.zeros(len(crops), bool))
-    )
+    read_first: list[np.ndarray] = []  # (what the first reader gave, call by call)
+
+    def first_reader(crops: list[np.ndarray]) -> np.ndarray:
+        read_first.append(scores(crops, True))
+        return read_first[-1]
+
+    monkeypatch.setattr(roll, "first_reader", first_reader)
+    monkeypatch.setattr(roll, "glance", glance)
     assert looks.at_slant(found, probs) is probs  # (the first look tells no slant)
     assert len(seen) == 1 and len(seen[0]) == 3 * (1 + len(slant.FIRST_SLANTS))
     assert {x for x, _, _ in seen[0]} == {60, 180, 300}  # (three dice)
@@ -186,7 +196,13 @@ def test_a_roll_pays_for_the_first_look_and_reads_on_only_if_it_tells_a_slant(
     assert (180, 100 - shift * 40, stretch) in seen[0]  # (moved up, stretched)
     first_tells = True
     read = looks.at_slant(found, probs)
-    assert len(seen) == 3 and len(seen[2]) == 6 * (1 + len(slant.SLANTS))
+    # the first reader reads each of the thirty crops once: the first look's nine are
+    # given to the glance, with the other twenty-one read then
+    assert len(seen) == 4 and len(seen[2]) == 6 * (1 + len(slant.SLANTS)) - len(seen[1])
+    assert len(seen[3]) == 6 * (1 + len(slant.SLANTS)) and len(firsts[0]) == len(seen[3])
+    assert sorted(seen[1] + seen[2]) == sorted(seen[3])
+    looked_at = [seen[3].index(crop) for crop in seen[1]]
+    assert np.array_equal(firsts[0][looked_at], read_first[1])
     assert readings(read)[0].tolist() == [1, 2, 3, 4, 5, 6]  # (each die its own reading)
     seen.clear()
     assert looks.at_slant(found[:1], probs[:1]) is not None and not seen  # (one die: no look)
