@@ -404,11 +404,14 @@ def settled_rolls(
         if dets is not None:
             if not len(dets):
                 hidden = (last_read, last_dice) if len(last_dice) else hidden
-            elif hidden is not None:
-                back, hidden = _back(hidden, dets, thumb, frame), None
-                if back:  # (not printed again, but the scene they are read in now)
-                    last_read, last_dice, pending = thumb, dets, None
-                    continue
+            elif hidden is not None and _back(hidden, dets, thumb, frame):
+                # (not printed again, but the scene they are read in now; the roll stays
+                # hidden's until a new one is printed: a hand that stopped over some dice
+                # on its way off had left the rest, once it went, to be printed again)
+                last_read, last_dice, pending = thumb, dets, None
+                continue
+            else:
+                hidden = None
             last_read, last_dice, pending = thumb, dets, None
             yield Roll(index, dets)
 

@@ -284,6 +284,22 @@ def test_a_hand_resting_over_every_die_does_not_read_the_roll_again() -> None:
     thrown = _table([(350, 500), (900, 250), (1000, 500)])
     rolls = _rolls(frames + [covered] * 10 + [thrown] * 10)
     assert rolls == [(4, 3), (12, 0), (32, 0), (42, 3)]
+    # a hand that stops on its way off, over one die (or two of the dice left): the rest,
+    # once it goes, are still that roll (a review: printed again)
+    partly = first.copy()
+    partly[250:400, 250:400] = 60
+    assert _rolls([first] * 8 + [covered] * 10 + [partly] * 10 + [first] * 10) == [
+        (4, 3),
+        (12, 0),
+    ]
+    six = _table([(300, 300), (500, 300), (700, 400), (300, 500), (500, 500), (700, 550)])
+    over_six = six.copy()
+    over_six[200:650, 200:800] = 60
+    kept_aside = _table([(500, 300), (700, 400), (300, 500), (500, 500), (700, 550)])
+    resting = kept_aside.copy()
+    resting[450:600, 250:600] = 60  # (over two of the five left)
+    frames = [six] * 8 + [over_six] * 10 + [resting] * 10 + [kept_aside] * 10
+    assert _rolls(frames) == [(4, 6), (12, 0)]
     one = _table([(300, 300)])  # (one die alone: a throw, even into its old box)
     assert _rolls([one] * 8 + [covered] * 10 + [one] * 10) == [(4, 1), (12, 0), (22, 1)]
 

@@ -218,13 +218,16 @@ def test_a_reader_that_stops_early_is_no_error(
 
 
 @pytest.mark.parametrize("json_flag", [["--json"], []], ids=["json", "text"])
-def test_a_real_pipe_closed_early_ends_quietly(samples_dir: Path, json_flag: list[str]) -> None:
+@pytest.mark.parametrize("module", ["companion", "vision.cli"])
+def test_a_real_pipe_closed_early_ends_quietly(
+    samples_dir: Path, json_flag: list[str], module: str
+) -> None:
     """`read --json *.jpg | head -c 10` with Python's own buffered output: what it still
     held failed again as it exited, "Exception ignored ... BrokenPipeError", exit 120 (a
     review; a stand-in standard output cannot show it)."""
     photos = [str(p) for p in sorted(samples_dir.glob("*.jpg"))] * 2
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    command = [sys.executable, "-m", "companion", "read", *json_flag, *photos]
+    command = [sys.executable, "-m", module, "read", *json_flag, *photos]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         assert proc.stdout.read(10)
