@@ -127,6 +127,8 @@ def _print_text(
         print(textwrap.indent(context.score_text(ruled["score"]), "  "))
     elif "score_error" in ruled:
         print(f"  cannot score this roll: {ruled['score_error']}")
+    elif "score" in ruled:  # (`--rules` and no die read: said, not passed over silently)
+        print("  no dice read: nothing to score")
     if ruled.get("advice") is not None:
         print(textwrap.indent(context.advice_text(ruled["advice"]), "  "))
     elif "advice_error" in ruled and "score_error" not in ruled:  # (else the same words)

@@ -1284,6 +1284,13 @@ def test_rules_on_a_photo_without_dice_give_a_null_score_and_advice(
     obj = json.loads(capsys.readouterr().out)
     assert obj["dice"] == [] and obj["score"] is None and obj["advice"] is None
     assert "score_error" not in obj and "advice_error" not in obj
+    # in text it is said, where the photo's line had been all (a review)
+    assert hotdice(["read", "--rules", "farkle", "--coach", str(blank)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert ": 0 dice in " in said[0]
+    assert said[1:] == ["  no dice read: nothing to score"]
+    assert hotdice(["read", str(blank)]) == 0  # (and without --rules, nothing to score)
+    assert len(capsys.readouterr().out.splitlines()) == 1
 
 
 def test_coach_plays_to_the_target_given(
