@@ -618,7 +618,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # (what Python still holds for the closed pipe goes to /dev/null, as `hotdice`'s
         # `_pipe_closed` does: flushed at exit it had said "Exception ignored", exit 120)
         with contextlib.suppress(OSError, ValueError, AttributeError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
         return 0
     except (OSError, ValueError) as exc:
         print(f"hotdice: error: {exc}", file=sys.stderr)
