@@ -164,6 +164,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     instance = os.path.abspath(instance) if instance else None
     app = Flask(__name__, instance_relative_config=True, instance_path=instance)
     app.request_class = UploadsClosingRequest
+    # (a doubled slash, `/api//score`, is a 404 like any unknown path: merged, Werkzeug
+    # answered it with an HTML 308 that no error handler sees, and that a POST's body
+    # would have to follow)
+    app.url_map.merge_slashes = False
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "hotdice.sqlite"),

@@ -1079,6 +1079,17 @@ def test_api_errors_are_json_for_a_browser_too(client: FlaskClient) -> None:
         assert resp.get_json()["error"]
 
 
+def test_a_doubled_slash_is_a_json_404_not_a_redirect(client: FlaskClient) -> None:
+    """Werkzeug merges ``//`` into ``/`` with an HTML 308 that no error handler sees."""
+    for resp in (
+        client.post("/api//score", json={"dice": [1, 5], "rules": "farkle"}),
+        client.get("/api//rules"),
+    ):
+        assert resp.status_code == 404 and resp.mimetype == "application/json"
+        assert resp.get_json()["error"]
+    assert client.get("/api/rules").status_code == 200
+
+
 def test_the_log_is_a_download_only_when_asked(client: FlaskClient, game: GameActions) -> None:
     game.create()
     assert "Content-Disposition" not in client.get(f"/api/games/{game.id}/log").headers
