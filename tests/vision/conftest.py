@@ -324,3 +324,16 @@ def polka(
         for x in np.arange((row % 2) * step / 2, w + step, step):
             cv2.circle(img, (int(x), int(y)), radius, dot, -1, cv2.LINE_AA)
     return img
+
+
+def gingham(
+    size_wh: tuple[int, int], square: float, colour: tuple[int, int, int] = (47, 165, 19)
+) -> np.ndarray:
+    """A gingham check: bands of `colour` at half strength on white, `square` pixels wide,
+    crossing both ways (where two cross, the full colour)."""
+    w, h = size_wh
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    bands = ((xx // square) % 2) + ((yy // square) % 2)
+    white = np.array([235, 235, 235], np.float32)
+    tinted = white + (np.array(colour, np.float32) - white) * (bands[..., None] / 2)
+    return np.rint(tinted).astype(np.uint8)

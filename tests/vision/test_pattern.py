@@ -3,13 +3,15 @@ side along two lines; a die never does, whatever its face, turn, table or neighb
 
 from __future__ import annotations
 
+from functools import partial
+
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.conftest import CREAM, PURPLE, Drawn, polka
-from vision import faces, read
-from vision.pattern import REPEATS, patterned, repeats
+from tests.vision.conftest import CREAM, PURPLE, Drawn, gingham, polka
+from vision import faces, pattern, read
+from vision.pattern import ALONE, REPEATS, patterned, repeats
 
 GREEN, RED = (30, 100, 40), (30, 30, 180)  # alike in grey (74 and 75)
 
@@ -119,8 +121,9 @@ def test_a_block_of_like_dice_squared_up_is_read_whole(
 
 
 def test_patterned_takes_windows_only_when_enough_are(drawn: Drawn) -> None:
-    """`least`: a cloth covers the table, so fewer windows than that are none; the dice
-    among them are never windows, whatever their place in the list."""
+    """`least`: a cloth covers the table, so fewer windows than that are none but those
+    over `alone` (a perfect lattice: the drawn dots); the dice among them are never
+    windows, whatever their place in the list."""
     draw_die, _ = drawn
     img = polka((640, 480), 30.0, 5)
     img[300:460, 20:620] = (60, 60, 60)  # a plain grey mat at the bottom, dice on it
@@ -132,7 +135,9 @@ def test_patterned_takes_windows_only_when_enough_are(drawn: Drawn) -> None:
     is_window = np.array([False, True, False, True, False, True, False, False])
     np.testing.assert_array_equal(patterned(img, found, 3), is_window)
     np.testing.assert_array_equal(patterned(img, found), is_window)
-    assert not patterned(img, found, 4).any()
+    assert not patterned(img, found, 4, alone=1.0).any()
+    assert (repeats(img, found[is_window]) > ALONE).all()
+    np.testing.assert_array_equal(patterned(img, found, 4), is_window)
     assert not patterned(img, found[~is_window], 1).any()
     assert patterned(img, np.zeros((0, 4)), 5).shape == (0,)
 
@@ -144,23 +149,26 @@ def _windows(step: float, n: int, seed: int = 0) -> np.ndarray:
 
 
 def test_patterned_is_every_find_tested_whatever_the_order() -> None:
-    """The early exit changes nothing: the mask is the one testing every find gives, for
-    every `least`, with the windows first, last or mixed among the dice."""
+    """The mask is each find's test in grey and in colour, for every `least` (and fewer
+    windows than that, those over `alone`), with the windows first, last or mixed among
+    the dice."""
     img = polka((640, 480), 30.0, 5)
     img[300:460, 20:620] = (60, 60, 60)
     for n, x in enumerate(range(90, 600, 100)):
         cv2.circle(img, (x, 380), 12 + 3 * n, CREAM, -1)  # dice-like blobs, no lattice
     dice = np.array([[x, 380.0, 50.0, 1.0] for x in range(90, 600, 100)])
     found = np.concatenate([dice, _windows(30.0, 4)])
-    grey = repeats(img, found, colour=False) > REPEATS
-    colour = repeats(img, found) > REPEATS
-    every = grey & colour
+    scores = np.minimum(repeats(img, found, colour=False), repeats(img, found))
+    every = scores > REPEATS
     assert every.sum() == 4 and not every[: len(dice)].any()
     rng = np.random.default_rng(1)
     for order in (np.arange(len(found)), np.arange(len(found))[::-1], rng.permutation(len(found))):
         for least in range(0, len(found) + 2):
-            want = every[order] if every.sum() >= least else np.zeros(len(found), bool)
-            np.testing.assert_array_equal(patterned(img, found[order], least), want, str(least))
+            for alone in (ALONE, 0.9, 1.0):
+                few = scores[order] > alone
+                want = every[order] if every.sum() >= least else few
+                got = patterned(img, found[order], least, alone=alone)
+                np.testing.assert_array_equal(got, want, f"{least} {alone}")
 
 
 def test_exactly_least_windows_at_the_end_are_taken() -> None:
@@ -267,6 +275,53 @@ def test_a_block_of_red_4s_a_twentieth_apart_repeats(drawn: Drawn) -> None:
     assert faces.CLOTH_LEAST > 4
 
 
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("value", [3, 4, 5])
+@pytest.mark.parametrize(
+    "tabletop, face, pip",
+    [
+        ((40, 60, 30), (30, 30, 180), (240, 240, 240)),
+        ((200, 200, 200), (235, 235, 235), (20, 20, 20)),
+        ((20, 20, 20), (240, 240, 240), (10, 10, 10)),
+    ],
+)
+def test_no_block_of_like_dice_repeats_as_a_lattice_alone(
+    drawn: Drawn, n: int, value: int, tabletop: tuple, face: tuple, pip: tuple
+) -> None:
+    """Like dice squared up in a block of four or nine, touching or a pixel apart, are a
+    grid of pips (up to 0.92: white 4s touching) but never reach `ALONE`, which takes a
+    find for a pattern with no other window in its look."""
+    draw_die, table = drawn
+    for gap in (0, 1):
+        img = table(tabletop)
+        centres = [(280 + i * (40 + gap), 200 + j * (40 + gap)) for i in range(n) for j in range(n)]
+        for c in centres:
+            draw_die(img, value, c, 40, face=face, pip=pip)
+        found = np.array([[x, y, 40.0, 1.0] for x, y in centres])
+        assert repeats(img, found).max() < ALONE - 0.02, gap
+
+
+def test_a_window_of_gingham_is_a_pattern_alone() -> None:
+    """A gingham check is a perfect lattice: a window of two squares or more, even the only
+    one in its look, is a pattern, wherever it lies on the squares."""
+    img = gingham((1920, 1080), 75.0)
+    found = np.array([[x, 540.0, side, 1.0] for side in (200.0, 300.0, 400.0) for x in (960, 997)])
+    assert (repeats(img, found) > ALONE).all()
+    for one in found:
+        assert patterned(img, one[None], faces.CLOTH_LEAST).all()
+
+
+@pytest.mark.parametrize("size_wh, square", [((1920, 1080), 75.0), ((1280, 720), 25.0)])
+def test_a_bare_gingham_table_reads_no_dice(size_wh: tuple[int, int], square: float) -> None:
+    """Before `ALONE`, these checks read as a die showing 6 (594 px a side) and as four
+    (about 200 px)."""
+    assert len(read(gingham(size_wh, square)).dice) == 0
+
+
+def test_alone_lies_over_the_bar() -> None:
+    assert REPEATS < pattern.ALONE <= 1.0
+
+
 # faces._cloth and glanced
 
 
@@ -286,7 +341,12 @@ def test_cloth_takes_five_windows_of_even_odds_for_no_die() -> None:
     np.testing.assert_array_equal(probs, np.tile(np.eye(7, dtype=np.float32)[0], (len(found), 1)))
 
 
-def test_cloth_counts_only_finds_of_even_odds_among_which() -> None:
+def test_cloth_counts_only_finds_of_even_odds_among_which(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(The drawn dots are a perfect lattice, each window over `ALONE`: here none alone is
+    a pattern, so that the count is what is tested.)"""
+    monkeypatch.setattr(faces, "patterned", partial(patterned, alone=1.0))
     img = polka((640, 480), 30.0, 5)
     found = _windows(30.0, 6)
     probs = _even_odds(len(found))
